@@ -1,0 +1,8 @@
+package io.grove.core.fairshare;
+
+/** Kinds of elements of a pool tree. */
+public enum ElementKind {
+    ROOT,
+    POOL,
+    OPERATION
+}

@@ -1,0 +1,32 @@
+package io.grove.core.fairshare;
+
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.resource.Resources;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one fair-share update of one tree depends on.
+ *
+ * @param tree the tree's configuration (validated)
+ * @param totalResources the sum of the limits of the tree's nodes
+ * @param operations the operations with their demand and usage, in registration order
+ * @param integralState volumes of integral pools after the previous update, by pool name
+ * @param elapsedSeconds time since the previous update, or {@code null} for the first update
+ *     (then volumes are neither refilled nor consumed)
+ */
+public record FairShareInput(
+        PoolTreeConfig tree,
+        Resources totalResources,
+        List<OperationDemand> operations,
+        Map<String, IntegralState> integralState,
+        Double elapsedSeconds) {
+
+    public FairShareInput {
+        operations = List.copyOf(operations);
+        integralState = Map.copyOf(integralState == null ? Map.of() : integralState);
+        if (elapsedSeconds != null && (elapsedSeconds.isNaN() || elapsedSeconds < 0)) {
+            throw new IllegalArgumentException("elapsed_seconds must be non-negative, got " + elapsedSeconds);
+        }
+    }
+}

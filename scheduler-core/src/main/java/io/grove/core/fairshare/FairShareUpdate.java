@@ -1,0 +1,154 @@
+package io.grove.core.fairshare;
+
+import io.grove.core.pool.IntegralGuaranteeType;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTreeConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One fair-share update of one pool tree (reference §2.6): a pure function from
+ * {@link FairShareInput} to {@link FairShareResult}.
+ *
+ * <ol>
+ *   <li>build the elements; infer strong guarantees; collect burst and relaxed pools;</li>
+ *   <li>cumulative attributes bottom-up (shares, flow and burst ratios, FIFO order);</li>
+ *   <li>consume and refill integral volumes, redistribute overflow;</li>
+ *   <li>validate and adjust guarantees;</li>
+ *   <li>burst, then relaxed integral shares;</li>
+ *   <li>build the fair-share functions bottom-up and distribute from the root;</li>
+ *   <li>promised guarantee fair shares; the root's fair share is the sum of its children's.</li>
+ * </ol>
+ */
+public final class FairShareUpdate {
+
+    private FairShareUpdate() {
+    }
+
+    /**
+     * Runs one update.
+     *
+     * @throws IllegalArgumentException if an operation names a pool that is not in the tree
+     */
+    public static FairShareResult run(FairShareInput input) {
+        UpdateContext context = new UpdateContext(input);
+        Map<String, CompositeElement> pools = new HashMap<>();
+        CompositeElement root = new CompositeElement(null);
+        pools.put(PoolTreeConfig.ROOT, root);
+        for (PoolConfig pool : input.tree().pools()) {
+            attach(root, pool, pools);
+        }
+        int order = 0;
+        for (OperationDemand operation : input.operations()) {
+            CompositeElement pool = pools.get(operation.pool());
+            if (pool == null) {
+                throw new IllegalArgumentException("operation " + operation.id() + " is in pool '" + operation.pool()
+                        + "', which is not in tree '" + input.tree().name() + "'");
+            }
+            OperationElement element = new OperationElement(operation, order++);
+            element.parent = pool;
+            pool.children.add(element);
+        }
+        checkNestedPromisedPools(root, false, context);
+
+        StrongGuarantees.infer(root, context);
+        collectIntegralPools(root, context);
+        for (CompositeElement pool : context.burstPools) {
+            restoreState(pool, input.integralState());
+        }
+        for (CompositeElement pool : context.relaxedPools) {
+            restoreState(pool, input.integralState());
+        }
+        root.updateCumulativeAttributes(context);
+        IntegralVolumes.consumeAndRefill(root, context);
+        StrongGuarantees.validateAndAdjust(root, context);
+
+        IntegralShares.updateBurstPools(context);
+        IntegralShares.updateRelaxedPools(root, context);
+
+        root.prepareFairShareFunctions(context);
+        root.computeAndSetFairShare(root.fairShareBySuggestion.valueAt(1.0), Element.FairShareType.REGULAR);
+        root.computePromisedGuaranteeFairShare();
+        setRootFairShare(root);
+
+        return ResultBuilder.build(root, context);
+    }
+
+    private static void attach(CompositeElement parent, PoolConfig config, Map<String, CompositeElement> pools) {
+        CompositeElement pool = new CompositeElement(config);
+        pool.parent = parent;
+        parent.children.add(pool);
+        if (pools.putIfAbsent(config.name(), pool) != null) {
+            throw new IllegalArgumentException("duplicate pool name '" + config.name() + "'");
+        }
+        for (PoolConfig child : config.children()) {
+            attach(pool, child, pools);
+        }
+    }
+
+    private static void restoreState(CompositeElement pool, Map<String, IntegralState> states) {
+        IntegralState state = states.getOrDefault(pool.id, IntegralState.EMPTY);
+        pool.accumulatedVolume = state.accumulatedVolume().toArray();
+        pool.lastShareRatio = state.lastShareRatio();
+    }
+
+    /** Pre-order, so that a pool comes before anything below it. */
+    private static void collectIntegralPools(CompositeElement pool, UpdateContext context) {
+        IntegralGuaranteeType type = pool.integralType();
+        if (type == IntegralGuaranteeType.BURST) {
+            context.burstPools.add(pool);
+        } else if (type == IntegralGuaranteeType.RELAXED) {
+            context.relaxedPools.add(pool);
+        }
+        for (Element child : pool.children) {
+            if (child instanceof CompositeElement childPool) {
+                collectIntegralPools(childPool, context);
+            }
+        }
+    }
+
+    private static void checkNestedPromisedPools(CompositeElement pool, boolean underPromised, UpdateContext context) {
+        boolean promised = pool.shouldComputePromisedGuaranteeFairShare();
+        if (promised && underPromised) {
+            context.alerts.add(new Alert(AlertCode.NESTED_PROMISED_GUARANTEE_FAIR_SHARE_POOLS,
+                    "Found pools with enabled promised guarantee fair share computation which are nested inside other such pools",
+                    Map.of("pool", pool.id)));
+        }
+        for (Element child : pool.children) {
+            if (child instanceof CompositeElement childPool) {
+                checkNestedPromisedPools(childPool, underPromised || promised, context);
+            }
+        }
+    }
+
+    /** The root's fair share is its children's sum, split by the strong guarantee they actually use. */
+    private static void setRootFairShare(CompositeElement root) {
+        double[] usedStrong = Vec.zero();
+        double[] total = Vec.zero();
+        for (Element child : root.children) {
+            Vec.addTo(usedStrong, child.detailedFairShare.strongGuarantee().toArray());
+            Vec.addTo(total, child.fairShare == null ? Vec.zero() : child.fairShare);
+        }
+        double[] configured = root.strongGuaranteeShare;
+        root.strongGuaranteeShare = usedStrong;
+        root.setFairShare(total, Element.FairShareType.REGULAR);
+        root.strongGuaranteeShare = configured;
+    }
+
+    static List<Element> preorder(CompositeElement root) {
+        List<Element> out = new ArrayList<>();
+        collect(root, out);
+        return out;
+    }
+
+    private static void collect(Element element, List<Element> out) {
+        out.add(element);
+        if (element instanceof CompositeElement pool) {
+            for (Element child : pool.children) {
+                collect(child, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.grove.core.fairshare;
+
+import io.grove.core.fairshare.function.FunctionBuilder;
+import java.util.Arrays;
+
+/** An operation: a leaf whose fair share first covers its usage, then grows towards its demand. */
+final class OperationElement extends Element {
+
+    final OperationDemand operation;
+    final int order;
+
+    OperationElement(OperationDemand operation, int order) {
+        super(operation.id());
+        this.operation = operation;
+        this.order = order;
+        this.usage = operation.usage().toArray();
+        this.demand = operation.demand().toArray();
+    }
+
+    @Override
+    double weight() {
+        return operation.weight();
+    }
+
+    @Override
+    ElementKind kind() {
+        return ElementKind.OPERATION;
+    }
+
+    @Override
+    double[] computeLimitsShare(UpdateContext context) {
+        double[] own = Vec.share(Vec.min(operation.resourceLimits().toArray(), context.total), context.total);
+        return Vec.min(own, operation.bestAllocationShare().toArray());
+    }
+
+    /**
+     * On {@code [0, 1]} the usage is covered in equal dominant steps ({@code min(U_r, f * max U)});
+     * on {@code [1, 2]} the share grows linearly from usage to demand. A gang operation under step
+     * functions gets nothing up to 1 and its whole demand after.
+     */
+    @Override
+    void prepareFairShareByFitFactor(UpdateContext context) {
+        FunctionBuilder builder = new FunctionBuilder(Vec.N, 8);
+        double[] zero = Vec.zero();
+        if (context.stepFunctionForGangOperations && parent.stepFunctionForGangOperationsEnabled() && operation.gang()) {
+            builder.add(0, zero, 0).add(1, zero, 0).add(1, demandShare, 0).add(2, demandShare, 0);
+            fairShareByFitFactor = builder.build();
+            return;
+        }
+        double maxUsage = Vec.maxComponent(usageShare);
+        builder.add(0, zero, 0);
+        if (maxUsage == 0) {
+            builder.add(1, zero, 0);
+        } else {
+            double[] sorted = usageShare.clone();
+            Arrays.sort(sorted);
+            double previous = 0;
+            for (double u : sorted) {
+                double fitFactor = u / maxUsage;
+                if (fitFactor > previous) {
+                    builder.add(fitFactor, Vec.min(Vec.filled(u), usageShare), 0);
+                    previous = fitFactor;
+                }
+            }
+        }
+        builder.add(1, usageShare, 0).add(2, demandShare, 0);
+        fairShareByFitFactor = builder.build();
+    }
+
+    @Override
+    void computeAndSetFairShare(double[] suggested, FairShareType type) {
+        setFairShare(suggested, type);
+    }
+}

@@ -1,0 +1,45 @@
+package io.grove.core.fairshare;
+
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.resource.ResourceType;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Settings and collected state shared by the steps of one update. */
+final class UpdateContext {
+
+    final PoolTreeConfig tree;
+    final double[] total;
+    final ResourceType mainResource;
+    final boolean stepFunctionForGangOperations;
+    final double smoothPeriodSeconds;
+    final double saturationPeriodSeconds;
+    final double relaxedShareMultiplierLimit;
+    final boolean shouldDistributeFreeVolumeAmongChildren;
+    /** Seconds since the previous update, or {@code null} on the first one. */
+    final Double elapsedSeconds;
+
+    final List<CompositeElement> burstPools = new ArrayList<>();
+    final List<CompositeElement> relaxedPools = new ArrayList<>();
+    final List<Alert> alerts = new ArrayList<>();
+
+    UpdateContext(FairShareInput input) {
+        this.tree = input.tree();
+        this.total = input.totalResources().toArray();
+        this.mainResource = tree.mainResource();
+        this.stepFunctionForGangOperations = tree.enableStepFunctionForGangOperations();
+        this.smoothPeriodSeconds = seconds(tree.integralGuarantees().smoothPeriod());
+        this.saturationPeriodSeconds = seconds(tree.integralGuarantees().poolCapacitySaturationPeriod());
+        this.relaxedShareMultiplierLimit = tree.integralGuarantees().relaxedShareMultiplierLimit();
+        this.shouldDistributeFreeVolumeAmongChildren = tree.integralGuarantees().shouldDistributeFreeVolumeAmongChildren();
+        this.elapsedSeconds = input.elapsedSeconds();
+    }
+
+    private static double seconds(java.time.Duration duration) {
+        return duration.getSeconds() + duration.getNano() / 1e9;
+    }
+
+    boolean totalIsZero() {
+        return Vec.isZero(total);
+    }
+}

@@ -1,0 +1,118 @@
+package io.grove.core.fairshare.function;
+
+import java.util.Arrays;
+
+/**
+ * Builds a {@link PiecewiseLinearFunction} point by point, left to right. Repeated points are
+ * dropped, and consecutive vertical or consecutive horizontal pieces are merged, so that a plot has
+ * no redundant points of those kinds.
+ */
+public final class FunctionBuilder {
+
+    private final int dim;
+    private double[] xs;
+    private double[] vs;
+    private int n;
+
+    public FunctionBuilder(int dim) {
+        this(dim, 8);
+    }
+
+    public FunctionBuilder(int dim, int expectedPoints) {
+        if (dim < 1) {
+            throw new IllegalArgumentException("dimension must be positive, got " + dim);
+        }
+        this.dim = dim;
+        int capacity = Math.max(2, expectedPoints);
+        this.xs = new double[capacity];
+        this.vs = new double[capacity * dim];
+    }
+
+    public int size() {
+        return n;
+    }
+
+    /** Adds a point of a scalar function. */
+    public FunctionBuilder add(double x, double value) {
+        if (dim != 1) {
+            throw new IllegalStateException("scalar point added to a function of dimension " + dim);
+        }
+        return add(x, new double[] {value}, 0);
+    }
+
+    /** Adds a point whose value is {@code values[offset .. offset + dim)}. */
+    public FunctionBuilder add(double x, double[] values, int offset) {
+        if (Double.isNaN(x)) {
+            throw new IllegalArgumentException("argument is NaN");
+        }
+        if (n > 0) {
+            double lastX = xs[n - 1];
+            if (x < lastX) {
+                throw new IllegalArgumentException("points must be added left to right: " + x + " after " + lastX);
+            }
+            boolean sameValue = equalsLast(values, offset, n - 1);
+            if (x == lastX && sameValue) {
+                return this;
+            }
+            if (n >= 2) {
+                double prevX = xs[n - 2];
+                if (prevX == lastX && lastX == x) {
+                    // Two vertical pieces in a row: extend the first one.
+                    System.arraycopy(values, offset, vs, (n - 1) * dim, dim);
+                    if (samePoint(n - 2, n - 1)) {
+                        n--;
+                    }
+                    return this;
+                }
+                if (prevX < lastX && lastX < x && sameValue && samePointValues(n - 2, n - 1)) {
+                    // Two horizontal pieces in a row: extend the first one.
+                    xs[n - 1] = x;
+                    return this;
+                }
+            }
+        }
+        ensureCapacity();
+        xs[n] = x;
+        System.arraycopy(values, offset, vs, n * dim, dim);
+        n++;
+        return this;
+    }
+
+    private boolean equalsLast(double[] values, int offset, int index) {
+        int base = index * dim;
+        for (int c = 0; c < dim; c++) {
+            if (vs[base + c] != values[offset + c]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean samePointValues(int i, int j) {
+        for (int c = 0; c < dim; c++) {
+            if (vs[i * dim + c] != vs[j * dim + c]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean samePoint(int i, int j) {
+        return xs[i] == xs[j] && samePointValues(i, j);
+    }
+
+    private void ensureCapacity() {
+        if (n == xs.length) {
+            int capacity = xs.length * 2;
+            xs = Arrays.copyOf(xs, capacity);
+            vs = Arrays.copyOf(vs, capacity * dim);
+        }
+    }
+
+    public PiecewiseLinearFunction build() {
+        if (n == 0) {
+            throw new IllegalStateException("a function needs at least one point");
+        }
+        return new PiecewiseLinearFunction(dim, Arrays.copyOf(xs, n), Arrays.copyOf(vs, n * dim));
+    }
+}

@@ -1,0 +1,397 @@
+package io.grove.core.fairshare.function;
+
+/**
+ * An immutable piecewise-linear function on a closed interval, with values of dimension
+ * {@code dim} (1 for scalars, 5 for resource vectors). It is stored as its plot: points
+ * {@code (x_i, v_i)} with non-decreasing {@code x}; consecutive points with equal {@code x} form a
+ * vertical piece, i.e. a jump. The function is left-continuous: {@link #valueAt} is the left limit.
+ */
+public final class PiecewiseLinearFunction {
+
+    private final int dim;
+    private final double[] xs;
+    private final double[] vs;
+
+    PiecewiseLinearFunction(int dim, double[] xs, double[] vs) {
+        this.dim = dim;
+        this.xs = xs;
+        this.vs = vs;
+    }
+
+    /** The constant function {@code value} on {@code [left, right]}. */
+    public static PiecewiseLinearFunction constant(double left, double right, double[] value) {
+        return linear(left, value, right, value);
+    }
+
+    /** The linear function from {@code (left, leftValue)} to {@code (right, rightValue)}. */
+    public static PiecewiseLinearFunction linear(double left, double[] leftValue, double right, double[] rightValue) {
+        return new FunctionBuilder(leftValue.length, 2).add(left, leftValue, 0).add(right, rightValue, 0).build();
+    }
+
+    public int dim() {
+        return dim;
+    }
+
+    /** Number of points of the plot. */
+    public int size() {
+        return xs.length;
+    }
+
+    public double x(int i) {
+        return xs[i];
+    }
+
+    public double v(int i, int component) {
+        return vs[i * dim + component];
+    }
+
+    public double leftBound() {
+        return xs[0];
+    }
+
+    public double rightBound() {
+        return xs[xs.length - 1];
+    }
+
+    /** Value of component {@code c} at the right bound (the top of a final jump, if any). */
+    public double rightValue(int c) {
+        return vs[(xs.length - 1) * dim + c];
+    }
+
+    public double leftValue(int c) {
+        return vs[c];
+    }
+
+    public double[] rightValue() {
+        double[] out = new double[dim];
+        System.arraycopy(vs, (xs.length - 1) * dim, out, 0, dim);
+        return out;
+    }
+
+    public double[] leftValue() {
+        double[] out = new double[dim];
+        System.arraycopy(vs, 0, out, 0, dim);
+        return out;
+    }
+
+    /** True when points {@code i} and {@code i + 1} form a jump. */
+    public boolean isVertical(int i) {
+        return xs[i] == xs[i + 1];
+    }
+
+    public boolean isTrimmedLeft() {
+        return xs.length < 2 || !isVertical(0);
+    }
+
+    public boolean isTrimmedRight() {
+        return xs.length < 2 || !isVertical(xs.length - 2);
+    }
+
+    /** The value at {@code x}, which is the left limit. */
+    public double[] valueAt(double x) {
+        double[] out = new double[dim];
+        leftLimit(x, out, 0);
+        return out;
+    }
+
+    /** Scalar value at {@code x}. */
+    public double valueAt1(double x) {
+        double[] out = new double[1];
+        leftLimit(x, out, 0);
+        return out[0];
+    }
+
+    /** Writes the left limit at {@code x} into {@code out[offset ..]}. Arguments outside the domain are clamped. */
+    public void leftLimit(double x, double[] out, int offset) {
+        int n = xs.length;
+        if (n == 1) {
+            System.arraycopy(vs, 0, out, offset, dim);
+            return;
+        }
+        // The first piece (j - 1, j) whose right end is at or after x.
+        int lo = 1;
+        int hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (xs[mid] >= x) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        int j = lo;
+        if (xs[j - 1] == xs[j]) {
+            System.arraycopy(vs, (j - 1) * dim, out, offset, dim);
+        } else {
+            interpolate(j - 1, x, out, offset);
+        }
+    }
+
+    /** Writes the right limit at {@code x} into {@code out[offset ..]}. Arguments outside the domain are clamped. */
+    public void rightLimit(double x, double[] out, int offset) {
+        int n = xs.length;
+        if (n == 1) {
+            System.arraycopy(vs, 0, out, offset, dim);
+            return;
+        }
+        // The last piece (j, j + 1) whose left end is at or before x.
+        int lo = 0;
+        int hi = n - 2;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (xs[mid] <= x) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        int j = lo;
+        if (xs[j] == xs[j + 1]) {
+            System.arraycopy(vs, (j + 1) * dim, out, offset, dim);
+        } else {
+            interpolate(j, x, out, offset);
+        }
+    }
+
+    /** Interpolates on the tilted piece {@code (i, i + 1)}; exact at both ends and monotone. */
+    private void interpolate(int i, double x, double[] out, int offset) {
+        double x0 = xs[i];
+        double x1 = xs[i + 1];
+        double t = (x - x0) / (x1 - x0);
+        if (t <= 0) {
+            System.arraycopy(vs, i * dim, out, offset, dim);
+            return;
+        }
+        if (t >= 1) {
+            System.arraycopy(vs, (i + 1) * dim, out, offset, dim);
+            return;
+        }
+        int a = i * dim;
+        int b = (i + 1) * dim;
+        for (int c = 0; c < dim; c++) {
+            out[offset + c] = lerp(vs[a + c], vs[b + c], t);
+        }
+    }
+
+    /** Linear interpolation that matches both ends exactly and is monotone in {@code t}. */
+    static double lerp(double left, double right, double t) {
+        return t < 0.5 ? left + (right - left) * t : right - (right - left) * (1 - t);
+    }
+
+    /**
+     * The largest argument at which every component is at most {@code target}; the left bound if
+     * even there some component is above it. The function must be non-decreasing.
+     */
+    public double maxArgumentNotAbove(double[] target) {
+        double result = rightBound();
+        for (int c = 0; c < dim; c++) {
+            result = Math.min(result, maxArgumentNotAbove(c, target[c]));
+        }
+        return result;
+    }
+
+    private double maxArgumentNotAbove(int c, double target) {
+        int n = xs.length;
+        if (vs[c] > target) {
+            return xs[0];
+        }
+        // Largest point index p whose value is at most the target.
+        int lo = 0;
+        int hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (vs[mid * dim + c] <= target) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        int p = lo;
+        if (p == n - 1) {
+            return xs[p];
+        }
+        double x0 = xs[p];
+        double x1 = xs[p + 1];
+        if (x0 == x1) {
+            return x0;
+        }
+        double v0 = vs[p * dim + c];
+        double v1 = vs[(p + 1) * dim + c];
+        double x = x0 + (target - v0) / (v1 - v0) * (x1 - x0);
+        return Math.max(x0, Math.min(x1, x));
+    }
+
+    /** One component as a scalar function. */
+    public PiecewiseLinearFunction component(int c) {
+        FunctionBuilder builder = new FunctionBuilder(1, xs.length);
+        double[] value = new double[1];
+        for (int i = 0; i < xs.length; i++) {
+            value[0] = vs[i * dim + c];
+            builder.add(xs[i], value, 0);
+        }
+        return builder.build();
+    }
+
+    /** Swaps arguments and values of a non-decreasing scalar function: its inverse, jumps becoming flats. */
+    public PiecewiseLinearFunction transpose() {
+        requireScalar();
+        FunctionBuilder builder = new FunctionBuilder(1, xs.length);
+        double[] value = new double[1];
+        for (int i = 0; i < xs.length; i++) {
+            if (i > 0 && vs[i] < vs[i - 1]) {
+                throw new IllegalStateException("only a non-decreasing function can be transposed");
+            }
+            value[0] = xs[i];
+            builder.add(vs[i], value, 0);
+        }
+        return builder.build();
+    }
+
+    /** Removes a jump at the left bound, so that the value there becomes the right limit. */
+    public PiecewiseLinearFunction trimLeft() {
+        if (isTrimmedLeft()) {
+            return this;
+        }
+        if (xs.length == 2) {
+            return single(xs[0], 1);
+        }
+        return slice(1, xs.length);
+    }
+
+    /** Removes a jump at the right bound. */
+    public PiecewiseLinearFunction trimRight() {
+        if (isTrimmedRight()) {
+            return this;
+        }
+        if (xs.length == 2) {
+            return single(xs[0], 0);
+        }
+        return slice(0, xs.length - 1);
+    }
+
+    private PiecewiseLinearFunction single(double x, int pointIndex) {
+        double[] value = new double[dim];
+        System.arraycopy(vs, pointIndex * dim, value, 0, dim);
+        return new PiecewiseLinearFunction(dim, new double[] {x}, value);
+    }
+
+    private PiecewiseLinearFunction slice(int from, int to) {
+        double[] newXs = new double[to - from];
+        double[] newVs = new double[(to - from) * dim];
+        System.arraycopy(xs, from, newXs, 0, to - from);
+        System.arraycopy(vs, from * dim, newVs, 0, (to - from) * dim);
+        return new PiecewiseLinearFunction(dim, newXs, newVs);
+    }
+
+    /** {@code g(x) = f(x - delta)}: the plot moved right by {@code delta}. */
+    public PiecewiseLinearFunction shift(double delta) {
+        double[] newXs = new double[xs.length];
+        for (int i = 0; i < xs.length; i++) {
+            newXs[i] = xs[i] + delta;
+        }
+        return new PiecewiseLinearFunction(dim, newXs, vs);
+    }
+
+    /** The plot moved right by {@code delta} and up by {@code valueDelta}. */
+    public PiecewiseLinearFunction shift(double delta, double[] valueDelta) {
+        double[] newXs = new double[xs.length];
+        double[] newVs = new double[vs.length];
+        for (int i = 0; i < xs.length; i++) {
+            newXs[i] = xs[i] + delta;
+            for (int c = 0; c < dim; c++) {
+                newVs[i * dim + c] = vs[i * dim + c] + valueDelta[c];
+            }
+        }
+        return new PiecewiseLinearFunction(dim, newXs, newVs);
+    }
+
+    /** {@code g(x) = f(x * scale)}: the domain shrinks by {@code scale}. */
+    public PiecewiseLinearFunction scaleArgument(double scale) {
+        if (scale == 1.0) {
+            return this;
+        }
+        FunctionBuilder builder = new FunctionBuilder(dim, xs.length);
+        for (int i = 0; i < xs.length; i++) {
+            builder.add(xs[i] / scale, vs, i * dim);
+        }
+        return builder.build();
+    }
+
+    /** Extends the domain to {@code [newLeft, newRight]} with the end values held constant. */
+    public PiecewiseLinearFunction extend(double newLeft, double newRight) {
+        if (newLeft >= xs[0] && newRight <= rightBound()) {
+            return this;
+        }
+        FunctionBuilder builder = new FunctionBuilder(dim, xs.length + 2);
+        if (newLeft < xs[0]) {
+            builder.add(newLeft, vs, 0);
+        }
+        for (int i = 0; i < xs.length; i++) {
+            builder.add(xs[i], vs, i * dim);
+        }
+        if (newRight > rightBound()) {
+            builder.add(newRight, vs, (xs.length - 1) * dim);
+        }
+        return builder.build();
+    }
+
+    /** Extends the domain to the right with the last value held constant. */
+    public PiecewiseLinearFunction extendRight(double newRight) {
+        return extend(xs[0], newRight);
+    }
+
+    /**
+     * Restricts the domain to {@code [left, right]}, which must lie within the current one. Jumps
+     * at the new bounds are kept.
+     */
+    public PiecewiseLinearFunction narrow(double left, double right) {
+        if (left < xs[0] || right > rightBound() || left > right) {
+            throw new IllegalArgumentException("cannot narrow [" + xs[0] + ", " + rightBound() + "] to [" + left + ", " + right + "]");
+        }
+        FunctionBuilder builder = new FunctionBuilder(dim, xs.length + 4);
+        double[] value = new double[dim];
+        addLimits(builder, left, value);
+        for (int i = 0; i < xs.length; i++) {
+            if (xs[i] > left && xs[i] < right && (i == 0 || xs[i] != xs[i - 1])) {
+                addLimits(builder, xs[i], value);
+            }
+        }
+        if (right > left) {
+            addLimits(builder, right, value);
+        }
+        return builder.build();
+    }
+
+    /** Adds the left and the right limit at {@code x}: a jump if they differ. */
+    void addLimits(FunctionBuilder builder, double x, double[] scratch) {
+        leftLimit(x, scratch, 0);
+        builder.add(x, scratch, 0);
+        rightLimit(x, scratch, 0);
+        builder.add(x, scratch, 0);
+    }
+
+    private void requireScalar() {
+        if (dim != 1) {
+            throw new IllegalStateException("operation defined for scalar functions only, dimension is " + dim);
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < xs.length; i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append('(').append(xs[i]).append(": ");
+            for (int c = 0; c < dim; c++) {
+                if (c > 0) {
+                    sb.append(' ');
+                }
+                sb.append(vs[i * dim + c]);
+            }
+            sb.append(')');
+        }
+        return sb.append(']').toString();
+    }
+}

@@ -1,0 +1,168 @@
+package io.grove.core.pool;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One pool as the admin configured it (reference §1.1). Optional attributes are {@code null} when
+ * unset; effective values come from the tree ({@link PoolTreeConfig}) or the parent.
+ *
+ * @param name unique within the tree, of {@code [-_a-zA-Z0-9:]}
+ * @param weight share of the parent's weight-proportional distribution; {@code null} means 1
+ * @param strongGuaranteeResources strong guarantee; unset resources are inferred from the main one
+ * @param resourceLimits hard limits; unset resources are unlimited
+ * @param maxShareRatio caps the limits at this fraction of the tree total
+ * @param mode fair-share or FIFO
+ * @param fifoSortParameters order of operations in a FIFO pool
+ * @param fifoPoolSchedulingOrder heartbeat order inside a FIFO pool; {@code null} takes the tree's
+ * @param integralGuarantees burst or relaxed guarantee, or none
+ * @param maxOperationCount running plus pending operations; {@code null} takes the tree default
+ * @param maxRunningOperationCount running operations; {@code null} takes the tree default
+ * @param enableLightweightOperations vanilla operations in a FIFO pool do not count as running
+ * @param forbidImmediateOperations operations may only go to subpools
+ * @param createEphemeralSubpools operations go to {@code <pool>$<user>}
+ * @param ephemeralSubpoolConfig configuration of those subpools
+ * @param computePromisedGuaranteeFairShare also compute the fair share within guarantees only
+ * @param enableStepFunctionForGangOperations gang operations below get all or nothing;
+ *     {@code null} means enabled (the tree switch decides)
+ * @param preemption starvation and preemption attributes
+ * @param children child pools
+ */
+public record PoolConfig(
+        String name,
+        Double weight,
+        PartialResources strongGuaranteeResources,
+        PartialResources resourceLimits,
+        Double maxShareRatio,
+        SchedulingMode mode,
+        List<FifoSortParameter> fifoSortParameters,
+        FifoPoolSchedulingOrder fifoPoolSchedulingOrder,
+        IntegralGuaranteesConfig integralGuarantees,
+        Integer maxOperationCount,
+        Integer maxRunningOperationCount,
+        boolean enableLightweightOperations,
+        boolean forbidImmediateOperations,
+        boolean createEphemeralSubpools,
+        EphemeralSubpoolConfig ephemeralSubpoolConfig,
+        boolean computePromisedGuaranteeFairShare,
+        Boolean enableStepFunctionForGangOperations,
+        PoolPreemptionConfig preemption,
+        List<PoolConfig> children) {
+
+    /** The default FIFO order: weight descending, then start time ascending. */
+    public static final List<FifoSortParameter> DEFAULT_FIFO_SORT =
+            List.of(FifoSortParameter.WEIGHT, FifoSortParameter.START_TIME);
+
+    public PoolConfig {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("pool name must not be empty");
+        }
+        strongGuaranteeResources = strongGuaranteeResources == null ? PartialResources.EMPTY : strongGuaranteeResources;
+        resourceLimits = resourceLimits == null ? PartialResources.EMPTY : resourceLimits;
+        mode = mode == null ? SchedulingMode.FAIR_SHARE : mode;
+        fifoSortParameters = List.copyOf(fifoSortParameters == null ? DEFAULT_FIFO_SORT : fifoSortParameters);
+        integralGuarantees = integralGuarantees == null ? IntegralGuaranteesConfig.NONE : integralGuarantees;
+        preemption = preemption == null ? PoolPreemptionConfig.INHERIT : preemption;
+        children = List.copyOf(children == null ? List.of() : children);
+    }
+
+    /** The weight, 1 when unset. */
+    public double effectiveWeight() {
+        return weight == null ? 1.0 : weight;
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Fluent construction for tests and generated trees. */
+    public static final class Builder {
+        private final String name;
+        private Double weight;
+        private PartialResources strongGuarantee = PartialResources.EMPTY;
+        private PartialResources limits = PartialResources.EMPTY;
+        private Double maxShareRatio;
+        private SchedulingMode mode = SchedulingMode.FAIR_SHARE;
+        private List<FifoSortParameter> fifoSort = DEFAULT_FIFO_SORT;
+        private IntegralGuaranteesConfig integral = IntegralGuaranteesConfig.NONE;
+        private Integer maxOperationCount;
+        private Integer maxRunningOperationCount;
+        private boolean lightweight;
+        private boolean computePromised;
+        private final List<PoolConfig> children = new ArrayList<>();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder weight(double value) {
+            this.weight = value;
+            return this;
+        }
+
+        public Builder strongGuarantee(PartialResources value) {
+            this.strongGuarantee = value;
+            return this;
+        }
+
+        public Builder limits(PartialResources value) {
+            this.limits = value;
+            return this;
+        }
+
+        public Builder maxShareRatio(double value) {
+            this.maxShareRatio = value;
+            return this;
+        }
+
+        public Builder fifo() {
+            this.mode = SchedulingMode.FIFO;
+            return this;
+        }
+
+        public Builder fifoSort(List<FifoSortParameter> value) {
+            this.fifoSort = value;
+            return this;
+        }
+
+        public Builder integral(IntegralGuaranteesConfig value) {
+            this.integral = value;
+            return this;
+        }
+
+        public Builder maxOperationCount(int value) {
+            this.maxOperationCount = value;
+            return this;
+        }
+
+        public Builder maxRunningOperationCount(int value) {
+            this.maxRunningOperationCount = value;
+            return this;
+        }
+
+        public Builder lightweight() {
+            this.lightweight = true;
+            return this;
+        }
+
+        public Builder computePromisedGuaranteeFairShare() {
+            this.computePromised = true;
+            return this;
+        }
+
+        public Builder child(PoolConfig child) {
+            children.add(child);
+            return this;
+        }
+
+        public Builder child(Builder child) {
+            return child(child.build());
+        }
+
+        public PoolConfig build() {
+            return new PoolConfig(name, weight, strongGuarantee, limits, maxShareRatio, mode, fifoSort, null,
+                    integral, maxOperationCount, maxRunningOperationCount, lightweight, false, false, null,
+                    computePromised, null, PoolPreemptionConfig.INHERIT, children);
+        }
+    }
+}

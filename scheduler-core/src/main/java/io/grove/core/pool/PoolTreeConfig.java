@@ -1,0 +1,63 @@
+package io.grove.core.pool;
+
+import io.grove.core.resource.ResourceType;
+import java.util.List;
+
+/**
+ * One pool tree as configured (reference §1.2).
+ *
+ * @param name the tree's name
+ * @param nodesFilter boolean expression over node tags; empty selects every node
+ * @param mainResource guarantees must name it; other resources are inferred from it
+ * @param defaultParentPool where ephemeral per-user pools are created; {@link #ROOT} for the root
+ * @param fifoPoolSchedulingOrder default heartbeat order in FIFO pools
+ * @param enableStepFunctionForGangOperations gang operations get all of their demand or nothing
+ * @param counts operation-count limits
+ * @param starvation starvation settings
+ * @param preemption preemption settings
+ * @param integralGuarantees integral guarantee settings
+ * @param pools the root's child pools
+ */
+public record PoolTreeConfig(
+        String name,
+        String nodesFilter,
+        ResourceType mainResource,
+        String defaultParentPool,
+        FifoPoolSchedulingOrder fifoPoolSchedulingOrder,
+        boolean enableStepFunctionForGangOperations,
+        OperationCountSettings counts,
+        StarvationSettings starvation,
+        PreemptionSettings preemption,
+        IntegralGuaranteesSettings integralGuarantees,
+        List<PoolConfig> pools) {
+
+    /** Name of the root pool of every tree. */
+    public static final String ROOT = "<Root>";
+
+    public PoolTreeConfig {
+        nodesFilter = nodesFilter == null ? "" : nodesFilter;
+        mainResource = mainResource == null ? ResourceType.CPU : mainResource;
+        defaultParentPool = defaultParentPool == null ? ROOT : defaultParentPool;
+        fifoPoolSchedulingOrder = fifoPoolSchedulingOrder == null ? FifoPoolSchedulingOrder.SATISFACTION : fifoPoolSchedulingOrder;
+        counts = counts == null ? OperationCountSettings.DEFAULT : counts;
+        starvation = starvation == null ? StarvationSettings.DEFAULT : starvation;
+        preemption = preemption == null ? PreemptionSettings.DEFAULT : preemption;
+        integralGuarantees = integralGuarantees == null ? IntegralGuaranteesSettings.DEFAULT : integralGuarantees;
+        pools = List.copyOf(pools == null ? List.of() : pools);
+    }
+
+    /** A tree with every setting at its default. */
+    public static PoolTreeConfig withPools(String name, List<PoolConfig> pools) {
+        return new PoolTreeConfig(name, null, null, null, null, false, null, null, null, null, pools);
+    }
+
+    public PoolTreeConfig withIntegralGuarantees(IntegralGuaranteesSettings settings) {
+        return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enableStepFunctionForGangOperations, counts, starvation, preemption, settings, pools);
+    }
+
+    public PoolTreeConfig withStepFunctionForGangOperations(boolean enabled) {
+        return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enabled, counts, starvation, preemption, integralGuarantees, pools);
+    }
+}

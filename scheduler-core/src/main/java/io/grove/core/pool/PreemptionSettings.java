@@ -1,0 +1,33 @@
+package io.grove.core.pool;
+
+import java.time.Duration;
+
+/**
+ * Tree-level preemption settings (reference §3.2–§3.6).
+ *
+ * @param preemptionSatisfactionThreshold jobs above fair share times this are preemptible
+ * @param aggressivePreemptionSatisfactionThreshold boundary of the aggressively preemptible jobs
+ * @param nonPreemptibleResourceUsageThreshold an operation below this usage keeps all its jobs
+ * @param preemptiveSchedulingBackoff minimum interval between preemptive passes on one node
+ * @param preemptionCheckStarvation starving ancestors block preemption
+ * @param preemptionCheckSatisfaction unsatisfied ancestors block preemption
+ * @param enableConditionalPreemption preemption within the subtree of the blocking pool
+ * @param allocationPreemptionTimeout grace given to preempted jobs
+ * @param allocationGracefulPreemptionTimeout grace for operations with graceful preemption
+ * @param allowAggressivePreemptionForGangOperations whether gang jobs may be preempted aggressively
+ */
+public record PreemptionSettings(
+        double preemptionSatisfactionThreshold,
+        double aggressivePreemptionSatisfactionThreshold,
+        PartialResources nonPreemptibleResourceUsageThreshold,
+        Duration preemptiveSchedulingBackoff,
+        boolean preemptionCheckStarvation,
+        boolean preemptionCheckSatisfaction,
+        boolean enableConditionalPreemption,
+        Duration allocationPreemptionTimeout,
+        Duration allocationGracefulPreemptionTimeout,
+        boolean allowAggressivePreemptionForGangOperations) {
+
+    public static final PreemptionSettings DEFAULT = new PreemptionSettings(1.0, 0.2, PartialResources.EMPTY,
+            Duration.ofSeconds(5), true, true, true, Duration.ofSeconds(10), Duration.ofSeconds(60), true);
+}
