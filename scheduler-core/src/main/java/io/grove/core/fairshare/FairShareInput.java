@@ -29,4 +29,9 @@ public record FairShareInput(
             throw new IllegalArgumentException("elapsed_seconds must be non-negative, got " + elapsedSeconds);
         }
     }
+
+    /** The same input with other integral state, e.g. the previous result's, to chain updates. */
+    public FairShareInput withIntegralState(Map<String, IntegralState> state) {
+        return new FairShareInput(tree, totalResources, operations, state, elapsedSeconds);
+    }
 }

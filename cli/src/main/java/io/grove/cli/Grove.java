@@ -1,0 +1,31 @@
+package io.grove.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point of the {@code grove} command. */
+@Command(
+        name = "grove",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = "Grove: a cluster fair-share scheduler with pool trees.",
+        subcommands = {FairShareCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
+public final class Grove implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command and returns its exit code (for tests). */
+    public static int run(String... args) {
+        return new CommandLine(new Grove()).execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}
