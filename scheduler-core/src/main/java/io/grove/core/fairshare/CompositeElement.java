@@ -270,11 +270,13 @@ final class CompositeElement extends Element {
             boolean firstOfGroup = k == 0 || criticalX[k - 1] != x;
             boolean lastOfGroup = k == n - 1 || criticalX[k + 1] != x;
             if (firstOfGroup) {
-                sum.leftLimit(x, current, 0);
+                sum.leftLimit(x, left, 0);
+                raiseTo(current, left, k == 0);
             }
             builder.add(k, current, 0);
             if (lastOfGroup) {
-                sum.rightLimit(x, current, 0);
+                sum.rightLimit(x, right, 0);
+                raiseTo(current, right, false);
             } else {
                 PiecewiseLinearFunction child = childFunctions[criticalChild[k]];
                 child.leftLimit(x, left, 0);
@@ -286,6 +288,16 @@ final class CompositeElement extends Element {
             builder.add(k, current, 0);
         }
         fairShareByFitFactor = builder.build();
+    }
+
+    /**
+     * Moves {@code current} to {@code target}, never down: the running sum and the exact sum can
+     * differ in the last bit, and the function must stay non-decreasing.
+     */
+    private static void raiseTo(double[] current, double[] target, boolean reset) {
+        for (int c = 0; c < Vec.N; c++) {
+            current[c] = reset ? target[c] : Math.max(current[c], target[c]);
+        }
     }
 
     /** The share child {@code index} gets at pool fit factor {@code f} (fair-share mode). */
