@@ -35,6 +35,9 @@ public final class ResourceAmounts {
         long multiplier = 1;
         String digits = trimmed;
         String unit = unitSuffix(trimmed);
+        if (unit.length() == trimmed.length()) {
+            throw new IllegalArgumentException(type.key() + ": not a number: '" + text + "'");
+        }
         if (!unit.isEmpty()) {
             if (type != ResourceType.MEMORY) {
                 throw new IllegalArgumentException(type.key() + ": units are only accepted for memory, got '" + text + "'");

@@ -1,0 +1,143 @@
+package io.grove.core.fairshare.function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.RepetitionInfo;
+import org.junit.jupiter.api.Test;
+
+class PiecewiseLinearFunctionTest {
+
+    private static PiecewiseLinearFunction scalar(double... xy) {
+        FunctionBuilder b = new FunctionBuilder(1);
+        for (int i = 0; i < xy.length; i += 2) {
+            b.add(xy[i], xy[i + 1]);
+        }
+        return b.build();
+    }
+
+    /** A step: 0 up to 1, then 5 (left-continuous). */
+    private static final PiecewiseLinearFunction STEP = scalar(0, 0, 1, 0, 1, 5, 2, 5);
+
+    @Test
+    void jumpsAreLeftContinuous() {
+        assertEquals(0, STEP.valueAt1(1.0));
+        double[] out = new double[1];
+        STEP.rightLimit(1.0, out, 0);
+        assertEquals(5, out[0]);
+        assertEquals(5, STEP.valueAt1(1.0000001));
+        assertEquals(0, STEP.valueAt1(0.5));
+    }
+
+    @Test
+    void builderMergesCollinearPieces() {
+        PiecewiseLinearFunction f = scalar(0, 1, 1, 1, 2, 1, 2, 1, 2, 3, 2, 4);
+        assertEquals(3, f.size(), f.toString());
+        assertEquals(1, f.valueAt1(2));
+    }
+
+    @Test
+    void transposeTurnsFlatsIntoJumps() {
+        PiecewiseLinearFunction inverse = STEP.transpose();
+        assertEquals(0, inverse.leftBound());
+        assertEquals(5, inverse.rightBound());
+        assertEquals(0, inverse.valueAt1(0));
+        assertEquals(1, inverse.valueAt1(2.5));
+        assertThrows(IllegalStateException.class, () -> scalar(0, 1, 1, 0).transpose());
+    }
+
+    @Test
+    void narrowKeepsJumpsAtTheNewBoundsAndTrimRemovesThem() {
+        PiecewiseLinearFunction inverse = STEP.transpose();
+        PiecewiseLinearFunction narrowed = inverse.narrow(0, 5);
+        assertEquals(0, narrowed.valueAt1(0), "the jump at the left bound is kept: the value is its bottom");
+        PiecewiseLinearFunction trimmed = narrowed.trimLeft();
+        assertEquals(1, trimmed.valueAt1(0));
+        assertTrue(trimmed.isTrimmedLeft());
+    }
+
+    @Test
+    void pointwiseMinAddsCrossings() {
+        PiecewiseLinearFunction rising = scalar(0, 0, 1, 1);
+        PiecewiseLinearFunction falling = scalar(0, 1, 1, 0);
+        PiecewiseLinearFunction min = FunctionOps.pointwiseMin(rising, falling);
+        assertEquals(0.5, min.valueAt1(0.5), 1e-15);
+        assertEquals(0.25, min.valueAt1(0.25), 1e-15);
+        assertEquals(0.25, min.valueAt1(0.75), 1e-15);
+    }
+
+    @Test
+    void composeThroughAJump() {
+        // inner jumps from 0.5 to 1.5 at x = 1; outer is the identity on [0, 2].
+        PiecewiseLinearFunction inner = scalar(0, 0, 1, 0.5, 1, 1.5, 2, 2);
+        PiecewiseLinearFunction outer = scalar(0, 0, 2, 2);
+        PiecewiseLinearFunction composed = FunctionOps.compose(outer, inner);
+        assertEquals(0.5, composed.valueAt1(1), 1e-15);
+        assertEquals(0.25, composed.valueAt1(0.5), 1e-15);
+        assertEquals(1.75, composed.valueAt1(1.5), 1e-15);
+        // Outer with a jump at 1 inside inner's tilted piece: composed jumps where inner reaches 1.
+        PiecewiseLinearFunction composed2 = FunctionOps.compose(STEP, scalar(0, 0, 1, 2));
+        assertEquals(0, composed2.valueAt1(0.5));
+        assertEquals(5, composed2.valueAt1(0.5000001));
+    }
+
+    @RepeatedTest(20)
+    void sumAndCompositionAgreeWithPointwiseEvaluation(RepetitionInfo info) {
+        SplittableRandom random = new SplittableRandom(info.getCurrentRepetition());
+        PiecewiseLinearFunction f = randomMonotone(random, 3);
+        PiecewiseLinearFunction g = randomMonotone(random, 3);
+        PiecewiseLinearFunction sum = FunctionOps.sum(List.of(f, g));
+        PiecewiseLinearFunction inner = randomMonotone(random, 1);
+        double scale = f.rightBound() / inner.rightValue(0);
+        PiecewiseLinearFunction innerScaled = scaleValues(inner, scale * 0.999);
+        PiecewiseLinearFunction composed = FunctionOps.compose(f, innerScaled);
+        for (int i = 0; i <= 200; i++) {
+            double x = i / 200.0;
+            double[] a = f.valueAt(x);
+            double[] b = g.valueAt(x);
+            double[] s = sum.valueAt(x);
+            for (int c = 0; c < 3; c++) {
+                assertEquals(a[c] + b[c], s[c], 1e-12, "sum at " + x);
+            }
+            double[] viaInner = f.valueAt(innerScaled.valueAt1(x));
+            double[] direct = composed.valueAt(x);
+            for (int c = 0; c < 3; c++) {
+                assertEquals(viaInner[c], direct[c], 1e-9, "composition at " + x);
+            }
+        }
+        PiecewiseLinearFunction compressed = FunctionOps.compress(sum, 1e-12);
+        assertTrue(compressed.size() <= sum.size());
+        for (int i = 0; i <= 50; i++) {
+            assertEquals(sum.valueAt(i / 50.0)[0], compressed.valueAt(i / 50.0)[0], 1e-9);
+        }
+    }
+
+    private static PiecewiseLinearFunction randomMonotone(SplittableRandom random, int dim) {
+        FunctionBuilder b = new FunctionBuilder(dim);
+        double[] value = new double[dim];
+        double x = 0;
+        b.add(0, value, 0);
+        int points = 2 + random.nextInt(8);
+        for (int i = 0; i < points; i++) {
+            boolean jump = random.nextInt(5) == 0;
+            x = i == points - 1 ? 1.0 : Math.min(1.0, x + (jump ? 0 : random.nextDouble() * 0.3));
+            for (int c = 0; c < dim; c++) {
+                value[c] += random.nextInt(3) == 0 ? 0 : random.nextDouble();
+            }
+            b.add(x, value.clone(), 0);
+        }
+        return b.build().trimRight();
+    }
+
+    private static PiecewiseLinearFunction scaleValues(PiecewiseLinearFunction f, double scale) {
+        FunctionBuilder b = new FunctionBuilder(1);
+        for (int i = 0; i < f.size(); i++) {
+            b.add(f.x(i), f.v(i, 0) * scale);
+        }
+        return b.build();
+    }
+}
