@@ -2,8 +2,7 @@ package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionOps;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
-import java.util.ArrayList;
-import java.util.List;
+import io.grove.core.fairshare.function.SuggestionFunctions;
 
 /**
  * Working state of one element (root, pool or operation) during one update. Attributes are shares
@@ -36,7 +35,6 @@ abstract class Element {
     int fifoIndex = -1;
 
     PiecewiseLinearFunction fairShareByFitFactor;
-    PiecewiseLinearFunction maxFitFactorBySuggestion;
     PiecewiseLinearFunction fairShareBySuggestion;
     private boolean functionsPrepared;
 
@@ -75,37 +73,14 @@ abstract class Element {
             return;
         }
         prepareFairShareByFitFactor(context);
-        prepareMaxFitFactorBySuggestion();
         fairShareBySuggestion = FunctionOps.compress(
-                FunctionOps.compose(fairShareByFitFactor, maxFitFactorBySuggestion), COMPRESS_EPSILON);
+                SuggestionFunctions.fairShareBySuggestion(fairShareByFitFactor, guaranteeShare(), limitsShare),
+                COMPRESS_EPSILON);
         functionsPrepared = true;
     }
 
     void resetFairShareFunctions() {
         functionsPrepared = false;
-    }
-
-    /**
-     * For every resource, the largest fit factor whose fair share stays within the guarantee plus
-     * the suggestion (capped by the limits); the minimum over resources.
-     */
-    private void prepareMaxFitFactorBySuggestion() {
-        double[] guarantee = guaranteeShare();
-        List<PiecewiseLinearFunction> perResource = new ArrayList<>(Vec.N);
-        for (int r = 0; r < Vec.N; r++) {
-            PiecewiseLinearFunction component = fairShareByFitFactor.component(r);
-            double low = component.leftValue(0);
-            double high = component.rightValue(0);
-            double limit = Math.min(Math.max(limitsShare[r], low), high);
-            double g = Math.min(Math.max(guarantee[r], low), limit);
-            perResource.add(component.transpose()
-                    .narrow(g, limit)
-                    .trimLeft()
-                    .shift(-g)
-                    .extendRight(1.0)
-                    .trimRight());
-        }
-        maxFitFactorBySuggestion = FunctionOps.pointwiseMin(perResource);
     }
 
     /** Gives this element the fair share {@code suggested} and distributes it below. */

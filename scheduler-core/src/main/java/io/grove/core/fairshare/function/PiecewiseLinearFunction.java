@@ -232,32 +232,6 @@ public final class PiecewiseLinearFunction {
         return builder.build();
     }
 
-    /** Swaps arguments and values of a non-decreasing scalar function: its inverse, jumps becoming flats. */
-    public PiecewiseLinearFunction transpose() {
-        requireScalar();
-        FunctionBuilder builder = new FunctionBuilder(1, xs.length);
-        double[] value = new double[1];
-        for (int i = 0; i < xs.length; i++) {
-            if (i > 0 && vs[i] < vs[i - 1]) {
-                throw new IllegalStateException("only a non-decreasing function can be transposed");
-            }
-            value[0] = xs[i];
-            builder.add(vs[i], value, 0);
-        }
-        return builder.build();
-    }
-
-    /** Removes a jump at the left bound, so that the value there becomes the right limit. */
-    public PiecewiseLinearFunction trimLeft() {
-        if (isTrimmedLeft()) {
-            return this;
-        }
-        if (xs.length == 2) {
-            return single(xs[0], 1);
-        }
-        return slice(1, xs.length);
-    }
-
     /** Removes a jump at the right bound. */
     public PiecewiseLinearFunction trimRight() {
         if (isTrimmedRight()) {
@@ -338,42 +312,6 @@ public final class PiecewiseLinearFunction {
     /** Extends the domain to the right with the last value held constant. */
     public PiecewiseLinearFunction extendRight(double newRight) {
         return extend(xs[0], newRight);
-    }
-
-    /**
-     * Restricts the domain to {@code [left, right]}, which must lie within the current one. Jumps
-     * at the new bounds are kept.
-     */
-    public PiecewiseLinearFunction narrow(double left, double right) {
-        if (left < xs[0] || right > rightBound() || left > right) {
-            throw new IllegalArgumentException("cannot narrow [" + xs[0] + ", " + rightBound() + "] to [" + left + ", " + right + "]");
-        }
-        FunctionBuilder builder = new FunctionBuilder(dim, xs.length + 4);
-        double[] value = new double[dim];
-        addLimits(builder, left, value);
-        for (int i = 0; i < xs.length; i++) {
-            if (xs[i] > left && xs[i] < right && (i == 0 || xs[i] != xs[i - 1])) {
-                addLimits(builder, xs[i], value);
-            }
-        }
-        if (right > left) {
-            addLimits(builder, right, value);
-        }
-        return builder.build();
-    }
-
-    /** Adds the left and the right limit at {@code x}: a jump if they differ. */
-    void addLimits(FunctionBuilder builder, double x, double[] scratch) {
-        leftLimit(x, scratch, 0);
-        builder.add(x, scratch, 0);
-        rightLimit(x, scratch, 0);
-        builder.add(x, scratch, 0);
-    }
-
-    private void requireScalar() {
-        if (dim != 1) {
-            throw new IllegalStateException("operation defined for scalar functions only, dimension is " + dim);
-        }
     }
 
     @Override

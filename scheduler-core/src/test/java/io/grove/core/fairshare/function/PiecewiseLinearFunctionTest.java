@@ -42,20 +42,20 @@ class PiecewiseLinearFunctionTest {
 
     @Test
     void transposeTurnsFlatsIntoJumps() {
-        PiecewiseLinearFunction inverse = STEP.transpose();
+        PiecewiseLinearFunction inverse = ReferenceConstruction.transpose(STEP);
         assertEquals(0, inverse.leftBound());
         assertEquals(5, inverse.rightBound());
         assertEquals(0, inverse.valueAt1(0));
         assertEquals(1, inverse.valueAt1(2.5));
-        assertThrows(IllegalStateException.class, () -> scalar(0, 1, 1, 0).transpose());
+        assertThrows(IllegalStateException.class, () -> ReferenceConstruction.transpose(scalar(0, 1, 1, 0)));
     }
 
     @Test
     void narrowKeepsJumpsAtTheNewBoundsAndTrimRemovesThem() {
-        PiecewiseLinearFunction inverse = STEP.transpose();
-        PiecewiseLinearFunction narrowed = inverse.narrow(0, 5);
+        PiecewiseLinearFunction inverse = ReferenceConstruction.transpose(STEP);
+        PiecewiseLinearFunction narrowed = ReferenceConstruction.narrow(inverse, 0, 5);
         assertEquals(0, narrowed.valueAt1(0), "the jump at the left bound is kept: the value is its bottom");
-        PiecewiseLinearFunction trimmed = narrowed.trimLeft();
+        PiecewiseLinearFunction trimmed = ReferenceConstruction.trimLeft(narrowed);
         assertEquals(1, trimmed.valueAt1(0));
         assertTrue(trimmed.isTrimmedLeft());
     }
@@ -64,7 +64,7 @@ class PiecewiseLinearFunctionTest {
     void pointwiseMinAddsCrossings() {
         PiecewiseLinearFunction rising = scalar(0, 0, 1, 1);
         PiecewiseLinearFunction falling = scalar(0, 1, 1, 0);
-        PiecewiseLinearFunction min = FunctionOps.pointwiseMin(rising, falling);
+        PiecewiseLinearFunction min = ReferenceConstruction.pointwiseMin(rising, falling);
         assertEquals(0.5, min.valueAt1(0.5), 1e-15);
         assertEquals(0.25, min.valueAt1(0.25), 1e-15);
         assertEquals(0.25, min.valueAt1(0.75), 1e-15);
@@ -75,12 +75,12 @@ class PiecewiseLinearFunctionTest {
         // inner jumps from 0.5 to 1.5 at x = 1; outer is the identity on [0, 2].
         PiecewiseLinearFunction inner = scalar(0, 0, 1, 0.5, 1, 1.5, 2, 2);
         PiecewiseLinearFunction outer = scalar(0, 0, 2, 2);
-        PiecewiseLinearFunction composed = FunctionOps.compose(outer, inner);
+        PiecewiseLinearFunction composed = ReferenceConstruction.compose(outer, inner);
         assertEquals(0.5, composed.valueAt1(1), 1e-15);
         assertEquals(0.25, composed.valueAt1(0.5), 1e-15);
         assertEquals(1.75, composed.valueAt1(1.5), 1e-15);
         // Outer with a jump at 1 inside inner's tilted piece: composed jumps where inner reaches 1.
-        PiecewiseLinearFunction composed2 = FunctionOps.compose(STEP, scalar(0, 0, 1, 2));
+        PiecewiseLinearFunction composed2 = ReferenceConstruction.compose(STEP, scalar(0, 0, 1, 2));
         assertEquals(0, composed2.valueAt1(0.5));
         assertEquals(5, composed2.valueAt1(0.5000001));
     }
@@ -94,7 +94,7 @@ class PiecewiseLinearFunctionTest {
         PiecewiseLinearFunction inner = randomMonotone(random, 1);
         double scale = f.rightBound() / inner.rightValue(0);
         PiecewiseLinearFunction innerScaled = scaleValues(inner, scale * 0.999);
-        PiecewiseLinearFunction composed = FunctionOps.compose(f, innerScaled);
+        PiecewiseLinearFunction composed = ReferenceConstruction.compose(f, innerScaled);
         for (int i = 0; i <= 200; i++) {
             double x = i / 200.0;
             double[] a = f.valueAt(x);

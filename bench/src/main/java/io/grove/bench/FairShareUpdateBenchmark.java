@@ -1,0 +1,70 @@
+package io.grove.bench;
+
+import io.grove.core.fairshare.FairShareInput;
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.fairshare.FairShareUpdate;
+import io.grove.core.fairshare.TreeGenerator;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One full fair-share update of a generated tree of depth 4 with mixed guarantees (strong,
+ * burst, relaxed, limits, FIFO leaves), on one thread. Sample mode, so the median and the tail
+ * are reported.
+ *
+ * <pre>java -jar bench/target/benchmarks.jar FairShareUpdateBenchmark</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 5, time = 4)
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Threads(1)
+public class FairShareUpdateBenchmark {
+
+    /** "pools/operations". */
+    @Param({"1000/10000", "10000/100000"})
+    public String size;
+
+    private FairShareInput input;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        String[] parts = size.split("/");
+        input = TreeGenerator.generate(42, new TreeGenerator.Shape(Integer.parseInt(parts[0]),
+                Integer.parseInt(parts[1]), 4, false));
+    }
+
+    @Benchmark
+    public FairShareResult update() {
+        return FairShareUpdate.run(input);
+    }
+
+    /** A quick look without JMH: {@code java -cp bench/target/benchmarks.jar io.grove.bench.FairShareUpdateBenchmark}. */
+    public static void main(String[] args) {
+        for (String size : new String[] {"1000/10000", "10000/100000"}) {
+            FairShareUpdateBenchmark bench = new FairShareUpdateBenchmark();
+            bench.size = size;
+            bench.setUp();
+            for (int i = 0; i < 15; i++) {
+                long start = System.nanoTime();
+                bench.update();
+                long elapsed = System.nanoTime() - start;
+                System.out.printf("%s run %d: %.1f ms%n", size, i, elapsed / 1e6);
+            }
+        }
+    }
+}

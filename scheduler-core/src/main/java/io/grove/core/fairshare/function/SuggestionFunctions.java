@@ -1,0 +1,180 @@
+package io.grove.core.fairshare.function;
+
+/**
+ * Builds {@code FairShareBySuggestion} from {@code FairShareByFitFactor} in one pass.
+ *
+ * <p>The reference builds, for every resource {@code r}, the largest fit factor whose share stays
+ * within {@code guarantee_r + s} (capped by the limit), takes the minimum over resources
+ * ({@code MaxFitFactorBySuggestion}) and composes. Equivalently, walking the fit factor {@code f}
+ * along the plot of {@code FairShareByFitFactor}, the suggestion needed to reach {@code f} is
+ * {@code s(f) = max(0, max_r(F_r(f) - g_r))}, and {@code FairShareBySuggestion} is the curve
+ * {@code (s(f), F(f))} from the largest {@code f} within the guarantees to the largest {@code f}
+ * within the limits, held constant up to {@code s = 1}. Where {@code s} stays put while the share
+ * grows, the result jumps; as everywhere, it is left-continuous. This is linear in the size of the
+ * plot, where the per-resource construction needs several sorted passes.
+ */
+public final class SuggestionFunctions {
+
+    private SuggestionFunctions() {
+    }
+
+    /**
+     * @param byFitFactor non-decreasing vector function, trimmed on the right
+     * @param guarantee the element's guarantee share (strong plus integral)
+     * @param limits the element's limits share
+     * @return the fair share by suggestion on {@code [0, 1]}
+     */
+    public static PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor,
+            double[] guarantee, double[] limits) {
+        int dim = byFitFactor.dim();
+        double[] limit = new double[dim];
+        double[] floor = new double[dim];
+        for (int r = 0; r < dim; r++) {
+            double low = byFitFactor.leftValue(r);
+            double high = byFitFactor.rightValue(r);
+            limit[r] = Math.min(Math.max(limits[r], low), high);
+            floor[r] = Math.min(Math.max(guarantee[r], low), limit[r]);
+        }
+        double start = byFitFactor.maxArgumentNotAbove(floor);
+        double end = byFitFactor.maxArgumentNotAbove(limit);
+        Walk walk = new Walk(dim, floor, byFitFactor.size());
+
+        double[] a = new double[dim];
+        byFitFactor.leftLimit(start, a, 0);
+        walk.emit(0.0, a);
+        // The first piece whose right end is at or after the start, as in leftLimit.
+        int n = byFitFactor.size();
+        int j = 1;
+        while (j < n - 1 && byFitFactor.x(j) < start) {
+            j++;
+        }
+        double fa = start;
+        double[] b = new double[dim];
+        for (; j < n && fa < end; j++) {
+            double fb = byFitFactor.x(j);
+            for (int r = 0; r < dim; r++) {
+                b[r] = byFitFactor.v(j, r);
+            }
+            if (fb == fa) {
+                // A jump of the fit-factor function: held at its bottom until the top is affordable.
+                walk.emit(walk.suggestion(b), a);
+                walk.emit(walk.suggestion(b), b);
+            } else {
+                if (fb > end) {
+                    double t = (end - fa) / (fb - fa);
+                    for (int r = 0; r < dim; r++) {
+                        b[r] = PiecewiseLinearFunction.lerp(a[r], b[r], t);
+                    }
+                    fb = end;
+                }
+                walk.tilted(a, b);
+            }
+            System.arraycopy(b, 0, a, 0, dim);
+            fa = fb;
+        }
+        return walk.finish(a);
+    }
+
+    /** Emits the points of the curve, keeping the suggestion non-decreasing. */
+    private static final class Walk {
+        private final int dim;
+        private final double[] floor;
+        private final FunctionBuilder builder;
+        private final double[] point;
+        private double lastSuggestion;
+
+        Walk(int dim, double[] floor, int expected) {
+            this.dim = dim;
+            this.floor = floor;
+            this.builder = new FunctionBuilder(dim, expected + 4);
+            this.point = new double[dim];
+        }
+
+        double suggestion(double[] value) {
+            double s = 0;
+            for (int r = 0; r < dim; r++) {
+                s = Math.max(s, value[r] - floor[r]);
+            }
+            return s;
+        }
+
+        void emit(double suggestion, double[] value) {
+            double s = Math.max(lastSuggestion, Math.min(1.0, suggestion));
+            lastSuggestion = s;
+            builder.add(s, value, 0);
+        }
+
+        /**
+         * A tilted piece from {@code a} to {@code b}: the suggestion along it is the upper envelope
+         * of one line per resource and zero, with a point wherever the envelope bends.
+         */
+        void tilted(double[] a, double[] b) {
+            double t = 0;
+            int current = top(a, b, 0);
+            while (true) {
+                double next = 1;
+                int nextLine = -1;
+                double currentSlope = slope(a, b, current);
+                double currentBase = base(a, current);
+                for (int r = -1; r < dim; r++) {
+                    double m = slope(a, b, r);
+                    if (m <= currentSlope) {
+                        continue;
+                    }
+                    double crossing = (currentBase - base(a, r)) / (m - currentSlope);
+                    if (crossing > t && (crossing < next || (crossing == next && nextLine >= 0 && m > slope(a, b, nextLine)))) {
+                        next = crossing;
+                        nextLine = r;
+                    }
+                }
+                if (nextLine < 0 || next >= 1) {
+                    break;
+                }
+                for (int r = 0; r < dim; r++) {
+                    point[r] = PiecewiseLinearFunction.lerp(a[r], b[r], next);
+                }
+                emit(suggestion(point), point);
+                t = next;
+                current = nextLine;
+            }
+            emit(suggestion(b), b);
+        }
+
+        /** The line on top at {@code t}: the largest value, ties to the steepest. */
+        private int top(double[] a, double[] b, double t) {
+            int best = -1;
+            double bestValue = 0;
+            double bestSlope = 0;
+            for (int r = 0; r < dim; r++) {
+                double value = base(a, r) + t * slope(a, b, r);
+                double m = slope(a, b, r);
+                if (value > bestValue || (value == bestValue && m > bestSlope)) {
+                    best = r;
+                    bestValue = value;
+                    bestSlope = m;
+                }
+            }
+            return best;
+        }
+
+        /** Line {@code -1} is the constant zero. */
+        private double base(double[] a, int r) {
+            return r < 0 ? 0 : a[r] - floor[r];
+        }
+
+        private static double slope(double[] a, double[] b, int r) {
+            return r < 0 ? 0 : b[r] - a[r];
+        }
+
+        PiecewiseLinearFunction finish(double[] last) {
+            if (lastSuggestion < 1.0) {
+                builder.add(1.0, last, 0);
+            }
+            PiecewiseLinearFunction result = builder.build();
+            if (result.size() == 1) {
+                return result.extendRight(1.0);
+            }
+            return result.trimRight();
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.grove.core.fairshare.function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The one-pass construction of {@code FairShareBySuggestion} agrees with the reference's
+ * per-resource construction (transpose, narrow, pointwise minimum, compose), jumps included.
+ */
+class SuggestionFunctionsTest {
+
+    static LongStream seeds() {
+        return LongStream.range(0, 150);
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void agreesWithTheReferenceConstruction(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int dim = 1 + random.nextInt(5);
+        PiecewiseLinearFunction fsbff = randomFitFactorFunction(random, dim);
+        double[] guarantee = new double[dim];
+        double[] limits = new double[dim];
+        for (int r = 0; r < dim; r++) {
+            double top = fsbff.rightValue(r);
+            guarantee[r] = random.nextInt(3) == 0 ? 0 : random.nextDouble() * top * 0.8;
+            limits[r] = random.nextInt(3) == 0 ? 1e9 : guarantee[r] + random.nextDouble() * top;
+        }
+        PiecewiseLinearFunction fast = SuggestionFunctions.fairShareBySuggestion(fsbff, guarantee, limits);
+        PiecewiseLinearFunction reference = ReferenceConstruction.fairShareBySuggestion(fsbff, guarantee, limits);
+        assertEquals(0.0, fast.leftBound());
+        assertEquals(1.0, fast.rightBound());
+        for (int i = 0; i <= 400; i++) {
+            double s = i / 400.0;
+            double[] a = fast.valueAt(s);
+            double[] b = reference.valueAt(s);
+            for (int r = 0; r < dim; r++) {
+                assertEquals(b[r], a[r], 1e-9, "seed " + seed + ", s = " + s + ", resource " + r
+                        + "\nfast " + fast + "\nreference " + reference + "\nfsbff " + fsbff);
+            }
+        }
+    }
+
+    @Test
+    void aGangStepIsAllOrNothing() {
+        // 0 up to fit factor 1, then the whole demand 0.6: nothing until the suggestion affords 0.6.
+        FunctionBuilder b = new FunctionBuilder(1);
+        b.add(0, 0).add(1, 0).add(1, 0.6).add(2, 0.6);
+        PiecewiseLinearFunction fsbs = SuggestionFunctions.fairShareBySuggestion(b.build(), new double[] {0}, new double[] {1});
+        assertEquals(0, fsbs.valueAt1(0.3));
+        assertEquals(0, fsbs.valueAt1(0.6));
+        assertEquals(0.6, fsbs.valueAt1(0.6000001));
+        PiecewiseLinearFunction capped = SuggestionFunctions.fairShareBySuggestion(b.build(), new double[] {0}, new double[] {0.5});
+        assertEquals(0, capped.valueAt1(1.0), "a gang that does not fit its limits gets nothing");
+    }
+
+    /** Non-decreasing, trimmed on the right, with occasional jumps and flats, like FairShareByFitFactor. */
+    private static PiecewiseLinearFunction randomFitFactorFunction(SplittableRandom random, int dim) {
+        FunctionBuilder b = new FunctionBuilder(dim);
+        double[] value = new double[dim];
+        double x = 0;
+        b.add(0, value, 0);
+        int points = 1 + random.nextInt(10);
+        for (int i = 0; i < points; i++) {
+            boolean jump = i < points - 1 && random.nextInt(4) == 0;
+            x += jump ? 0 : 0.05 + random.nextDouble();
+            for (int r = 0; r < dim; r++) {
+                value[r] += random.nextInt(4) == 0 ? 0 : random.nextDouble() * 0.1;
+            }
+            b.add(x, value.clone(), 0);
+        }
+        return b.build().trimRight();
+    }
+}
