@@ -1,7 +1,6 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
-import io.grove.core.fairshare.function.FunctionOps;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
 import io.grove.core.pool.FifoSortParameter;
 import io.grove.core.pool.IntegralGuaranteeType;
@@ -100,7 +99,7 @@ final class CompositeElement extends Element {
     double[] computeLimitsShare(UpdateContext context) {
         double[] limits = context.total.clone();
         if (config != null) {
-            limits = Vec.min(limits, config.resourceLimits().asLimits().toArray());
+            limits = Vec.min(limits, config.resourceLimits().toArray(Double.POSITIVE_INFINITY));
             if (config.maxShareRatio() != null) {
                 double[] capped = io.grove.core.resource.Resources.of(Vec.times(context.total, config.maxShareRatio()))
                         .quantized().toArray();
@@ -114,11 +113,11 @@ final class CompositeElement extends Element {
     void updateCumulativeAttributes(UpdateContext context) {
         IntegralGuaranteeType type = integralType();
         specifiedBurstRatio = type == IntegralGuaranteeType.BURST
-                ? Vec.maxRatio(config.integralGuarantees().burstGuaranteeResources().orElse(0).toArray(), context.total)
+                ? Vec.maxRatio(config.integralGuarantees().burstGuaranteeResources().toArray(0), context.total)
                 : 0;
         burstRatio = specifiedBurstRatio;
         resourceFlowRatio = type == IntegralGuaranteeType.NONE ? 0
-                : Vec.maxRatio(config.integralGuarantees().resourceFlow().orElse(0).toArray(), context.total);
+                : Vec.maxRatio(config.integralGuarantees().resourceFlow().toArray(0), context.total);
         totalBurstRatio = burstRatio;
         totalResourceFlowRatio = resourceFlowRatio;
         usage = Vec.zero();
@@ -171,14 +170,35 @@ final class CompositeElement extends Element {
         super.prepareFairShareFunctions(context);
     }
 
+    /**
+     * The root needs no {@code FairShareBySuggestion}, only its value at suggestion 1: the share
+     * at the largest fit factor within the limits (a suggestion of 1 covers any guarantee).
+     */
+    void prepareRootFunctions(UpdateContext context) {
+        for (Element child : children) {
+            child.prepareFairShareFunctions(context);
+        }
+        prepareFairShareByFitFactor(context);
+    }
+
+    double[] fairShareAtFullSuggestion() {
+        double[] limit = new double[Vec.N];
+        for (int r = 0; r < Vec.N; r++) {
+            double low = fairShareByFitFactor.leftValue(r);
+            double high = fairShareByFitFactor.rightValue(r);
+            limit[r] = Math.min(Math.max(limitsShare[r], low), high);
+        }
+        return fairShareByFitFactor.furthestValueNotAbove(limit);
+    }
+
     @Override
     void prepareFairShareByFitFactor(UpdateContext context) {
         if (children.isEmpty()) {
             fairShareByFitFactor = PiecewiseLinearFunction.constant(0, 1, Vec.zero());
         } else if (mode() == SchedulingMode.FIFO) {
-            prepareFifo();
+            prepareFifo(context.scratch.reset());
         } else {
-            prepareFairShareMode();
+            prepareFairShareMode(context.scratch.reset());
         }
     }
 
@@ -186,18 +206,17 @@ final class CompositeElement extends Element {
      * FIFO: child {@code k} ramps on {@code [k, k + 1]} on top of the full shares of the children
      * before it, so the first child gets all it can before the second gets anything.
      */
-    private void prepareFifo() {
-        FunctionBuilder builder = new FunctionBuilder(Vec.N, sortedChildren.size() * 8);
+    private void prepareFifo(FunctionBuilder builder) {
         double[] prefix = Vec.zero();
+        double[] value = new double[Vec.N];
         double shift = 0;
         for (Element child : sortedChildren) {
-            PiecewiseLinearFunction fsbs = child.fairShareBySuggestion.shift(shift, prefix);
+            PiecewiseLinearFunction fsbs = child.fairShareBySuggestion;
             for (int i = 0; i < fsbs.size(); i++) {
-                double[] value = new double[Vec.N];
                 for (int c = 0; c < Vec.N; c++) {
-                    value[c] = fsbs.v(i, c);
+                    value[c] = fsbs.v(i, c) + prefix[c];
                 }
-                builder.add(fsbs.x(i), value, 0);
+                builder.add(fsbs.x(i) + shift, value, 0);
             }
             prefix = Vec.plus(prefix, child.fairShareBySuggestion.rightValue());
             shift += 1.0;
@@ -211,7 +230,7 @@ final class CompositeElement extends Element {
      * factor, in order of the argument and then of the child; children cross their jumps one at a
      * time, so simultaneous jumps (gang operations) can be granted separately.
      */
-    private void prepareFairShareMode() {
+    private void prepareFairShareMode(FunctionBuilder builder) {
         double minWeight = Double.MAX_VALUE;
         for (Element child : children) {
             if (child.weight() > EPSILON) {
@@ -220,83 +239,70 @@ final class CompositeElement extends Element {
         }
         int count = children.size();
         childFunctions = new PiecewiseLinearFunction[count];
-        int totalPoints = 0;
         for (int i = 0; i < count; i++) {
             Element child = children.get(i);
-            childFunctions[i] = child.fairShareBySuggestion.scaleArgument(child.weight() / minWeight).extendRight(1.0);
-            totalPoints += childFunctions[i].size();
+            childFunctions[i] = child.fairShareBySuggestion.scaleArgumentAndExtend(child.weight() / minWeight, 1.0);
         }
-        long[] keys = new long[totalPoints];
-        double[] xs = new double[totalPoints];
-        int n = 0;
-        for (int i = 0; i < count; i++) {
-            PiecewiseLinearFunction f = childFunctions[i];
-            double last = f.leftBound();
-            xs[n] = last;
-            keys[n] = ((long) i << 32) | n;
-            n++;
-            for (int p = 1; p < f.size(); p++) {
-                if (f.x(p) > last) {
-                    last = f.x(p);
-                    xs[n] = last;
-                    keys[n] = ((long) i << 32) | n;
-                    n++;
-                }
+        CriticalPoints points = CriticalPoints.merge(childFunctions);
+        criticalX = points.x;
+        criticalChild = points.child;
+        int n = criticalX.length;
+        // Sweep the children's breakpoints, keeping the sum of their values and of their slopes.
+        // Between breakpoints every child is linear, so the sum moves by slope times distance.
+        // Slopes of nearly vertical pieces are huge and come and go, so their sum is compensated
+        // (Neumaier) to keep the small slopes exact.
+        double[] value = new double[Vec.N];
+        CompensatedSum[] slope = new CompensatedSum[Vec.N];
+        for (int c = 0; c < Vec.N; c++) {
+            slope[c] = new CompensatedSum();
+        }
+        for (PiecewiseLinearFunction child : childFunctions) {
+            for (int c = 0; c < Vec.N; c++) {
+                value[c] += child.leftValue(c);
             }
         }
-        Integer[] order = new Integer[n];
-        for (int k = 0; k < n; k++) {
-            order[k] = k;
-        }
-        final double[] pointX = xs;
-        final long[] pointKey = keys;
-        Arrays.sort(order, (a, b) -> {
-            int byX = Double.compare(pointX[a], pointX[b]);
-            return byX != 0 ? byX : Long.compare(pointKey[a] >>> 32, pointKey[b] >>> 32);
-        });
-        criticalX = new double[n];
-        criticalChild = new int[n];
-        for (int k = 0; k < n; k++) {
-            criticalX[k] = xs[order[k]];
-            criticalChild[k] = (int) (keys[order[k]] >>> 32);
-        }
-        PiecewiseLinearFunction sum = FunctionOps.sum(Arrays.asList(childFunctions));
-        FunctionBuilder builder = new FunctionBuilder(Vec.N, n * 2);
-        double[] current = new double[Vec.N];
-        double[] left = new double[Vec.N];
-        double[] right = new double[Vec.N];
+        double previousX = 0;
         for (int k = 0; k < n; k++) {
             double x = criticalX[k];
-            boolean firstOfGroup = k == 0 || criticalX[k - 1] != x;
-            boolean lastOfGroup = k == n - 1 || criticalX[k + 1] != x;
-            if (firstOfGroup) {
-                sum.leftLimit(x, left, 0);
-                raiseTo(current, left, k == 0);
-            }
-            builder.add(k, current, 0);
-            if (lastOfGroup) {
-                sum.rightLimit(x, right, 0);
-                raiseTo(current, right, false);
-            } else {
-                PiecewiseLinearFunction child = childFunctions[criticalChild[k]];
-                child.leftLimit(x, left, 0);
-                child.rightLimit(x, right, 0);
+            if (x != previousX) {
                 for (int c = 0; c < Vec.N; c++) {
-                    current[c] += right[c] - left[c];
+                    value[c] = Math.max(value[c], value[c] + slope[c].value() * (x - previousX));
+                }
+                previousX = x;
+            }
+            builder.add(k, value, 0);
+            PiecewiseLinearFunction child = childFunctions[criticalChild[k]];
+            int first = points.firstPoint[k];
+            int last = points.lastPoint[k];
+            // Only this child crosses its breakpoint here: it may jump, and its slope changes.
+            boolean jumps = false;
+            for (int c = 0; c < Vec.N; c++) {
+                double jump = child.v(last, c) - child.v(first, c);
+                if (jump > 0) {
+                    value[c] += jump;
+                    jumps = true;
                 }
             }
-            builder.add(k, current, 0);
+            addSlope(slope, child, last, 1);
+            addSlope(slope, child, first - 1, -1);
+            if (jumps) {
+                builder.add(k, value, 0);
+            }
         }
         fairShareByFitFactor = builder.build();
     }
 
-    /**
-     * Moves {@code current} to {@code target}, never down: the running sum and the exact sum can
-     * differ in the last bit, and the function must stay non-decreasing.
-     */
-    private static void raiseTo(double[] current, double[] target, boolean reset) {
+    /** Adds {@code sign} times the slope of piece {@code (i, i + 1)} of a child (none outside the plot or on a jump). */
+    private static void addSlope(CompensatedSum[] slope, PiecewiseLinearFunction f, int i, int sign) {
+        if (i < 0 || i + 1 >= f.size() || f.x(i + 1) == f.x(i)) {
+            return;
+        }
+        double inverseWidth = sign / (f.x(i + 1) - f.x(i));
         for (int c = 0; c < Vec.N; c++) {
-            current[c] = reset ? target[c] : Math.max(current[c], target[c]);
+            double rise = f.v(i + 1, c) - f.v(i, c);
+            if (rise != 0) {
+                slope[c].add(rise * inverseWidth);
+            }
         }
     }
 
@@ -348,10 +354,7 @@ final class CompositeElement extends Element {
             setFairShare(Vec.zero(), type);
             return;
         }
-        double fitFactor = fairShareByFitFactor.maxArgumentNotAbove(suggested);
-        if (fitFactor < EPSILON) {
-            fitFactor = 0;
-        }
+        double fitFactor = fitFactorFor(suggested);
         if (mode() == SchedulingMode.FIFO) {
             for (int position = 0; position < sortedChildren.size(); position++) {
                 sortedChildren.get(position).computeAndSetFairShare(fifoChildShareAt(position, fitFactor), type);
@@ -362,6 +365,28 @@ final class CompositeElement extends Element {
             }
         }
         setFairShare(suggested, type);
+    }
+
+    /**
+     * The largest fit factor whose share fits into {@code suggested}. When that leaves a gap (the
+     * share ends at the top of a jump, which the fit factor alone cannot express), a slack of
+     * {@link #EPSILON} lets it step over the jump.
+     */
+    private double fitFactorFor(double[] suggested) {
+        double fitFactor = fairShareByFitFactor.maxArgumentNotAbove(suggested);
+        double[] reached = fairShareByFitFactor.valueAt(fitFactor);
+        boolean gap = false;
+        for (int r = 0; r < Vec.N; r++) {
+            gap |= suggested[r] - reached[r] > EPSILON;
+        }
+        if (gap) {
+            double[] slack = new double[Vec.N];
+            for (int r = 0; r < Vec.N; r++) {
+                slack[r] = suggested[r] + EPSILON;
+            }
+            fitFactor = Math.max(fitFactor, fairShareByFitFactor.maxArgumentNotAbove(slack));
+        }
+        return fitFactor < EPSILON ? 0 : fitFactor;
     }
 
     /** Computes the promised guarantee fair share in the uppermost pools that ask for it. */

@@ -1,6 +1,5 @@
 package io.grove.core.fairshare;
 
-import io.grove.core.fairshare.function.FunctionOps;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
 import io.grove.core.fairshare.function.SuggestionFunctions;
 
@@ -12,26 +11,25 @@ abstract class Element {
 
     /** Tolerance of feasibility checks. */
     static final double EPSILON = 1e-9;
-    /** Points closer than this to a chord are merged when functions are compressed. */
-    static final double COMPRESS_EPSILON = 1e-15;
 
     final String id;
     CompositeElement parent;
 
-    double[] usage = Vec.zero();
-    double[] demand = Vec.zero();
+    double[] usage = Vec.ZERO;
+    double[] demand = Vec.ZERO;
 
-    double[] usageShare = Vec.zero();
-    double[] demandShare = Vec.zero();
-    double[] limitsShare = Vec.zero();
-    double[] strongGuaranteeShare = Vec.zero();
-    double[] proposedIntegralShare = Vec.zero();
+    double[] usageShare = Vec.ZERO;
+    double[] demandShare = Vec.ZERO;
+    double[] limitsShare = Vec.ZERO;
+    double[] strongGuaranteeShare = Vec.ZERO;
+    double[] proposedIntegralShare = Vec.ZERO;
     /** Absolute strong guarantee after inference. */
-    double[] inferredStrongGuarantee = Vec.zero();
+    double[] inferredStrongGuarantee = Vec.ZERO;
 
+    /** Total fair share; {@code null} until distributed. */
     double[] fairShare;
-    DetailedFairShare detailedFairShare = DetailedFairShare.ZERO;
-    DetailedFairShare promisedGuaranteeFairShare;
+    /** Promised guarantee fair share; {@code null} where not computed. */
+    double[] promisedGuaranteeFairShare;
     int fifoIndex = -1;
 
     PiecewiseLinearFunction fairShareByFitFactor;
@@ -73,9 +71,8 @@ abstract class Element {
             return;
         }
         prepareFairShareByFitFactor(context);
-        fairShareBySuggestion = FunctionOps.compress(
-                SuggestionFunctions.fairShareBySuggestion(fairShareByFitFactor, guaranteeShare(), limitsShare),
-                COMPRESS_EPSILON);
+        fairShareBySuggestion = SuggestionFunctions.fairShareBySuggestion(
+                fairShareByFitFactor, guaranteeShare(), limitsShare, context.scratch);
         functionsPrepared = true;
     }
 
@@ -87,13 +84,17 @@ abstract class Element {
     abstract void computeAndSetFairShare(double[] suggested, FairShareType type);
 
     void setFairShare(double[] total, FairShareType type) {
-        DetailedFairShare detailed = DetailedFairShare.split(total, strongGuaranteeShare, proposedIntegralShare);
         if (type == FairShareType.REGULAR) {
             fairShare = total;
-            detailedFairShare = detailed;
         } else {
-            promisedGuaranteeFairShare = detailed;
+            promisedGuaranteeFairShare = total;
         }
+    }
+
+    /** The fair share split into strong, integral and weight-proportional parts. */
+    DetailedFairShare detailed(double[] total) {
+        return total == null ? DetailedFairShare.ZERO
+                : DetailedFairShare.split(total, strongGuaranteeShare, proposedIntegralShare);
     }
 
     /** Which fair share a distribution computes. */

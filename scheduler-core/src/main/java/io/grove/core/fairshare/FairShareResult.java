@@ -8,17 +8,43 @@ import java.util.Map;
 /**
  * The immutable result of one update.
  *
- * @param alerts configuration alerts
- * @param elements every element by id: the root first, then pools and operations depth-first
- * @param integralState the state to feed into the next update
+ * <p>{@link #alerts()} are configuration alerts; {@link #elements()} has every element by id, the
+ * root first, then pools and operations depth-first; {@link #integralState()} is the state to feed
+ * into the next update.
  */
-public record FairShareResult(List<Alert> alerts, Map<String, ElementShares> elements,
-        Map<String, IntegralState> integralState) {
+public final class FairShareResult {
 
-    public FairShareResult {
-        alerts = List.copyOf(alerts);
-        elements = Collections.unmodifiableMap(new LinkedHashMap<>(elements));
-        integralState = Collections.unmodifiableMap(new LinkedHashMap<>(integralState));
+    private final List<Alert> alerts;
+    private final Map<String, ElementShares> elements;
+    private final Map<String, IntegralState> integralState;
+
+    public FairShareResult(List<Alert> alerts, Map<String, ElementShares> elements, Map<String, IntegralState> integralState) {
+        this(alerts, new LinkedHashMap<>(elements), new LinkedHashMap<>(integralState), true);
+    }
+
+    /** Takes ownership of maps that nobody else holds. */
+    private FairShareResult(List<Alert> alerts, LinkedHashMap<String, ElementShares> elements,
+            LinkedHashMap<String, IntegralState> integralState, boolean owned) {
+        this.alerts = List.copyOf(alerts);
+        this.elements = Collections.unmodifiableMap(elements);
+        this.integralState = Collections.unmodifiableMap(integralState);
+    }
+
+    static FairShareResult owning(List<Alert> alerts, LinkedHashMap<String, ElementShares> elements,
+            LinkedHashMap<String, IntegralState> integralState) {
+        return new FairShareResult(alerts, elements, integralState, true);
+    }
+
+    public List<Alert> alerts() {
+        return alerts;
+    }
+
+    public Map<String, ElementShares> elements() {
+        return elements;
+    }
+
+    public Map<String, IntegralState> integralState() {
+        return integralState;
     }
 
     public ElementShares element(String id) {

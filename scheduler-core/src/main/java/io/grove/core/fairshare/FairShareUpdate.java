@@ -68,12 +68,12 @@ public final class FairShareUpdate {
         IntegralShares.updateBurstPools(context);
         IntegralShares.updateRelaxedPools(root, context);
 
-        root.prepareFairShareFunctions(context);
-        root.computeAndSetFairShare(root.fairShareBySuggestion.valueAt(1.0), Element.FairShareType.REGULAR);
+        root.prepareRootFunctions(context);
+        root.computeAndSetFairShare(root.fairShareAtFullSuggestion(), Element.FairShareType.REGULAR);
         root.computePromisedGuaranteeFairShare();
-        setRootFairShare(root);
+        DetailedFairShare rootShare = rootFairShare(root);
 
-        return ResultBuilder.build(root, context);
+        return ResultBuilder.build(root, rootShare, context);
     }
 
     private static void attach(CompositeElement parent, PoolConfig config, Map<String, CompositeElement> pools) {
@@ -124,17 +124,16 @@ public final class FairShareUpdate {
     }
 
     /** The root's fair share is its children's sum, split by the strong guarantee they actually use. */
-    private static void setRootFairShare(CompositeElement root) {
+    private static DetailedFairShare rootFairShare(CompositeElement root) {
         double[] usedStrong = Vec.zero();
         double[] total = Vec.zero();
         for (Element child : root.children) {
-            Vec.addTo(usedStrong, child.detailedFairShare.strongGuarantee().toArray());
-            Vec.addTo(total, child.fairShare == null ? Vec.zero() : child.fairShare);
+            double[] share = child.fairShare == null ? Vec.ZERO : child.fairShare;
+            Vec.addTo(usedStrong, Vec.min(share, child.strongGuaranteeShare));
+            Vec.addTo(total, share);
         }
-        double[] configured = root.strongGuaranteeShare;
-        root.strongGuaranteeShare = usedStrong;
-        root.setFairShare(total, Element.FairShareType.REGULAR);
-        root.strongGuaranteeShare = configured;
+        root.fairShare = total;
+        return DetailedFairShare.split(total, usedStrong, root.proposedIntegralShare);
     }
 
     static List<Element> preorder(CompositeElement root) {

@@ -1,6 +1,7 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
+import io.grove.core.resource.Resources;
 import java.util.Arrays;
 
 /** An operation: a leaf whose fair share first covers its usage, then grows towards its demand. */
@@ -29,6 +30,9 @@ final class OperationElement extends Element {
 
     @Override
     double[] computeLimitsShare(UpdateContext context) {
+        if (operation.resourceLimits() == Resources.UNLIMITED && operation.bestAllocationShare() == OperationDemand.NO_FIT_CAP) {
+            return context.wholeTreeShare;
+        }
         double[] own = Vec.share(Vec.min(operation.resourceLimits().toArray(), context.total), context.total);
         return Vec.min(own, operation.bestAllocationShare().toArray());
     }
@@ -40,8 +44,8 @@ final class OperationElement extends Element {
      */
     @Override
     void prepareFairShareByFitFactor(UpdateContext context) {
-        FunctionBuilder builder = new FunctionBuilder(Vec.N, 8);
-        double[] zero = Vec.zero();
+        FunctionBuilder builder = context.scratch.reset();
+        double[] zero = Vec.ZERO;
         if (context.stepFunctionForGangOperations && parent.stepFunctionForGangOperationsEnabled() && operation.gang()) {
             builder.add(0, zero, 0).add(1, zero, 0).add(1, demandShare, 0).add(2, demandShare, 0);
             fairShareByFitFactor = builder.build();

@@ -3,7 +3,7 @@ package io.grove.core.fairshare;
 import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.resource.Resources;
 import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 
 /** Turns the working elements into the immutable {@link FairShareResult}. */
 final class ResultBuilder {
@@ -14,10 +14,11 @@ final class ResultBuilder {
     private ResultBuilder() {
     }
 
-    static FairShareResult build(CompositeElement root, UpdateContext context) {
-        Map<String, ElementShares> elements = new LinkedHashMap<>();
-        Map<String, IntegralState> state = new LinkedHashMap<>();
-        for (Element element : FairShareUpdate.preorder(root)) {
+    static FairShareResult build(CompositeElement root, DetailedFairShare rootShare, UpdateContext context) {
+        List<Element> all = FairShareUpdate.preorder(root);
+        LinkedHashMap<String, ElementShares> elements = new LinkedHashMap<>(all.size() * 4 / 3 + 1);
+        LinkedHashMap<String, IntegralState> state = new LinkedHashMap<>();
+        for (Element element : all) {
             IntegralAttributes integral = null;
             if (element instanceof CompositeElement pool && pool.integralType() != IntegralGuaranteeType.NONE) {
                 integral = integralAttributes(pool, context);
@@ -34,13 +35,13 @@ final class ResultBuilder {
                     Vec.toShare(element.limitsShare),
                     Vec.toShare(element.strongGuaranteeShare),
                     Vec.toShare(element.proposedIntegralShare),
-                    element.detailedFairShare,
-                    element.promisedGuaranteeFairShare,
+                    element == root ? rootShare : element.detailed(element.fairShare),
+                    element.promisedGuaranteeFairShare == null ? null : element.detailed(element.promisedGuaranteeFairShare),
                     localSatisfaction(fairShare, element.usageShare, element.demandShare),
                     element.fifoIndex,
                     integral));
         }
-        return new FairShareResult(context.alerts, elements, state);
+        return FairShareResult.owning(context.alerts, elements, state);
     }
 
     private static IntegralAttributes integralAttributes(CompositeElement pool, UpdateContext context) {

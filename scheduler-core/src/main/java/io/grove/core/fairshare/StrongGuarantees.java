@@ -3,6 +3,8 @@ package io.grove.core.fairshare;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,15 +24,20 @@ final class StrongGuarantees {
 
     private static void inferChildren(CompositeElement pool, UpdateContext context) {
         double[] totalExplicit = Vec.zero();
+        List<CompositeElement> pools = new ArrayList<>();
         for (Element child : pool.children) {
-            child.inferredStrongGuarantee = explicit(child).orElse(0).toArray();
-            Vec.addTo(totalExplicit, child.inferredStrongGuarantee);
+            // Operations never have a strong guarantee.
+            if (child instanceof CompositeElement childPool) {
+                pools.add(childPool);
+                child.inferredStrongGuarantee = explicit(child).toArray(0);
+                Vec.addTo(totalExplicit, child.inferredStrongGuarantee);
+            }
         }
         double[] parentGuarantee = pool.inferredStrongGuarantee;
         double[] residual = Vec.clampNonNegative(Vec.minus(parentGuarantee, totalExplicit));
         int main = context.mainResource.ordinal();
         double parentMain = parentGuarantee[main];
-        int count = pool.children.size();
+        int count = pools.size();
         for (int r = 0; r < Vec.N; r++) {
             if (r == main) {
                 continue;
@@ -40,7 +47,7 @@ final class StrongGuarantees {
             boolean[] isImplicit = new boolean[count];
             double totalImplicit = 0;
             for (int i = 0; i < count; i++) {
-                Element child = pool.children.get(i);
+                Element child = pools.get(i);
                 if (explicit(child).isSet(type)) {
                     continue;
                 }
@@ -58,14 +65,12 @@ final class StrongGuarantees {
             }
             for (int i = 0; i < count; i++) {
                 if (isImplicit[i]) {
-                    pool.children.get(i).inferredStrongGuarantee[r] = implicit[i];
+                    pools.get(i).inferredStrongGuarantee[r] = implicit[i];
                 }
             }
         }
-        for (Element child : pool.children) {
-            if (child instanceof CompositeElement childPool) {
-                inferChildren(childPool, context);
-            }
+        for (CompositeElement childPool : pools) {
+            inferChildren(childPool, context);
         }
     }
 

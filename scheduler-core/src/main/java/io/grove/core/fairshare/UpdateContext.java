@@ -1,5 +1,6 @@
 package io.grove.core.fairshare;
 
+import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
 import java.util.ArrayList;
@@ -10,6 +11,8 @@ final class UpdateContext {
 
     final PoolTreeConfig tree;
     final double[] total;
+    /** The share of the whole tree: 1 for every resource the tree has, 0 for the others. Not to be written. */
+    final double[] wholeTreeShare;
     final ResourceType mainResource;
     final boolean stepFunctionForGangOperations;
     final double smoothPeriodSeconds;
@@ -22,10 +25,13 @@ final class UpdateContext {
     final List<CompositeElement> burstPools = new ArrayList<>();
     final List<CompositeElement> relaxedPools = new ArrayList<>();
     final List<Alert> alerts = new ArrayList<>();
+    /** A builder reused for every function of this update (one thread), so that only results are allocated. */
+    final FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
 
     UpdateContext(FairShareInput input) {
         this.tree = input.tree();
         this.total = input.totalResources().toArray();
+        this.wholeTreeShare = Vec.share(total, total);
         this.mainResource = tree.mainResource();
         this.stepFunctionForGangOperations = tree.enableStepFunctionForGangOperations();
         this.smoothPeriodSeconds = seconds(tree.integralGuarantees().smoothPeriod());

@@ -8,6 +8,8 @@ import io.grove.core.resource.ShareVector;
 final class Vec {
 
     static final int N = ResourceType.COUNT;
+    /** A shared zero vector. Never written to: fields that start at zero are replaced, not updated. */
+    static final double[] ZERO = new double[N];
 
     private Vec() {
     }

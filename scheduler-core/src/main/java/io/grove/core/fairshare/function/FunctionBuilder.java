@@ -32,6 +32,12 @@ public final class FunctionBuilder {
         return n;
     }
 
+    /** Forgets all points, keeping the capacity, so that one builder serves many functions. */
+    public FunctionBuilder reset() {
+        n = 0;
+        return this;
+    }
+
     /** Adds a point of a scalar function. */
     public FunctionBuilder add(double x, double value) {
         if (dim != 1) {

@@ -105,7 +105,7 @@ public final class PiecewiseLinearFunction {
     public void leftLimit(double x, double[] out, int offset) {
         int n = xs.length;
         if (n == 1) {
-            System.arraycopy(vs, 0, out, offset, dim);
+            copyPoint(0, out, offset);
             return;
         }
         // The first piece (j - 1, j) whose right end is at or after x.
@@ -119,19 +119,14 @@ public final class PiecewiseLinearFunction {
                 lo = mid + 1;
             }
         }
-        int j = lo;
-        if (xs[j - 1] == xs[j]) {
-            System.arraycopy(vs, (j - 1) * dim, out, offset, dim);
-        } else {
-            interpolate(j - 1, x, out, offset);
-        }
+        valueOnPiece(lo - 1, x, true, out, offset);
     }
 
     /** Writes the right limit at {@code x} into {@code out[offset ..]}. Arguments outside the domain are clamped. */
     public void rightLimit(double x, double[] out, int offset) {
         int n = xs.length;
         if (n == 1) {
-            System.arraycopy(vs, 0, out, offset, dim);
+            copyPoint(0, out, offset);
             return;
         }
         // The last piece (j, j + 1) whose left end is at or before x.
@@ -145,12 +140,21 @@ public final class PiecewiseLinearFunction {
                 hi = mid - 1;
             }
         }
-        int j = lo;
-        if (xs[j] == xs[j + 1]) {
-            System.arraycopy(vs, (j + 1) * dim, out, offset, dim);
+        valueOnPiece(lo, x, false, out, offset);
+    }
+
+    /** The value on piece {@code (i, i + 1)} at {@code x}; on a jump its bottom (left) or top (right). */
+    void valueOnPiece(int i, double x, boolean leftOfJump, double[] out, int offset) {
+        if (xs[i] == xs[i + 1]) {
+            copyPoint(leftOfJump ? i : i + 1, out, offset);
         } else {
-            interpolate(j, x, out, offset);
+            interpolate(i, x, out, offset);
         }
+    }
+
+    /** Copies the value of point {@code i} into {@code out[offset ..]}. */
+    public void copyPoint(int i, double[] out, int offset) {
+        System.arraycopy(vs, i * dim, out, offset, dim);
     }
 
     /** Interpolates on the tilted piece {@code (i, i + 1)}; exact at both ends and monotone. */
@@ -221,6 +225,52 @@ public final class PiecewiseLinearFunction {
         return Math.max(x0, Math.min(x1, x));
     }
 
+    /**
+     * The value at the furthest place along the plot, jumps included, where every component is
+     * at most {@code target}: the top of a jump counts when it fits.
+     */
+    public double[] furthestValueNotAbove(double[] target) {
+        double position = xs.length - 1;
+        for (int c = 0; c < dim; c++) {
+            position = Math.min(position, furthestPosition(c, target[c]));
+        }
+        int p = (int) position;
+        double[] out = new double[dim];
+        if (p >= xs.length - 1) {
+            copyPoint(xs.length - 1, out, 0);
+            return out;
+        }
+        double t = position - p;
+        for (int c = 0; c < dim; c++) {
+            out[c] = lerp(vs[p * dim + c], vs[(p + 1) * dim + c], t);
+        }
+        return out;
+    }
+
+    /** Point index plus the fraction of the next piece, of the furthest place with component c within target. */
+    private double furthestPosition(int c, double target) {
+        int n = xs.length;
+        if (vs[c] > target) {
+            return 0;
+        }
+        int lo = 0;
+        int hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (vs[mid * dim + c] <= target) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if (lo == n - 1 || xs[lo] == xs[lo + 1]) {
+            return lo;
+        }
+        double v0 = vs[lo * dim + c];
+        double v1 = vs[(lo + 1) * dim + c];
+        return lo + Math.min(Math.nextDown(1.0), (target - v0) / (v1 - v0));
+    }
+
     /** One component as a scalar function. */
     public PiecewiseLinearFunction component(int c) {
         FunctionBuilder builder = new FunctionBuilder(1, xs.length);
@@ -289,6 +339,30 @@ public final class PiecewiseLinearFunction {
             builder.add(xs[i] / scale, vs, i * dim);
         }
         return builder.build();
+    }
+
+    /**
+     * {@code g(x) = f(min(x * scale, right bound))} on {@code [left / scale, newRight]}: the argument
+     * scaled, then the last value held up to {@code newRight}. One copy, no builder.
+     */
+    public PiecewiseLinearFunction scaleArgumentAndExtend(double scale, double newRight) {
+        int n = xs.length;
+        double last = xs[n - 1] / scale;
+        boolean extend = newRight > last;
+        if (scale == 1.0 && !extend) {
+            return this;
+        }
+        int size = extend ? n + 1 : n;
+        double[] newXs = new double[size];
+        double[] newVs = java.util.Arrays.copyOf(vs, size * dim);
+        for (int i = 0; i < n; i++) {
+            newXs[i] = scale == 1.0 ? xs[i] : xs[i] / scale;
+        }
+        if (extend) {
+            newXs[n] = newRight;
+            System.arraycopy(vs, (n - 1) * dim, newVs, n * dim, dim);
+        }
+        return new PiecewiseLinearFunction(dim, newXs, newVs);
     }
 
     /** Extends the domain to {@code [newLeft, newRight]} with the end values held constant. */

@@ -22,10 +22,11 @@ public final class SuggestionFunctions {
      * @param byFitFactor non-decreasing vector function, trimmed on the right
      * @param guarantee the element's guarantee share (strong plus integral)
      * @param limits the element's limits share
+     * @param scratch a builder to reuse; it is reset
      * @return the fair share by suggestion on {@code [0, 1]}
      */
     public static PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor,
-            double[] guarantee, double[] limits) {
+            double[] guarantee, double[] limits, FunctionBuilder scratch) {
         int dim = byFitFactor.dim();
         double[] limit = new double[dim];
         double[] floor = new double[dim];
@@ -37,7 +38,7 @@ public final class SuggestionFunctions {
         }
         double start = byFitFactor.maxArgumentNotAbove(floor);
         double end = byFitFactor.maxArgumentNotAbove(limit);
-        Walk walk = new Walk(dim, floor, byFitFactor.size());
+        Walk walk = new Walk(dim, floor, scratch.reset());
 
         double[] a = new double[dim];
         byFitFactor.leftLimit(start, a, 0);
@@ -83,10 +84,10 @@ public final class SuggestionFunctions {
         private final double[] point;
         private double lastSuggestion;
 
-        Walk(int dim, double[] floor, int expected) {
+        Walk(int dim, double[] floor, FunctionBuilder builder) {
             this.dim = dim;
             this.floor = floor;
-            this.builder = new FunctionBuilder(dim, expected + 4);
+            this.builder = builder;
             this.point = new double[dim];
         }
 

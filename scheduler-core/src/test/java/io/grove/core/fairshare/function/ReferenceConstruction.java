@@ -97,7 +97,7 @@ final class ReferenceConstruction {
     static PiecewiseLinearFunction pointwiseMin(PiecewiseLinearFunction f, PiecewiseLinearFunction g) {
         double left = Math.max(f.leftBound(), g.leftBound());
         double right = Math.min(f.rightBound(), g.rightBound());
-        double[] points = FunctionOps.criticalPoints(f, g, left, right);
+        double[] points = criticalPoints(f, g, left, right);
         FunctionBuilder builder = new FunctionBuilder(1, points.length * 3);
         double[] a = new double[1];
         double[] b = new double[1];
@@ -233,6 +233,80 @@ final class ReferenceConstruction {
             }
         }
         return lo;
+    }
+
+    /** The sum of functions over the intersection of their domains, summed pairwise in a balanced tree. */
+    static PiecewiseLinearFunction sum(List<PiecewiseLinearFunction> functions) {
+        if (functions.isEmpty()) {
+            throw new IllegalArgumentException("sum of no functions");
+        }
+        List<PiecewiseLinearFunction> level = functions;
+        while (level.size() > 1) {
+            List<PiecewiseLinearFunction> next = new ArrayList<>((level.size() + 1) / 2);
+            for (int i = 0; i + 1 < level.size(); i += 2) {
+                next.add(sum(level.get(i), level.get(i + 1)));
+            }
+            if (level.size() % 2 == 1) {
+                next.add(level.get(level.size() - 1));
+            }
+            level = next;
+        }
+        return level.get(0);
+    }
+
+    /** The sum of two functions of the same dimension over the intersection of their domains. */
+    static PiecewiseLinearFunction sum(PiecewiseLinearFunction f, PiecewiseLinearFunction g) {
+        int dim = f.dim();
+        double left = Math.max(f.leftBound(), g.leftBound());
+        double right = Math.min(f.rightBound(), g.rightBound());
+        double[] points = criticalPoints(f, g, left, right);
+        FunctionBuilder builder = new FunctionBuilder(dim, points.length * 2);
+        double[] a = new double[dim];
+        double[] b = new double[dim];
+        for (double x : points) {
+            f.leftLimit(x, a, 0);
+            g.leftLimit(x, b, 0);
+            addInto(a, b);
+            builder.add(x, a, 0);
+            f.rightLimit(x, a, 0);
+            g.rightLimit(x, b, 0);
+            addInto(a, b);
+            builder.add(x, a, 0);
+        }
+        return builder.build();
+    }
+
+    private static void addInto(double[] target, double[] other) {
+        for (int c = 0; c < target.length; c++) {
+            target[c] += other[c];
+        }
+    }
+
+    /** Distinct arguments of both plots within {@code [left, right]}, both bounds included, sorted. */
+    static double[] criticalPoints(PiecewiseLinearFunction f, PiecewiseLinearFunction g, double left, double right) {
+        if (left > right) {
+            throw new IllegalArgumentException("domains do not intersect: [" + left + ", " + right + "]");
+        }
+        double[] out = new double[f.size() + g.size() + 2];
+        int n = 0;
+        out[n++] = left;
+        int i = 0;
+        int j = 0;
+        while (i < f.size() || j < g.size()) {
+            double x;
+            if (j >= g.size() || (i < f.size() && f.x(i) <= g.x(j))) {
+                x = f.x(i++);
+            } else {
+                x = g.x(j++);
+            }
+            if (x > out[n - 1] && x < right) {
+                out[n++] = x;
+            }
+        }
+        if (right > out[n - 1]) {
+            out[n++] = right;
+        }
+        return java.util.Arrays.copyOf(out, n);
     }
 
 }

@@ -31,7 +31,7 @@ class SuggestionFunctionsTest {
             guarantee[r] = random.nextInt(3) == 0 ? 0 : random.nextDouble() * top * 0.8;
             limits[r] = random.nextInt(3) == 0 ? 1e9 : guarantee[r] + random.nextDouble() * top;
         }
-        PiecewiseLinearFunction fast = SuggestionFunctions.fairShareBySuggestion(fsbff, guarantee, limits);
+        PiecewiseLinearFunction fast = SuggestionFunctions.fairShareBySuggestion(fsbff, guarantee, limits, new FunctionBuilder(dim));
         PiecewiseLinearFunction reference = ReferenceConstruction.fairShareBySuggestion(fsbff, guarantee, limits);
         assertEquals(0.0, fast.leftBound());
         assertEquals(1.0, fast.rightBound());
@@ -51,11 +51,11 @@ class SuggestionFunctionsTest {
         // 0 up to fit factor 1, then the whole demand 0.6: nothing until the suggestion affords 0.6.
         FunctionBuilder b = new FunctionBuilder(1);
         b.add(0, 0).add(1, 0).add(1, 0.6).add(2, 0.6);
-        PiecewiseLinearFunction fsbs = SuggestionFunctions.fairShareBySuggestion(b.build(), new double[] {0}, new double[] {1});
+        PiecewiseLinearFunction fsbs = SuggestionFunctions.fairShareBySuggestion(b.build(), new double[] {0}, new double[] {1}, new FunctionBuilder(1));
         assertEquals(0, fsbs.valueAt1(0.3));
         assertEquals(0, fsbs.valueAt1(0.6));
         assertEquals(0.6, fsbs.valueAt1(0.6000001));
-        PiecewiseLinearFunction capped = SuggestionFunctions.fairShareBySuggestion(b.build(), new double[] {0}, new double[] {0.5});
+        PiecewiseLinearFunction capped = SuggestionFunctions.fairShareBySuggestion(b.build(), new double[] {0}, new double[] {0.5}, new FunctionBuilder(1));
         assertEquals(0, capped.valueAt1(1.0), "a gang that does not fit its limits gets nothing");
     }
 
