@@ -70,10 +70,14 @@ abstract class Element {
         if (functionsPrepared) {
             return;
         }
-        prepareFairShareByFitFactor(context);
-        fairShareBySuggestion = SuggestionFunctions.fairShareBySuggestion(
-                fairShareByFitFactor, guaranteeShare(), limitsShare, context.scratch);
+        fairShareBySuggestion = buildFairShareBySuggestion(context);
         functionsPrepared = true;
+    }
+
+    /** {@code FairShareByFitFactor}, then {@code FairShareBySuggestion} from it. */
+    PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
+        prepareFairShareByFitFactor(context);
+        return SuggestionFunctions.fairShareBySuggestion(fairShareByFitFactor, guaranteeShare(), limitsShare, context.scratch);
     }
 
     void resetFairShareFunctions() {

@@ -1,6 +1,7 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
+import io.grove.core.fairshare.function.PiecewiseLinearFunction;
 import io.grove.core.resource.Resources;
 import java.util.Arrays;
 
@@ -69,6 +70,28 @@ final class OperationElement extends Element {
         }
         builder.add(1, usageShare, 0).add(2, demandShare, 0);
         fairShareByFitFactor = builder.build();
+    }
+
+    /**
+     * An operation that runs nothing and whose limits cover its demand has, with no guarantee,
+     * {@code FairShareBySuggestion(s) = D * min(1, s / d)} for its demand share {@code D} with
+     * dominant component {@code d}: three points, built directly.
+     */
+    @Override
+    PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
+        boolean simple = !(operation.gang() && context.stepFunctionForGangOperations)
+                && Vec.isZero(usageShare) && Vec.dominates(limitsShare, demandShare);
+        if (!simple) {
+            return super.buildFairShareBySuggestion(context);
+        }
+        double dominant = Vec.maxComponent(demandShare);
+        FunctionBuilder builder = context.scratch.reset();
+        builder.add(0, Vec.ZERO, 0);
+        if (dominant > 0) {
+            builder.add(Math.min(1.0, dominant), demandShare, 0);
+        }
+        builder.add(1, demandShare, 0);
+        return builder.build();
     }
 
     @Override

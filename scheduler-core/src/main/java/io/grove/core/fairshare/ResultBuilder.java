@@ -2,6 +2,7 @@ package io.grove.core.fairshare;
 
 import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.resource.Resources;
+import io.grove.core.resource.ShareVector;
 import java.util.LinkedHashMap;
 import java.util.List;
 
@@ -18,30 +19,62 @@ final class ResultBuilder {
         List<Element> all = FairShareUpdate.preorder(root);
         LinkedHashMap<String, ElementShares> elements = new LinkedHashMap<>(all.size() * 4 / 3 + 1);
         LinkedHashMap<String, IntegralState> state = new LinkedHashMap<>();
+        Shares shares = new Shares(context);
         for (Element element : all) {
             IntegralAttributes integral = null;
             if (element instanceof CompositeElement pool && pool.integralType() != IntegralGuaranteeType.NONE) {
                 integral = integralAttributes(pool, context);
                 state.put(pool.id, new IntegralState(Resources.of(pool.accumulatedVolume), pool.lastShareRatio));
             }
-            double[] fairShare = element.fairShare == null ? Vec.zero() : element.fairShare;
             elements.put(element.id, new ElementShares(
                     element.id,
                     element.kind(),
                     element.parent == null ? null : element.parent.id,
                     element.weight(),
-                    Vec.toShare(element.demandShare),
-                    Vec.toShare(element.usageShare),
-                    Vec.toShare(element.limitsShare),
-                    Vec.toShare(element.strongGuaranteeShare),
-                    Vec.toShare(element.proposedIntegralShare),
-                    element == root ? rootShare : element.detailed(element.fairShare),
-                    element.promisedGuaranteeFairShare == null ? null : element.detailed(element.promisedGuaranteeFairShare),
-                    localSatisfaction(fairShare, element.usageShare, element.demandShare),
+                    shares.of(element.demandShare),
+                    shares.of(element.usageShare),
+                    shares.of(element.limitsShare),
+                    shares.of(element.strongGuaranteeShare),
+                    shares.of(element.proposedIntegralShare),
+                    element == root ? rootShare : detailed(element, element.fairShare, shares),
+                    element.promisedGuaranteeFairShare == null ? null
+                            : detailed(element, element.promisedGuaranteeFairShare, shares),
+                    localSatisfaction(element.fairShare == null ? Vec.ZERO : element.fairShare, element.usageShare,
+                            element.demandShare),
                     element.fifoIndex,
                     integral));
         }
         return FairShareResult.owning(context.alerts, elements, state);
+    }
+
+    /** An operation's fair share is all weight-proportional: it has no guarantees of its own. */
+    private static DetailedFairShare detailed(Element element, double[] total, Shares shares) {
+        if (element instanceof OperationElement) {
+            ShareVector share = shares.of(total == null ? Vec.ZERO : total);
+            return new DetailedFairShare(ShareVector.ZERO, ShareVector.ZERO, share, share);
+        }
+        return element.detailed(total);
+    }
+
+    /** Share vectors for the result, reusing one object for the vectors that many elements share. */
+    private static final class Shares {
+        private final double[] whole;
+        private final ShareVector wholeShare;
+
+        Shares(UpdateContext context) {
+            this.whole = context.wholeTreeShare;
+            this.wholeShare = ShareVector.of(whole);
+        }
+
+        ShareVector of(double[] values) {
+            if (values == Vec.ZERO) {
+                return ShareVector.ZERO;
+            }
+            if (values == whole) {
+                return wholeShare;
+            }
+            return ShareVector.of(values);
+        }
     }
 
     private static IntegralAttributes integralAttributes(CompositeElement pool, UpdateContext context) {

@@ -101,8 +101,11 @@ final class Vec {
         return true;
     }
 
-    /** {@code amount / total} with {@code 0/0 -> 0} and {@code x/0 -> 1}. */
+    /** {@code amount / total} with {@code 0/0 -> 0} and {@code x/0 -> 1}; the shared {@link #ZERO} for nothing. */
     static double[] share(double[] amount, double[] total) {
+        if (isZero(amount)) {
+            return ZERO;
+        }
         double[] r = new double[N];
         for (int i = 0; i < N; i++) {
             r[i] = ShareVector.ratio(amount[i], total[i]);
