@@ -19,9 +19,17 @@ public final class Grove implements Runnable {
         System.exit(run(args));
     }
 
-    /** Runs the command and returns its exit code (for tests). */
+    /** Runs the command and returns its exit code. */
     public static int run(String... args) {
         return new CommandLine(new Grove()).execute(args);
+    }
+
+    /** Runs the command with the given output streams (for tests and embedding). */
+    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new Grove());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        return commandLine.execute(args);
     }
 
     @Override

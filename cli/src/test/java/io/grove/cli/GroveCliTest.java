@@ -1,0 +1,128 @@
+package io.grove.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GroveCliTest {
+
+    private static final Path CONFIG = Path.of("..", "config");
+
+    /** Output of one run. */
+    record Run(int exitCode, String out, String err) {
+    }
+
+    static Run grove(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Grove.run(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void fairShareOfTheExampleSnapshot() throws IOException {
+        Run run = grove("fair-share", "--snapshot", CONFIG.resolve("snapshots/example.yaml").toString());
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode json = new ObjectMapper().readTree(run.out());
+        assertEquals("physical", json.get("tree").asText());
+        JsonNode elements = json.get("elements");
+        JsonNode root = elements.get("<Root>");
+        assertEquals("root", root.get("kind").asText());
+        assertEquals(1.0, root.get("fair_share").get("total").get("cpu").asDouble(), 1e-9);
+        JsonNode prod = elements.get("prod");
+        assertEquals(0.4, prod.get("fair_share").get("strong_guarantee").get("cpu").asDouble(), 1e-9);
+        JsonNode burst = elements.get("burst");
+        assertEquals(0.2, burst.get("fair_share").get("integral_guarantee").get("cpu").asDouble(), 1e-9);
+        assertTrue(burst.has("estimated_burst_usage_duration_seconds"));
+        assertTrue(json.get("integral_state").has("analytics"));
+        for (String key : new String[] {"demand_share", "usage_share", "limits_share", "strong_guarantee_share",
+                "satisfaction_ratio", "parent"}) {
+            assertTrue(elements.get("etl-daily").has(key), key);
+        }
+    }
+
+    @Test
+    void integralStateChainsFromOneRunToTheNext(@TempDir Path dir) throws IOException {
+        Run first = grove("fair-share", "--snapshot", CONFIG.resolve("snapshots/example.yaml").toString());
+        JsonNode state = new ObjectMapper().readTree(first.out()).get("integral_state");
+        String snapshot = Files.readString(CONFIG.resolve("snapshots/example.yaml"));
+        String chained = snapshot.substring(0, snapshot.indexOf("integral_state:"))
+                + "integral_state: " + state + "\nelapsed_seconds: 60\n";
+        Path next = dir.resolve("next.json.yaml");
+        Files.writeString(next, chained);
+        Run second = grove("fair-share", "--snapshot", next.toString());
+        assertEquals(0, second.exitCode(), second.err());
+        JsonNode analytics = new ObjectMapper().readTree(second.out()).get("elements").get("analytics");
+        double before = state.get("analytics").get("accumulated_volume").get("cpu").asDouble();
+        double lastShare = state.get("analytics").get("last_share_ratio").asDouble();
+        // 60 s of 5% flow in, 60 s of the last share out, on 100 cores.
+        assertEquals(before + 60 * 100 * (0.05 - lastShare),
+                analytics.get("accumulated_resource_volume").get("cpu").asDouble(), 1e-6);
+    }
+
+    @Test
+    void aBadSnapshotExitsNonZeroWithEveryProblem(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, String.join("\n",
+                "tree:",
+                "  total_resources: {cpu: 10}",
+                "  pools: {a: {wieght: 2}}",
+                "operations:",
+                "  - {id: x, pool: nowhere, demand: {cpu: 1}}",
+                "  - {pool: a, demand: {cpu: 1}}",
+                "elapsed_seconds: -1",
+                ""));
+        Run run = grove("fair-share", "--snapshot", bad.toString());
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().contains("unknown key 'wieght'"), run.err());
+        assertTrue(run.err().contains("needs an 'id'"), run.err());
+        assertTrue(run.err().contains("elapsed_seconds"), run.err());
+        assertTrue(run.err().contains(":3:"), "problems carry lines: " + run.err());
+        assertEquals("", run.out());
+    }
+
+    @Test
+    void unknownPoolInASnapshotIsNamed(@TempDir Path dir) throws IOException {
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, "tree: {total_resources: {cpu: 10}, pools: {a: {}}}\n"
+                + "operations: [{id: x, pool: nowhere, demand: {cpu: 1}}]\n");
+        Run run = grove("fair-share", "--snapshot", bad.toString());
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().contains("pool 'nowhere', which is not in the tree"), run.err());
+    }
+
+    @Test
+    void configValidateAcceptsTheExampleAndRefusesInvalidFiles() {
+        Run ok = grove("config", "validate", CONFIG.resolve("pools.yaml").toString());
+        assertEquals(0, ok.exitCode(), ok.err());
+        assertTrue(ok.out().contains("tree physical (default): 7 pools"), ok.out());
+        Run bad = grove("config", "validate", CONFIG.resolve("invalid/many-problems.yaml").toString());
+        assertEquals(1, bad.exitCode());
+        assertTrue(bad.err().contains("6 problem(s)"), bad.err());
+        assertTrue(bad.err().contains("many-problems.yaml:9: physical/prod.max_share_ratio"), bad.err());
+    }
+
+    @Test
+    void missingFilesAreReportedNotThrown() {
+        Run run = grove("config", "validate", "no/such/file.yaml");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().contains("cannot read the file"), run.err());
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        Run run = grove("--help");
+        assertEquals(0, run.exitCode());
+        assertTrue(run.out().contains("fair-share"));
+        assertTrue(run.out().contains("config"));
+    }
+}
