@@ -1,22 +1,28 @@
 package io.grove.core.fairshare;
 
-/** A running sum that keeps the low-order bits lost to rounding (Neumaier's summation). */
+/** Running sums of vector components that keep the low-order bits lost to rounding (Neumaier's summation). */
 final class CompensatedSum {
 
-    private double sum;
-    private double compensation;
+    private final double[] sum;
+    private final double[] compensation;
 
-    void add(double x) {
-        double t = sum + x;
-        if (Math.abs(sum) >= Math.abs(x)) {
-            compensation += (sum - t) + x;
-        } else {
-            compensation += (x - t) + sum;
-        }
-        sum = t;
+    CompensatedSum(int size) {
+        sum = new double[size];
+        compensation = new double[size];
     }
 
-    double value() {
-        return sum + compensation;
+    void add(int i, double x) {
+        double s = sum[i];
+        double t = s + x;
+        if (Math.abs(s) >= Math.abs(x)) {
+            compensation[i] += (s - t) + x;
+        } else {
+            compensation[i] += (x - t) + s;
+        }
+        sum[i] = t;
+    }
+
+    double value(int i) {
+        return sum[i] + compensation[i];
     }
 }

@@ -252,10 +252,7 @@ final class CompositeElement extends Element {
         // Slopes of nearly vertical pieces are huge and come and go, so their sum is compensated
         // (Neumaier) to keep the small slopes exact.
         double[] value = new double[Vec.N];
-        CompensatedSum[] slope = new CompensatedSum[Vec.N];
-        for (int c = 0; c < Vec.N; c++) {
-            slope[c] = new CompensatedSum();
-        }
+        CompensatedSum slope = new CompensatedSum(Vec.N);
         for (PiecewiseLinearFunction child : childFunctions) {
             for (int c = 0; c < Vec.N; c++) {
                 value[c] += child.leftValue(c);
@@ -266,7 +263,7 @@ final class CompositeElement extends Element {
             double x = criticalX[k];
             if (x != previousX) {
                 for (int c = 0; c < Vec.N; c++) {
-                    value[c] = Math.max(value[c], value[c] + slope[c].value() * (x - previousX));
+                    value[c] = Math.max(value[c], value[c] + slope.value(c) * (x - previousX));
                 }
                 previousX = x;
             }
@@ -293,7 +290,7 @@ final class CompositeElement extends Element {
     }
 
     /** Adds {@code sign} times the slope of piece {@code (i, i + 1)} of a child (none outside the plot or on a jump). */
-    private static void addSlope(CompensatedSum[] slope, PiecewiseLinearFunction f, int i, int sign) {
+    private static void addSlope(CompensatedSum slope, PiecewiseLinearFunction f, int i, int sign) {
         if (i < 0 || i + 1 >= f.size() || f.x(i + 1) == f.x(i)) {
             return;
         }
@@ -301,7 +298,7 @@ final class CompositeElement extends Element {
         for (int c = 0; c < Vec.N; c++) {
             double rise = f.v(i + 1, c) - f.v(i, c);
             if (rise != 0) {
-                slope[c].add(rise * inverseWidth);
+                slope.add(c, rise * inverseWidth);
             }
         }
     }

@@ -24,16 +24,19 @@ final class CriticalPoints {
     static CriticalPoints merge(PiecewiseLinearFunction[] functions) {
         int count = functions.length;
         int total = 0;
-        int[] position = new int[count];
         for (PiecewiseLinearFunction f : functions) {
             total += distinct(f);
         }
         CriticalPoints out = new CriticalPoints(total);
+        int[] position = new int[count];
+        // The argument each child is at, kept beside the heap so that comparisons read one array.
+        double[] key = new double[count];
         int[] heap = new int[count];
         int size = 0;
         for (int i = 0; i < count; i++) {
+            key[i] = functions[i].x(0);
             heap[size++] = i;
-            siftUp(heap, size - 1, functions, position);
+            siftUp(heap, size - 1, key);
         }
         int k = 0;
         while (size > 0) {
@@ -41,20 +44,24 @@ final class CriticalPoints {
             PiecewiseLinearFunction f = functions[i];
             int first = position[i];
             int last = first;
-            while (last + 1 < f.size() && f.x(last + 1) == f.x(first)) {
+            double x = key[i];
+            int n = f.size();
+            while (last + 1 < n && f.x(last + 1) == x) {
                 last++;
             }
-            out.x[k] = f.x(first);
+            out.x[k] = x;
             out.child[k] = i;
             out.firstPoint[k] = first;
             out.lastPoint[k] = last;
             k++;
             position[i] = last + 1;
-            if (position[i] >= f.size()) {
+            if (last + 1 >= n) {
                 heap[0] = heap[--size];
+            } else {
+                key[i] = f.x(last + 1);
             }
             if (size > 0) {
-                siftDown(heap, 0, size, functions, position);
+                siftDown(heap, 0, size, key);
             }
         }
         return out;
@@ -70,16 +77,16 @@ final class CriticalPoints {
         return n;
     }
 
-    private static boolean less(int a, int b, PiecewiseLinearFunction[] functions, int[] position) {
-        double xa = functions[a].x(position[a]);
-        double xb = functions[b].x(position[b]);
+    private static boolean less(int a, int b, double[] key) {
+        double xa = key[a];
+        double xb = key[b];
         return xa < xb || (xa == xb && a < b);
     }
 
-    private static void siftUp(int[] heap, int index, PiecewiseLinearFunction[] functions, int[] position) {
+    private static void siftUp(int[] heap, int index, double[] key) {
         while (index > 0) {
             int parent = (index - 1) / 2;
-            if (!less(heap[index], heap[parent], functions, position)) {
+            if (!less(heap[index], heap[parent], key)) {
                 return;
             }
             swap(heap, index, parent);
@@ -87,23 +94,22 @@ final class CriticalPoints {
         }
     }
 
-    private static void siftDown(int[] heap, int index, int size, PiecewiseLinearFunction[] functions, int[] position) {
+    private static void siftDown(int[] heap, int index, int size, double[] key) {
+        int moving = heap[index];
         while (true) {
-            int smallest = index;
             int left = 2 * index + 1;
+            if (left >= size) {
+                break;
+            }
             int right = left + 1;
-            if (left < size && less(heap[left], heap[smallest], functions, position)) {
-                smallest = left;
+            int child = right < size && less(heap[right], heap[left], key) ? right : left;
+            if (!less(heap[child], moving, key)) {
+                break;
             }
-            if (right < size && less(heap[right], heap[smallest], functions, position)) {
-                smallest = right;
-            }
-            if (smallest == index) {
-                return;
-            }
-            swap(heap, index, smallest);
-            index = smallest;
+            heap[index] = heap[child];
+            index = child;
         }
+        heap[index] = moving;
     }
 
     private static void swap(int[] heap, int a, int b) {

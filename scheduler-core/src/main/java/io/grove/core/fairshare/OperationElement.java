@@ -85,13 +85,10 @@ final class OperationElement extends Element {
             return super.buildFairShareBySuggestion(context);
         }
         double dominant = Vec.maxComponent(demandShare);
-        FunctionBuilder builder = context.scratch.reset();
-        builder.add(0, Vec.ZERO, 0);
-        if (dominant > 0) {
-            builder.add(Math.min(1.0, dominant), demandShare, 0);
+        if (dominant == 0) {
+            return PiecewiseLinearFunction.constant(0, 1, Vec.ZERO);
         }
-        builder.add(1, demandShare, 0);
-        return builder.build();
+        return PiecewiseLinearFunction.ramp(dominant, demandShare);
     }
 
     @Override

@@ -28,6 +28,23 @@ public final class PiecewiseLinearFunction {
         return new FunctionBuilder(leftValue.length, 2).add(left, leftValue, 0).add(right, rightValue, 0).build();
     }
 
+    /**
+     * The ramp on {@code [0, 1]} from zero up to {@code top} at {@code knee}, then flat:
+     * {@code top * min(1, s / knee)}. {@code knee} in {@code (0, 1]}.
+     */
+    public static PiecewiseLinearFunction ramp(double knee, double[] top) {
+        int dim = top.length;
+        if (knee >= 1.0) {
+            double[] vs = new double[2 * dim];
+            System.arraycopy(top, 0, vs, dim, dim);
+            return new PiecewiseLinearFunction(dim, new double[] {0, 1}, vs);
+        }
+        double[] vs = new double[3 * dim];
+        System.arraycopy(top, 0, vs, dim, dim);
+        System.arraycopy(top, 0, vs, 2 * dim, dim);
+        return new PiecewiseLinearFunction(dim, new double[] {0, knee, 1}, vs);
+    }
+
     public int dim() {
         return dim;
     }

@@ -112,6 +112,11 @@ public final class SuggestionFunctions {
         void tilted(double[] a, double[] b) {
             double t = 0;
             int current = top(a, b, 0);
+            if (current == top(a, b, 1)) {
+                // The same line is on top at both ends, hence all along: no bend.
+                emit(suggestion(b), b);
+                return;
+            }
             while (true) {
                 double next = 1;
                 int nextLine = -1;
