@@ -331,6 +331,15 @@ final class CompositeElement extends Element {
         return out;
     }
 
+    @Override
+    void releaseFunctions() {
+        super.releaseFunctions();
+        childFunctions = null;
+        criticalX = null;
+        criticalChild = null;
+        sortedChildren = List.of();
+    }
+
     /** The share the FIFO child at {@code position} gets at pool fit factor {@code f}. */
     private double[] fifoChildShareAt(int position, double f) {
         int satisfied = (int) f;

@@ -84,6 +84,12 @@ abstract class Element {
         functionsPrepared = false;
     }
 
+    /** Drops the functions once the update is done: the result keeps only numbers. */
+    void releaseFunctions() {
+        fairShareByFitFactor = null;
+        fairShareBySuggestion = null;
+    }
+
     /** Gives this element the fair share {@code suggested} and distributes it below. */
     abstract void computeAndSetFairShare(double[] suggested, FairShareType type);
 

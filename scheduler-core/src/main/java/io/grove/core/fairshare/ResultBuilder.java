@@ -15,66 +15,65 @@ final class ResultBuilder {
     private ResultBuilder() {
     }
 
+    /**
+     * Builds the result. Pools' shares are made now; operations' when asked for (there are many).
+     * The elements let go of their functions so that the result holds only numbers.
+     */
     static FairShareResult build(CompositeElement root, DetailedFairShare rootShare, UpdateContext context) {
         List<Element> all = FairShareUpdate.preorder(root);
-        LinkedHashMap<String, ElementShares> elements = new LinkedHashMap<>(all.size() * 4 / 3 + 1);
+        Element[] elements = all.toArray(new Element[0]);
+        ElementShares[] fixed = new ElementShares[elements.length];
         LinkedHashMap<String, IntegralState> state = new LinkedHashMap<>();
-        Shares shares = new Shares(context);
-        for (Element element : all) {
-            IntegralAttributes integral = null;
-            if (element instanceof CompositeElement pool && pool.integralType() != IntegralGuaranteeType.NONE) {
-                integral = integralAttributes(pool, context);
-                state.put(pool.id, new IntegralState(Resources.of(pool.accumulatedVolume), pool.lastShareRatio));
+        for (int i = 0; i < elements.length; i++) {
+            Element element = elements[i];
+            element.releaseFunctions();
+            if (element instanceof CompositeElement pool) {
+                IntegralAttributes integral = null;
+                if (pool.integralType() != IntegralGuaranteeType.NONE) {
+                    integral = integralAttributes(pool, context);
+                    state.put(pool.id, new IntegralState(Resources.of(pool.accumulatedVolume), pool.lastShareRatio));
+                }
+                fixed[i] = shares(element, element == root ? rootShare : element.detailed(element.fairShare), integral);
             }
-            elements.put(element.id, new ElementShares(
-                    element.id,
-                    element.kind(),
-                    element.parent == null ? null : element.parent.id,
-                    element.weight(),
-                    shares.of(element.demandShare),
-                    shares.of(element.usageShare),
-                    shares.of(element.limitsShare),
-                    shares.of(element.strongGuaranteeShare),
-                    shares.of(element.proposedIntegralShare),
-                    element == root ? rootShare : detailed(element, element.fairShare, shares),
-                    element.promisedGuaranteeFairShare == null ? null
-                            : detailed(element, element.promisedGuaranteeFairShare, shares),
-                    localSatisfaction(element.fairShare == null ? Vec.ZERO : element.fairShare, element.usageShare,
-                            element.demandShare),
-                    element.fifoIndex,
-                    integral));
         }
-        return FairShareResult.owning(context.alerts, elements, state);
+        return new FairShareResult(context.alerts, elements, fixed, state);
+    }
+
+    /** The shares of an operation. */
+    static ElementShares shares(Element element) {
+        return shares(element, detailed(element, element.fairShare), null);
+    }
+
+    private static ElementShares shares(Element element, DetailedFairShare fairShare, IntegralAttributes integral) {
+        return new ElementShares(
+                element.id,
+                element.kind(),
+                element.parent == null ? null : element.parent.id,
+                element.weight(),
+                share(element.demandShare),
+                share(element.usageShare),
+                share(element.limitsShare),
+                share(element.strongGuaranteeShare),
+                share(element.proposedIntegralShare),
+                fairShare,
+                element.promisedGuaranteeFairShare == null ? null : detailed(element, element.promisedGuaranteeFairShare),
+                localSatisfaction(element.fairShare == null ? Vec.ZERO : element.fairShare, element.usageShare,
+                        element.demandShare),
+                element.fifoIndex,
+                integral);
     }
 
     /** An operation's fair share is all weight-proportional: it has no guarantees of its own. */
-    private static DetailedFairShare detailed(Element element, double[] total, Shares shares) {
+    private static DetailedFairShare detailed(Element element, double[] total) {
         if (element instanceof OperationElement) {
-            ShareVector share = shares.of(total == null ? Vec.ZERO : total);
+            ShareVector share = share(total == null ? Vec.ZERO : total);
             return new DetailedFairShare(ShareVector.ZERO, ShareVector.ZERO, share, share);
         }
         return element.detailed(total);
     }
 
-    /** Share vectors for the result, reusing one object for the vectors that many elements share. */
-    private static final class Shares {
-        private final double[] whole;
-        private final ShareVector wholeShare;
-
-        Shares(UpdateContext context) {
-            this.whole = context.wholeTreeShare;
-            this.wholeShare = ShareVector.of(whole);
-        }
-
-        ShareVector of(double[] values) {
-            if (values == Vec.ZERO) {
-                return ShareVector.ZERO;
-            }
-            if (values == whole) {
-                return wholeShare;
-            }
-            return ShareVector.of(values);
-        }
+    private static ShareVector share(double[] values) {
+        return values == Vec.ZERO ? ShareVector.ZERO : ShareVector.of(values);
     }
 
     private static IntegralAttributes integralAttributes(CompositeElement pool, UpdateContext context) {
