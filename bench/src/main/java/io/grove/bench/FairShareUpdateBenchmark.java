@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 4)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+AlwaysPreTouch"})
 @Threads(1)
 public class FairShareUpdateBenchmark {
 

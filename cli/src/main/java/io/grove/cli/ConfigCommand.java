@@ -45,10 +45,7 @@ final class ConfigCommand implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             LoadResult<PoolsConfig> loaded = PoolsConfigLoader.load(file);
             if (!loaded.ok()) {
-                err.println(file + ": " + loaded.problems().size() + " problem(s):");
-                err.println(loaded.describe());
-                err.flush();
-                return 1;
+                return Problems.report(err, file.toString(), loaded);
             }
             PoolsConfig config = loaded.value();
             out.println(file + ": valid");

@@ -36,10 +36,7 @@ final class FairShareCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         LoadResult<FairShareInput> loaded = SnapshotLoader.load(snapshot);
         if (!loaded.ok()) {
-            err.println(loaded.problems().size() + " problem(s) in the snapshot:");
-            err.println(loaded.describe());
-            err.flush();
-            return 1;
+            return Problems.report(err, "the snapshot", loaded);
         }
         FairShareResult result = FairShareUpdate.run(loaded.value());
         ResultJson.write(loaded.value(), result, out);

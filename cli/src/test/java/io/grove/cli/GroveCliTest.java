@@ -107,7 +107,7 @@ class GroveCliTest {
         assertTrue(ok.out().contains("tree physical (default): 7 pools"), ok.out());
         Run bad = grove("config", "validate", CONFIG.resolve("invalid/many-problems.yaml").toString());
         assertEquals(1, bad.exitCode());
-        assertTrue(bad.err().contains("6 problem(s)"), bad.err());
+        assertTrue(bad.err().contains("6 problem(s) in"), bad.err());
         assertTrue(bad.err().contains("many-problems.yaml:9: physical/prod.max_share_ratio"), bad.err());
     }
 

@@ -134,59 +134,47 @@ public final class MapReader {
     }
 
     public Double number(String key, String... aliases) {
-        NodeTuple tuple = take(key, aliases);
-        if (tuple == null) {
-            return null;
-        }
-        ScalarNode scalar = scalar(key, tuple, "a number");
-        if (scalar == null) {
-            return null;
-        }
-        if (scalar.getTag() == Tag.INT || scalar.getTag() == Tag.FLOAT) {
-            try {
-                return Double.parseDouble(scalar.getValue().replace("_", ""));
-            } catch (NumberFormatException e) {
-                // fall through to the problem below
-            }
-        }
-        problem(key, ProblemCode.WRONG_TYPE, "expected a number, got '" + scalar.getValue() + "'", scalar);
-        return null;
+        return scalar(key, aliases, "a number", scalar -> scalar.getTag() == Tag.INT || scalar.getTag() == Tag.FLOAT
+                ? Double.parseDouble(scalar.getValue().replace("_", "")) : null);
     }
 
     public Integer integer(String key, String... aliases) {
-        NodeTuple tuple = take(key, aliases);
-        if (tuple == null) {
-            return null;
-        }
-        ScalarNode scalar = scalar(key, tuple, "a whole number");
-        if (scalar == null) {
-            return null;
-        }
-        if (scalar.getTag() == Tag.INT) {
-            try {
-                return Integer.parseInt(scalar.getValue().replace("_", ""));
-            } catch (NumberFormatException e) {
-                // fall through
-            }
-        }
-        problem(key, ProblemCode.WRONG_TYPE, "expected a whole number, got '" + scalar.getValue() + "'", scalar);
-        return null;
+        return scalar(key, aliases, "a whole number", scalar -> scalar.getTag() == Tag.INT
+                ? Integer.parseInt(scalar.getValue().replace("_", "")) : null);
     }
 
     public Boolean bool(String key, String... aliases) {
+        return scalar(key, aliases, "true or false", scalar -> {
+            if (scalar.getTag() != Tag.BOOL) {
+                return null;
+            }
+            String v = scalar.getValue().toLowerCase(java.util.Locale.ROOT);
+            return v.equals("true") || v.equals("yes") || v.equals("on") || v.equals("y");
+        });
+    }
+
+    /**
+     * A scalar value converted by {@code parse}, which returns {@code null} (or throws
+     * {@link NumberFormatException}) when the value is not {@code expected}.
+     */
+    private <T> T scalar(String key, String[] aliases, String expected, java.util.function.Function<ScalarNode, T> parse) {
         NodeTuple tuple = take(key, aliases);
         if (tuple == null) {
             return null;
         }
-        ScalarNode scalar = scalar(key, tuple, "true or false");
+        ScalarNode scalar = scalar(key, tuple, expected);
         if (scalar == null) {
             return null;
         }
-        if (scalar.getTag() == Tag.BOOL) {
-            String v = scalar.getValue().toLowerCase(java.util.Locale.ROOT);
-            return v.equals("true") || v.equals("yes") || v.equals("on") || v.equals("y");
+        try {
+            T value = parse.apply(scalar);
+            if (value != null) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
         }
-        problem(key, ProblemCode.WRONG_TYPE, "expected true or false, got '" + scalar.getValue() + "'", scalar);
+        problem(key, ProblemCode.WRONG_TYPE, "expected " + expected + ", got '" + scalar.getValue() + "'", scalar);
         return null;
     }
 

@@ -85,12 +85,6 @@ public final class PiecewiseLinearFunction {
         return out;
     }
 
-    public double[] leftValue() {
-        double[] out = new double[dim];
-        System.arraycopy(vs, 0, out, 0, dim);
-        return out;
-    }
-
     /** True when points {@code i} and {@code i + 1} form a jump. */
     public boolean isVertical(int i) {
         return xs[i] == xs[i + 1];
@@ -212,13 +206,25 @@ public final class PiecewiseLinearFunction {
     }
 
     private double maxArgumentNotAbove(int c, double target) {
-        int n = xs.length;
         if (vs[c] > target) {
             return xs[0];
         }
-        // Largest point index p whose value is at most the target.
+        int p = lastPointNotAbove(c, target);
+        if (p == xs.length - 1 || xs[p] == xs[p + 1]) {
+            return xs[p];
+        }
+        double x0 = xs[p];
+        double x1 = xs[p + 1];
+        double v0 = vs[p * dim + c];
+        double v1 = vs[(p + 1) * dim + c];
+        double x = x0 + (target - v0) / (v1 - v0) * (x1 - x0);
+        return Math.max(x0, Math.min(x1, x));
+    }
+
+    /** The last point whose component {@code c} is at most {@code target}; the first point's must be. */
+    private int lastPointNotAbove(int c, double target) {
         int lo = 0;
-        int hi = n - 1;
+        int hi = xs.length - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (vs[mid * dim + c] <= target) {
@@ -227,19 +233,7 @@ public final class PiecewiseLinearFunction {
                 hi = mid - 1;
             }
         }
-        int p = lo;
-        if (p == n - 1) {
-            return xs[p];
-        }
-        double x0 = xs[p];
-        double x1 = xs[p + 1];
-        if (x0 == x1) {
-            return x0;
-        }
-        double v0 = vs[p * dim + c];
-        double v1 = vs[(p + 1) * dim + c];
-        double x = x0 + (target - v0) / (v1 - v0) * (x1 - x0);
-        return Math.max(x0, Math.min(x1, x));
+        return lo;
     }
 
     /**
@@ -266,26 +260,16 @@ public final class PiecewiseLinearFunction {
 
     /** Point index plus the fraction of the next piece, of the furthest place with component c within target. */
     private double furthestPosition(int c, double target) {
-        int n = xs.length;
         if (vs[c] > target) {
             return 0;
         }
-        int lo = 0;
-        int hi = n - 1;
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (vs[mid * dim + c] <= target) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
+        int p = lastPointNotAbove(c, target);
+        if (p == xs.length - 1 || xs[p] == xs[p + 1]) {
+            return p;
         }
-        if (lo == n - 1 || xs[lo] == xs[lo + 1]) {
-            return lo;
-        }
-        double v0 = vs[lo * dim + c];
-        double v1 = vs[(lo + 1) * dim + c];
-        return lo + Math.min(Math.nextDown(1.0), (target - v0) / (v1 - v0));
+        double v0 = vs[p * dim + c];
+        double v1 = vs[(p + 1) * dim + c];
+        return p + Math.min(Math.nextDown(1.0), (target - v0) / (v1 - v0));
     }
 
     /** One component as a scalar function. */
@@ -331,31 +315,6 @@ public final class PiecewiseLinearFunction {
             newXs[i] = xs[i] + delta;
         }
         return new PiecewiseLinearFunction(dim, newXs, vs);
-    }
-
-    /** The plot moved right by {@code delta} and up by {@code valueDelta}. */
-    public PiecewiseLinearFunction shift(double delta, double[] valueDelta) {
-        double[] newXs = new double[xs.length];
-        double[] newVs = new double[vs.length];
-        for (int i = 0; i < xs.length; i++) {
-            newXs[i] = xs[i] + delta;
-            for (int c = 0; c < dim; c++) {
-                newVs[i * dim + c] = vs[i * dim + c] + valueDelta[c];
-            }
-        }
-        return new PiecewiseLinearFunction(dim, newXs, newVs);
-    }
-
-    /** {@code g(x) = f(x * scale)}: the domain shrinks by {@code scale}. */
-    public PiecewiseLinearFunction scaleArgument(double scale) {
-        if (scale == 1.0) {
-            return this;
-        }
-        FunctionBuilder builder = new FunctionBuilder(dim, xs.length);
-        for (int i = 0; i < xs.length; i++) {
-            builder.add(xs[i] / scale, vs, i * dim);
-        }
-        return builder.build();
     }
 
     /**

@@ -88,10 +88,10 @@ class PiecewiseLinearFunctionTest {
     @RepeatedTest(20)
     void sumAndCompositionAgreeWithPointwiseEvaluation(RepetitionInfo info) {
         SplittableRandom random = new SplittableRandom(info.getCurrentRepetition());
-        PiecewiseLinearFunction f = randomMonotone(random, 3);
-        PiecewiseLinearFunction g = randomMonotone(random, 3);
+        PiecewiseLinearFunction f = RandomFunctions.nonDecreasing(random, 3, 9, 0.3, 1.0, true);
+        PiecewiseLinearFunction g = RandomFunctions.nonDecreasing(random, 3, 9, 0.3, 1.0, true);
         PiecewiseLinearFunction sum = ReferenceConstruction.sum(List.of(f, g));
-        PiecewiseLinearFunction inner = randomMonotone(random, 1);
+        PiecewiseLinearFunction inner = RandomFunctions.nonDecreasing(random, 1, 9, 0.3, 1.0, true);
         double scale = f.rightBound() / inner.rightValue(0);
         PiecewiseLinearFunction innerScaled = scaleValues(inner, scale * 0.999);
         PiecewiseLinearFunction composed = ReferenceConstruction.compose(f, innerScaled);
@@ -109,23 +109,6 @@ class PiecewiseLinearFunctionTest {
                 assertEquals(viaInner[c], direct[c], 1e-9, "composition at " + x);
             }
         }
-    }
-
-    private static PiecewiseLinearFunction randomMonotone(SplittableRandom random, int dim) {
-        FunctionBuilder b = new FunctionBuilder(dim);
-        double[] value = new double[dim];
-        double x = 0;
-        b.add(0, value, 0);
-        int points = 2 + random.nextInt(8);
-        for (int i = 0; i < points; i++) {
-            boolean jump = random.nextInt(5) == 0;
-            x = i == points - 1 ? 1.0 : Math.min(1.0, x + (jump ? 0 : random.nextDouble() * 0.3));
-            for (int c = 0; c < dim; c++) {
-                value[c] += random.nextInt(3) == 0 ? 0 : random.nextDouble();
-            }
-            b.add(x, value.clone(), 0);
-        }
-        return b.build().trimRight();
     }
 
     private static PiecewiseLinearFunction scaleValues(PiecewiseLinearFunction f, double scale) {

@@ -23,7 +23,7 @@ class SuggestionFunctionsTest {
     void agreesWithTheReferenceConstruction(long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         int dim = 1 + random.nextInt(5);
-        PiecewiseLinearFunction fsbff = randomFitFactorFunction(random, dim);
+        PiecewiseLinearFunction fsbff = RandomFunctions.nonDecreasing(random, dim, 10, 1.0, 0.1, false);
         double[] guarantee = new double[dim];
         double[] limits = new double[dim];
         for (int r = 0; r < dim; r++) {
@@ -57,23 +57,5 @@ class SuggestionFunctionsTest {
         assertEquals(0.6, fsbs.valueAt1(0.6000001));
         PiecewiseLinearFunction capped = SuggestionFunctions.fairShareBySuggestion(b.build(), new double[] {0}, new double[] {0.5}, new FunctionBuilder(1));
         assertEquals(0, capped.valueAt1(1.0), "a gang that does not fit its limits gets nothing");
-    }
-
-    /** Non-decreasing, trimmed on the right, with occasional jumps and flats, like FairShareByFitFactor. */
-    private static PiecewiseLinearFunction randomFitFactorFunction(SplittableRandom random, int dim) {
-        FunctionBuilder b = new FunctionBuilder(dim);
-        double[] value = new double[dim];
-        double x = 0;
-        b.add(0, value, 0);
-        int points = 1 + random.nextInt(10);
-        for (int i = 0; i < points; i++) {
-            boolean jump = i < points - 1 && random.nextInt(4) == 0;
-            x += jump ? 0 : 0.05 + random.nextDouble();
-            for (int r = 0; r < dim; r++) {
-                value[r] += random.nextInt(4) == 0 ? 0 : random.nextDouble() * 0.1;
-            }
-            b.add(x, value.clone(), 0);
-        }
-        return b.build().trimRight();
     }
 }
