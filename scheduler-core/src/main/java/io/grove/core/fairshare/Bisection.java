@@ -19,7 +19,7 @@ final class Bisection {
         if (!predicate.test(lo)) {
             return lo;
         }
-        for (int i = 0; i < 200; i++) {
+        for (int i = 0; i < 64; i++) {
             double mid = lo + (hi - lo) / 2;
             if (mid <= lo || mid >= hi) {
                 break;
