@@ -253,6 +253,9 @@ final class CompositeElement extends Element {
         // (Neumaier) to keep the small slopes exact.
         double[] value = new double[Vec.N];
         CompensatedSum slope = new CompensatedSum(Vec.N);
+        // The slope each child has now, so that leaving a piece costs no second division.
+        double[] childSlope = new double[count * Vec.N];
+        double[] newSlope = new double[Vec.N];
         for (PiecewiseLinearFunction child : childFunctions) {
             for (int c = 0; c < Vec.N; c++) {
                 value[c] += child.leftValue(c);
@@ -268,7 +271,8 @@ final class CompositeElement extends Element {
                 previousX = x;
             }
             builder.add(k, value, 0);
-            PiecewiseLinearFunction child = childFunctions[criticalChild[k]];
+            int index = criticalChild[k];
+            PiecewiseLinearFunction child = childFunctions[index];
             int first = points.firstPoint[k];
             int last = points.lastPoint[k];
             // Only this child crosses its breakpoint here: it may jump, and its slope changes.
@@ -280,8 +284,15 @@ final class CompositeElement extends Element {
                     jumps = true;
                 }
             }
-            addSlope(slope, child, last, 1);
-            addSlope(slope, child, first - 1, -1);
+            pieceSlope(child, last, newSlope);
+            int base = index * Vec.N;
+            for (int c = 0; c < Vec.N; c++) {
+                double change = newSlope[c] - childSlope[base + c];
+                if (change != 0) {
+                    slope.add(c, change);
+                    childSlope[base + c] = newSlope[c];
+                }
+            }
             if (jumps) {
                 builder.add(k, value, 0);
             }
@@ -289,17 +300,15 @@ final class CompositeElement extends Element {
         fairShareByFitFactor = builder.build();
     }
 
-    /** Adds {@code sign} times the slope of piece {@code (i, i + 1)} of a child (none outside the plot or on a jump). */
-    private static void addSlope(CompensatedSum slope, PiecewiseLinearFunction f, int i, int sign) {
-        if (i < 0 || i + 1 >= f.size() || f.x(i + 1) == f.x(i)) {
+    /** The slope of piece {@code (i, i + 1)} of a child into {@code out}; zero past the plot's end. */
+    private static void pieceSlope(PiecewiseLinearFunction f, int i, double[] out) {
+        if (i + 1 >= f.size()) {
+            java.util.Arrays.fill(out, 0);
             return;
         }
-        double inverseWidth = sign / (f.x(i + 1) - f.x(i));
+        double inverseWidth = 1 / (f.x(i + 1) - f.x(i));
         for (int c = 0; c < Vec.N; c++) {
-            double rise = f.v(i + 1, c) - f.v(i, c);
-            if (rise != 0) {
-                slope.add(c, rise * inverseWidth);
-            }
+            out[c] = (f.v(i + 1, c) - f.v(i, c)) * inverseWidth;
         }
     }
 
