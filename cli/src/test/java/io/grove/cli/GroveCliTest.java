@@ -79,6 +79,7 @@ class GroveCliTest {
                 "operations:",
                 "  - {id: x, pool: nowhere, demand: {cpu: 1}}",
                 "  - {pool: a, demand: {cpu: 1}}",
+                "  - {id: y, pool: a, demand: {cpu: 1}, usage: {cpu: 2}}",
                 "elapsed_seconds: -1",
                 ""));
         Run run = grove("fair-share", "--snapshot", bad.toString());
@@ -86,6 +87,7 @@ class GroveCliTest {
         assertTrue(run.err().contains("unknown key 'wieght'"), run.err());
         assertTrue(run.err().contains("needs an 'id'"), run.err());
         assertTrue(run.err().contains("elapsed_seconds"), run.err());
+        assertTrue(run.err().contains("operation y: demand"), run.err());
         assertTrue(run.err().contains(":3:"), "problems carry lines: " + run.err());
         assertEquals("", run.out());
     }
