@@ -21,14 +21,6 @@ public record LoadResult<T>(T value, List<ConfigProblem> problems, String source
         return problems.isEmpty();
     }
 
-    /** The value, or an exception whose message lists every problem. */
-    public T orThrow() {
-        if (!ok()) {
-            throw new ConfigException(this);
-        }
-        return value;
-    }
-
     /** One problem per line, each with file, line, pool path and reason. */
     public String describe() {
         return problems.stream().map(p -> p.describe(source)).collect(Collectors.joining("\n"));

@@ -8,7 +8,6 @@ import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.pool.IntegralGuaranteesConfig;
 import io.grove.core.pool.IntegralGuaranteesSettings;
 import io.grove.core.pool.OperationCountSettings;
-import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolPreemptionConfig;
 import io.grove.core.pool.PoolTreeConfig;
@@ -17,7 +16,6 @@ import io.grove.core.pool.ProblemCode;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.pool.StarvationSettings;
 import io.grove.core.resource.ResourceType;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -174,14 +172,5 @@ public final class TreeConfigReader {
 
     private static <T> T or(T value, T fallback) {
         return value == null ? fallback : value;
-    }
-
-    /** Exposed for the what-if reader, which shares the duration defaults. */
-    static Duration orDuration(Duration value, Duration fallback) {
-        return or(value, fallback);
-    }
-
-    static PartialResources orResources(PartialResources value) {
-        return value == null ? PartialResources.EMPTY : value;
     }
 }

@@ -1,7 +1,6 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.resource.ResourceType;
-import io.grove.core.resource.Resources;
 import io.grove.core.resource.ShareVector;
 
 /** Arithmetic on resource vectors held as {@code double[5]}, used inside the update. */
@@ -137,9 +136,5 @@ final class Vec {
 
     static ShareVector toShare(double[] a) {
         return ShareVector.of(a);
-    }
-
-    static Resources toResources(double[] a) {
-        return Resources.of(a);
     }
 }

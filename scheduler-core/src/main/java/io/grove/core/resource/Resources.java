@@ -1,7 +1,5 @@
 package io.grove.core.resource;
 
-import java.util.Arrays;
-
 /**
  * An absolute amount of each resource: user slots (count), CPU (cores, two decimals), GPU (count),
  * memory (bytes) and network (units). Components are non-negative; {@code +Infinity} stands for
@@ -126,10 +124,5 @@ public record Resources(double userSlots, double cpu, double gpu, double memory,
             return "inf";
         }
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
-    }
-
-    /** Debug helper for arrays in resource order. */
-    public static String format(double[] values) {
-        return Arrays.toString(values);
     }
 }

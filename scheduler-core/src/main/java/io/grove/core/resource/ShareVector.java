@@ -68,14 +68,4 @@ public record ShareVector(double userSlots, double cpu, double gpu, double memor
         }
         return ResourceType.at(best);
     }
-
-    /** True when every component is within {@code tolerance} of the other's. */
-    public boolean near(ShareVector other, double tolerance) {
-        for (int i = 0; i < ResourceType.COUNT; i++) {
-            if (Math.abs(get(i) - other.get(i)) > tolerance) {
-                return false;
-            }
-        }
-        return true;
-    }
 }
