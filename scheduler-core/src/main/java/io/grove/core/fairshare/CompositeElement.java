@@ -7,6 +7,7 @@ import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
+import io.grove.core.resource.Resources;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -101,7 +102,7 @@ final class CompositeElement extends Element {
         if (config != null) {
             limits = Vec.min(limits, config.resourceLimits().toArray(Double.POSITIVE_INFINITY));
             if (config.maxShareRatio() != null) {
-                double[] capped = io.grove.core.resource.Resources.of(Vec.times(context.total, config.maxShareRatio()))
+                double[] capped = Resources.of(Vec.times(context.total, config.maxShareRatio()))
                         .quantized().toArray();
                 limits = Vec.min(limits, capped);
             }

@@ -1,5 +1,6 @@
 package io.grove.core.fairshare;
 
+import io.grove.core.pool.IntegralGuaranteeType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -52,7 +53,7 @@ final class IntegralVolumes {
 
     /** Bottom-up through non-integral pools: what overflows and what could be accepted. */
     private static void updateOverflowAndAcceptable(CompositeElement pool) {
-        if (pool.integralType().ordinal() != 0) {
+        if (pool.integralType() != IntegralGuaranteeType.NONE) {
             return;
         }
         double[] childrenAcceptable = Vec.zero();
@@ -79,7 +80,7 @@ final class IntegralVolumes {
     /** Top-down: distributing pools split free volume among hungry children by their flow. */
     private static void distributeFreeVolume(CompositeElement pool, UpdateContext context) {
         double[] free = pool.acceptedFreeVolume.clone();
-        if (pool.integralType().ordinal() != 0) {
+        if (pool.integralType() != IntegralGuaranteeType.NONE) {
             if (!Vec.isZero(free)) {
                 Vec.addTo(pool.accumulatedVolume, free);
             }
