@@ -9,9 +9,6 @@ import java.util.List;
 /** Turns the working elements into the immutable {@link FairShareResult}. */
 final class ResultBuilder {
 
-    /** Satisfaction of an element that is due nothing. */
-    static final double INFINITE_SATISFACTION = 1e9;
-
     private ResultBuilder() {
     }
 
@@ -57,7 +54,7 @@ final class ResultBuilder {
                 share(element.proposedIntegralShare),
                 fairShare,
                 element.promisedGuaranteeFairShare == null ? null : detailed(element, element.promisedGuaranteeFairShare),
-                localSatisfaction(element.fairShare == null ? Vec.ZERO : element.fairShare, element.usageShare,
+                Satisfaction.local(element.fairShare == null ? Vec.ZERO : element.fairShare, element.usageShare,
                         element.demandShare),
                 element.fifoIndex,
                 integral);
@@ -92,53 +89,5 @@ final class ResultBuilder {
                 pool.totalBurstRatio,
                 pool.totalResourceFlowRatio,
                 burstDuration);
-    }
-
-    /**
-     * Local satisfaction (reference §2.8): infinite when nothing is due; above 1 when usage exceeds
-     * the fair share somewhere; otherwise usage over fair share on the resources that still lack.
-     */
-    static double localSatisfaction(double[] fairShare, double[] usage, double[] demand) {
-        if (Vec.dominates(Vec.filled(Element.EPSILON), fairShare)) {
-            return INFINITE_SATISFACTION;
-        }
-        boolean over = false;
-        for (int r = 0; r < Vec.N; r++) {
-            if (usage[r] > fairShare[r]) {
-                over = true;
-                break;
-            }
-        }
-        if (over) {
-            double max = 0;
-            for (int r = 0; r < Vec.N; r++) {
-                double ratio = fairShare[r] == 0 ? (usage[r] == 0 ? 0 : INFINITE_SATISFACTION) : usage[r] / fairShare[r];
-                max = Math.max(max, ratio);
-            }
-            return Math.min(max, INFINITE_SATISFACTION);
-        }
-        boolean allBlocked = true;
-        for (int r = 0; r < Vec.N; r++) {
-            if (fairShare[r] < demand[r] - Element.EPSILON) {
-                allBlocked = false;
-                break;
-            }
-        }
-        if (allBlocked) {
-            double min = Double.POSITIVE_INFINITY;
-            for (int r = 0; r < Vec.N; r++) {
-                double ratio = fairShare[r] == 0 ? 1.0 : usage[r] / fairShare[r];
-                min = Math.min(min, ratio);
-            }
-            return min;
-        }
-        double max = 0;
-        for (int r = 0; r < Vec.N; r++) {
-            boolean blocked = fairShare[r] >= demand[r] - Element.EPSILON;
-            if (!blocked && fairShare[r] != 0) {
-                max = Math.max(max, usage[r] / fairShare[r]);
-            }
-        }
-        return max;
     }
 }

@@ -71,6 +71,22 @@ public record PoolConfig(
         return weight == null ? 1.0 : weight;
     }
 
+    /** The same pool with other children. */
+    public PoolConfig withChildren(List<PoolConfig> newChildren) {
+        return new PoolConfig(name, weight, strongGuaranteeResources, resourceLimits, maxShareRatio, mode,
+                fifoSortParameters, fifoPoolSchedulingOrder, integralGuarantees, maxOperationCount,
+                maxRunningOperationCount, enableLightweightOperations, forbidImmediateOperations,
+                createEphemeralSubpools, ephemeralSubpoolConfig, computePromisedGuaranteeFairShare,
+                enableStepFunctionForGangOperations, preemption, newChildren);
+    }
+
+    /** An ephemeral pool: created for operations on demand, removed when its last one leaves. */
+    public static PoolConfig ephemeral(String name, EphemeralSubpoolConfig config) {
+        return new PoolConfig(name, null, PartialResources.EMPTY, config.resourceLimits(), null, config.mode(), null,
+                null, null, config.maxOperationCount(), config.maxRunningOperationCount(), false, false, false, null,
+                false, null, null, List.of());
+    }
+
     public static Builder builder(String name) {
         return new Builder(name);
     }
@@ -89,6 +105,11 @@ public record PoolConfig(
         private Integer maxRunningOperationCount;
         private boolean lightweight;
         private boolean computePromised;
+        private boolean forbidImmediate;
+        private boolean createEphemeral;
+        private EphemeralSubpoolConfig ephemeralConfig;
+        private FifoPoolSchedulingOrder fifoOrder;
+        private PoolPreemptionConfig preemption = PoolPreemptionConfig.INHERIT;
         private final List<PoolConfig> children = new ArrayList<>();
 
         private Builder(String name) {
@@ -150,6 +171,27 @@ public record PoolConfig(
             return this;
         }
 
+        public Builder forbidImmediateOperations() {
+            this.forbidImmediate = true;
+            return this;
+        }
+
+        public Builder createEphemeralSubpools(EphemeralSubpoolConfig config) {
+            this.createEphemeral = true;
+            this.ephemeralConfig = config;
+            return this;
+        }
+
+        public Builder fifoSchedulingOrder(FifoPoolSchedulingOrder value) {
+            this.fifoOrder = value;
+            return this;
+        }
+
+        public Builder preemption(PoolPreemptionConfig value) {
+            this.preemption = value;
+            return this;
+        }
+
         public Builder child(PoolConfig child) {
             children.add(child);
             return this;
@@ -160,9 +202,9 @@ public record PoolConfig(
         }
 
         public PoolConfig build() {
-            return new PoolConfig(name, weight, strongGuarantee, limits, maxShareRatio, mode, fifoSort, null,
-                    integral, maxOperationCount, maxRunningOperationCount, lightweight, false, false, null,
-                    computePromised, null, PoolPreemptionConfig.INHERIT, children);
+            return new PoolConfig(name, weight, strongGuarantee, limits, maxShareRatio, mode, fifoSort, fifoOrder,
+                    integral, maxOperationCount, maxRunningOperationCount, lightweight, forbidImmediate,
+                    createEphemeral, ephemeralConfig, computePromised, null, preemption, children);
         }
     }
 }

@@ -56,6 +56,12 @@ public record PoolTreeConfig(
                 enableStepFunctionForGangOperations, counts, starvation, preemption, settings, pools);
     }
 
+    /** The same tree with other top-level pools. */
+    public PoolTreeConfig withPools(List<PoolConfig> newPools) {
+        return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, newPools);
+    }
+
     public PoolTreeConfig withStepFunctionForGangOperations(boolean enabled) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
                 enabled, counts, starvation, preemption, integralGuarantees, pools);

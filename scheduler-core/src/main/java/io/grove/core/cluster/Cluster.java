@@ -1,0 +1,396 @@
+package io.grove.core.cluster;
+
+import io.grove.core.fairshare.FairShareInput;
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.fairshare.FairShareUpdate;
+import io.grove.core.fairshare.OperationDemand;
+import io.grove.core.node.Node;
+import io.grove.core.node.NodeFilter;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.JobEndReason;
+import io.grove.core.operation.JobState;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.operation.TreeOptions;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PoolsConfig;
+import io.grove.core.preempt.StarvationStatus;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.HeartbeatScheduler;
+import io.grove.core.schedule.Heartbeat;
+import io.grove.core.schedule.SchedulingIndex;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The scheduler's state and its single writer. Time comes in as {@code now}; nothing here reads a
+ * clock, starts a thread or does I/O. A heartbeat is handled in three steps: the node's reports
+ * are applied ({@link #report}), a {@link Decision} is computed without changing anything
+ * ({@link #decide}), and the decision is applied ({@link #apply}); {@link #heartbeat} does all
+ * three. Fair shares are recomputed by {@link #updateFairShare}; until the first update of a
+ * tree, its nodes get nothing.
+ */
+public final class Cluster {
+
+    private final ClusterSettings settings;
+    private final OperationRegistry registry;
+    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final Map<String, TreeState> trees = new LinkedHashMap<>();
+
+    public Cluster(PoolsConfig config, ClusterSettings settings) {
+        this.settings = settings;
+        this.registry = new OperationRegistry(config);
+        for (PoolTreeConfig tree : config.trees().values()) {
+            trees.put(tree.name(), new TreeState(NodeFilter.parse(tree.nodesFilter())));
+        }
+    }
+
+    public OperationRegistry registry() {
+        return registry;
+    }
+
+    public ClusterSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Takes a new, validated pool configuration whole: filters, pools and limits change at once;
+     * operations in pools that disappeared stay in ephemeral pools of the same name; nodes are
+     * reassigned to trees. Removing a tree that still has operations is refused.
+     *
+     * @return operations that started running because limits grew
+     */
+    public List<OperationRegistry.Activation> reconfigure(PoolsConfig config) {
+        for (String tree : trees.keySet()) {
+            if (!config.trees().containsKey(tree)) {
+                for (Operation operation : registry.operations()) {
+                    if (!operation.state().isFinished() && operation.poolByTree().containsKey(tree)) {
+                        throw new IllegalArgumentException("tree " + tree + " cannot be removed: operation "
+                                + operation.id() + " runs in it");
+                    }
+                }
+            }
+        }
+        List<OperationRegistry.Activation> activated = registry.reconfigure(config);
+        trees.keySet().retainAll(config.trees().keySet());
+        for (PoolTreeConfig tree : config.trees().values()) {
+            NodeFilter filter = NodeFilter.parse(tree.nodesFilter());
+            trees.computeIfAbsent(tree.name(), name -> new TreeState(filter)).nodesFilter = filter;
+        }
+        for (Node node : nodes.values()) {
+            assignTree(node);
+        }
+        return activated;
+    }
+
+    // ---- operations -------------------------------------------------------------------------
+
+    /** Registers a submission; see {@link OperationRegistry#submit}. */
+    public Operation submit(String id, OperationSpec spec, String user, Instant now) {
+        return registry.submit(id, spec, user, now);
+    }
+
+    /** Aborts an operation; its running jobs end now and their nodes are told on their next heartbeat. */
+    public OperationRegistry.JobEnd abort(String id, Instant now, String message) {
+        OperationRegistry.JobEnd end = registry.abort(id, now, message);
+        forgetJobs(end.abortedWithOperation(), "operation " + id + " was aborted: " + message);
+        return end;
+    }
+
+    // ---- nodes ------------------------------------------------------------------------------
+
+    public Node node(String id) {
+        return nodes.get(id);
+    }
+
+    public Collection<Node> nodes() {
+        return Collections.unmodifiableCollection(nodes.values());
+    }
+
+    private void assignTree(Node node) {
+        List<String> matching = new ArrayList<>();
+        for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
+            if (tree.getValue().nodesFilter.matches(node.tags())) {
+                matching.add(tree.getKey());
+            }
+        }
+        if (matching.size() == 1) {
+            node.assignTree(matching.get(0), null);
+        } else if (matching.isEmpty()) {
+            node.assignTree(null, "node " + node.id() + " with tags " + new java.util.TreeSet<>(node.tags())
+                    + " matches no pool tree's nodes_filter");
+        } else {
+            node.assignTree(null, "node " + node.id() + " with tags " + new java.util.TreeSet<>(node.tags())
+                    + " matches more than one pool tree: " + matching + "; a node may belong to one tree only");
+        }
+    }
+
+    /**
+     * Marks silent nodes offline after {@code node_heartbeat_timeout} and forgets them after
+     * {@code node_registration_timeout}, aborting their jobs so that they run elsewhere.
+     *
+     * @return the jobs aborted because their node was lost
+     */
+    public List<Job> checkNodes(Instant now) {
+        List<Job> lost = new ArrayList<>();
+        for (Node node : new ArrayList<>(nodes.values())) {
+            Duration silent = Duration.between(node.lastHeartbeat(), now);
+            if (silent.compareTo(settings.nodeRegistrationTimeout()) >= 0) {
+                for (Job job : new ArrayList<>(node.jobs())) {
+                    lost.add(job);
+                    endJob(job, JobState.ABORTED, now, JobEndReason.NODE_OFFLINE,
+                            "node " + node.id() + " was silent for " + silent.toSeconds() + " s");
+                }
+                nodes.remove(node.id());
+            } else if (silent.compareTo(settings.nodeHeartbeatTimeout()) >= 0) {
+                node.markOffline();
+            }
+        }
+        return lost;
+    }
+
+    // ---- heartbeats -------------------------------------------------------------------------
+
+    /** Applies the node's reports, decides, and applies the decision. */
+    public Decision heartbeat(Heartbeat heartbeat, Instant now) {
+        report(heartbeat, now);
+        Decision decision = decide(heartbeat, now);
+        apply(decision, now);
+        return decision;
+    }
+
+    /**
+     * Applies what a heartbeat reports: the node's tags and limits (registering a new node), jobs
+     * that ended on it, and jobs the scheduler placed there that the node no longer has.
+     *
+     * @return the jobs that ended
+     */
+    public List<Job> report(Heartbeat heartbeat, Instant now) {
+        Node node = nodes.get(heartbeat.nodeId());
+        if (node == null) {
+            node = new Node(heartbeat.nodeId(), heartbeat.tags(), heartbeat.resourceLimits(), now);
+            nodes.put(node.id(), node);
+        }
+        node.heard(heartbeat.tags(), heartbeat.resourceLimits(), now);
+        assignTree(node);
+        List<Job> ended = new ArrayList<>();
+        Set<String> reported = new HashSet<>();
+        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
+            reported.add(running.jobId());
+        }
+        for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {
+            reported.add(finished.jobId());
+            Job job = registry.runningJob(finished.jobId());
+            if (job == null || !job.nodeId().equals(node.id())) {
+                continue;
+            }
+            ended.add(job);
+            switch (finished.outcome()) {
+                case COMPLETED -> endJob(job, JobState.COMPLETED, now, null, null);
+                case FAILED -> endJob(job, JobState.FAILED, now, JobEndReason.FAILED, failureText(finished));
+                case ABORTED -> endJob(job, JobState.ABORTED, now, JobEndReason.ABORTED_BY_NODE,
+                        finished.error() == null ? "aborted on node " + node.id() : finished.error());
+            }
+        }
+        for (Job job : new ArrayList<>(node.jobs())) {
+            if (!reported.contains(job.id())) {
+                ended.add(job);
+                endJob(job, JobState.ABORTED, now, JobEndReason.ABORTED_BY_NODE,
+                        "node " + node.id() + " no longer reports the job");
+            }
+        }
+        node.forgetEndedExcept(reported);
+        return ended;
+    }
+
+    private static String failureText(Heartbeat.FinishedJob finished) {
+        String exit = finished.exitCode() == null ? "" : "exit code " + finished.exitCode();
+        if (finished.error() == null || finished.error().isEmpty()) {
+            return exit.isEmpty() ? "failed" : exit;
+        }
+        return exit.isEmpty() ? finished.error() : exit + ": " + finished.error();
+    }
+
+    /** The answer to a heartbeat whose reports were applied; changes nothing. */
+    public Decision decide(Heartbeat heartbeat, Instant now) {
+        Node node = nodes.get(heartbeat.nodeId());
+        if (node == null) {
+            throw new IllegalArgumentException("node " + heartbeat.nodeId() + " has not reported yet");
+        }
+        SchedulingIndex index = node.tree() == null ? null : trees.get(node.tree()).index;
+        return HeartbeatScheduler.decide(index, node, heartbeat, now, registry);
+    }
+
+    /** Applies a decision: victims and aborted jobs end, new jobs run, the node's backoff starts. */
+    public void apply(Decision decision, Instant now) {
+        Node node = nodes.get(decision.nodeId());
+        for (Decision.JobAbort abort : decision.aborts()) {
+            Job job = registry.runningJob(abort.jobId());
+            if (job != null && abort.reason() == Decision.AbortReason.RESOURCE_OVERCOMMIT) {
+                endJob(job, JobState.ABORTED, now, JobEndReason.RESOURCE_OVERCOMMIT, abort.message());
+            }
+        }
+        Map<String, Set<String>> victimsByPreemptor = new HashMap<>();
+        for (Decision.JobPreemption preemption : decision.preemptions()) {
+            Job job = registry.runningJob(preemption.jobId());
+            if (job == null) {
+                continue;
+            }
+            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL) {
+                registry.markInterrupting(job.id());
+                continue;
+            }
+            endJob(job, JobState.ABORTED, now, JobEndReason.PREEMPTED, preemption.message());
+            victimsByPreemptor.computeIfAbsent(preemption.preemptorJobId(), k -> new HashSet<>()).add(job.operationId());
+        }
+        SchedulingIndex index = decision.tree() == null ? null : trees.get(decision.tree()).index;
+        for (Decision.JobStart start : decision.starts()) {
+            Operation operation = registry.operation(start.operationId());
+            TaskSpec task = operation.spec().tasks().get(start.task());
+            Job job = registry.startJob(operation, task, node.id(), decision.tree(), now,
+                    victimsByPreemptor.getOrDefault(start.jobId(), Set.of()),
+                    index.dominantFairShare(operation.id()));
+            if (!job.id().equals(start.jobId()) || job.index() != start.index()) {
+                throw new IllegalStateException("decision planned job " + start.jobId() + " #" + start.index()
+                        + " but the operation started " + job.id() + " #" + job.index());
+            }
+            node.addJob(job);
+            index.jobStarted(job);
+        }
+        if (decision.preemptivePass()) {
+            node.preemptivePassAt(now);
+        }
+    }
+
+    private void endJob(Job job, JobState state, Instant now, JobEndReason reason, String message) {
+        OperationRegistry.JobEnd end = registry.endJob(job.id(), state, now, reason, message);
+        Node node = nodes.get(job.nodeId());
+        if (node != null) {
+            node.removeJob(job);
+            if (state == JobState.ABORTED && reason != JobEndReason.ABORTED_BY_NODE) {
+                node.endedByScheduler(job.id(), message);
+            }
+        }
+        jobEndedInIndex(job);
+        forgetJobs(end.abortedWithOperation(), end.job().operationId() + " " + end.operationState().name().toLowerCase());
+    }
+
+    private void forgetJobs(List<Job> jobs, String why) {
+        for (Job job : jobs) {
+            Node node = nodes.get(job.nodeId());
+            if (node != null) {
+                node.removeJob(job);
+                node.endedByScheduler(job.id(), why);
+            }
+            jobEndedInIndex(job);
+        }
+    }
+
+    private void jobEndedInIndex(Job job) {
+        TreeState tree = trees.get(job.tree());
+        if (tree != null && tree.index != null) {
+            tree.index.jobEnded(job);
+        }
+    }
+
+    // ---- fair share -------------------------------------------------------------------------
+
+    /** Runs the fair-share update of every tree and publishes the results to heartbeats. */
+    public void updateFairShare(Instant now) {
+        for (String tree : trees.keySet()) {
+            updateFairShare(tree, now);
+        }
+    }
+
+    /** Runs one tree's update: totals from its online nodes, demands from its running operations. */
+    public FairShareResult updateFairShare(String treeName, Instant now) {
+        TreeState tree = trees.get(treeName);
+        double[] total = new double[ResourceType.COUNT];
+        List<Double> nodeMemory = new ArrayList<>();
+        for (Node node : nodes.values()) {
+            if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE) {
+                double[] limits = node.limits().toArray();
+                for (int r = 0; r < total.length; r++) {
+                    total[r] += limits[r];
+                }
+                nodeMemory.add(node.limits().memory());
+            }
+        }
+        BestAllocationShare fit = new BestAllocationShare(nodeMemory);
+        List<OperationDemand> demands = new ArrayList<>();
+        Map<String, Operation> operations = new HashMap<>();
+        Map<String, Integer> pendingJobs = new HashMap<>();
+        for (Operation operation : registry.operations()) {
+            if (!operation.runsIn(treeName)) {
+                continue;
+            }
+            operations.put(operation.id(), operation);
+            pendingJobs.put(operation.id(), operation.pendingJobCount());
+            demands.add(demand(operation, treeName, fit));
+        }
+        PoolTreeConfig config = registry.pools(treeName).effectiveConfig();
+        Double elapsed = tree.lastUpdate == null ? null
+                : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
+        FairShareResult result = FairShareUpdate.run(
+                new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed));
+        Map<String, StarvationStatus> starving = tree.starvation.update(result, config, pendingJobs, now);
+        tree.integralState = result.integralState();
+        tree.starving = starving;
+        tree.lastUpdate = now;
+        tree.result = result;
+        tree.index = SchedulingIndex.build(treeName, config, result, total, operations, starving);
+        return result;
+    }
+
+    private static OperationDemand demand(Operation operation, String tree, BestAllocationShare fit) {
+        TreeOptions options = operation.spec().optionsFor(tree);
+        Resources usage = operation.usageIn(tree);
+        double smallestMemory = Double.POSITIVE_INFINITY;
+        for (TaskSpec task : operation.spec().tasks().values()) {
+            if (operation.pendingJobCount(task.name()) > 0) {
+                smallestMemory = Math.min(smallestMemory, task.jobResources().memory());
+            }
+        }
+        return new OperationDemand(operation.id(), operation.poolByTree().get(tree), options.weight(),
+                usage.plus(operation.pendingResources()), usage, options.resourceLimits(),
+                Double.isInfinite(smallestMemory) ? null : fit.forJobMemory(smallestMemory),
+                operation.spec().gang(), operation.submitTime(), operation.pendingJobCount());
+    }
+
+    // ---- queries ----------------------------------------------------------------------------
+
+    public Set<String> treeNames() {
+        return Collections.unmodifiableSet(trees.keySet());
+    }
+
+    /** The tree's last published fair shares, or {@code null} before its first update. */
+    public FairShareResult fairShare(String tree) {
+        TreeState state = trees.get(tree);
+        return state == null ? null : state.result;
+    }
+
+    /** The tree's scheduling view, or {@code null} before its first update. */
+    public SchedulingIndex schedulingIndex(String tree) {
+        TreeState state = trees.get(tree);
+        return state == null ? null : state.index;
+    }
+
+    /** Elements of the tree that starve, with their status, as of the last update. */
+    public Map<String, StarvationStatus> starving(String tree) {
+        TreeState state = trees.get(tree);
+        return state == null ? Map.of() : state.starving;
+    }
+}

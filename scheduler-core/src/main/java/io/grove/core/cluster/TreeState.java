@@ -1,0 +1,26 @@
+package io.grove.core.cluster;
+
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.fairshare.IntegralState;
+import io.grove.core.node.NodeFilter;
+import io.grove.core.preempt.StarvationStatus;
+import io.grove.core.preempt.StarvationTracker;
+import io.grove.core.schedule.SchedulingIndex;
+import java.time.Instant;
+import java.util.Map;
+
+/** What the scheduler keeps per pool tree between updates. */
+final class TreeState {
+
+    NodeFilter nodesFilter;
+    final StarvationTracker starvation = new StarvationTracker();
+    Map<String, IntegralState> integralState = Map.of();
+    Map<String, StarvationStatus> starving = Map.of();
+    Instant lastUpdate;
+    FairShareResult result;
+    SchedulingIndex index;
+
+    TreeState(NodeFilter nodesFilter) {
+        this.nodesFilter = nodesFilter;
+    }
+}

@@ -1,0 +1,148 @@
+package io.grove.core.node;
+
+import io.grove.core.operation.Job;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Set;
+
+/**
+ * An exec node as the scheduler knows it: its tags and limits from its last heartbeat, its pool
+ * tree, whether it is online, and the jobs the scheduler placed on it (in start order).
+ */
+public final class Node {
+
+    /** Whether the scheduler hears from the node. */
+    public enum State {
+        /** Heartbeating. */
+        ONLINE,
+        /** Silent past {@code node_heartbeat_timeout}; its jobs are kept for now. */
+        OFFLINE
+    }
+
+    private final String id;
+    private Set<String> tags;
+    private Resources limits;
+    private String tree;
+    private String treeProblem;
+    private State state = State.ONLINE;
+    private Instant lastHeartbeat;
+    private Instant lastPreemptivePass;
+    private final LinkedHashMap<String, Job> jobs = new LinkedHashMap<>();
+    private final double[] usage = new double[ResourceType.COUNT];
+    private final java.util.Map<String, String> endedByScheduler = new java.util.HashMap<>();
+
+    public Node(String id, Set<String> tags, Resources limits, Instant now) {
+        this.id = id;
+        this.tags = Set.copyOf(tags);
+        this.limits = limits;
+        this.lastHeartbeat = now;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Set<String> tags() {
+        return tags;
+    }
+
+    public Resources limits() {
+        return limits;
+    }
+
+    /** The pool tree the node belongs to, or {@code null} (see {@link #treeProblem()}). */
+    public String tree() {
+        return tree;
+    }
+
+    /** Why the node has no tree, or {@code null}. */
+    public String treeProblem() {
+        return treeProblem;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public Instant lastHeartbeat() {
+        return lastHeartbeat;
+    }
+
+    /** When a preemptive pass last ran on this node, or {@code null}. */
+    public Instant lastPreemptivePass() {
+        return lastPreemptivePass;
+    }
+
+    /** The scheduler's jobs on this node, oldest first; do not modify. */
+    public java.util.Collection<Job> jobs() {
+        return Collections.unmodifiableCollection(jobs.values());
+    }
+
+    /** The sum of the resources of the scheduler's jobs on this node. */
+    public Resources usage() {
+        double[] copy = usage.clone();
+        for (int r = 0; r < copy.length; r++) {
+            copy[r] = Math.max(0, copy[r]);
+        }
+        return Resources.of(copy);
+    }
+
+    public void heard(Set<String> newTags, Resources newLimits, Instant now) {
+        this.tags = Set.copyOf(newTags);
+        this.limits = newLimits;
+        this.lastHeartbeat = now;
+        this.state = State.ONLINE;
+    }
+
+    public void assignTree(String newTree, String problem) {
+        this.tree = newTree;
+        this.treeProblem = problem;
+    }
+
+    public void markOffline() {
+        this.state = State.OFFLINE;
+    }
+
+    public void preemptivePassAt(Instant now) {
+        this.lastPreemptivePass = now;
+    }
+
+    public void addJob(Job job) {
+        jobs.put(job.id(), job);
+        add(job.resources(), 1);
+    }
+
+    public void removeJob(Job job) {
+        if (jobs.remove(job.id()) != null) {
+            add(job.resources(), -1);
+        }
+    }
+
+    private void add(Resources amount, int sign) {
+        for (int r = 0; r < usage.length; r++) {
+            usage[r] += sign * amount.get(r);
+        }
+    }
+
+    /** Remembers that the scheduler ended a job the node may still run, and why; the node is told to kill it. */
+    public void endedByScheduler(String jobId, String why) {
+        endedByScheduler.put(jobId, why);
+    }
+
+    /** Why the scheduler ended a job this node still reports, or {@code null}. */
+    public String whyEnded(String jobId) {
+        return endedByScheduler.get(jobId);
+    }
+
+    /** Forgets ended jobs the node no longer reports. */
+    public void forgetEndedExcept(java.util.Set<String> stillReported) {
+        endedByScheduler.keySet().retainAll(stillReported);
+    }
+
+    public boolean hasJob(String jobId) {
+        return jobs.containsKey(jobId);
+    }
+}

@@ -1,0 +1,19 @@
+package io.grove.core.operation;
+
+/** Why a job attempt ended other than by completing. */
+public enum JobEndReason {
+    /** The job exited non-zero or broke a limit on its node. */
+    FAILED,
+    /** Taken back for a starving operation. */
+    PREEMPTED,
+    /** Interrupted because its graceful operation was above its fair share. */
+    GRACEFUL_PREEMPTION,
+    /** Its node had more running than its limits allow. */
+    RESOURCE_OVERCOMMIT,
+    /** Its node was lost beyond the registration timeout. */
+    NODE_OFFLINE,
+    /** The node ran a job the scheduler did not know, or reported it aborted. */
+    ABORTED_BY_NODE,
+    /** The operation was aborted or failed. */
+    OPERATION_FINISHED
+}

@@ -1,0 +1,282 @@
+package io.grove.core.operation;
+
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An operation and its jobs. Owned by the {@link OperationRegistry}, which is the only writer;
+ * everything else reads. Job indices wait in per-task queues until a heartbeat starts them; an
+ * aborted attempt puts its index back, a failed one too until the failure limit is passed.
+ */
+public final class Operation {
+
+    private final String id;
+    private final OperationSpec spec;
+    private final String user;
+    private final Instant submitTime;
+    private final Map<String, String> poolByTree = new LinkedHashMap<>();
+    private final Set<String> pendingTrees = new LinkedHashSet<>();
+    private final Map<String, ArrayDeque<Integer>> pendingIndexes = new LinkedHashMap<>();
+    private final Map<String, int[]> attempts = new HashMap<>();
+    private final LinkedHashMap<String, Job> running = new LinkedHashMap<>();
+    private final List<Job> finished = new ArrayList<>();
+    private final Map<String, double[]> usageByTree = new HashMap<>();
+    private final double[] pendingResources = new double[ResourceType.COUNT];
+    private OperationState finalState;
+    private String finalMessage;
+    private Instant finishTime;
+    private int pendingJobCount;
+    private int completedJobs;
+    private int failedJobs;
+    private int abortedJobs;
+    private long jobSequence;
+
+    Operation(String id, OperationSpec spec, String user, Instant submitTime) {
+        this.id = id;
+        this.spec = spec;
+        this.user = user;
+        this.submitTime = submitTime;
+        for (TaskSpec task : spec.tasks().values()) {
+            ArrayDeque<Integer> queue = new ArrayDeque<>(task.jobCount());
+            for (int i = 0; i < task.jobCount(); i++) {
+                queue.addLast(i);
+            }
+            pendingIndexes.put(task.name(), queue);
+            attempts.put(task.name(), new int[task.jobCount()]);
+            addPending(task, task.jobCount());
+        }
+    }
+
+    private void addPending(TaskSpec task, int count) {
+        pendingJobCount += count;
+        double[] job = task.jobResources().toArray();
+        for (int r = 0; r < job.length; r++) {
+            pendingResources[r] += job[r] * count;
+        }
+    }
+
+    void place(String tree, String pool, boolean pending) {
+        poolByTree.put(tree, pool);
+        if (pending) {
+            pendingTrees.add(tree);
+        } else {
+            pendingTrees.remove(tree);
+        }
+        usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]);
+    }
+
+    void activate(String tree) {
+        pendingTrees.remove(tree);
+    }
+
+    /** Takes the next pending index of {@code task} and records a running attempt of it. */
+    Job start(TaskSpec task, String nodeId, String tree, Instant now, Set<String> preempting, double fairShare) {
+        ArrayDeque<Integer> queue = pendingIndexes.get(task.name());
+        if (queue == null || queue.isEmpty()) {
+            throw new IllegalStateException("operation " + id + " has no pending job of task " + task.name());
+        }
+        int index = queue.pollFirst();
+        int attempt = attempts.get(task.name())[index]++;
+        addPending(task, -1);
+        Job job = new Job(id + "-" + (++jobSequence), id, task, index, attempt, nodeId, tree, now, preempting, fairShare);
+        running.put(job.id(), job);
+        add(usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]), job.resources(), 1);
+        return job;
+    }
+
+    /** Ends a running attempt; aborted and (below the limit) failed indices go back to pending. */
+    void end(Job job, JobState state, Instant now, JobEndReason reason, String message) {
+        if (running.remove(job.id()) == null) {
+            throw new IllegalStateException("job " + job.id() + " is not running in operation " + id);
+        }
+        job.finish(state, now, reason, message);
+        finished.add(job);
+        add(usageByTree.get(job.tree()), job.resources(), -1);
+        switch (state) {
+            case COMPLETED -> completedJobs++;
+            case FAILED -> {
+                failedJobs++;
+                requeue(job);
+            }
+            case ABORTED -> {
+                abortedJobs++;
+                requeue(job);
+            }
+            default -> throw new IllegalArgumentException("not a final job state: " + state);
+        }
+    }
+
+    private void requeue(Job job) {
+        if (finalState == null) {
+            pendingIndexes.get(job.task().name()).addFirst(job.index());
+            addPending(job.task(), 1);
+        }
+    }
+
+    private static void add(double[] into, Resources amount, int sign) {
+        for (int r = 0; r < ResourceType.COUNT; r++) {
+            into[r] += sign * amount.get(r);
+        }
+    }
+
+    void finishOperation(OperationState state, Instant now, String message) {
+        this.finalState = state;
+        this.finalMessage = message;
+        this.finishTime = now;
+        for (ArrayDeque<Integer> queue : pendingIndexes.values()) {
+            queue.clear();
+        }
+        java.util.Arrays.fill(pendingResources, 0);
+        pendingJobCount = 0;
+    }
+
+    /** Whether more jobs have failed than the spec tolerates. */
+    boolean failureLimitExceeded() {
+        return failedJobs > spec.maxFailedJobCount();
+    }
+
+    boolean allJobsCompleted() {
+        return completedJobs == spec.jobCount();
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public OperationSpec spec() {
+        return spec;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public Instant submitTime() {
+        return submitTime;
+    }
+
+    /** Pending (held in every tree), running, or its final state. */
+    public OperationState state() {
+        if (finalState != null) {
+            return finalState;
+        }
+        return pendingTrees.size() == poolByTree.size() ? OperationState.PENDING : OperationState.RUNNING;
+    }
+
+    /** Why it failed or was aborted, if it did. */
+    public String finalMessage() {
+        return finalMessage;
+    }
+
+    public Instant finishTime() {
+        return finishTime;
+    }
+
+    /** Tree to pool, in the spec's tree order. */
+    public Map<String, String> poolByTree() {
+        return Collections.unmodifiableMap(poolByTree);
+    }
+
+    /** Whether the operation runs (is not held by a count limit) in {@code tree}. */
+    public boolean runsIn(String tree) {
+        return finalState == null && poolByTree.containsKey(tree) && !pendingTrees.contains(tree);
+    }
+
+    /** Running attempts in start order, oldest first. */
+    public List<Job> runningJobs() {
+        return List.copyOf(running.values());
+    }
+
+    /** The live view of running attempts in start order; do not modify. */
+    public Iterable<Job> runningJobsView() {
+        return Collections.unmodifiableCollection(running.values());
+    }
+
+    public int runningJobCount() {
+        return running.size();
+    }
+
+    public Job runningJob(String jobId) {
+        return running.get(jobId);
+    }
+
+    /** Ended attempts in the order they ended. */
+    public List<Job> finishedJobs() {
+        return Collections.unmodifiableList(finished);
+    }
+
+    public int pendingJobCount() {
+        return pendingJobCount;
+    }
+
+    public int completedJobCount() {
+        return completedJobs;
+    }
+
+    public int failedJobCount() {
+        return failedJobs;
+    }
+
+    public int abortedJobCount() {
+        return abortedJobs;
+    }
+
+    /** Resources of the jobs not started yet. */
+    public Resources pendingResources() {
+        double[] copy = pendingResources.clone();
+        for (int r = 0; r < copy.length; r++) {
+            copy[r] = Math.max(0, copy[r]);
+        }
+        return Resources.of(copy);
+    }
+
+    /** Resources of the running attempts on the nodes of {@code tree}. */
+    public Resources usageIn(String tree) {
+        double[] usage = usageByTree.get(tree);
+        if (usage == null) {
+            return Resources.ZERO;
+        }
+        double[] copy = usage.clone();
+        for (int r = 0; r < copy.length; r++) {
+            copy[r] = Math.max(0, copy[r]);
+        }
+        return Resources.of(copy);
+    }
+
+    /** The id the {@code offset}-th next started job will get (0 = the next one). */
+    public String nextJobId(int offset) {
+        return id + "-" + (jobSequence + offset + 1);
+    }
+
+    /** The job index the {@code offset}-th next start of {@code task} will take. */
+    public int pendingIndex(String task, int offset) {
+        int k = 0;
+        for (int index : pendingIndexes.get(task)) {
+            if (k++ == offset) {
+                return index;
+            }
+        }
+        throw new IllegalArgumentException("task " + task + " of " + id + " has only " + k + " pending jobs");
+    }
+
+    /** Jobs of {@code task} waiting to start. */
+    public int pendingJobCount(String task) {
+        ArrayDeque<Integer> queue = pendingIndexes.get(task);
+        return queue == null ? 0 : queue.size();
+    }
+
+    @Override
+    public String toString() {
+        return id + "(" + state() + ")";
+    }
+}

@@ -1,0 +1,253 @@
+package io.grove.core.operation;
+
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PoolsConfig;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Every operation and running job of the scheduler, with the pools of every tree and their count
+ * limits. The single writer of operation state: submissions, job starts and ends, aborts. A
+ * submission is checked in every tree before anything changes, so a refused one leaves no trace.
+ */
+public final class OperationRegistry {
+
+    private final Map<String, TreePools> trees = new LinkedHashMap<>();
+    private final Map<String, OperationCounts> counts = new HashMap<>();
+    private final Map<String, Operation> operations = new LinkedHashMap<>();
+    private final Map<String, Job> runningJobs = new HashMap<>();
+    private String defaultTree;
+
+    public OperationRegistry(PoolsConfig config) {
+        reconfigure(config);
+    }
+
+    /**
+     * Takes a new pool configuration. Trees that disappear keep nothing: their operations are
+     * expected to have been moved or finished by the caller; pools that disappear while in use
+     * stay as ephemeral pools. Pending operations that now have room start.
+     *
+     * @return operations that went from pending to running, with their tree
+     */
+    public List<Activation> reconfigure(PoolsConfig config) {
+        this.defaultTree = config.defaultTree();
+        List<Activation> activated = new ArrayList<>();
+        for (PoolTreeConfig tree : config.trees().values()) {
+            TreePools pools = trees.get(tree.name());
+            if (pools == null) {
+                pools = new TreePools(tree);
+                trees.put(tree.name(), pools);
+                counts.put(tree.name(), new OperationCounts(pools));
+            } else {
+                pools.reconfigure(tree);
+                keepPoolsInUse(tree.name(), pools);
+                for (String id : counts.get(tree.name()).tryRunAllPending()) {
+                    activated.add(activate(id, tree.name()));
+                }
+            }
+        }
+        return activated;
+    }
+
+    private void keepPoolsInUse(String tree, TreePools pools) {
+        for (Operation operation : operations.values()) {
+            String pool = operation.poolByTree().get(tree);
+            if (pool != null && !operation.state().isFinished() && !pools.contains(pool)) {
+                pools.ensure(new TreePools.Placement(pool, PoolTreeConfig.ROOT,
+                        io.grove.core.pool.EphemeralSubpoolConfig.DEFAULT, operation.user()));
+            }
+        }
+    }
+
+    /** An operation that started running in a tree after waiting there. */
+    public record Activation(String operationId, String tree) {
+    }
+
+    public String defaultTree() {
+        return defaultTree;
+    }
+
+    public Set<String> treeNames() {
+        return trees.keySet();
+    }
+
+    public TreePools pools(String tree) {
+        TreePools pools = trees.get(tree);
+        if (pools == null) {
+            throw new IllegalArgumentException("no pool tree '" + tree + "'");
+        }
+        return pools;
+    }
+
+    public OperationCounts counts(String tree) {
+        pools(tree);
+        return counts.get(tree);
+    }
+
+    /**
+     * Registers a submission in each of its trees: resolves pools (making ephemeral ones), checks
+     * {@code max_operation_count} everywhere first, then counts it in, running or pending.
+     *
+     * @throws SubmitException if any tree refuses it; then nothing has changed
+     */
+    public Operation submit(String id, OperationSpec spec, String user, Instant now) {
+        if (operations.containsKey(id)) {
+            throw new SubmitException(SubmitError.INVALID_SPEC, "operation id " + id + " is already taken");
+        }
+        List<String> treeNames = spec.poolTrees().isEmpty() ? List.of(defaultTree) : spec.poolTrees();
+        if (Set.copyOf(treeNames).size() != treeNames.size()) {
+            throw new SubmitException(SubmitError.INVALID_SPEC, "pool_trees names a tree twice: " + treeNames);
+        }
+        Map<String, TreePools.Placement> placements = new LinkedHashMap<>();
+        for (String tree : treeNames) {
+            TreePools pools = trees.get(tree);
+            if (pools == null) {
+                throw new SubmitException(SubmitError.UNKNOWN_TREE, "Pool tree \"" + tree + "\" does not exist; trees: "
+                        + trees.keySet(), Map.of("pool_tree", tree));
+            }
+            TreePools.Placement placement = pools.resolve(spec.optionsFor(tree).pool(), user);
+            pools.checkEphemeralLimit(placement);
+            if (pools.contains(placement.pool())) {
+                counts.get(tree).checkCanAdd(placement.pool());
+            } else {
+                counts.get(tree).checkCanAdd(placement.ephemeralParent());
+            }
+            placements.put(tree, placement);
+        }
+        for (Map.Entry<String, TreePools.Placement> entry : placements.entrySet()) {
+            trees.get(entry.getKey()).ensure(entry.getValue());
+        }
+        Operation operation = new Operation(id, spec, user, now);
+        for (Map.Entry<String, TreePools.Placement> entry : placements.entrySet()) {
+            String tree = entry.getKey();
+            String pool = entry.getValue().pool();
+            boolean lightweight = trees.get(tree).isLightweight(spec.type(), pool);
+            boolean runs = counts.get(tree).add(id, pool, lightweight);
+            operation.place(tree, pool, !runs);
+        }
+        operations.put(id, operation);
+        return operation;
+    }
+
+    public Operation operation(String id) {
+        return operations.get(id);
+    }
+
+    /** Every operation, in submission order. */
+    public Iterable<Operation> operations() {
+        return operations.values();
+    }
+
+    public int operationCount() {
+        return operations.size();
+    }
+
+    public Job runningJob(String jobId) {
+        return runningJobs.get(jobId);
+    }
+
+    public int runningJobCount() {
+        return runningJobs.size();
+    }
+
+    /** Why the operation is pending in {@code tree}, or {@code null}. */
+    public PendingReason pendingReason(String operationId, String tree) {
+        return counts(tree).pendingReason(operationId);
+    }
+
+    /** Records a started job (chosen by a heartbeat decision). */
+    public Job startJob(Operation operation, TaskSpec task, String nodeId, String tree, Instant now,
+            Set<String> preempting, double preemptorFairShare) {
+        if (!operation.runsIn(tree)) {
+            throw new IllegalStateException("operation " + operation.id() + " does not run in tree " + tree);
+        }
+        Job job = operation.start(task, nodeId, tree, now, preempting, preemptorFairShare);
+        runningJobs.put(job.id(), job);
+        return job;
+    }
+
+    /** Notes that a running job was told to stop gracefully; it runs until its node reports it ended. */
+    public void markInterrupting(String jobId) {
+        Job job = runningJobs.get(jobId);
+        if (job != null) {
+            job.markInterrupting();
+        }
+    }
+
+    /** The outcome of ending a job: maybe the operation finished and others started. */
+    public record JobEnd(Job job, OperationState operationState, List<Job> abortedWithOperation,
+            List<Activation> activated) {
+    }
+
+    /**
+     * Ends a running job. A completed last job completes the operation; a failure beyond
+     * {@code max_failed_job_count} fails it (its other jobs are aborted).
+     */
+    public JobEnd endJob(String jobId, JobState state, Instant now, JobEndReason reason, String message) {
+        Job job = runningJobs.remove(jobId);
+        if (job == null) {
+            throw new IllegalArgumentException("no running job " + jobId);
+        }
+        Operation operation = operations.get(job.operationId());
+        operation.end(job, state, now, reason, message);
+        if (state == JobState.COMPLETED && operation.allJobsCompleted()) {
+            return new JobEnd(job, OperationState.COMPLETED, List.of(), finish(operation, OperationState.COMPLETED, now, null));
+        }
+        if (state == JobState.FAILED && operation.failureLimitExceeded()) {
+            String why = "Failed jobs limit exceeded: " + operation.failedJobCount() + " jobs failed, "
+                    + operation.spec().maxFailedJobCount() + " allowed; last: " + message;
+            List<Job> aborted = operation.runningJobs();
+            for (Job other : aborted) {
+                runningJobs.remove(other.id());
+                operation.end(other, JobState.ABORTED, now, JobEndReason.OPERATION_FINISHED, why);
+            }
+            return new JobEnd(job, OperationState.FAILED, aborted, finish(operation, OperationState.FAILED, now, why));
+        }
+        return new JobEnd(job, operation.state(), List.of(), List.of());
+    }
+
+    /**
+     * Aborts an unfinished operation: its running jobs end aborted (the caller tells their nodes).
+     *
+     * @throws SubmitException if there is no such operation or it already finished
+     */
+    public JobEnd abort(String operationId, Instant now, String message) {
+        Operation operation = operations.get(operationId);
+        if (operation == null) {
+            throw new SubmitException(SubmitError.NO_SUCH_OPERATION, "No operation " + operationId,
+                    Map.of("operation_id", operationId));
+        }
+        if (operation.state().isFinished()) {
+            throw new SubmitException(SubmitError.INVALID_STATE, "Operation " + operationId + " is already "
+                    + operation.state().name().toLowerCase(), Map.of("operation_id", operationId,
+                    "state", operation.state().name().toLowerCase()));
+        }
+        List<Job> aborted = operation.runningJobs();
+        for (Job job : aborted) {
+            runningJobs.remove(job.id());
+            operation.end(job, JobState.ABORTED, now, JobEndReason.OPERATION_FINISHED, message);
+        }
+        return new JobEnd(null, OperationState.ABORTED, aborted, finish(operation, OperationState.ABORTED, now, message));
+    }
+
+    private List<Activation> finish(Operation operation, OperationState state, Instant now, String message) {
+        operation.finishOperation(state, now, message);
+        List<Activation> activated = new ArrayList<>();
+        for (String tree : operation.poolByTree().keySet()) {
+            for (String id : counts.get(tree).remove(operation.id())) {
+                activated.add(activate(id, tree));
+            }
+        }
+        return activated;
+    }
+
+    private Activation activate(String id, String tree) {
+        operations.get(id).activate(tree);
+        return new Activation(id, tree);
+    }
+}

@@ -1,0 +1,166 @@
+package io.grove.core.operation;
+
+import io.grove.core.resource.Resources;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a user submits (reference §1.3 and design "Operations and jobs").
+ *
+ * @param type vanilla, or another kind (matters for lightweight operations only)
+ * @param title a free-form title, may be empty
+ * @param tasks the tasks by name, in the spec's order
+ * @param pool the pool in every tree without its own; {@code null} for the user's ephemeral pool
+ * @param poolTrees the trees to run in; empty means the default tree
+ * @param treeOptions per-tree pool, weight and limits
+ * @param weight weight among siblings, positive
+ * @param resourceLimits the operation's limits ({@link Resources#UNLIMITED} when none)
+ * @param maxFailedJobCount the operation fails when this many jobs have failed
+ * @param preemptionMode normal or graceful
+ * @param gang all or nothing
+ */
+public record OperationSpec(
+        OperationType type,
+        String title,
+        Map<String, TaskSpec> tasks,
+        String pool,
+        List<String> poolTrees,
+        Map<String, TreeOptions> treeOptions,
+        double weight,
+        Resources resourceLimits,
+        int maxFailedJobCount,
+        PreemptionMode preemptionMode,
+        boolean gang) {
+
+    /** The reference's default of {@code max_failed_job_count}. */
+    public static final int DEFAULT_MAX_FAILED_JOB_COUNT = 10;
+
+    public OperationSpec {
+        type = type == null ? OperationType.VANILLA : type;
+        title = title == null ? "" : title;
+        if (tasks == null || tasks.isEmpty()) {
+            throw new IllegalArgumentException("an operation needs at least one task");
+        }
+        tasks = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tasks));
+        poolTrees = List.copyOf(poolTrees == null ? List.of() : poolTrees);
+        treeOptions = Map.copyOf(treeOptions == null ? Map.of() : treeOptions);
+        if (!(weight > 0) || Double.isInfinite(weight)) {
+            throw new IllegalArgumentException("weight must be positive, got " + weight);
+        }
+        resourceLimits = resourceLimits == null ? Resources.UNLIMITED : resourceLimits;
+        if (maxFailedJobCount < 0) {
+            throw new IllegalArgumentException("max_failed_job_count must not be negative, got " + maxFailedJobCount);
+        }
+        preemptionMode = preemptionMode == null ? PreemptionMode.NORMAL : preemptionMode;
+        for (Map.Entry<String, TaskSpec> entry : tasks.entrySet()) {
+            if (!entry.getKey().equals(entry.getValue().name())) {
+                throw new IllegalArgumentException("task key " + entry.getKey() + " differs from its name "
+                        + entry.getValue().name());
+            }
+        }
+    }
+
+    /** Options for one tree, with the spec's top-level values where the tree sets none. */
+    public TreeOptions optionsFor(String tree) {
+        TreeOptions own = treeOptions.getOrDefault(tree, TreeOptions.NONE);
+        return new TreeOptions(own.pool() != null ? own.pool() : pool,
+                own.weight() != null ? own.weight() : weight,
+                own.resourceLimits() != null ? own.resourceLimits() : resourceLimits);
+    }
+
+    /** Total number of jobs over all tasks. */
+    public int jobCount() {
+        int count = 0;
+        for (TaskSpec task : tasks.values()) {
+            count += task.jobCount();
+        }
+        return count;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Fluent construction, mostly for tests and workloads. */
+    public static final class Builder {
+        private OperationType type = OperationType.VANILLA;
+        private String title = "";
+        private final Map<String, TaskSpec> tasks = new LinkedHashMap<>();
+        private String pool;
+        private final List<String> poolTrees = new ArrayList<>();
+        private final Map<String, TreeOptions> treeOptions = new LinkedHashMap<>();
+        private double weight = 1.0;
+        private Resources limits = Resources.UNLIMITED;
+        private int maxFailedJobCount = DEFAULT_MAX_FAILED_JOB_COUNT;
+        private PreemptionMode preemptionMode = PreemptionMode.NORMAL;
+        private boolean gang;
+
+        public Builder type(OperationType value) {
+            this.type = value;
+            return this;
+        }
+
+        public Builder title(String value) {
+            this.title = value;
+            return this;
+        }
+
+        public Builder task(TaskSpec task) {
+            tasks.put(task.name(), task);
+            return this;
+        }
+
+        /** One task named {@code main} of {@code count} jobs of {@code resources}. */
+        public Builder jobs(int count, Resources resources) {
+            return task(TaskSpec.of("main", count, resources, "true"));
+        }
+
+        public Builder pool(String value) {
+            this.pool = value;
+            return this;
+        }
+
+        public Builder tree(String tree) {
+            poolTrees.add(tree);
+            return this;
+        }
+
+        public Builder tree(String tree, TreeOptions options) {
+            poolTrees.add(tree);
+            treeOptions.put(tree, options);
+            return this;
+        }
+
+        public Builder weight(double value) {
+            this.weight = value;
+            return this;
+        }
+
+        public Builder limits(Resources value) {
+            this.limits = value;
+            return this;
+        }
+
+        public Builder maxFailedJobCount(int value) {
+            this.maxFailedJobCount = value;
+            return this;
+        }
+
+        public Builder graceful() {
+            this.preemptionMode = PreemptionMode.GRACEFUL;
+            return this;
+        }
+
+        public Builder gang() {
+            this.gang = true;
+            return this;
+        }
+
+        public OperationSpec build() {
+            return new OperationSpec(type, title, tasks, pool, poolTrees, treeOptions, weight, limits,
+                    maxFailedJobCount, preemptionMode, gang);
+        }
+    }
+}

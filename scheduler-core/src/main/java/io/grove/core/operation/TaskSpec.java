@@ -1,0 +1,39 @@
+package io.grove.core.operation;
+
+import io.grove.core.resource.Resources;
+import java.util.Map;
+
+/**
+ * One task of an operation: {@code jobCount} jobs running {@code command}, each with the same
+ * resources. Every job takes exactly one user slot, whatever the spec says.
+ *
+ * @param name the task's name, unique within the operation
+ * @param jobCount number of jobs, at least 1
+ * @param command the shell command each job runs
+ * @param jobResources resources of one job (user_slots is forced to 1)
+ * @param env extra environment of the jobs
+ */
+public record TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env) {
+
+    public TaskSpec {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("task name must not be empty");
+        }
+        if (jobCount < 1) {
+            throw new IllegalArgumentException("task " + name + ": job_count must be at least 1, got " + jobCount);
+        }
+        command = command == null ? "" : command;
+        jobResources = (jobResources == null ? Resources.ZERO : jobResources).with(
+                io.grove.core.resource.ResourceType.USER_SLOTS, 1);
+        if (Double.isInfinite(jobResources.cpu()) || Double.isInfinite(jobResources.memory())
+                || Double.isInfinite(jobResources.gpu()) || Double.isInfinite(jobResources.network())) {
+            throw new IllegalArgumentException("task " + name + ": job resources must be finite, got " + jobResources);
+        }
+        env = Map.copyOf(env == null ? Map.of() : env);
+    }
+
+    /** A task of {@code jobCount} jobs of the given resources that run {@code command}. */
+    public static TaskSpec of(String name, int jobCount, Resources jobResources, String command) {
+        return new TaskSpec(name, jobCount, command, jobResources, Map.of());
+    }
+}

@@ -1,0 +1,18 @@
+package io.grove.core.operation;
+
+import io.grove.core.resource.Resources;
+
+/**
+ * An operation's options for one pool tree ({@code scheduling_options_per_pool_tree}); unset fields
+ * ({@code null}) take the spec's top-level values.
+ */
+public record TreeOptions(String pool, Double weight, Resources resourceLimits) {
+
+    public static final TreeOptions NONE = new TreeOptions(null, null, null);
+
+    public TreeOptions {
+        if (weight != null && !(weight > 0)) {
+            throw new IllegalArgumentException("weight must be positive, got " + weight);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package io.grove.core.operation;
+
+import io.grove.core.pool.EphemeralSubpoolConfig;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTree;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.SchedulingMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The pools of one tree as operations see them: the configured pools plus the ephemeral ones made
+ * on demand (reference §5): {@code <user>} under the tree's {@code default_parent_pool} for an
+ * operation without a pool, and {@code <pool>$<user>} under a pool with
+ * {@code create_ephemeral_subpools}. Answers parents and effective count limits.
+ */
+public final class TreePools {
+
+    /** Names allowed for ephemeral pools (the user part). */
+    static final Pattern EPHEMERAL_NAME = Pattern.compile("[-_a-z0-9:A-Z]+");
+
+    /** An ephemeral pool and the user it was made for. */
+    record EphemeralPool(String name, String parent, String user, PoolConfig config) {
+    }
+
+    private PoolTreeConfig base;
+    private PoolTree shape;
+    private final Map<String, EphemeralPool> ephemeral = new LinkedHashMap<>();
+    private PoolTreeConfig effective;
+
+    public TreePools(PoolTreeConfig config) {
+        reconfigure(config);
+    }
+
+    /** Takes a new configuration; ephemeral pools stay, re-homed if their parent is gone. */
+    void reconfigure(PoolTreeConfig config) {
+        this.base = config;
+        this.shape = PoolTree.of(config);
+        for (Map.Entry<String, EphemeralPool> entry : new ArrayList<>(ephemeral.entrySet())) {
+            EphemeralPool pool = entry.getValue();
+            if (shape.contains(pool.name())) {
+                ephemeral.remove(entry.getKey());
+            } else if (!shape.contains(pool.parent())) {
+                ephemeral.put(entry.getKey(), new EphemeralPool(pool.name(), defaultParent(), pool.user(), pool.config()));
+            }
+        }
+        effective = null;
+    }
+
+    public String name() {
+        return base.name();
+    }
+
+    public PoolTreeConfig baseConfig() {
+        return base;
+    }
+
+    /** The configuration with the ephemeral pools in place; what the fair-share update gets. */
+    public PoolTreeConfig effectiveConfig() {
+        if (effective == null) {
+            effective = ephemeral.isEmpty() ? base : base.withPools(withEphemeral(base.pools(), PoolTreeConfig.ROOT));
+        }
+        return effective;
+    }
+
+    private List<PoolConfig> withEphemeral(List<PoolConfig> pools, String parent) {
+        List<PoolConfig> out = new ArrayList<>(pools.size());
+        for (PoolConfig pool : pools) {
+            out.add(pool.withChildren(withEphemeral(pool.children(), pool.name())));
+        }
+        for (EphemeralPool pool : ephemeral.values()) {
+            if (pool.parent().equals(parent)) {
+                out.add(pool.config());
+            }
+        }
+        return out;
+    }
+
+    public boolean contains(String pool) {
+        return shape.contains(pool) || ephemeral.containsKey(pool);
+    }
+
+    public boolean isEphemeral(String pool) {
+        return ephemeral.containsKey(pool);
+    }
+
+    /** The pool's parent, or {@code null} for the root. */
+    public String parentOf(String pool) {
+        if (PoolTreeConfig.ROOT.equals(pool)) {
+            return null;
+        }
+        EphemeralPool eph = ephemeral.get(pool);
+        if (eph != null) {
+            return eph.parent();
+        }
+        return shape.pool(pool).map(PoolTree.Node::parent)
+                .orElseThrow(() -> new IllegalArgumentException("no pool '" + pool + "' in tree " + name()));
+    }
+
+    /** The pool's configuration, {@code null} for the root. */
+    public PoolConfig configOf(String pool) {
+        if (PoolTreeConfig.ROOT.equals(pool)) {
+            return null;
+        }
+        EphemeralPool eph = ephemeral.get(pool);
+        return eph != null ? eph.config() : shape.pool(pool).map(PoolTree.Node::config).orElse(null);
+    }
+
+    /** The pool, its ancestors and the root, nearest first. */
+    public List<String> pathToRoot(String pool) {
+        List<String> path = new ArrayList<>(6);
+        for (String at = pool; at != null; at = parentOf(at)) {
+            path.add(at);
+        }
+        return path;
+    }
+
+    public int maxOperationCount(String pool) {
+        PoolConfig config = configOf(pool);
+        if (config == null) {
+            return base.counts().maxOperationCount();
+        }
+        return config.maxOperationCount() != null ? config.maxOperationCount() : base.counts().maxOperationCountPerPool();
+    }
+
+    public int maxRunningOperationCount(String pool) {
+        PoolConfig config = configOf(pool);
+        if (config == null) {
+            return base.counts().maxRunningOperationCount();
+        }
+        return config.maxRunningOperationCount() != null ? config.maxRunningOperationCount()
+                : base.counts().maxRunningOperationCountPerPool();
+    }
+
+    /** A vanilla operation in a FIFO pool with {@code enable_lightweight_operations}. */
+    public boolean isLightweight(OperationType type, String pool) {
+        PoolConfig config = configOf(pool);
+        return type == OperationType.VANILLA && config != null && config.enableLightweightOperations()
+                && config.mode() == SchedulingMode.FIFO;
+    }
+
+    private String defaultParent() {
+        String parent = base.defaultParentPool();
+        return shape.contains(parent) ? parent : PoolTreeConfig.ROOT;
+    }
+
+    /**
+     * Where an operation of {@code user} asking for {@code requested} (or {@code null}) goes; the
+     * answer may be an ephemeral pool that does not exist yet ({@link #ensure} makes it).
+     *
+     * @throws SubmitException for an unknown pool, a forbidden one, or a bad user name
+     */
+    public Placement resolve(String requested, String user) {
+        if (requested == null) {
+            if (shape.contains(user) && !PoolTreeConfig.ROOT.equals(user)) {
+                return checkImmediate(new Placement(user, null, null, user));
+            }
+            checkEphemeralName(user);
+            return new Placement(user, defaultParent(), EphemeralSubpoolConfig.DEFAULT, user);
+        }
+        if (PoolTreeConfig.ROOT.equals(requested)) {
+            if (base.counts().forbidImmediateOperationsInRoot()) {
+                throw new SubmitException(SubmitError.FORBIDDEN_IMMEDIATE_OPERATIONS,
+                        "Starting operations immediately in the root of tree \"" + name() + "\" is forbidden",
+                        Map.of("pool", requested, "pool_tree", name()));
+            }
+            return new Placement(requested, null, null, user);
+        }
+        if (ephemeral.containsKey(requested)) {
+            return new Placement(requested, null, null, user);
+        }
+        PoolConfig config = shape.pool(requested).map(PoolTree.Node::config).orElseThrow(() -> new SubmitException(
+                SubmitError.UNKNOWN_POOL, "Pool \"" + requested + "\" does not exist in tree \"" + name() + "\"",
+                Map.of("pool", requested, "pool_tree", name())));
+        if (config.createEphemeralSubpools()) {
+            checkEphemeralName(user);
+            EphemeralSubpoolConfig sub = config.ephemeralSubpoolConfig() == null
+                    ? EphemeralSubpoolConfig.DEFAULT : config.ephemeralSubpoolConfig();
+            return new Placement(requested + "$" + user, requested, sub, user);
+        }
+        return checkImmediate(new Placement(requested, null, null, user));
+    }
+
+    private Placement checkImmediate(Placement placement) {
+        PoolConfig config = configOf(placement.pool());
+        if (config != null && config.forbidImmediateOperations()) {
+            throw new SubmitException(SubmitError.FORBIDDEN_IMMEDIATE_OPERATIONS,
+                    "Starting operations immediately in pool \"" + placement.pool() + "\" is forbidden",
+                    Map.of("pool", placement.pool(), "pool_tree", name()));
+        }
+        return placement;
+    }
+
+    private void checkEphemeralName(String user) {
+        if (user == null || !EPHEMERAL_NAME.matcher(user).matches()) {
+            throw new SubmitException(SubmitError.INVALID_SPEC, "User name \"" + user
+                    + "\" cannot name an ephemeral pool: it must match " + EPHEMERAL_NAME.pattern());
+        }
+    }
+
+    /** Makes the placement's ephemeral pool if it is missing (after {@link #checkEphemeralLimit}). */
+    void ensure(Placement placement) {
+        if (placement.ephemeralParent() == null || ephemeral.containsKey(placement.pool())) {
+            return;
+        }
+        checkEphemeralLimit(placement);
+        ephemeral.put(placement.pool(), new EphemeralPool(placement.pool(), placement.ephemeralParent(),
+                placement.user(), PoolConfig.ephemeral(placement.pool(), placement.ephemeralConfig())));
+        effective = null;
+    }
+
+    /**
+     * Refuses a placement that would make one ephemeral pool too many for its user.
+     *
+     * @throws SubmitException when the user is at {@code max_ephemeral_pools_per_user}
+     */
+    void checkEphemeralLimit(Placement placement) {
+        if (placement.ephemeralParent() == null || ephemeral.containsKey(placement.pool())) {
+            return;
+        }
+        // As in the reference, the limit counts the user's own pools under the default parent, not <pool>$<user>.
+        boolean userPool = placement.pool().equals(placement.user());
+        long owned = ephemeral.values().stream().filter(p -> p.name().equals(p.user()) && p.user().equals(placement.user())).count();
+        int limit = base.counts().maxEphemeralPoolsPerUser();
+        if (userPool && owned >= limit) {
+            throw new SubmitException(SubmitError.TOO_MANY_EPHEMERAL_POOLS, "Cannot create new ephemeral pool \""
+                    + placement.pool() + "\" in tree \"" + name() + "\": the limit of " + limit
+                    + " ephemeral pools per user has been reached for user \"" + placement.user() + "\"",
+                    Map.of("pool", placement.pool(), "pool_tree", name(), "limit", limit, "user", placement.user()));
+        }
+    }
+
+    /** Removes an ephemeral pool once nothing uses it. */
+    void release(String pool) {
+        if (ephemeral.remove(pool) != null) {
+            effective = null;
+        }
+    }
+
+    /** Names of the ephemeral pools, in creation order. */
+    public List<String> ephemeralPools() {
+        return List.copyOf(ephemeral.keySet());
+    }
+
+    /**
+     * Where an operation goes in one tree.
+     *
+     * @param pool the pool's name
+     * @param ephemeralParent the parent to create it under, or {@code null} if it exists or is not ephemeral
+     * @param ephemeralConfig its configuration when it is made
+     * @param user the operation's owner
+     */
+    public record Placement(String pool, String ephemeralParent, EphemeralSubpoolConfig ephemeralConfig, String user) {
+    }
+}

@@ -1,0 +1,120 @@
+package io.grove.core.preempt;
+
+import io.grove.core.fairshare.ElementKind;
+import io.grove.core.fairshare.ElementShares;
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTree;
+import io.grove.core.pool.PoolPreemptionConfig;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.StarvationSettings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Starvation of the elements of one tree, carried from update to update (reference §3.1): an
+ * element below its fair share (times the tolerance) remembers since when; past the starvation
+ * timeout it starves, past the aggressive timeout (where enabled) it starves aggressively; at or
+ * above it the memory is reset. Pools take their own settings or their parent's; operations their
+ * parent's, with tolerance 1 when the fair share covers the whole demand and timeouts scaled by
+ * {@code min(1, pending jobs / allocation_count_preemption_timeout_coefficient)}.
+ */
+public final class StarvationTracker {
+
+    /** Effective settings of one element. */
+    private record Effective(double tolerance, Duration timeout, Duration aggressiveTimeout, boolean aggressive) {
+    }
+
+    private final Map<String, Instant> belowSince = new HashMap<>();
+
+    /**
+     * Updates every element's status with a new fair-share result.
+     *
+     * @param result the update's result
+     * @param config the tree as the update saw it (with ephemeral pools)
+     * @param pendingJobs pending job count by operation id
+     * @param now the update's time
+     * @return the status of every element that is not {@link StarvationStatus#NON_STARVING}
+     */
+    public Map<String, StarvationStatus> update(FairShareResult result, PoolTreeConfig config,
+            Map<String, Integer> pendingJobs, Instant now) {
+        StarvationSettings tree = config.starvation();
+        PoolTree shape = PoolTree.of(config);
+        Map<String, Effective> effective = new HashMap<>();
+        Map<String, StarvationStatus> statuses = new HashMap<>();
+        Set<String> seen = new HashSet<>();
+        for (ElementShares element : result.elements().values()) {
+            seen.add(element.id());
+            if (element.kind() == ElementKind.ROOT) {
+                effective.put(element.id(), new Effective(tree.fairShareStarvationTolerance(),
+                        tree.fairShareStarvationTimeout(), tree.fairShareAggressiveStarvationTimeout(),
+                        tree.enableAggressiveStarvation()));
+                continue;
+            }
+            Effective parent = effective.get(element.parent());
+            Effective own;
+            if (element.kind() == ElementKind.POOL) {
+                own = forPool(parent, shape.pool(element.id()).orElseThrow().config().preemption());
+                effective.put(element.id(), own);
+                if (!tree.enablePoolStarvation()) {
+                    belowSince.remove(element.id());
+                    continue;
+                }
+            } else {
+                own = forOperation(parent, element, pendingJobs.getOrDefault(element.id(), 0),
+                        tree.allocationCountPreemptionTimeoutCoefficient());
+            }
+            StarvationStatus status = track(element, own, now);
+            if (status != StarvationStatus.NON_STARVING) {
+                statuses.put(element.id(), status);
+            }
+        }
+        belowSince.keySet().retainAll(seen);
+        return statuses;
+    }
+
+    private StarvationStatus track(ElementShares element, Effective settings, Instant now) {
+        boolean below = ShareBounds.belowFairShare(element.usageShare().toArray(),
+                element.fairShare().total().toArray(), settings.tolerance(), element.demandShare().toArray());
+        if (!below) {
+            belowSince.remove(element.id());
+            return StarvationStatus.NON_STARVING;
+        }
+        Instant since = belowSince.computeIfAbsent(element.id(), id -> now);
+        Duration below_ = Duration.between(since, now);
+        if (settings.aggressive() && below_.compareTo(settings.aggressiveTimeout()) > 0) {
+            return StarvationStatus.AGGRESSIVELY_STARVING;
+        }
+        return below_.compareTo(settings.timeout()) > 0 ? StarvationStatus.STARVING : StarvationStatus.NON_STARVING;
+    }
+
+    /** Since when an element has been below its fair share, or {@code null}. */
+    public Instant belowFairShareSince(String id) {
+        return belowSince.get(id);
+    }
+
+    private static Effective forPool(Effective parent, PoolPreemptionConfig own) {
+        return new Effective(
+                own.fairShareStarvationTolerance() != null ? own.fairShareStarvationTolerance() : parent.tolerance(),
+                own.fairShareStarvationTimeout() != null ? own.fairShareStarvationTimeout() : parent.timeout(),
+                parent.aggressiveTimeout(),
+                own.enableAggressiveStarvation() != null ? own.enableAggressiveStarvation() : parent.aggressive());
+    }
+
+    private static Effective forOperation(Effective parent, ElementShares element, int pendingJobs, double coefficient) {
+        double tolerance = ShareBounds.coversDemand(element.fairShare().total().toArray(), element.demandShare().toArray())
+                ? 1.0 : parent.tolerance();
+        double scale = coefficient > 0 ? Math.min(1.0, pendingJobs / coefficient) : 1.0;
+        return new Effective(tolerance, scaled(parent.timeout(), scale), scaled(parent.aggressiveTimeout(), scale),
+                parent.aggressive());
+    }
+
+    private static Duration scaled(Duration duration, double factor) {
+        return factor >= 1.0 ? duration : Duration.ofNanos((long) (duration.toNanos() * factor));
+    }
+}

@@ -1,0 +1,122 @@
+package io.grove.core.schedule;
+
+import io.grove.core.resource.Resources;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The answer to one heartbeat: jobs to start, jobs to preempt, jobs to abort, and why the node's
+ * remaining resources stay idle. A decision is a value; the scheduler applies it afterwards.
+ *
+ * @param nodeId the node
+ * @param tree the node's pool tree, or {@code null} if it has none
+ * @param starts jobs to start, in order
+ * @param preemptions jobs to interrupt, each with its preemptor and grace
+ * @param aborts jobs to kill now
+ * @param idle why nothing more was started although resources remain
+ * @param preemptivePass whether a preemptive pass ran (it starts the node's backoff)
+ */
+public record Decision(
+        String nodeId,
+        String tree,
+        List<JobStart> starts,
+        List<JobPreemption> preemptions,
+        List<JobAbort> aborts,
+        List<IdleReason> idle,
+        boolean preemptivePass) {
+
+    public Decision {
+        starts = List.copyOf(starts);
+        preemptions = List.copyOf(preemptions);
+        aborts = List.copyOf(aborts);
+        idle = List.copyOf(idle);
+    }
+
+    /**
+     * A job to start.
+     *
+     * @param jobId the new attempt's id
+     * @param operationId its operation
+     * @param task the task's name
+     * @param index the job's index within the task
+     * @param command the shell command
+     * @param env environment
+     * @param resources what the job may use
+     * @param preemptive whether it was started by preempting others
+     */
+    public record JobStart(String jobId, String operationId, String task, int index, String command,
+            Map<String, String> env, Resources resources, boolean preemptive) {
+    }
+
+    /** Why a job is interrupted. */
+    public enum PreemptionReason {
+        /** For an operation starving longer than its starvation timeout. */
+        STARVATION,
+        /** For an operation starving aggressively. */
+        AGGRESSIVE_STARVATION,
+        /** Its graceful operation is above its fair share. */
+        GRACEFUL
+    }
+
+    /**
+     * A job to interrupt: the node stops it after {@code grace}.
+     *
+     * @param jobId the victim
+     * @param operationId the victim's operation
+     * @param reason why
+     * @param preemptorOperationId the operation the resources go to, or {@code null}
+     * @param preemptorJobId the job started with them, or {@code null}
+     * @param grace how long the job may take to stop
+     * @param message the full reason for logs and the user
+     */
+    public record JobPreemption(String jobId, String operationId, PreemptionReason reason, String preemptorOperationId,
+            String preemptorJobId, Duration grace, String message) {
+    }
+
+    /** Why a job is killed at once. */
+    public enum AbortReason {
+        /** The node runs a job the scheduler does not know (or knows on another node). */
+        UNKNOWN_JOB,
+        /** The node's usage exceeds its limits. */
+        RESOURCE_OVERCOMMIT,
+        /** The scheduler ended the job already (preempted, operation aborted or failed, node lost). */
+        ENDED_BY_SCHEDULER
+    }
+
+    /** A job to kill now. */
+    public record JobAbort(String jobId, AbortReason reason, String message) {
+    }
+
+    /** Why resources stay idle. */
+    public enum IdleCode {
+        /** No operation in the node's tree has a pending job. */
+        NO_DEMAND,
+        /** Pending jobs are bigger than what is free on this node. */
+        FRAGMENTATION,
+        /** Pending jobs would break a pool's or an operation's resource limits. */
+        LIMITS,
+        /** The node matches no pool tree. */
+        NO_TREE,
+        /** The node matches more than one pool tree. */
+        AMBIGUOUS_TREE,
+        /** The tree has no fair share yet (no update since the node or the operations came). */
+        NO_FAIR_SHARE
+    }
+
+    /**
+     * Why resources stay idle, with the numbers.
+     *
+     * @param code the reason
+     * @param operations how many operations it holds back
+     * @param free what the node had free when the reason was recorded
+     * @param message the details
+     */
+    public record IdleReason(IdleCode code, int operations, Resources free, String message) {
+    }
+
+    /** A decision for a node that gets nothing. */
+    public static Decision nothing(String nodeId, String tree, List<JobAbort> aborts, List<IdleReason> idle) {
+        return new Decision(nodeId, tree, List.of(), List.of(), aborts, idle, false);
+    }
+}

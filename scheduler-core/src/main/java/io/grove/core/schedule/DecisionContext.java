@@ -1,0 +1,137 @@
+package io.grove.core.schedule;
+
+import io.grove.core.node.Node;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.resource.Resources;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The working state of one heartbeat decision: what is free on the node, the jobs planned so far
+ * (precommitted into the index) and the jobs released, with an undo log so that the index is left
+ * exactly as it was. A decision only plans; applying it is the scheduler's job.
+ */
+final class DecisionContext {
+
+    final SchedulingIndex index;
+    final Node node;
+    final Instant now;
+    final double[] free;
+    final List<Decision.JobStart> starts = new ArrayList<>();
+    final List<Decision.JobPreemption> preemptions = new ArrayList<>();
+    final List<Decision.JobAbort> aborts = new ArrayList<>();
+    final Set<String> released = new HashSet<>();
+    final Map<Decision.IdleCode, Integer> idle = new EnumMap<>(Decision.IdleCode.class);
+    private final Map<Integer, Map<String, Integer>> plannedByTask = new HashMap<>();
+    private final List<int[]> deactivated = new ArrayList<>();
+    private final List<Object[]> usageChanges = new ArrayList<>();
+
+    DecisionContext(SchedulingIndex index, Node node, Resources limits, Instant now) {
+        this.index = index;
+        this.node = node;
+        this.now = now;
+        double[] limit = limits.toArray();
+        double[] used = node.usage().toArray();
+        this.free = new double[limit.length];
+        for (int r = 0; r < free.length; r++) {
+            free[r] = limit[r] - used[r];
+        }
+    }
+
+    Map<String, Integer> planned(int operation) {
+        return plannedByTask.getOrDefault(operation, Map.of());
+    }
+
+    /** Plans a start of {@code task} for operation {@code at} and precommits it. */
+    Decision.JobStart plan(int at, TaskSpec task, boolean preemptive) {
+        Operation operation = index.operations[at];
+        Map<String, Integer> byTask = plannedByTask.computeIfAbsent(at, k -> new HashMap<>());
+        int offsetInTask = byTask.getOrDefault(task.name(), 0);
+        String jobId = operation.nextJobId(index.planned[at]);
+        int jobIndex = operation.pendingIndex(task.name(), offsetInTask);
+        byTask.put(task.name(), offsetInTask + 1);
+        index.planned[at]++;
+        double[] job = task.jobResources().toArray();
+        take(job);
+        changeUsage(at, job, 1);
+        Decision.JobStart start = new Decision.JobStart(jobId, operation.id(), task.name(), jobIndex, task.command(),
+                task.env(), task.jobResources(), preemptive);
+        starts.add(start);
+        return start;
+    }
+
+    /** Frees a running job's resources for the rest of the decision. */
+    void release(Job job) {
+        released.add(job.id());
+        double[] resources = job.resources().toArray();
+        for (int r = 0; r < free.length; r++) {
+            free[r] += resources[r];
+        }
+        int at = index == null ? -1 : index.indexOf(job.operationId());
+        if (at >= 0) {
+            changeUsage(at, resources, -1);
+        }
+    }
+
+    private void take(double[] job) {
+        for (int r = 0; r < free.length; r++) {
+            free[r] -= job[r];
+        }
+    }
+
+    private void changeUsage(int at, double[] job, int sign) {
+        index.addUsage(at, job, sign);
+        usageChanges.add(new Object[] {at, job, sign});
+    }
+
+    /** Takes an operation out of this decision, with the reason. */
+    void deactivate(int at, Decision.IdleCode code) {
+        index.deactivated[at] = true;
+        index.refresh(at);
+        deactivated.add(new int[] {at});
+        idle.merge(code, 1, Integer::sum);
+    }
+
+    boolean hasFreeSlot() {
+        return free[0] >= 1 - 1e-9;
+    }
+
+    /** Leaves the index as it was before the decision. */
+    void undo() {
+        if (index == null) {
+            return;
+        }
+        for (int i = usageChanges.size() - 1; i >= 0; i--) {
+            Object[] change = usageChanges.get(i);
+            index.addUsage((Integer) change[0], (double[]) change[1], -(Integer) change[2]);
+        }
+        for (int[] at : deactivated) {
+            index.deactivated[at[0]] = false;
+        }
+        for (int at : plannedByTask.keySet()) {
+            index.planned[at] = 0;
+        }
+        for (int[] at : deactivated) {
+            index.refresh(at[0]);
+        }
+        for (int at : plannedByTask.keySet()) {
+            index.refresh(at);
+        }
+    }
+
+    Resources freeResources() {
+        double[] copy = free.clone();
+        for (int r = 0; r < copy.length; r++) {
+            copy[r] = Math.max(0, copy[r]);
+        }
+        return Resources.of(copy);
+    }
+}

@@ -1,0 +1,56 @@
+package io.grove.core.schedule;
+
+import io.grove.core.resource.Resources;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a node reports on every heartbeat.
+ *
+ * @param nodeId the node's stable id
+ * @param tags the node's tags, which choose its pool tree
+ * @param resourceLimits what the node offers
+ * @param resourceUsage what its running jobs use, as the node measures it
+ * @param runningJobs jobs still running, with their usage
+ * @param finishedJobs jobs that ended since the previous heartbeat
+ */
+public record Heartbeat(
+        String nodeId,
+        Set<String> tags,
+        Resources resourceLimits,
+        Resources resourceUsage,
+        List<RunningJob> runningJobs,
+        List<FinishedJob> finishedJobs) {
+
+    public Heartbeat {
+        if (nodeId == null || nodeId.isEmpty()) {
+            throw new IllegalArgumentException("heartbeat without a node id");
+        }
+        tags = Set.copyOf(tags == null ? Set.of() : tags);
+        resourceUsage = resourceUsage == null ? Resources.ZERO : resourceUsage;
+        runningJobs = List.copyOf(runningJobs == null ? List.of() : runningJobs);
+        finishedJobs = List.copyOf(finishedJobs == null ? List.of() : finishedJobs);
+    }
+
+    /** A running job as the node sees it. */
+    public record RunningJob(String jobId, Resources usage) {
+    }
+
+    /** How a job ended on the node. */
+    public enum Outcome {
+        COMPLETED,
+        FAILED,
+        ABORTED
+    }
+
+    /**
+     * A job that ended on the node.
+     *
+     * @param jobId the job
+     * @param outcome completed (exit 0), failed, or aborted (killed on the scheduler's or an admin's order)
+     * @param exitCode the process's exit code, or {@code null}
+     * @param error what went wrong, or {@code null}
+     */
+    public record FinishedJob(String jobId, Outcome outcome, Integer exitCode, String error) {
+    }
+}

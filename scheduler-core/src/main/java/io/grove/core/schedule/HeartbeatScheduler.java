@@ -1,0 +1,191 @@
+package io.grove.core.schedule;
+
+import io.grove.core.node.Node;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.PreemptionMode;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.preempt.PreemptionStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code decide(index, node, heartbeat, now) -> Decision}: the answer to one heartbeat, computed
+ * without changing any state (the index's precommits are undone before returning).
+ *
+ * <ol>
+ *   <li>jobs the node runs that the scheduler does not know are aborted;</li>
+ *   <li>if the node runs more than its limits allow, the least protected jobs are aborted;</li>
+ *   <li>graceful operations above their fair share get their preemptible jobs interrupted;</li>
+ *   <li>regular scheduling: the descent of reference §2.8 until the node is full or nothing fits;</li>
+ *   <li>preemptive scheduling (§3.3–§3.5) for starving operations, at most one start, at most one
+ *       pass per node per {@code preemptive_scheduling_backoff};</li>
+ *   <li>typed reasons for the resources left idle.</li>
+ * </ol>
+ */
+public final class HeartbeatScheduler {
+
+    private HeartbeatScheduler() {
+    }
+
+    public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
+            OperationRegistry registry) {
+        List<Decision.JobAbort> unknown = unknownJobs(node, heartbeat, registry);
+        if (node.tree() == null) {
+            Decision.IdleCode code = node.treeProblem() != null && node.treeProblem().contains("more than one")
+                    ? Decision.IdleCode.AMBIGUOUS_TREE : Decision.IdleCode.NO_TREE;
+            return Decision.nothing(node.id(), null, unknown, List.of(new Decision.IdleReason(code, 0,
+                    heartbeat.resourceLimits(), node.treeProblem() == null ? "the node matches no pool tree" : node.treeProblem())));
+        }
+        if (index == null) {
+            return Decision.nothing(node.id(), node.tree(), unknown, List.of(new Decision.IdleReason(
+                    Decision.IdleCode.NO_FAIR_SHARE, 0, heartbeat.resourceLimits(),
+                    "tree " + node.tree() + " has no fair share yet")));
+        }
+        DecisionContext context = new DecisionContext(index, node, heartbeat.resourceLimits(), now);
+        context.aborts.addAll(unknown);
+        try {
+            Preemptibility statuses = new Preemptibility(index);
+            abortOvercommit(context, statuses);
+            interruptGraceful(context, statuses);
+            scheduleRegular(context);
+            boolean preemptive = PreemptiveScheduling.run(context, statuses);
+            return new Decision(node.id(), index.tree(), context.starts, context.preemptions, context.aborts,
+                    idleReasons(context), preemptive);
+        } finally {
+            context.undo();
+        }
+    }
+
+    private static List<Decision.JobAbort> unknownJobs(Node node, Heartbeat heartbeat, OperationRegistry registry) {
+        List<Decision.JobAbort> aborts = new ArrayList<>();
+        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
+            Job job = registry.runningJob(running.jobId());
+            String ended = node.whyEnded(running.jobId());
+            if (job == null && ended != null) {
+                aborts.add(new Decision.JobAbort(running.jobId(), Decision.AbortReason.ENDED_BY_SCHEDULER, ended));
+            } else if (job == null) {
+                aborts.add(new Decision.JobAbort(running.jobId(), Decision.AbortReason.UNKNOWN_JOB,
+                        "the scheduler knows no running job " + running.jobId()));
+            } else if (!job.nodeId().equals(node.id())) {
+                aborts.add(new Decision.JobAbort(running.jobId(), Decision.AbortReason.UNKNOWN_JOB,
+                        "job " + running.jobId() + " runs on node " + job.nodeId() + ", not here"));
+            }
+        }
+        return aborts;
+    }
+
+    /** Step 3 of reference §3.3: a node whose limits shrank loses its least protected jobs first. */
+    private static void abortOvercommit(DecisionContext context, Preemptibility statuses) {
+        if (!overcommitted(context.free)) {
+            return;
+        }
+        List<Job> jobs = new ArrayList<>(context.node.jobs());
+        jobs.sort(Comparator.comparing((Job job) -> statuses.of(job)).reversed()
+                .thenComparing(Job::startTime, Comparator.reverseOrder()).thenComparing(Job::id));
+        for (Job job : jobs) {
+            if (!overcommitted(context.free)) {
+                break;
+            }
+            context.release(job);
+            context.aborts.add(new Decision.JobAbort(job.id(), Decision.AbortReason.RESOURCE_OVERCOMMIT,
+                    "node " + context.node.id() + " runs more than its limits; job " + job.id() + " ("
+                            + statuses.of(job).name().toLowerCase() + ") is aborted to fit"));
+        }
+    }
+
+    private static boolean overcommitted(double[] free) {
+        for (double value : free) {
+            if (value < -1e-9) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reference §3.6: jobs of graceful operations above their fair share are interrupted, with a long grace. */
+    private static void interruptGraceful(DecisionContext context, Preemptibility statuses) {
+        Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
+        for (Job job : context.node.jobs()) {
+            if (context.released.contains(job.id()) || job.interrupting()) {
+                continue;
+            }
+            int at = context.index.indexOf(job.operationId());
+            if (at < 0 || context.index.operations[at].spec().preemptionMode() != PreemptionMode.GRACEFUL) {
+                continue;
+            }
+            if (statuses.of(job) == PreemptionStatus.PREEMPTIBLE) {
+                context.preemptions.add(new Decision.JobPreemption(job.id(), job.operationId(),
+                        Decision.PreemptionReason.GRACEFUL, null, null, grace,
+                        "graceful preemption: operation " + job.operationId() + " is above its fair share"));
+            }
+        }
+    }
+
+    /** Reference §2.8: descend by lowest satisfaction, start one job, repeat until full. */
+    static void scheduleRegular(DecisionContext context) {
+        SchedulingIndex index = context.index;
+        while (context.hasFreeSlot()) {
+            int at = 0;
+            while (at >= 0 && index.operations[at] == null) {
+                at = index.bestChild(at);
+            }
+            if (at < 0) {
+                return;
+            }
+            tryStart(context, at, context.free, false);
+        }
+    }
+
+    /**
+     * Tries to start one job of operation {@code at} within {@code available} and the limits on its
+     * path; deactivates the operation for this decision with the reason if none fits.
+     *
+     * @return the start, or {@code null}
+     */
+    static Decision.JobStart tryStart(DecisionContext context, int at, double[] available, boolean preemptive) {
+        SchedulingIndex index = context.index;
+        double[] room = available.clone();
+        index.limitRoom(at, room);
+        Map<String, Integer> planned = context.planned(at);
+        TaskSpec task = index.taskFitting(at, room, planned);
+        if (task == null) {
+            double[] smallest = index.smallestJob(at, planned);
+            boolean fitsNode = smallest != null && SchedulingIndex.fits(smallest, available);
+            context.deactivate(at, fitsNode ? Decision.IdleCode.LIMITS : Decision.IdleCode.FRAGMENTATION);
+            return null;
+        }
+        return context.plan(at, task, preemptive);
+    }
+
+    private static List<Decision.IdleReason> idleReasons(DecisionContext context) {
+        if (!context.hasFreeSlot()) {
+            return List.of();
+        }
+        List<Decision.IdleReason> reasons = new ArrayList<>();
+        int fragmented = context.idle.getOrDefault(Decision.IdleCode.FRAGMENTATION, 0);
+        int limited = context.idle.getOrDefault(Decision.IdleCode.LIMITS, 0);
+        if (fragmented > 0) {
+            reasons.add(new Decision.IdleReason(Decision.IdleCode.FRAGMENTATION, fragmented, context.freeResources(),
+                    fragmented + " operation(s) have pending jobs larger than what is free on node " + context.node.id()));
+        }
+        if (limited > 0) {
+            reasons.add(new Decision.IdleReason(Decision.IdleCode.LIMITS, limited, context.freeResources(),
+                    limited + " operation(s) are at the resource limits of a pool or their own"));
+        }
+        if (reasons.isEmpty()) {
+            reasons.add(new Decision.IdleReason(Decision.IdleCode.NO_DEMAND, 0, context.freeResources(),
+                    "no operation in tree " + context.index.tree() + " has a pending job"));
+        }
+        return reasons;
+    }
+
+    static PreemptionSettings settings(DecisionContext context) {
+        return context.index.config.preemption();
+    }
+}

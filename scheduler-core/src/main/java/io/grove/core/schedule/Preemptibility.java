@@ -1,0 +1,64 @@
+package io.grove.core.schedule;
+
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.preempt.PreemptibleLists;
+import io.grove.core.preempt.PreemptionStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The preemption status of jobs (reference §3.2), worked out per operation when first asked within
+ * one decision from the operation's jobs in the tree in start order and its published fair share.
+ * Jobs of operations without a fair share in the index count as preemptible.
+ */
+final class Preemptibility {
+
+    private final SchedulingIndex index;
+    private final Map<String, PreemptionStatus> statuses = new HashMap<>();
+
+    Preemptibility(SchedulingIndex index) {
+        this.index = index;
+    }
+
+    PreemptionStatus of(Job job) {
+        PreemptionStatus known = statuses.get(job.id());
+        if (known != null) {
+            return known;
+        }
+        int at = index.indexOf(job.operationId());
+        if (at < 0 || index.operations[at] == null) {
+            return PreemptionStatus.PREEMPTIBLE;
+        }
+        classify(at);
+        return statuses.getOrDefault(job.id(), PreemptionStatus.PREEMPTIBLE);
+    }
+
+    private void classify(int at) {
+        Operation operation = index.operations[at];
+        List<Job> jobs = new ArrayList<>();
+        for (Job job : operation.runningJobsView()) {
+            if (job.tree().equals(index.tree)) {
+                jobs.add(job);
+            }
+        }
+        double[][] resources = new double[jobs.size()][];
+        for (int j = 0; j < resources.length; j++) {
+            resources[j] = jobs.get(j).resources().toArray();
+        }
+        double[] fairShare = new double[SchedulingIndex.N];
+        double[] demand = new double[SchedulingIndex.N];
+        index.fairShare(at, fairShare);
+        index.demandShare(at, demand);
+        PreemptionSettings settings = index.config.preemption();
+        PreemptionStatus[] out = PreemptibleLists.classify(resources, index.total, fairShare, demand,
+                settings.aggressivePreemptionSatisfactionThreshold(), settings.preemptionSatisfactionThreshold(),
+                index.nonPreemptibleThreshold[at]);
+        for (int j = 0; j < out.length; j++) {
+            statuses.put(jobs.get(j).id(), out[j]);
+        }
+    }
+}

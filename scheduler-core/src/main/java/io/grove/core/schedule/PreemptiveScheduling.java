@@ -1,0 +1,262 @@
+package io.grove.core.schedule;
+
+import io.grove.core.operation.Job;
+import io.grove.core.operation.PreemptionMode;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.preempt.PreemptionStatus;
+import io.grove.core.preempt.StarvationStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The preemptive stages of a heartbeat (reference §3.3–§3.5): aggressive, then normal. Each stage
+ * finds the node's jobs that may be taken (unconditionally, or conditionally within the subtree of
+ * the pool that blocks them), then tries the starving operations, lowest satisfaction first, with
+ * the node's free resources plus those jobs. The first job that fits is started and the victims
+ * are chosen most preemptible first, newest first, until the node and every pool on the
+ * preemptor's path fit again. At most one preemptive start per heartbeat.
+ *
+ * <p><b>No ping-pong.</b> A preemption never causes a preemption back while nothing else changes:
+ * <ul>
+ *   <li>a starving element blocks preemption of every job below it, so the preemptor's jobs are
+ *       safe while it (or its starving ancestor) still starves;</li>
+ *   <li>in the normal stage only preemptible jobs are victims: the usage before each of them is at
+ *       least the fair share, so after losing them the victim's operation is still at its fair
+ *       share, is not below it, and does not start to starve;</li>
+ *   <li>and explicitly, for the aggressive stage whose victims may fall below their fair share: a
+ *       job started by preemption is never a victim for an operation it preempted, as long as its
+ *       own operation's fair share has not dropped below what it was when the job started.</li>
+ * </ul>
+ */
+final class PreemptiveScheduling {
+
+    /** A job that may be taken in a stage; {@code blocker} is the pool it is conditional on, or -1. */
+    private record Candidate(Job job, int operation, PreemptionStatus status, int blocker, double[] resources) {
+    }
+
+    private enum Stage {
+        AGGRESSIVE(StarvationStatus.AGGRESSIVELY_STARVING, PreemptionStatus.AGGRESSIVELY_PREEMPTIBLE,
+                Decision.PreemptionReason.AGGRESSIVE_STARVATION),
+        NORMAL(StarvationStatus.STARVING, PreemptionStatus.PREEMPTIBLE, Decision.PreemptionReason.STARVATION);
+
+        final StarvationStatus targets;
+        final PreemptionStatus victims;
+        final Decision.PreemptionReason reason;
+
+        Stage(StarvationStatus targets, PreemptionStatus victims, Decision.PreemptionReason reason) {
+            this.targets = targets;
+            this.victims = victims;
+            this.reason = reason;
+        }
+    }
+
+    private PreemptiveScheduling() {
+    }
+
+    /** @return whether a preemptive pass ran (which starts the node's backoff) */
+    static boolean run(DecisionContext context, Preemptibility statuses) {
+        SchedulingIndex index = context.index;
+        if (index.starvingOperations.length == 0) {
+            return false;
+        }
+        PreemptionSettings settings = index.config.preemption();
+        Instant last = context.node.lastPreemptivePass();
+        if (last != null && context.now.isBefore(last.plus(settings.preemptiveSchedulingBackoff()))) {
+            return false;
+        }
+        for (Stage stage : Stage.values()) {
+            List<Integer> targets = targets(index, stage);
+            if (targets.isEmpty()) {
+                continue;
+            }
+            List<Candidate> candidates = candidates(context, statuses, stage, settings);
+            for (int target : targets) {
+                if (index.isActive(target) && tryTarget(context, stage, target, candidates, settings)) {
+                    return true;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static List<Integer> targets(SchedulingIndex index, Stage stage) {
+        List<Integer> targets = new ArrayList<>();
+        for (int at : index.starvingOperations) {
+            if (index.priority[at].compareTo(stage.targets) >= 0 && index.isActive(at)) {
+                targets.add(at);
+            }
+        }
+        double[] satisfaction = new double[index.size];
+        for (int at : targets) {
+            satisfaction[at] = index.localSatisfaction(at);
+        }
+        targets.sort(Comparator.comparingDouble((Integer at) -> satisfaction[at]).thenComparingInt(at -> at));
+        return targets;
+    }
+
+    private static List<Candidate> candidates(DecisionContext context, Preemptibility statuses, Stage stage,
+            PreemptionSettings settings) {
+        SchedulingIndex index = context.index;
+        List<Candidate> out = new ArrayList<>();
+        for (Job job : context.node.jobs()) {
+            if (context.released.contains(job.id()) || job.interrupting()) {
+                continue;
+            }
+            PreemptionStatus status = statuses.of(job);
+            if (status.compareTo(stage.victims) < 0) {
+                continue;
+            }
+            int at = index.indexOf(job.operationId());
+            if (at < 0) {
+                out.add(new Candidate(job, -1, status, -1, job.resources().toArray()));
+                continue;
+            }
+            int blocker = blocker(index, at, stage, settings);
+            if (blocker < 0) {
+                out.add(new Candidate(job, at, status, -1, job.resources().toArray()));
+            } else if (blocker != at && index.operations[blocker] == null && status == PreemptionStatus.PREEMPTIBLE
+                    && settings.enableConditionalPreemption()) {
+                out.add(new Candidate(job, at, status, blocker, job.resources().toArray()));
+            }
+        }
+        out.sort(Comparator.comparing(Candidate::status).reversed()
+                .thenComparing((Candidate c) -> c.job().startTime(), Comparator.reverseOrder())
+                .thenComparing(c -> c.job().id()));
+        return out;
+    }
+
+    /** The lowest element from the job's operation up (root excluded) that protects it, or -1. */
+    private static int blocker(SchedulingIndex index, int operation, Stage stage, PreemptionSettings settings) {
+        if (index.operations[operation].spec().preemptionMode() == PreemptionMode.GRACEFUL) {
+            return operation;
+        }
+        for (int at = operation; at > 0; at = index.parent[at]) {
+            if (stage == Stage.NORMAL && !index.allowNormal[at]) {
+                return at;
+            }
+            if (settings.preemptionCheckStarvation() && index.starvation[at] != StarvationStatus.NON_STARVING) {
+                return at;
+            }
+            if (settings.preemptionCheckSatisfaction()) {
+                double threshold = stage == Stage.AGGRESSIVE && index.allowAggressive[at]
+                        ? settings.aggressivePreemptionSatisfactionThreshold() : settings.preemptionSatisfactionThreshold();
+                if (index.localSatisfaction(at) < threshold - 1e-9) {
+                    return at;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static boolean tryTarget(DecisionContext context, Stage stage, int target, List<Candidate> all,
+            PreemptionSettings settings) {
+        SchedulingIndex index = context.index;
+        Set<Integer> path = new HashSet<>();
+        for (int at = target; at >= 0; at = index.parent[at]) {
+            path.add(at);
+        }
+        String targetId = index.operations[target].id();
+        List<Candidate> usable = new ArrayList<>();
+        for (Candidate candidate : all) {
+            if (context.released.contains(candidate.job().id()) || candidate.operation() == target) {
+                continue;
+            }
+            if (candidate.blocker() >= 0 && !path.contains(candidate.blocker())) {
+                continue;
+            }
+            if (protectedFrom(index, candidate.job(), targetId)) {
+                continue;
+            }
+            usable.add(candidate);
+        }
+        if (usable.isEmpty()) {
+            return false;
+        }
+        double[] room = roomWith(context, target, usable);
+        TaskSpec task = index.taskFitting(target, room, context.planned(target));
+        if (task == null) {
+            return false;
+        }
+        Decision.JobStart start = context.plan(target, task, true);
+        for (Candidate victim : usable) {
+            if (!overcommitted(context, target)) {
+                break;
+            }
+            context.release(victim.job());
+            context.preemptions.add(new Decision.JobPreemption(victim.job().id(), victim.job().operationId(),
+                    stage.reason, targetId, start.jobId(), settings.allocationPreemptionTimeout(),
+                    "preempted for job " + start.jobId() + " of operation " + targetId + ", "
+                            + stage.reason.name().toLowerCase().replace('_', ' ') + " in tree " + index.tree
+                            + "; the job was " + victim.status().name().toLowerCase().replace('_', ' ')));
+        }
+        return true;
+    }
+
+    /** The ping-pong guard: a job started by preempting {@code target}'s operation stays with it. */
+    private static boolean protectedFrom(SchedulingIndex index, Job job, String target) {
+        return job.startedByPreempting().contains(target)
+                && index.dominantFairShare(job.operationId()) >= job.preemptorFairShareAtStart() - 1e-9;
+    }
+
+    /** Free resources plus the usable jobs, within the limits on the target's path plus the jobs below them. */
+    private static double[] roomWith(DecisionContext context, int target, List<Candidate> usable) {
+        SchedulingIndex index = context.index;
+        int n = SchedulingIndex.N;
+        double[] room = context.free.clone();
+        for (Candidate candidate : usable) {
+            for (int r = 0; r < n; r++) {
+                room[r] += candidate.resources()[r];
+            }
+        }
+        for (int at = target; at >= 0; at = index.parent[at]) {
+            double[] left = new double[n];
+            for (int r = 0; r < n; r++) {
+                left[r] = index.limits[at * n + r] - index.usage[at * n + r];
+            }
+            for (Candidate candidate : usable) {
+                if (candidate.operation() >= 0 && isAncestor(index, at, candidate.operation())) {
+                    for (int r = 0; r < n; r++) {
+                        left[r] += candidate.resources()[r];
+                    }
+                }
+            }
+            for (int r = 0; r < n; r++) {
+                room[r] = Math.min(room[r], left[r]);
+            }
+        }
+        return room;
+    }
+
+    private static boolean isAncestor(SchedulingIndex index, int ancestor, int element) {
+        for (int at = element; at >= 0; at = index.parent[at]) {
+            if (at == ancestor) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the node, or a pool on the target's path, is over its limits. */
+    private static boolean overcommitted(DecisionContext context, int target) {
+        for (double value : context.free) {
+            if (value < -1e-9) {
+                return true;
+            }
+        }
+        SchedulingIndex index = context.index;
+        int n = SchedulingIndex.N;
+        for (int at = target; at >= 0; at = index.parent[at]) {
+            for (int r = 0; r < n; r++) {
+                if (index.usage[at * n + r] > index.limits[at * n + r] + 1e-9) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,418 @@
+package io.grove.core.schedule;
+
+import io.grove.core.fairshare.ElementKind;
+import io.grove.core.fairshare.ElementShares;
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.fairshare.Satisfaction;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.FifoPoolSchedulingOrder;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTree;
+import io.grove.core.pool.PoolPreemptionConfig;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.SchedulingMode;
+import io.grove.core.preempt.StarvationStatus;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.ShareVector;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One tree's published fair shares in flat arrays, plus live usage and a cache of each element's
+ * best satisfaction, so that a heartbeat descent costs O(depth × children) per started job.
+ *
+ * <p>Element 0 is the root; pools and operations follow in tree order. An operation is
+ * <em>active</em> when it runs in the tree, has pending jobs not yet planned in this decision,
+ * and was not deactivated in this decision; a pool's cached satisfaction is that of its best
+ * active child (the lowest, or in a FIFO pool scheduled in {@code fifo} order the first by FIFO
+ * index); +∞ means nothing below is active. Rebuilt on every published fair-share update; usage
+ * changes are applied between updates with {@link #addUsage}.
+ */
+public final class SchedulingIndex {
+
+    static final int N = ResourceType.COUNT;
+    private static final double INACTIVE = Double.POSITIVE_INFINITY;
+
+    final String tree;
+    final PoolTreeConfig config;
+    final FairShareResult result;
+    final double[] total;
+    final int size;
+    final String[] ids;
+    final int[] parent;
+    final int[][] children;
+    final Operation[] operations;
+    final PoolConfig[] pools;
+    final boolean[] fifoScheduling;
+    final double[] fairShare;
+    final double[] demandShare;
+    final double[] usage;
+    final double[] limits;
+    final double[] satisfaction;
+    final StarvationStatus[] starvation;
+    /** The most urgent starvation of the element or an ancestor: its preemption priority. */
+    final StarvationStatus[] priority;
+    /** Whether aggressive preemption may take jobs below the element (inherited). */
+    final boolean[] allowAggressive;
+    /** Whether normal preemption may take jobs below the element (inherited). */
+    final boolean[] allowNormal;
+    /** The absolute usage below which an operation keeps every job (NaN = unset), inherited. */
+    final double[][] nonPreemptibleThreshold;
+    /** Operations whose preemption priority is starving or more, in tree order. */
+    final int[] starvingOperations;
+    final int[] planned;
+    final boolean[] deactivated;
+    private final Map<String, Integer> index;
+    private final double[] scratchFs = new double[N];
+    private final double[] scratchUsage = new double[N];
+    private final double[] scratchDemand = new double[N];
+
+    SchedulingIndex(String tree, PoolTreeConfig config, FairShareResult result, double[] total,
+            Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
+        this.tree = tree;
+        this.config = config;
+        this.result = result;
+        this.total = total.clone();
+        this.size = result.elements().size();
+        this.ids = new String[size];
+        this.parent = new int[size];
+        this.operations = new Operation[size];
+        this.pools = new PoolConfig[size];
+        this.fifoScheduling = new boolean[size];
+        this.fairShare = new double[size * N];
+        this.demandShare = new double[size * N];
+        this.usage = new double[size * N];
+        this.limits = new double[size * N];
+        this.satisfaction = new double[size];
+        this.starvation = new StarvationStatus[size];
+        this.priority = new StarvationStatus[size];
+        this.allowAggressive = new boolean[size];
+        this.allowNormal = new boolean[size];
+        this.nonPreemptibleThreshold = new double[size][];
+        this.planned = new int[size];
+        this.deactivated = new boolean[size];
+        this.index = new HashMap<>(size * 4 / 3 + 1);
+        PoolTree shape = PoolTree.of(config);
+
+        List<List<int[]>> childLists = new ArrayList<>(size);
+        int at = 0;
+        for (ElementShares element : result.elements().values()) {
+            ids[at] = element.id();
+            index.put(element.id(), at);
+            parent[at] = element.parent() == null ? -1 : index.get(element.parent());
+            childLists.add(new ArrayList<>());
+            if (parent[at] >= 0) {
+                childLists.get(parent[at]).add(new int[] {at, element.fifoIndex()});
+            }
+            copy(element.fairShare().total(), fairShare, at);
+            copy(element.demandShare(), demandShare, at);
+            java.util.Arrays.fill(limits, at * N, at * N + N, Double.POSITIVE_INFINITY);
+            if (element.kind() == ElementKind.OPERATION) {
+                Operation operation = operationsById.get(element.id());
+                operations[at] = operation;
+                setLimits(at, operation.spec().optionsFor(tree).resourceLimits().toArray());
+                double[] own = operation.usageIn(tree).toArray();
+                for (int a = at; a >= 0; a = parent[a]) {
+                    for (int r = 0; r < N; r++) {
+                        usage[a * N + r] += own[r];
+                    }
+                }
+            } else if (element.kind() == ElementKind.POOL) {
+                PoolConfig pool = shape.pool(element.id()).orElseThrow().config();
+                pools[at] = pool;
+                setLimits(at, pool.resourceLimits().toArray(Double.POSITIVE_INFINITY));
+                if (pool.maxShareRatio() != null) {
+                    double[] cap = new double[N];
+                    for (int r = 0; r < N; r++) {
+                        cap[r] = total[r] * pool.maxShareRatio();
+                    }
+                    setLimits(at, cap);
+                }
+                FifoPoolSchedulingOrder order = pool.fifoPoolSchedulingOrder() != null
+                        ? pool.fifoPoolSchedulingOrder() : config.fifoPoolSchedulingOrder();
+                fifoScheduling[at] = pool.mode() == SchedulingMode.FIFO && order == FifoPoolSchedulingOrder.FIFO;
+            }
+            inheritPreemptionSettings(at, pools[at]);
+            StarvationStatus own = starvationById.getOrDefault(element.id(), StarvationStatus.NON_STARVING);
+            starvation[at] = own;
+            priority[at] = parent[at] >= 0 ? own.max(priority[parent[at]]) : own;
+            at++;
+        }
+        List<Integer> starving = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            if (operations[i] != null && priority[i] != StarvationStatus.NON_STARVING) {
+                starving.add(i);
+            }
+        }
+        this.starvingOperations = starving.stream().mapToInt(Integer::intValue).toArray();
+        this.children = new int[size][];
+        for (int i = 0; i < size; i++) {
+            List<int[]> list = childLists.get(i);
+            if (fifoScheduling[i]) {
+                list.sort((a, b) -> Integer.compare(a[1], b[1]));
+            }
+            int[] ordered = new int[list.size()];
+            for (int c = 0; c < ordered.length; c++) {
+                ordered[c] = list.get(c)[0];
+            }
+            children[i] = ordered;
+        }
+        for (int i = size - 1; i >= 0; i--) {
+            satisfaction[i] = operations[i] != null ? operationSatisfaction(i) : poolSatisfaction(i);
+        }
+    }
+
+    /**
+     * Builds the index of a published update.
+     *
+     * @param tree the tree's name
+     * @param config the tree as the update saw it
+     * @param result the update's result
+     * @param total the tree total (absolute)
+     * @param operationsById the operations in the update
+     * @param starvationById the starving elements
+     */
+    public static SchedulingIndex build(String tree, PoolTreeConfig config, FairShareResult result, double[] total,
+            Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
+        return new SchedulingIndex(tree, config, result, total, operationsById, starvationById);
+    }
+
+    /** A job of an indexed operation started: usage grows on its path. */
+    public void jobStarted(io.grove.core.operation.Job job) {
+        int at = indexOf(job.operationId());
+        if (at >= 0) {
+            addUsage(at, job.resources().toArray(), 1);
+        }
+    }
+
+    /** A job of an indexed operation ended: usage shrinks on its path; its index may pend again. */
+    public void jobEnded(io.grove.core.operation.Job job) {
+        int at = indexOf(job.operationId());
+        if (at >= 0) {
+            addUsage(at, job.resources().toArray(), -1);
+        }
+    }
+
+    private void inheritPreemptionSettings(int at, PoolConfig pool) {
+        int up = parent[at];
+        boolean aggressive = up < 0 || allowAggressive[up];
+        boolean normal = up < 0 || allowNormal[up];
+        double[] threshold = up < 0 ? config.preemption().nonPreemptibleResourceUsageThreshold().toArray(Double.NaN)
+                : nonPreemptibleThreshold[up];
+        if (pool != null) {
+            PoolPreemptionConfig own = pool.preemption();
+            aggressive &= own.allowAggressivePreemption() == null || own.allowAggressivePreemption();
+            normal &= own.allowNormalPreemption() == null || own.allowNormalPreemption();
+            if (own.nonPreemptibleResourceUsageThreshold() != null && !own.nonPreemptibleResourceUsageThreshold().isEmpty()) {
+                threshold = own.nonPreemptibleResourceUsageThreshold().toArray(Double.NaN);
+            }
+        }
+        allowAggressive[at] = aggressive;
+        allowNormal[at] = normal;
+        nonPreemptibleThreshold[at] = threshold;
+    }
+
+    private static void copy(ShareVector share, double[] into, int at) {
+        for (int r = 0; r < N; r++) {
+            into[at * N + r] = share.get(r);
+        }
+    }
+
+    private void setLimits(int at, double[] values) {
+        for (int r = 0; r < N; r++) {
+            limits[at * N + r] = Math.min(limits[at * N + r], values[r]);
+        }
+    }
+
+    public String tree() {
+        return tree;
+    }
+
+    public FairShareResult result() {
+        return result;
+    }
+
+    /** The element's position, or -1. */
+    public int indexOf(String id) {
+        Integer at = index.get(id);
+        return at == null ? -1 : at;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** The element's dominant fair share (largest component), 0 for an unknown id. */
+    public double dominantFairShare(String id) {
+        int at = indexOf(id);
+        if (at < 0) {
+            return 0;
+        }
+        double max = 0;
+        for (int r = 0; r < N; r++) {
+            max = Math.max(max, fairShare[at * N + r]);
+        }
+        return max;
+    }
+
+    public StarvationStatus starvation(String id) {
+        int at = indexOf(id);
+        return at < 0 ? StarvationStatus.NON_STARVING : starvation[at];
+    }
+
+    /** Jobs of operation {@code at} not started yet and not planned in the current decision. */
+    int remainingPending(int at) {
+        return operations[at].pendingJobCount() - planned[at];
+    }
+
+    boolean isActive(int at) {
+        Operation operation = operations[at];
+        return !deactivated[at] && operation.runsIn(tree) && remainingPending(at) > 0;
+    }
+
+    /** Local satisfaction of an element with its current usage. */
+    double localSatisfaction(int at) {
+        for (int r = 0; r < N; r++) {
+            scratchFs[r] = fairShare[at * N + r];
+            scratchUsage[r] = ShareVector.ratio(usage[at * N + r], total[r]);
+            scratchDemand[r] = demandShare[at * N + r];
+        }
+        return Satisfaction.local(scratchFs, scratchUsage, scratchDemand);
+    }
+
+    private double operationSatisfaction(int at) {
+        return isActive(at) ? localSatisfaction(at) : INACTIVE;
+    }
+
+    private double poolSatisfaction(int at) {
+        int[] kids = children[at];
+        if (fifoScheduling[at]) {
+            for (int child : kids) {
+                if (satisfaction[child] != INACTIVE) {
+                    return satisfaction[child];
+                }
+            }
+            return INACTIVE;
+        }
+        double best = INACTIVE;
+        for (int child : kids) {
+            best = Math.min(best, satisfaction[child]);
+        }
+        return best;
+    }
+
+    /**
+     * Recomputes the cached satisfaction of {@code at} and of its ancestors as far as it changes. A
+     * pool's cached value depends on its children's only, so an unchanged pool ends the walk.
+     */
+    void refresh(int at) {
+        satisfaction[at] = operations[at] != null ? operationSatisfaction(at) : poolSatisfaction(at);
+        for (int p = parent[at]; p >= 0; p = parent[p]) {
+            double updated = poolSatisfaction(p);
+            if (updated == satisfaction[p]) {
+                break;
+            }
+            satisfaction[p] = updated;
+        }
+    }
+
+    /** The child of a pool to descend into, or -1 if nothing below is active. */
+    int bestChild(int pool) {
+        int best = -1;
+        double bestValue = INACTIVE;
+        for (int child : children[pool]) {
+            double value = satisfaction[child];
+            if (value < bestValue) {
+                best = child;
+                bestValue = value;
+                if (fifoScheduling[pool]) {
+                    break;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** Adds ({@code sign} 1) or removes (-1) a job's resources along the operation's path. */
+    void addUsage(int operation, double[] job, int sign) {
+        for (int a = operation; a >= 0; a = parent[a]) {
+            for (int r = 0; r < N; r++) {
+                usage[a * N + r] += sign * job[r];
+            }
+        }
+        refresh(operation);
+    }
+
+    /** Usage of an element as shares of the tree total, into {@code out}. */
+    void usageShare(int at, double[] out) {
+        for (int r = 0; r < N; r++) {
+            out[r] = ShareVector.ratio(usage[at * N + r], total[r]);
+        }
+    }
+
+    void fairShare(int at, double[] out) {
+        System.arraycopy(fairShare, at * N, out, 0, N);
+    }
+
+    void demandShare(int at, double[] out) {
+        System.arraycopy(demandShare, at * N, out, 0, N);
+    }
+
+    /** Room left under the limits of the element and its ancestors, into {@code room} (min-ed in). */
+    void limitRoom(int operation, double[] room) {
+        for (int a = operation; a >= 0; a = parent[a]) {
+            for (int r = 0; r < N; r++) {
+                double left = limits[a * N + r] - usage[a * N + r];
+                if (left < room[r]) {
+                    room[r] = left;
+                }
+            }
+        }
+    }
+
+    /** Whether job resources fit into {@code room}. */
+    static boolean fits(double[] job, double[] room) {
+        for (int r = 0; r < N; r++) {
+            if (job[r] > room[r] + 1e-9) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The first task (spec order) with a job left to plan that fits {@code room}, or {@code null}. */
+    TaskSpec taskFitting(int operation, double[] room, Map<String, Integer> plannedByTask) {
+        Operation op = operations[operation];
+        for (TaskSpec task : op.spec().tasks().values()) {
+            int left = op.pendingJobCount(task.name()) - plannedByTask.getOrDefault(task.name(), 0);
+            if (left > 0 && fits(task.jobResources().toArray(), room)) {
+                return task;
+            }
+        }
+        return null;
+    }
+
+    /** The smallest job (component-wise) left to plan, or {@code null}. */
+    double[] smallestJob(int operation, Map<String, Integer> plannedByTask) {
+        Operation op = operations[operation];
+        double[] min = null;
+        for (TaskSpec task : op.spec().tasks().values()) {
+            int left = op.pendingJobCount(task.name()) - plannedByTask.getOrDefault(task.name(), 0);
+            if (left <= 0) {
+                continue;
+            }
+            double[] job = task.jobResources().toArray();
+            if (min == null) {
+                min = job;
+            } else {
+                for (int r = 0; r < N; r++) {
+                    min[r] = Math.min(min[r], job[r]);
+                }
+            }
+        }
+        return min;
+    }
+}
