@@ -85,9 +85,8 @@ public final class HeartbeatScheduler {
         if (!overcommitted(context.free)) {
             return;
         }
-        List<Job> jobs = new ArrayList<>(context.node.jobs());
-        jobs.sort(Comparator.comparing((Job job) -> statuses.of(job)).reversed()
-                .thenComparing(Job::startTime, Comparator.reverseOrder()).thenComparing(Job::id));
+        List<Job> jobs = newestFirst(context.node.jobs());
+        jobs.sort(Comparator.comparing((Job job) -> statuses.of(job)).reversed());
         for (Job job : jobs) {
             if (!overcommitted(context.free)) {
                 break;
@@ -97,6 +96,13 @@ public final class HeartbeatScheduler {
                     "node " + context.node.id() + " runs more than its limits; job " + job.id() + " ("
                             + statuses.of(job).name().toLowerCase() + ") is aborted to fit"));
         }
+    }
+
+    /** The node's jobs, newest first (a node keeps them in start order); sorts on it are stable. */
+    static List<Job> newestFirst(java.util.Collection<Job> jobs) {
+        List<Job> out = new ArrayList<>(jobs);
+        java.util.Collections.reverse(out);
+        return out;
     }
 
     private static boolean overcommitted(double[] free) {

@@ -103,7 +103,7 @@ final class PreemptiveScheduling {
             PreemptionSettings settings) {
         SchedulingIndex index = context.index;
         List<Candidate> out = new ArrayList<>();
-        for (Job job : context.node.jobs()) {
+        for (Job job : HeartbeatScheduler.newestFirst(context.node.jobs())) {
             if (context.released.contains(job.id()) || job.interrupting()) {
                 continue;
             }
@@ -124,9 +124,7 @@ final class PreemptiveScheduling {
                 out.add(new Candidate(job, at, status, blocker, job.resources().toArray()));
             }
         }
-        out.sort(Comparator.comparing(Candidate::status).reversed()
-                .thenComparing((Candidate c) -> c.job().startTime(), Comparator.reverseOrder())
-                .thenComparing(c -> c.job().id()));
+        out.sort(Comparator.comparing(Candidate::status).reversed());
         return out;
     }
 

@@ -196,6 +196,39 @@ public final class SchedulingIndex {
         }
     }
 
+    /**
+     * Checks the live usage of every element against the sum of its operations' running jobs; for
+     * the simulator's invariants.
+     *
+     * @return one line per element whose usage differs
+     */
+    public List<String> usageMismatches() {
+        double[] expected = new double[size * N];
+        for (int at = 0; at < size; at++) {
+            if (operations[at] == null) {
+                continue;
+            }
+            double[] own = operations[at].usageIn(tree).toArray();
+            for (int a = at; a >= 0; a = parent[a]) {
+                for (int r = 0; r < N; r++) {
+                    expected[a * N + r] += own[r];
+                }
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (int at = 0; at < size; at++) {
+            for (int r = 0; r < N; r++) {
+                double want = expected[at * N + r];
+                double have = usage[at * N + r];
+                if (Math.abs(want - have) > 1e-6 * Math.max(1, Math.abs(want))) {
+                    out.add("tree " + tree + ": usage of " + ids[at] + " is " + have + " " + ResourceType.at(r).key()
+                            + " but its running jobs sum to " + want);
+                }
+            }
+        }
+        return out;
+    }
+
     private void inheritPreemptionSettings(int at, PoolConfig pool) {
         int up = parent[at];
         boolean aggressive = up < 0 || allowAggressive[up];

@@ -1,0 +1,147 @@
+package io.grove.core.sim;
+
+import io.grove.core.resource.Resources;
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.Heartbeat;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A simulated exec node: runs the jobs a decision starts until their end time, kills aborted and
+ * preempted ones at once (graceful interruptions after their grace), and reports in heartbeats.
+ */
+public final class SimNode {
+
+    /** A job running on the node. */
+    public record RunningJob(String jobId, String operationId, String task, int index, Resources resources,
+            Instant endsAt, Heartbeat.Outcome outcome) {
+    }
+
+    private final String id;
+    private final Set<String> tags;
+    private final Resources limits;
+    private final Map<String, RunningJob> running = new LinkedHashMap<>();
+    private final List<Heartbeat.FinishedJob> finished = new ArrayList<>();
+    private boolean up = true;
+
+    public SimNode(String id, Set<String> tags, Resources limits) {
+        this.id = id;
+        this.tags = Set.copyOf(tags);
+        this.limits = limits;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Resources limits() {
+        return limits;
+    }
+
+    public boolean isUp() {
+        return up;
+    }
+
+    /** The machine dies: its jobs are gone and nothing is reported. */
+    public void lose() {
+        up = false;
+        running.clear();
+        finished.clear();
+    }
+
+    /** The machine comes back empty. */
+    public void restore() {
+        up = true;
+    }
+
+    /** The jobs that run now, oldest first. */
+    public List<RunningJob> running() {
+        return List.copyOf(running.values());
+    }
+
+    /** Ends the jobs whose time has come. */
+    public void advance(Instant now) {
+        for (RunningJob job : List.copyOf(running.values())) {
+            if (job.endsAt() != null && !job.endsAt().isAfter(now)) {
+                running.remove(job.jobId());
+                finished.add(switch (job.outcome()) {
+                    case COMPLETED -> new Heartbeat.FinishedJob(job.jobId(), job.outcome(), 0, null);
+                    case FAILED -> new Heartbeat.FinishedJob(job.jobId(), job.outcome(), 1, "simulated failure");
+                    case ABORTED -> new Heartbeat.FinishedJob(job.jobId(), job.outcome(), null, "interrupted after its grace");
+                });
+            }
+        }
+    }
+
+    /** The next time a job ends, or {@code null}. */
+    public Instant nextEnd() {
+        Instant next = null;
+        for (RunningJob job : running.values()) {
+            if (job.endsAt() != null && (next == null || job.endsAt().isBefore(next))) {
+                next = job.endsAt();
+            }
+        }
+        return next;
+    }
+
+    /** The heartbeat the node sends now; reported finished jobs are then forgotten. */
+    public Heartbeat heartbeat() {
+        double[] usage = new double[5];
+        List<Heartbeat.RunningJob> jobs = new ArrayList<>();
+        for (RunningJob job : running.values()) {
+            jobs.add(new Heartbeat.RunningJob(job.jobId(), job.resources()));
+            double[] r = job.resources().toArray();
+            for (int i = 0; i < usage.length; i++) {
+                usage[i] += r[i];
+            }
+        }
+        Heartbeat heartbeat = new Heartbeat(id, tags, limits, Resources.of(usage), jobs, finished);
+        finished.clear();
+        return heartbeat;
+    }
+
+    /**
+     * Carries out a decision.
+     *
+     * @param durationOf how long a job of an operation runs ({@code null} = forever)
+     * @param failing whether a job of an operation fails at its end
+     */
+    public void apply(Decision decision, Instant now, java.util.function.Function<String, Duration> durationOf,
+            java.util.function.Predicate<String> failing) {
+        for (Decision.JobAbort abort : decision.aborts()) {
+            kill(abort.jobId(), "aborted: " + abort.reason());
+        }
+        for (Decision.JobPreemption preemption : decision.preemptions()) {
+            RunningJob job = running.get(preemption.jobId());
+            if (job == null) {
+                continue;
+            }
+            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL) {
+                Instant graceEnd = now.plus(preemption.grace());
+                if (job.endsAt() == null || job.endsAt().isAfter(graceEnd)) {
+                    running.put(job.jobId(), new RunningJob(job.jobId(), job.operationId(), job.task(), job.index(),
+                            job.resources(), graceEnd, Heartbeat.Outcome.ABORTED));
+                }
+            } else {
+                kill(preemption.jobId(), preemption.message());
+            }
+        }
+        for (Decision.JobStart start : decision.starts()) {
+            Duration duration = durationOf.apply(start.operationId());
+            running.put(start.jobId(), new RunningJob(start.jobId(), start.operationId(), start.task(), start.index(),
+                    start.resources(), duration == null ? null : now.plus(duration),
+                    failing.test(start.operationId()) ? Heartbeat.Outcome.FAILED : Heartbeat.Outcome.COMPLETED));
+        }
+    }
+
+    private void kill(String jobId, String why) {
+        if (running.remove(jobId) != null) {
+            finished.add(new Heartbeat.FinishedJob(jobId, Heartbeat.Outcome.ABORTED, null, why));
+        }
+    }
+}
