@@ -76,7 +76,7 @@ final class PreemptiveScheduling {
             }
             List<Candidate> candidates = candidates(context, statuses, stage, settings);
             for (int target : targets) {
-                if (index.isActive(target) && tryTarget(context, stage, target, candidates, settings)) {
+                if (index.isSchedulable(target) && tryTarget(context, stage, target, candidates, settings)) {
                     return true;
                 }
             }
@@ -87,7 +87,7 @@ final class PreemptiveScheduling {
     private static List<Integer> targets(SchedulingIndex index, Stage stage) {
         List<Integer> targets = new ArrayList<>();
         for (int at : index.starvingOperations) {
-            if (index.priority[at].compareTo(stage.targets) >= 0 && index.isActive(at)) {
+            if (index.priority[at].compareTo(stage.targets) >= 0 && index.isSchedulable(at)) {
                 targets.add(at);
             }
         }

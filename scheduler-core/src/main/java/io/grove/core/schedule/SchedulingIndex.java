@@ -302,8 +302,12 @@ public final class SchedulingIndex {
     }
 
     boolean isActive(int at) {
-        Operation operation = operations[at];
-        return !deactivated[at] && operation.runsIn(tree) && remainingPending(at) > 0;
+        return !deactivated[at] && isSchedulable(at);
+    }
+
+    /** Runs in the tree and has jobs left to plan, whatever happened earlier in this decision. */
+    boolean isSchedulable(int at) {
+        return operations[at].runsIn(tree) && remainingPending(at) > 0;
     }
 
     /** Local satisfaction of an element with its current usage. */
