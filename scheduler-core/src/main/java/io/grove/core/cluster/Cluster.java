@@ -234,27 +234,20 @@ public final class Cluster {
         return HeartbeatScheduler.decide(index, node, heartbeat, now, registry);
     }
 
-    /** Applies a decision: victims and aborted jobs end, new jobs run, the node's backoff starts. */
+    /**
+     * Applies a decision: new jobs run, then victims and aborted jobs end (in this order, so that
+     * an index put back by an abort does not take the place of one the decision planned), and the
+     * node's preemptive backoff starts.
+     */
     public void apply(Decision decision, Instant now) {
         Node node = nodes.get(decision.nodeId());
-        for (Decision.JobAbort abort : decision.aborts()) {
-            Job job = registry.runningJob(abort.jobId());
-            if (job != null && abort.reason() == Decision.AbortReason.RESOURCE_OVERCOMMIT) {
-                endJob(job, JobState.ABORTED, now, JobEndReason.RESOURCE_OVERCOMMIT, abort.message());
-            }
-        }
         Map<String, Set<String>> victimsByPreemptor = new HashMap<>();
         for (Decision.JobPreemption preemption : decision.preemptions()) {
-            Job job = registry.runningJob(preemption.jobId());
-            if (job == null) {
-                continue;
+            Job victim = registry.runningJob(preemption.jobId());
+            if (victim != null && preemption.preemptorJobId() != null) {
+                victimsByPreemptor.computeIfAbsent(preemption.preemptorJobId(), k -> new HashSet<>())
+                        .add(victim.operationId());
             }
-            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL) {
-                registry.markInterrupting(job.id());
-                continue;
-            }
-            endJob(job, JobState.ABORTED, now, JobEndReason.PREEMPTED, preemption.message());
-            victimsByPreemptor.computeIfAbsent(preemption.preemptorJobId(), k -> new HashSet<>()).add(job.operationId());
         }
         SchedulingIndex index = decision.tree() == null ? null : trees.get(decision.tree()).index;
         for (Decision.JobStart start : decision.starts()) {
@@ -269,6 +262,23 @@ public final class Cluster {
             }
             node.addJob(job);
             index.jobStarted(job);
+        }
+        for (Decision.JobAbort abort : decision.aborts()) {
+            Job job = registry.runningJob(abort.jobId());
+            if (job != null && abort.reason() == Decision.AbortReason.RESOURCE_OVERCOMMIT) {
+                endJob(job, JobState.ABORTED, now, JobEndReason.RESOURCE_OVERCOMMIT, abort.message());
+            }
+        }
+        for (Decision.JobPreemption preemption : decision.preemptions()) {
+            Job job = registry.runningJob(preemption.jobId());
+            if (job == null) {
+                continue;
+            }
+            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL) {
+                registry.markInterrupting(job.id());
+            } else {
+                endJob(job, JobState.ABORTED, now, JobEndReason.PREEMPTED, preemption.message());
+            }
         }
         if (decision.preemptivePass()) {
             node.preemptivePassAt(now);

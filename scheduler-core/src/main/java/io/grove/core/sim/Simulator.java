@@ -171,6 +171,8 @@ public final class Simulator {
 
     private void heartbeat(String id) {
         SimNode machine = machines.get(id);
+        long period = workload.heartbeatPeriod().toNanos();
+        schedule(now.plusNanos(period + random.nextLong(period / 5 + 1)), new HeartbeatEvent(id));
         if (!machine.isUp()) {
             return;
         }
@@ -193,8 +195,6 @@ public final class Simulator {
         }
         preempted += decision.preemptions().size();
         machine.apply(decision, now, durations::get, operation -> false);
-        long period = workload.heartbeatPeriod().toNanos();
-        schedule(now.plusNanos(period + random.nextLong(period / 5 + 1)), new HeartbeatEvent(id));
     }
 
     private void update() {
