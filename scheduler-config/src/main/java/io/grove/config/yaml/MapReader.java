@@ -97,6 +97,12 @@ public final class MapReader {
         return found;
     }
 
+    /** The text of a scalar value without interpreting it, or {@code null}. */
+    public String rawScalar(String key) {
+        NodeTuple tuple = entries.get(key);
+        return tuple != null && tuple.getValueNode() instanceof ScalarNode scalar ? scalar.getValue() : null;
+    }
+
     public boolean has(String key) {
         return entries.containsKey(key);
     }
@@ -212,6 +218,27 @@ public final class MapReader {
         }
         problem(key, ProblemCode.BAD_VALUE, "'" + text + "' is not one of " + names, entries.get(key).getValueNode());
         return null;
+    }
+
+    /** A list of plain strings; {@code null} when the key is absent. */
+    public List<String> strings(String key) {
+        NodeTuple tuple = take(key);
+        if (tuple == null) {
+            return null;
+        }
+        if (!(tuple.getValueNode() instanceof SequenceNode sequence)) {
+            problem(key, ProblemCode.WRONG_TYPE, "expected a list of strings", tuple.getValueNode());
+            return null;
+        }
+        List<String> result = new ArrayList<>();
+        for (Node item : sequence.getValue()) {
+            if (item instanceof ScalarNode scalar && scalar.getTag() != Tag.NULL) {
+                result.add(scalar.getValue());
+            } else {
+                problem(key, ProblemCode.WRONG_TYPE, "expected a string, got a " + kind(item), item);
+            }
+        }
+        return result;
     }
 
     /** A list of snake_case enum values. */

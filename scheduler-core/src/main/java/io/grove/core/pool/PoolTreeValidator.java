@@ -61,6 +61,11 @@ public final class PoolTreeValidator {
             checkPool(tree, pool, null, path + "/" + pool.name(), false);
         }
         checkGuaranteeSums(tree, null, tree.pools(), path);
+        try {
+            io.grove.core.node.NodeFilter.parse(tree.nodesFilter());
+        } catch (IllegalArgumentException e) {
+            problem(path, "nodes_filter", ProblemCode.INVALID_NODES_FILTER, e.getMessage());
+        }
         String defaultParent = tree.defaultParentPool();
         if (!PoolTreeConfig.ROOT.equals(defaultParent)) {
             PoolConfig parent = byName.get(defaultParent);
