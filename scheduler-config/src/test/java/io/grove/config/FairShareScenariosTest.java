@@ -33,7 +33,7 @@ import org.yaml.snakeyaml.Yaml;
  */
 class FairShareScenariosTest {
 
-    /** Scenarios about the heartbeat scheduler and count limits; they join with the scheduling core. */
+    /** Scenarios about the heartbeat scheduler and count limits: {@link SchedulingScenariosTest} runs them. */
     private static final Set<String> NOT_FAIR_SHARE = Set.of(
             "preemptible_allocation_lists", "derived_operation_count_limits_and_lightweight");
 
