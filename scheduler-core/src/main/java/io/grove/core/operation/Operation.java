@@ -27,6 +27,9 @@ public final class Operation {
     private final Map<String, String> poolByTree = new LinkedHashMap<>();
     private final Set<String> pendingTrees = new LinkedHashSet<>();
     private final Map<String, ArrayDeque<Integer>> pendingIndexes = new LinkedHashMap<>();
+    private final TaskSpec[] tasks;
+    private final ArrayDeque<Integer>[] pendingByPosition;
+    private final double[][] jobVectors;
     private final Map<String, int[]> attempts = new HashMap<>();
     private final LinkedHashMap<String, Job> running = new LinkedHashMap<>();
     private final List<Job> finished = new ArrayList<>();
@@ -46,12 +49,21 @@ public final class Operation {
         this.spec = spec;
         this.user = user;
         this.submitTime = submitTime;
+        this.tasks = spec.tasks().values().toArray(new TaskSpec[0]);
+        @SuppressWarnings("unchecked")
+        ArrayDeque<Integer>[] queues = new ArrayDeque[tasks.length];
+        this.pendingByPosition = queues;
+        this.jobVectors = new double[tasks.length][];
+        for (int t = 0; t < tasks.length; t++) {
+            jobVectors[t] = tasks[t].jobResources().toArray();
+        }
         for (TaskSpec task : spec.tasks().values()) {
             ArrayDeque<Integer> queue = new ArrayDeque<>(task.jobCount());
             for (int i = 0; i < task.jobCount(); i++) {
                 queue.addLast(i);
             }
             pendingIndexes.put(task.name(), queue);
+            pendingByPosition[pendingIndexes.size() - 1] = queue;
             attempts.put(task.name(), new int[task.jobCount()]);
             addPending(task, task.jobCount());
         }
@@ -267,6 +279,26 @@ public final class Operation {
             }
         }
         throw new IllegalArgumentException("task " + task + " of " + id + " has only " + k + " pending jobs");
+    }
+
+    /** Number of tasks; positions follow the spec's order. */
+    public int taskCount() {
+        return tasks.length;
+    }
+
+    /** The task at a position in the spec's order. */
+    public TaskSpec task(int position) {
+        return tasks[position];
+    }
+
+    /** Jobs of the task at {@code position} waiting to start. */
+    public int pendingJobCount(int position) {
+        return pendingByPosition[position].size();
+    }
+
+    /** The resources of one job of the task at {@code position}; do not modify. */
+    public double[] jobVector(int position) {
+        return jobVectors[position];
     }
 
     /** Jobs of {@code task} waiting to start. */

@@ -30,7 +30,7 @@ final class DecisionContext {
     final List<Decision.JobAbort> aborts = new ArrayList<>();
     final Set<String> released = new HashSet<>();
     final Map<Decision.IdleCode, Integer> idle = new EnumMap<>(Decision.IdleCode.class);
-    private final Map<Integer, Map<String, Integer>> plannedByTask = new HashMap<>();
+    private final List<Integer> plannedOperations = new ArrayList<>();
     private final List<int[]> deactivated = new ArrayList<>();
     private final List<Object[]> usageChanges = new ArrayList<>();
 
@@ -46,20 +46,19 @@ final class DecisionContext {
         }
     }
 
-    Map<String, Integer> planned(int operation) {
-        return plannedByTask.getOrDefault(operation, Map.of());
-    }
-
-    /** Plans a start of {@code task} for operation {@code at} and precommits it. */
-    Decision.JobStart plan(int at, TaskSpec task, boolean preemptive) {
+    /** Plans a start of the task at {@code position} for operation {@code at} and precommits it. */
+    Decision.JobStart plan(int at, int position, boolean preemptive) {
         Operation operation = index.operations[at];
-        Map<String, Integer> byTask = plannedByTask.computeIfAbsent(at, k -> new HashMap<>());
-        int offsetInTask = byTask.getOrDefault(task.name(), 0);
+        TaskSpec task = operation.task(position);
+        int[] before = index.plannedTasks(at);
+        int offsetInTask = before == null ? 0 : before[position];
+        if (index.planned[at] == 0) {
+            plannedOperations.add(at);
+        }
         String jobId = operation.nextJobId(index.planned[at]);
         int jobIndex = operation.pendingIndex(task.name(), offsetInTask);
-        byTask.put(task.name(), offsetInTask + 1);
-        index.planned[at]++;
-        double[] job = task.jobResources().toArray();
+        index.planTask(at, position);
+        double[] job = operation.jobVector(position);
         take(job);
         changeUsage(at, job, 1);
         Decision.JobStart start = new Decision.JobStart(jobId, operation.id(), task.name(), jobIndex, task.command(),
@@ -104,26 +103,29 @@ final class DecisionContext {
         return free[0] >= 1 - 1e-9;
     }
 
-    /** Leaves the index as it was before the decision. */
+    /**
+     * Leaves the index as it was before the decision: usage changes are reverted, plans and
+     * deactivations cleared, and each touched operation's path refreshed once.
+     */
     void undo() {
         if (index == null) {
             return;
         }
         for (int i = usageChanges.size() - 1; i >= 0; i--) {
             Object[] change = usageChanges.get(i);
-            index.addUsage((Integer) change[0], (double[]) change[1], -(Integer) change[2]);
+            index.addUsageOnly((Integer) change[0], (double[]) change[1], -(Integer) change[2]);
         }
         for (int[] at : deactivated) {
             index.deactivated[at[0]] = false;
         }
-        for (int at : plannedByTask.keySet()) {
-            index.planned[at] = 0;
+        for (int at : plannedOperations) {
+            index.clearPlanned(at);
+        }
+        for (Object[] change : usageChanges) {
+            index.refresh((Integer) change[0]);
         }
         for (int[] at : deactivated) {
             index.refresh(at[0]);
-        }
-        for (int at : plannedByTask.keySet()) {
-            index.refresh(at);
         }
     }
 

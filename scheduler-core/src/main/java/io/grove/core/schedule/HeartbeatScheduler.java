@@ -158,10 +158,9 @@ public final class HeartbeatScheduler {
         SchedulingIndex index = context.index;
         double[] room = available.clone();
         index.limitRoom(at, room);
-        Map<String, Integer> planned = context.planned(at);
-        TaskSpec task = index.taskFitting(at, room, planned);
-        if (task == null) {
-            double[] smallest = index.smallestJob(at, planned);
+        int task = index.taskFitting(at, room);
+        if (task < 0) {
+            double[] smallest = index.smallestJob(at);
             boolean fitsNode = smallest != null && SchedulingIndex.fits(smallest, available);
             context.deactivate(at, fitsNode ? Decision.IdleCode.LIMITS : Decision.IdleCode.FRAGMENTATION);
             return null;

@@ -176,8 +176,8 @@ final class PreemptiveScheduling {
             return false;
         }
         double[] room = roomWith(context, target, usable);
-        TaskSpec task = index.taskFitting(target, room, context.planned(target));
-        if (task == null) {
+        int task = index.taskFitting(target, room);
+        if (task < 0) {
             return false;
         }
         Decision.JobStart start = context.plan(target, task, true);

@@ -5,7 +5,6 @@ import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.Satisfaction;
 import io.grove.core.operation.Operation;
-import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.FifoPoolSchedulingOrder;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTree;
@@ -64,6 +63,7 @@ public final class SchedulingIndex {
     /** Operations whose preemption priority is starving or more, in tree order. */
     final int[] starvingOperations;
     final int[] planned;
+    private final int[][] plannedTasks;
     final boolean[] deactivated;
     private final Map<String, Integer> index;
     private final double[] scratchFs = new double[N];
@@ -93,6 +93,7 @@ public final class SchedulingIndex {
         this.allowNormal = new boolean[size];
         this.nonPreemptibleThreshold = new double[size][];
         this.planned = new int[size];
+        this.plannedTasks = new int[size][];
         this.deactivated = new boolean[size];
         this.index = new HashMap<>(size * 4 / 3 + 1);
         PoolTree shape = PoolTree.of(config);
@@ -375,12 +376,17 @@ public final class SchedulingIndex {
 
     /** Adds ({@code sign} 1) or removes (-1) a job's resources along the operation's path. */
     void addUsage(int operation, double[] job, int sign) {
+        addUsageOnly(operation, job, sign);
+        refresh(operation);
+    }
+
+    /** Changes usage along the path without refreshing satisfactions; the caller refreshes. */
+    void addUsageOnly(int operation, double[] job, int sign) {
         for (int a = operation; a >= 0; a = parent[a]) {
             for (int r = 0; r < N; r++) {
                 usage[a * N + r] += sign * job[r];
             }
         }
-        refresh(operation);
     }
 
     /** Usage of an element as shares of the tree total, into {@code out}. */
@@ -420,30 +426,55 @@ public final class SchedulingIndex {
         return true;
     }
 
-    /** The first task (spec order) with a job left to plan that fits {@code room}, or {@code null}. */
-    TaskSpec taskFitting(int operation, double[] room, Map<String, Integer> plannedByTask) {
+    /** Jobs planned in the current decision per task position of an operation, or {@code null}. */
+    int[] plannedTasks(int operation) {
+        return plannedTasks[operation];
+    }
+
+    /** Counts one planned job of the task at {@code position}. */
+    void planTask(int operation, int position) {
+        int[] counts = plannedTasks[operation];
+        if (counts == null) {
+            counts = new int[operations[operation].taskCount()];
+            plannedTasks[operation] = counts;
+        }
+        counts[position]++;
+        planned[operation]++;
+    }
+
+    /** Forgets what the current decision planned for an operation. */
+    void clearPlanned(int operation) {
+        plannedTasks[operation] = null;
+        planned[operation] = 0;
+    }
+
+    private int left(Operation op, int operation, int position) {
+        int[] counts = plannedTasks[operation];
+        return op.pendingJobCount(position) - (counts == null ? 0 : counts[position]);
+    }
+
+    /** The position of the first task (spec order) with a job left to plan that fits {@code room}, or -1. */
+    int taskFitting(int operation, double[] room) {
         Operation op = operations[operation];
-        for (TaskSpec task : op.spec().tasks().values()) {
-            int left = op.pendingJobCount(task.name()) - plannedByTask.getOrDefault(task.name(), 0);
-            if (left > 0 && fits(task.jobResources().toArray(), room)) {
-                return task;
+        for (int t = 0; t < op.taskCount(); t++) {
+            if (left(op, operation, t) > 0 && fits(op.jobVector(t), room)) {
+                return t;
             }
         }
-        return null;
+        return -1;
     }
 
     /** The smallest job (component-wise) left to plan, or {@code null}. */
-    double[] smallestJob(int operation, Map<String, Integer> plannedByTask) {
+    double[] smallestJob(int operation) {
         Operation op = operations[operation];
         double[] min = null;
-        for (TaskSpec task : op.spec().tasks().values()) {
-            int left = op.pendingJobCount(task.name()) - plannedByTask.getOrDefault(task.name(), 0);
-            if (left <= 0) {
+        for (int t = 0; t < op.taskCount(); t++) {
+            if (left(op, operation, t) <= 0) {
                 continue;
             }
-            double[] job = task.jobResources().toArray();
+            double[] job = op.jobVector(t);
             if (min == null) {
-                min = job;
+                min = job.clone();
             } else {
                 for (int r = 0; r < N; r++) {
                     min[r] = Math.min(min[r], job[r]);
