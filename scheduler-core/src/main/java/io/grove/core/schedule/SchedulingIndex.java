@@ -56,7 +56,7 @@ public final class SchedulingIndex {
     final StarvationStatus[] priority;
     /** Whether aggressive preemption may take jobs below the element (inherited). */
     final boolean[] allowAggressive;
-    /** Whether normal preemption may take jobs below the element (inherited). */
+    /** Whether the pool lets normal preemption take jobs below it (its own {@code allow_normal_preemption}). */
     final boolean[] allowNormal;
     /** The absolute usage below which an operation keeps every job (NaN = unset), inherited. */
     final double[][] nonPreemptibleThreshold;
@@ -233,13 +233,13 @@ public final class SchedulingIndex {
     private void inheritPreemptionSettings(int at, PoolConfig pool) {
         int up = parent[at];
         boolean aggressive = up < 0 || allowAggressive[up];
-        boolean normal = up < 0 || allowNormal[up];
+        boolean normal = true;
         double[] threshold = up < 0 ? config.preemption().nonPreemptibleResourceUsageThreshold().toArray(Double.NaN)
                 : nonPreemptibleThreshold[up];
         if (pool != null) {
             PoolPreemptionConfig own = pool.preemption();
             aggressive &= own.allowAggressivePreemption() == null || own.allowAggressivePreemption();
-            normal &= own.allowNormalPreemption() == null || own.allowNormalPreemption();
+            normal = own.allowNormalPreemption() == null || own.allowNormalPreemption();
             if (own.nonPreemptibleResourceUsageThreshold() != null && !own.nonPreemptibleResourceUsageThreshold().isEmpty()) {
                 threshold = own.nonPreemptibleResourceUsageThreshold().toArray(Double.NaN);
             }

@@ -144,4 +144,27 @@ class PreemptionScenariosTest {
         assertTrue(back.stream().noneMatch(p -> p.jobId().equals(startedByPreemption)), back.toString());
         assertEquals(2, h.running("victim"));
     }
+
+    @Test
+    void conditionalPreemption_jobsBlockedByAPoolGoOnlyToOperationsBelowIt() {
+        io.grove.core.pool.PoolPreemptionConfig noNormal = new io.grove.core.pool.PoolPreemptionConfig(null, null, null,
+                null, null, false);
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("guarded").preemption(noNormal),
+                PoolConfig.builder("outside")).node("n1", node(10, 64));
+        h.submit("donor", OperationSpec.builder().pool("guarded").jobs(10, job(1, 1)).build());
+        h.rounds(1, SECOND);
+        assertEquals(10, h.running("donor"));
+
+        h.submit("outsider", ops("outside", 10, 1));
+        h.rounds(45, SECOND);
+        assertEquals(0, h.running("outsider"), "the guarded pool blocks: its jobs are not for operations outside it");
+        assertTrue(h.preemptions().isEmpty());
+
+        h.submit("insider", OperationSpec.builder().pool("guarded").jobs(10, job(1, 1)).build());
+        h.rounds(45, SECOND);
+        assertTrue(h.running("insider") > 0, "an operation below the blocking pool may take them");
+        assertTrue(h.preemptions().stream().allMatch(p -> p.preemptorOperationId().equals("insider")
+                && p.operationId().equals("donor")), h.preemptions().toString());
+        assertEquals(0, h.running("outsider"));
+    }
 }
