@@ -17,6 +17,12 @@ public record LoadResult<T>(T value, List<ConfigProblem> problems, String source
         problems = List.copyOf(problems);
     }
 
+    /** The result for a file that could not be read. */
+    public static <T> LoadResult<T> unreadable(java.nio.file.Path file, java.io.IOException error) {
+        return new LoadResult<>(null, List.of(new ConfigProblem("", null, io.grove.core.pool.ProblemCode.YAML_SYNTAX,
+                "cannot read the file: " + error.getMessage())), file.toString());
+    }
+
     public boolean ok() {
         return problems.isEmpty();
     }

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,8 +27,7 @@ public final class PoolsConfigLoader {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            return new LoadResult<>(null, List.of(new io.grove.core.pool.ConfigProblem("", null,
-                    io.grove.core.pool.ProblemCode.YAML_SYNTAX, "cannot read the file: " + e.getMessage())), file.toString());
+            return LoadResult.unreadable(file, e);
         }
         return load(text, file.toString());
     }

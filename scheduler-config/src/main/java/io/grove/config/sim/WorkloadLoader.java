@@ -6,7 +6,6 @@ import io.grove.config.yaml.MapReader;
 import io.grove.config.yaml.Problems;
 import io.grove.config.yaml.YamlDocument;
 import io.grove.core.operation.OperationType;
-import io.grove.core.pool.ConfigProblem;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.pool.ProblemCode;
@@ -37,8 +36,7 @@ public final class WorkloadLoader {
         try {
             return load(Files.readString(file, StandardCharsets.UTF_8), file.toString(), file.toAbsolutePath().getParent());
         } catch (IOException e) {
-            return new LoadResult<>(null, List.of(new ConfigProblem("", null, ProblemCode.YAML_SYNTAX,
-                    "cannot read the file: " + e.getMessage())), file.toString());
+            return LoadResult.unreadable(file, e);
         }
     }
 

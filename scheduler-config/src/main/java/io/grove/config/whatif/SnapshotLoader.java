@@ -8,7 +8,6 @@ import io.grove.config.yaml.YamlDocument;
 import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.fairshare.OperationDemand;
-import io.grove.core.pool.ConfigProblem;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
@@ -40,8 +39,7 @@ public final class SnapshotLoader {
         try {
             return load(Files.readString(file, StandardCharsets.UTF_8), file.toString());
         } catch (IOException e) {
-            return new LoadResult<>(null, List.of(new ConfigProblem("", null, ProblemCode.YAML_SYNTAX,
-                    "cannot read the file: " + e.getMessage())), file.toString());
+            return LoadResult.unreadable(file, e);
         }
     }
 

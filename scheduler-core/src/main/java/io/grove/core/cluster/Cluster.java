@@ -128,13 +128,13 @@ public final class Cluster {
             }
         }
         if (matching.size() == 1) {
-            node.assignTree(matching.get(0), null);
+            node.assignTree(matching.get(0), null, false);
         } else if (matching.isEmpty()) {
             node.assignTree(null, "node " + node.id() + " with tags " + new java.util.TreeSet<>(node.tags())
-                    + " matches no pool tree's nodes_filter");
+                    + " matches no pool tree's nodes_filter", false);
         } else {
             node.assignTree(null, "node " + node.id() + " with tags " + new java.util.TreeSet<>(node.tags())
-                    + " matches more than one pool tree: " + matching + "; a node may belong to one tree only");
+                    + " matches more than one pool tree: " + matching + "; a node may belong to one tree only", true);
         }
     }
 

@@ -27,6 +27,7 @@ public final class Node {
     private Resources limits;
     private String tree;
     private String treeProblem;
+    private boolean matchesSeveralTrees;
     private State state = State.ONLINE;
     private Instant lastHeartbeat;
     private Instant lastPreemptivePass;
@@ -97,9 +98,22 @@ public final class Node {
         this.state = State.ONLINE;
     }
 
-    public void assignTree(String newTree, String problem) {
+    /**
+     * Sets the node's tree, or none with the reason.
+     *
+     * @param newTree the tree, or {@code null}
+     * @param problem why there is none, or {@code null}
+     * @param several whether the node matched more than one tree (else none)
+     */
+    public void assignTree(String newTree, String problem, boolean several) {
         this.tree = newTree;
         this.treeProblem = problem;
+        this.matchesSeveralTrees = several;
+    }
+
+    /** Whether the node has no tree because it matches more than one. */
+    public boolean matchesSeveralTrees() {
+        return matchesSeveralTrees;
     }
 
     public void markOffline() {

@@ -3,7 +3,6 @@ package io.grove.core.preempt;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
-import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolPreemptionConfig;
 import io.grove.core.pool.PoolTreeConfig;
@@ -12,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 

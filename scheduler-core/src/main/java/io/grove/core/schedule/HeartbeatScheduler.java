@@ -4,7 +4,6 @@ import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.PreemptionMode;
-import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.preempt.PreemptionStatus;
 import java.time.Duration;
@@ -12,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code decide(index, node, heartbeat, now) -> Decision}: the answer to one heartbeat, computed
@@ -37,8 +35,7 @@ public final class HeartbeatScheduler {
             OperationRegistry registry) {
         List<Decision.JobAbort> unknown = unknownJobs(node, heartbeat, registry);
         if (node.tree() == null) {
-            Decision.IdleCode code = node.treeProblem() != null && node.treeProblem().contains("more than one")
-                    ? Decision.IdleCode.AMBIGUOUS_TREE : Decision.IdleCode.NO_TREE;
+            Decision.IdleCode code = node.matchesSeveralTrees() ? Decision.IdleCode.AMBIGUOUS_TREE : Decision.IdleCode.NO_TREE;
             return Decision.nothing(node.id(), null, unknown, List.of(new Decision.IdleReason(code, 0,
                     heartbeat.resourceLimits(), node.treeProblem() == null ? "the node matches no pool tree" : node.treeProblem())));
         }

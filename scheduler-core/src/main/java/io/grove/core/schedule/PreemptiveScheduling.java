@@ -2,7 +2,6 @@ package io.grove.core.schedule;
 
 import io.grove.core.operation.Job;
 import io.grove.core.operation.PreemptionMode;
-import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.preempt.PreemptionStatus;
 import io.grove.core.preempt.StarvationStatus;
