@@ -155,8 +155,4 @@ public final class Node {
     public void forgetEndedExcept(java.util.Set<String> stillReported) {
         endedByScheduler.keySet().retainAll(stillReported);
     }
-
-    public boolean hasJob(String jobId) {
-        return jobs.containsKey(jobId);
-    }
 }

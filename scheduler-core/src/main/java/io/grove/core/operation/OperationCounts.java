@@ -187,11 +187,6 @@ public final class OperationCounts {
         return queuedAt.containsKey(operation);
     }
 
-    public boolean isLightweight(String operation) {
-        Entry entry = operations.get(operation);
-        return entry != null && entry.lightweight();
-    }
-
     /** Why an operation is pending, or {@code null} if it is not. */
     public PendingReason pendingReason(String operation) {
         String pool = queuedAt.get(operation);
@@ -218,11 +213,5 @@ public final class OperationCounts {
         }
         return new PoolOperationCounts(counter.operations, counter.running, counter.lightweight,
                 counter.pending.size(), maxOps, maxRunning);
-    }
-
-    /** The pool each counted operation is in. */
-    public String poolOf(String operation) {
-        Entry entry = operations.get(operation);
-        return entry == null ? null : entry.pool();
     }
 }

@@ -54,10 +54,6 @@ public final class TreePools {
         return base.name();
     }
 
-    public PoolTreeConfig baseConfig() {
-        return base;
-    }
-
     /** The configuration with the ephemeral pools in place; what the fair-share update gets. */
     public PoolTreeConfig effectiveConfig() {
         if (effective == null) {
@@ -238,11 +234,6 @@ public final class TreePools {
         if (ephemeral.remove(pool) != null) {
             effective = null;
         }
-    }
-
-    /** Names of the ephemeral pools, in creation order. */
-    public List<String> ephemeralPools() {
-        return List.copyOf(ephemeral.keySet());
     }
 
     /**

@@ -4,7 +4,6 @@ import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.PreemptionMode;
-import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.preempt.PreemptionStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -185,9 +184,5 @@ public final class HeartbeatScheduler {
                     "no operation in tree " + context.index.tree() + " has a pending job"));
         }
         return reasons;
-    }
-
-    static PreemptionSettings settings(DecisionContext context) {
-        return context.index.config.preemption();
     }
 }

@@ -37,7 +37,6 @@ public final class SchedulingIndex {
 
     final String tree;
     final PoolTreeConfig config;
-    final FairShareResult result;
     final double[] total;
     final int size;
     final String[] ids;
@@ -74,7 +73,6 @@ public final class SchedulingIndex {
             Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
         this.tree = tree;
         this.config = config;
-        this.result = result;
         this.total = total.clone();
         this.size = result.elements().size();
         this.ids = new String[size];
@@ -265,10 +263,6 @@ public final class SchedulingIndex {
         return tree;
     }
 
-    public FairShareResult result() {
-        return result;
-    }
-
     /** The element's position, or -1. */
     public int indexOf(String id) {
         Integer at = index.get(id);
@@ -386,13 +380,6 @@ public final class SchedulingIndex {
             for (int r = 0; r < N; r++) {
                 usage[a * N + r] += sign * job[r];
             }
-        }
-    }
-
-    /** Usage of an element as shares of the tree total, into {@code out}. */
-    void usageShare(int at, double[] out) {
-        for (int r = 0; r < N; r++) {
-            out[r] = ShareVector.ratio(usage[at * N + r], total[r]);
         }
     }
 

@@ -157,17 +157,6 @@ public final class ClusterHarness {
         return cluster.registry().operation(operation).runningJobCount();
     }
 
-    /** Running jobs of every operation in a pool of the default tree. */
-    public int runningInPool(String pool) {
-        int count = 0;
-        for (Operation operation : cluster.registry().operations()) {
-            if (pool.equals(operation.poolByTree().values().iterator().next())) {
-                count += operation.runningJobCount();
-            }
-        }
-        return count;
-    }
-
     /** All preemptions decided so far. */
     public List<Decision.JobPreemption> preemptions() {
         List<Decision.JobPreemption> out = new ArrayList<>();
