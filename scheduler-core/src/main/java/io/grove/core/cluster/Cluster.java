@@ -356,12 +356,13 @@ public final class Cluster {
                 : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
         FairShareResult result = FairShareUpdate.run(
                 new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed));
-        Map<String, StarvationStatus> starving = tree.starvation.update(result, config, pendingJobs, now);
+        List<io.grove.core.fairshare.ElementShares> elements = new ArrayList<>(result.elements().values());
+        Map<String, StarvationStatus> starving = tree.starvation.update(elements, config, pendingJobs, now);
         tree.integralState = result.integralState();
         tree.starving = starving;
         tree.lastUpdate = now;
         tree.result = result;
-        tree.index = SchedulingIndex.build(treeName, config, result, total, operations, starving);
+        tree.index = SchedulingIndex.build(treeName, config, elements, total, operations, starving);
         return result;
     }
 

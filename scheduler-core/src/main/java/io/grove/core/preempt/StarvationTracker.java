@@ -2,7 +2,6 @@ package io.grove.core.preempt;
 
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
-import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolPreemptionConfig;
 import io.grove.core.pool.PoolTreeConfig;
@@ -11,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -33,20 +33,20 @@ public final class StarvationTracker {
     /**
      * Updates every element's status with a new fair-share result.
      *
-     * @param result the update's result
+     * @param elements the update's elements in tree order (parents first)
      * @param config the tree as the update saw it (with ephemeral pools)
      * @param pendingJobs pending job count by operation id
      * @param now the update's time
      * @return the status of every element that is not {@link StarvationStatus#NON_STARVING}
      */
-    public Map<String, StarvationStatus> update(FairShareResult result, PoolTreeConfig config,
+    public Map<String, StarvationStatus> update(List<ElementShares> elements, PoolTreeConfig config,
             Map<String, Integer> pendingJobs, Instant now) {
         StarvationSettings tree = config.starvation();
         PoolTree shape = PoolTree.of(config);
         Map<String, Effective> effective = new HashMap<>();
         Map<String, StarvationStatus> statuses = new HashMap<>();
         Set<String> seen = new HashSet<>();
-        for (ElementShares element : result.elements().values()) {
+        for (ElementShares element : elements) {
             seen.add(element.id());
             if (element.kind() == ElementKind.ROOT) {
                 effective.put(element.id(), new Effective(tree.fairShareStarvationTolerance(),

@@ -2,7 +2,6 @@ package io.grove.core.schedule;
 
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
-import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.Satisfaction;
 import io.grove.core.operation.Operation;
 import io.grove.core.pool.FifoPoolSchedulingOrder;
@@ -69,12 +68,12 @@ public final class SchedulingIndex {
     private final double[] scratchUsage = new double[N];
     private final double[] scratchDemand = new double[N];
 
-    SchedulingIndex(String tree, PoolTreeConfig config, FairShareResult result, double[] total,
+    SchedulingIndex(String tree, PoolTreeConfig config, List<ElementShares> elements, double[] total,
             Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
         this.tree = tree;
         this.config = config;
         this.total = total.clone();
-        this.size = result.elements().size();
+        this.size = elements.size();
         this.ids = new String[size];
         this.parent = new int[size];
         this.operations = new Operation[size];
@@ -98,7 +97,7 @@ public final class SchedulingIndex {
 
         List<List<int[]>> childLists = new ArrayList<>(size);
         int at = 0;
-        for (ElementShares element : result.elements().values()) {
+        for (ElementShares element : elements) {
             ids[at] = element.id();
             index.put(element.id(), at);
             parent[at] = element.parent() == null ? -1 : index.get(element.parent());
@@ -169,14 +168,14 @@ public final class SchedulingIndex {
      *
      * @param tree the tree's name
      * @param config the tree as the update saw it
-     * @param result the update's result
+     * @param elements the update's elements in tree order (parents first)
      * @param total the tree total (absolute)
      * @param operationsById the operations in the update
      * @param starvationById the starving elements
      */
-    public static SchedulingIndex build(String tree, PoolTreeConfig config, FairShareResult result, double[] total,
+    public static SchedulingIndex build(String tree, PoolTreeConfig config, List<ElementShares> elements, double[] total,
             Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
-        return new SchedulingIndex(tree, config, result, total, operationsById, starvationById);
+        return new SchedulingIndex(tree, config, elements, total, operationsById, starvationById);
     }
 
     /** A job of an indexed operation started: usage grows on its path. */
