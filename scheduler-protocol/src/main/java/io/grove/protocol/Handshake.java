@@ -1,0 +1,36 @@
+package io.grove.protocol;
+
+import io.grove.core.resource.Resources;
+import java.util.List;
+
+/**
+ * The first message of a node on a connection.
+ *
+ * @param protocolVersion the version the node speaks ({@link Message#VERSION})
+ * @param nodeId the node's stable id
+ * @param address where the node's own HTTP endpoint (logs) is reached, {@code host:port}
+ * @param tags the node's tags, which choose its pool tree
+ * @param resourceLimits what the node offers
+ * @param runningJobs jobs the node still runs (after a restart of either side)
+ * @param nodeToken the cluster's node token when authentication is on, else {@code null}
+ */
+public record Handshake(int protocolVersion, String nodeId, String address, List<String> tags,
+        Resources resourceLimits, List<RunningJob> runningJobs, String nodeToken) implements Message {
+
+    public Handshake {
+        if (protocolVersion < 1) {
+            throw new IllegalArgumentException("'protocol_version' must be at least 1, got " + protocolVersion);
+        }
+        Checks.required(nodeId, "node_id");
+        address = address == null ? "" : address;
+        tags = Checks.list(tags);
+        Checks.required(resourceLimits, "resource_limits");
+        runningJobs = Checks.list(runningJobs);
+    }
+
+    @Override
+    public String toString() {
+        return "Handshake[" + nodeId + ", v" + protocolVersion + ", tags " + tags + ", limits " + resourceLimits
+                + ", " + runningJobs.size() + " running jobs" + (nodeToken == null ? "" : ", with a token") + "]";
+    }
+}

@@ -1,0 +1,71 @@
+package io.grove.protocol;
+
+import io.grove.core.resource.Resources;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The scheduler's answer to a heartbeat.
+ *
+ * @param jobsToStart jobs to start now
+ * @param jobsToAbort jobs to kill now
+ * @param jobsToInterrupt jobs to stop: SIGTERM, then SIGKILL after their grace
+ * @param nextHeartbeatMs when to heartbeat next
+ */
+public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobsToAbort,
+        List<JobToInterrupt> jobsToInterrupt, long nextHeartbeatMs) implements Message {
+
+    public HeartbeatReply {
+        jobsToStart = Checks.list(jobsToStart);
+        jobsToAbort = Checks.list(jobsToAbort);
+        jobsToInterrupt = Checks.list(jobsToInterrupt);
+        Checks.nonNegative(nextHeartbeatMs, "next_heartbeat_ms");
+    }
+
+    /**
+     * A job to start.
+     *
+     * @param jobId the new job's id
+     * @param operationId its operation
+     * @param task the task's name
+     * @param index the job's index within the task ({@code GROVE_JOB_INDEX})
+     * @param command the shell command ({@code bash -c})
+     * @param env extra environment
+     * @param resources what the job may use
+     */
+    public record JobToStart(String jobId, String operationId, String task, int index, String command,
+            Map<String, String> env, Resources resources) {
+        public JobToStart {
+            Checks.required(jobId, "job_id");
+            Checks.required(operationId, "operation_id");
+            Checks.required(resources, "resources");
+            env = env == null ? Map.of() : Map.copyOf(env);
+            command = command == null ? "" : command;
+        }
+    }
+
+    /** A job to kill now, with the typed reason (as in the decision) and a message. */
+    public record JobToAbort(String jobId, String reason, String message) {
+        public JobToAbort {
+            Checks.required(jobId, "job_id");
+        }
+    }
+
+    /**
+     * A job to interrupt.
+     *
+     * @param jobId the job
+     * @param reason the typed reason ({@code starvation}, {@code aggressive_starvation}, {@code graceful})
+     * @param preemptorOperationId the operation the resources go to, or {@code null}
+     * @param preemptorJobId the job started with them, or {@code null}
+     * @param graceMs how long the job may take to stop before SIGKILL
+     * @param message the full reason
+     */
+    public record JobToInterrupt(String jobId, String reason, String preemptorOperationId, String preemptorJobId,
+            long graceMs, String message) {
+        public JobToInterrupt {
+            Checks.required(jobId, "job_id");
+            Checks.nonNegative(graceMs, "grace_ms");
+        }
+    }
+}

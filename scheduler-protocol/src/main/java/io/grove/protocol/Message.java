@@ -1,0 +1,25 @@
+package io.grove.protocol;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * One frame's body. The JSON carries its kind in {@code "type"}: {@code handshake},
+ * {@code welcome}, {@code heartbeat}, {@code heartbeat_reply} or {@code error}.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = Handshake.class, name = "handshake"),
+    @JsonSubTypes.Type(value = Welcome.class, name = "welcome"),
+    @JsonSubTypes.Type(value = NodeHeartbeat.class, name = "heartbeat"),
+    @JsonSubTypes.Type(value = HeartbeatReply.class, name = "heartbeat_reply"),
+    @JsonSubTypes.Type(value = ErrorReply.class, name = "error")
+})
+public sealed interface Message permits Handshake, Welcome, NodeHeartbeat, HeartbeatReply, ErrorReply {
+
+    /** The protocol version this code speaks. */
+    int VERSION = 1;
+
+    /** The default maximum frame body, 16 MiB. */
+    int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+}

@@ -1,0 +1,90 @@
+package io.grove.protocol;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.stream.Collectors;
+
+/**
+ * Messages to and from JSON: snake_case field names, unknown fields refused, every failure turned
+ * into a {@link ProtocolException} that names the field.
+ */
+public final class ProtocolJson {
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
+            .addMixIn(io.grove.core.resource.Resources.class, ResourcesMixin.class)
+            .build();
+
+    /** Resources travel as their five components only (not derived properties such as {@code isZero}). */
+    @com.fasterxml.jackson.annotation.JsonAutoDetect(
+            isGetterVisibility = com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.NONE)
+    private abstract static class ResourcesMixin {
+    }
+
+    private ProtocolJson() {
+    }
+
+    /** The mapper, configured for the protocol; shared and thread-safe. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    public static byte[] write(Message message) {
+        try {
+            return MAPPER.writeValueAsBytes(message);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static Message read(byte[] body) throws ProtocolException {
+        try {
+            return MAPPER.readValue(body, Message.class);
+        } catch (InvalidTypeIdException e) {
+            String type = e.getTypeId();
+            throw new ProtocolException(type == null ? ErrorCode.INVALID_MESSAGE : ErrorCode.UNKNOWN_MESSAGE_TYPE,
+                    type == null ? "the message has no 'type'"
+                            : "unknown message type '" + type + "' (expected one of: handshake, welcome, heartbeat,"
+                            + " heartbeat_reply, error)");
+        } catch (UnrecognizedPropertyException e) {
+            throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "unknown field '" + e.getPropertyName() + "' at "
+                    + path(e));
+        } catch (JsonMappingException e) {
+            Throwable cause = e.getCause();
+            String why = cause instanceof IllegalArgumentException ? cause.getMessage() : e.getOriginalMessage();
+            throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "invalid message at " + path(e) + ": " + firstLine(why));
+        } catch (JsonProcessingException e) {
+            throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "the body is not JSON: " + firstLine(e.getOriginalMessage())
+                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+        } catch (IOException e) {
+            throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "cannot read the body: " + e.getMessage());
+        }
+    }
+
+    private static String path(JsonMappingException e) {
+        String path = e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining("."))
+                .replace(".[", "[");
+        return path.isEmpty() ? "the top" : "'" + path + "'";
+    }
+
+    private static String firstLine(String text) {
+        if (text == null) {
+            return "";
+        }
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}
