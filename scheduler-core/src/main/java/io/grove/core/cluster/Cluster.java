@@ -67,23 +67,14 @@ public final class Cluster {
     }
 
     /**
-     * Takes a new, validated pool configuration whole: filters, pools and limits change at once;
-     * operations in pools that disappeared stay in ephemeral pools of the same name; nodes are
-     * reassigned to trees. Removing a tree that still has operations is refused.
+     * Takes a new, validated pool configuration whole — filters, pools and limits change at once and
+     * nodes are reassigned to trees — or refuses it whole when it removes a pool or tree that
+     * unfinished operations use.
      *
      * @return operations that started running because limits grew
+     * @throws io.grove.core.operation.ReloadRefusedException naming the pools and their operations
      */
     public List<OperationRegistry.Activation> reconfigure(PoolsConfig config) {
-        for (String tree : trees.keySet()) {
-            if (!config.trees().containsKey(tree)) {
-                for (Operation operation : registry.operations()) {
-                    if (!operation.state().isFinished() && operation.poolByTree().containsKey(tree)) {
-                        throw new IllegalArgumentException("tree " + tree + " cannot be removed: operation "
-                                + operation.id() + " runs in it");
-                    }
-                }
-            }
-        }
         List<OperationRegistry.Activation> activated = registry.reconfigure(config);
         trees.keySet().retainAll(config.trees().keySet());
         for (PoolTreeConfig tree : config.trees().values()) {
@@ -327,7 +318,19 @@ public final class Cluster {
 
     /** Runs one tree's update: totals from its online nodes, demands from its running operations. */
     public FairShareResult updateFairShare(String treeName, Instant now) {
+        return publishFairShare(computeFairShare(prepareFairShare(treeName, now)));
+    }
+
+    /**
+     * The first step of an update, on the writer's thread: the update's input from the live state.
+     * The second, {@link #computeFairShare}, may run on any thread while heartbeats go on; the
+     * third, {@link #publishFairShare}, is the writer's again.
+     */
+    public PreparedUpdate prepareFairShare(String treeName, Instant now) {
         TreeState tree = trees.get(treeName);
+        if (tree == null) {
+            throw new IllegalArgumentException("no pool tree '" + treeName + "'");
+        }
         double[] total = new double[ResourceType.COUNT];
         List<Double> nodeMemory = new ArrayList<>();
         for (Node node : nodes.values()) {
@@ -354,16 +357,86 @@ public final class Cluster {
         PoolTreeConfig config = registry.pools(treeName).effectiveConfig();
         Double elapsed = tree.lastUpdate == null ? null
                 : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
-        FairShareResult result = FairShareUpdate.run(
-                new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed));
-        List<io.grove.core.fairshare.ElementShares> elements = new ArrayList<>(result.elements().values());
-        Map<String, StarvationStatus> starving = tree.starvation.update(elements, config, pendingJobs, now);
-        tree.integralState = result.integralState();
+        FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed);
+        return new PreparedUpdate(treeName, input, operations, pendingJobs, total, now);
+    }
+
+    /** The pure middle step of an update; safe on any thread. */
+    public static ComputedUpdate computeFairShare(PreparedUpdate prepared) {
+        FairShareResult result = FairShareUpdate.run(prepared.input());
+        return new ComputedUpdate(prepared, result, new ArrayList<>(result.elements().values()));
+    }
+
+    /** Publishes a computed update to heartbeats: starvation, the scheduling index, integral state. */
+    public FairShareResult publishFairShare(ComputedUpdate computed) {
+        PreparedUpdate prepared = computed.prepared();
+        TreeState tree = trees.get(prepared.tree());
+        if (tree == null) {
+            return computed.result();
+        }
+        PoolTreeConfig config = prepared.input().tree();
+        Map<String, StarvationStatus> starving = tree.starvation.update(computed.elements(), config,
+                prepared.pendingJobs(), prepared.now());
+        tree.integralState = computed.result().integralState();
         tree.starving = starving;
-        tree.lastUpdate = now;
-        tree.result = result;
-        tree.index = SchedulingIndex.build(treeName, config, elements, total, operations, starving);
-        return result;
+        tree.lastUpdate = prepared.now();
+        tree.result = computed.result();
+        tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
+                prepared.operations(), starving);
+        return computed.result();
+    }
+
+    /** An update's input, taken from the live state. */
+    public record PreparedUpdate(String tree, FairShareInput input, Map<String, Operation> operations,
+            Map<String, Integer> pendingJobs, double[] total, Instant now) {
+    }
+
+    /** An update's result with its elements, ready to publish. */
+    public record ComputedUpdate(PreparedUpdate prepared, FairShareResult result,
+            List<io.grove.core.fairshare.ElementShares> elements) {
+    }
+
+    // ---- revival ----------------------------------------------------------------------------
+
+    /**
+     * Re-creates a running job from the journal after a restart. Its node is known as offline
+     * until it reconnects and reports the job (then it is kept) or not (then it is aborted); a node
+     * that never comes back loses its jobs after {@code node_registration_timeout} from now.
+     */
+    public Job restoreRunningJob(String operationId, String jobId, String task, int index, int attempt, String nodeId,
+            String tree, Instant started, Set<String> preempting, double preemptorFairShare, Instant now) {
+        Job job = registry.restoreJob(operationId, jobId, task, index, attempt, nodeId, tree, started, preempting,
+                preemptorFairShare);
+        Node node = nodes.computeIfAbsent(nodeId, id -> {
+            Node placeholder = new Node(id, Set.of(), Resources.ZERO, now);
+            placeholder.assignTree(tree, "node " + id + " has not reconnected since the scheduler restarted", false);
+            placeholder.markOffline();
+            return placeholder;
+        });
+        node.addJob(job);
+        jobStartedInIndex(job);
+        return job;
+    }
+
+    private void jobStartedInIndex(Job job) {
+        TreeState state = trees.get(job.tree());
+        if (state != null && state.index != null) {
+            state.index.jobStarted(job);
+        }
+    }
+
+    /** Restores a tree's integral volumes (from the journal); ignored for an unknown tree. */
+    public void restoreIntegralState(String tree, Map<String, io.grove.core.fairshare.IntegralState> state) {
+        TreeState known = trees.get(tree);
+        if (known != null) {
+            known.integralState = Map.copyOf(state);
+        }
+    }
+
+    /** The tree's integral volumes after its last update. */
+    public Map<String, io.grove.core.fairshare.IntegralState> integralState(String tree) {
+        TreeState known = trees.get(tree);
+        return known == null ? Map.of() : known.integralState;
     }
 
     private static OperationDemand demand(Operation operation, String tree, BestAllocationShare fit) {

@@ -106,6 +106,42 @@ public final class Operation {
         return job;
     }
 
+    /**
+     * Re-creates a running attempt from the journal: the given index leaves its queue and runs with
+     * the given id; later ids continue after it.
+     */
+    Job restoreRunning(String jobId, TaskSpec task, int index, int attempt, String nodeId, String tree, Instant start,
+            Set<String> preempting, double fairShare) {
+        ArrayDeque<Integer> queue = pendingIndexes.get(task.name());
+        if (queue == null || !queue.remove(index)) {
+            throw new IllegalStateException("operation " + id + ": job index " + index + " of task " + task.name()
+                    + " is not pending, cannot restore " + jobId);
+        }
+        addPending(task, -1);
+        int[] tried = attempts.get(task.name());
+        tried[index] = Math.max(tried[index], attempt + 1);
+        int dash = jobId.lastIndexOf('-');
+        if (dash > 0) {
+            try {
+                jobSequence = Math.max(jobSequence, Long.parseLong(jobId.substring(dash + 1)));
+            } catch (NumberFormatException ignored) {
+                // ids not made here keep the sequence as it is
+            }
+        }
+        Job job = new Job(jobId, id, task, index, attempt, nodeId, tree, start, preempting, fairShare);
+        running.put(jobId, job);
+        add(usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]), job.resources(), 1);
+        return job;
+    }
+
+    /** Re-creates a finished operation's outcome from the journal's compacted form. */
+    void restoreFinished(OperationState state, Instant at, String message, int completed, int failed, int aborted) {
+        this.completedJobs = completed;
+        this.failedJobs = failed;
+        this.abortedJobs = aborted;
+        finishOperation(state, at, message);
+    }
+
     /** Ends a running attempt; aborted and (below the limit) failed indices go back to pending. */
     void end(Job job, JobState state, Instant now, JobEndReason reason, String message) {
         if (running.remove(job.id()) == null) {

@@ -64,7 +64,14 @@ public final class OperationCounts {
      * @return {@code true} if the operation runs, {@code false} if it is pending
      */
     public boolean add(String operation, String pool, boolean lightweight) {
-        checkCanAdd(pool);
+        return add(operation, pool, lightweight, true);
+    }
+
+    /** As {@link #add(String, String, boolean)}; with {@code enforceLimit} false, never refuses (revival). */
+    boolean add(String operation, String pool, boolean lightweight, boolean enforceLimit) {
+        if (enforceLimit) {
+            checkCanAdd(pool);
+        }
         operations.put(operation, new Entry(pool, lightweight));
         for (String at : pools.pathToRoot(pool)) {
             counter(at).operations++;

@@ -28,15 +28,19 @@ public final class OperationRegistry {
     }
 
     /**
-     * Takes a new pool configuration. Trees that disappear keep nothing: their operations are
-     * expected to have been moved or finished by the caller; pools that disappear while in use
-     * stay as ephemeral pools. Pending operations that now have room start.
+     * Takes a new pool configuration whole, or refuses it whole: a configured pool that still holds
+     * unfinished operations (itself or below it) cannot be removed, nor can a tree that has them.
+     * Ephemeral pools stay. Pending operations that now have room start.
      *
      * @return operations that went from pending to running, with their tree
+     * @throws ReloadRefusedException naming the pools or trees in use and their operations
      */
     public List<Activation> reconfigure(PoolsConfig config) {
+        checkPoolsInUse(config);
         this.defaultTree = config.defaultTree();
         List<Activation> activated = new ArrayList<>();
+        trees.keySet().retainAll(config.trees().keySet());
+        counts.keySet().retainAll(config.trees().keySet());
         for (PoolTreeConfig tree : config.trees().values()) {
             TreePools pools = trees.get(tree.name());
             if (pools == null) {
@@ -45,7 +49,6 @@ public final class OperationRegistry {
                 counts.put(tree.name(), new OperationCounts(pools));
             } else {
                 pools.reconfigure(tree);
-                keepPoolsInUse(tree.name(), pools);
                 for (String id : counts.get(tree.name()).tryRunAllPending()) {
                     activated.add(activate(id, tree.name()));
                 }
@@ -54,13 +57,34 @@ public final class OperationRegistry {
         return activated;
     }
 
-    private void keepPoolsInUse(String tree, TreePools pools) {
+    private void checkPoolsInUse(PoolsConfig config) {
+        java.util.Map<String, List<String>> inUse = new java.util.TreeMap<>();
         for (Operation operation : operations.values()) {
-            String pool = operation.poolByTree().get(tree);
-            if (pool != null && !operation.state().isFinished() && !pools.contains(pool)) {
-                pools.ensure(new TreePools.Placement(pool, PoolTreeConfig.ROOT,
-                        io.grove.core.pool.EphemeralSubpoolConfig.DEFAULT, operation.user()));
+            if (operation.state().isFinished()) {
+                continue;
             }
+            for (java.util.Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
+                String tree = placed.getKey();
+                PoolTreeConfig next = config.trees().get(tree);
+                if (next == null) {
+                    inUse.computeIfAbsent("tree \"" + tree + "\"", k -> new ArrayList<>()).add(operation.id());
+                    continue;
+                }
+                io.grove.core.pool.PoolTree shape = io.grove.core.pool.PoolTree.of(next);
+                TreePools current = trees.get(tree);
+                for (String pool : current.pathToRoot(placed.getValue())) {
+                    if (!PoolTreeConfig.ROOT.equals(pool) && !current.isEphemeral(pool) && !shape.contains(pool)) {
+                        inUse.computeIfAbsent("pool \"" + pool + "\" in tree \"" + tree + "\"", k -> new ArrayList<>())
+                                .add(operation.id());
+                    }
+                }
+            }
+        }
+        if (!inUse.isEmpty()) {
+            StringBuilder message = new StringBuilder("the new configuration removes what unfinished operations use:");
+            inUse.forEach((what, ops) -> message.append(' ').append(what).append(" holds ")
+                    .append(ops.size() <= 5 ? ops : ops.subList(0, 5) + " and " + (ops.size() - 5) + " more").append(';'));
+            throw new ReloadRefusedException(message.substring(0, message.length() - 1), inUse);
         }
     }
 
@@ -96,6 +120,18 @@ public final class OperationRegistry {
      * @throws SubmitException if any tree refuses it; then nothing has changed
      */
     public Operation submit(String id, OperationSpec spec, String user, Instant now) {
+        return submit(id, spec, user, now, true);
+    }
+
+    /**
+     * Re-registers an operation from the journal: as {@link #submit}, but count limits and the
+     * ephemeral-pool limit do not refuse it (it was accepted when it was submitted).
+     */
+    public Operation restoreSubmitted(String id, OperationSpec spec, String user, Instant submitted) {
+        return submit(id, spec, user, submitted, false);
+    }
+
+    private Operation submit(String id, OperationSpec spec, String user, Instant now, boolean enforceLimits) {
         if (operations.containsKey(id)) {
             throw new SubmitException(SubmitError.INVALID_SPEC, "operation id " + id + " is already taken");
         }
@@ -111,23 +147,21 @@ public final class OperationRegistry {
                         + trees.keySet(), Map.of("pool_tree", tree));
             }
             TreePools.Placement placement = pools.resolve(spec.optionsFor(tree).pool(), user);
-            pools.checkEphemeralLimit(placement);
-            if (pools.contains(placement.pool())) {
-                counts.get(tree).checkCanAdd(placement.pool());
-            } else {
-                counts.get(tree).checkCanAdd(placement.ephemeralParent());
+            if (enforceLimits) {
+                pools.checkEphemeralLimit(placement);
+                counts.get(tree).checkCanAdd(pools.contains(placement.pool()) ? placement.pool() : placement.ephemeralParent());
             }
             placements.put(tree, placement);
         }
         for (Map.Entry<String, TreePools.Placement> entry : placements.entrySet()) {
-            trees.get(entry.getKey()).ensure(entry.getValue());
+            trees.get(entry.getKey()).ensure(entry.getValue(), enforceLimits);
         }
         Operation operation = new Operation(id, spec, user, now);
         for (Map.Entry<String, TreePools.Placement> entry : placements.entrySet()) {
             String tree = entry.getKey();
             String pool = entry.getValue().pool();
             boolean lightweight = trees.get(tree).isLightweight(spec.type(), pool);
-            boolean runs = counts.get(tree).add(id, pool, lightweight);
+            boolean runs = counts.get(tree).add(id, pool, lightweight, enforceLimits);
             operation.place(tree, pool, !runs);
         }
         operations.put(id, operation);
@@ -169,6 +203,36 @@ public final class OperationRegistry {
         Job job = operation.start(task, nodeId, tree, now, preempting, preemptorFairShare);
         runningJobs.put(job.id(), job);
         return job;
+    }
+
+    /** Re-creates a running job from the journal (see {@link Operation#restoreRunning}). */
+    public Job restoreJob(String operationId, String jobId, String task, int index, int attempt, String nodeId,
+            String tree, Instant start, Set<String> preempting, double preemptorFairShare) {
+        Operation operation = operations.get(operationId);
+        if (operation == null || operation.state().isFinished()) {
+            throw new IllegalStateException("cannot restore job " + jobId + ": operation " + operationId
+                    + (operation == null ? " is unknown" : " is " + operation.state()));
+        }
+        TaskSpec spec = operation.spec().tasks().get(task);
+        if (spec == null) {
+            throw new IllegalStateException("cannot restore job " + jobId + ": no task " + task + " in " + operationId);
+        }
+        Job job = operation.restoreRunning(jobId, spec, index, attempt, nodeId, tree, start, preempting, preemptorFairShare);
+        runningJobs.put(jobId, job);
+        return job;
+    }
+
+    /** Re-creates a finished operation from the journal's compacted form. */
+    public void restoreFinished(String operationId, OperationState state, Instant at, String message, int completed,
+            int failed, int aborted) {
+        Operation operation = operations.get(operationId);
+        if (operation == null || !operation.runningJobs().isEmpty()) {
+            throw new IllegalStateException("cannot restore the end of operation " + operationId);
+        }
+        operation.restoreFinished(state, at, message, completed, failed, aborted);
+        for (String tree : operation.poolByTree().keySet()) {
+            counts.get(tree).remove(operationId);
+        }
     }
 
     /** Notes that a running job was told to stop gracefully; it runs until its node reports it ended. */

@@ -35,18 +35,14 @@ public final class TreePools {
         reconfigure(config);
     }
 
-    /** Takes a new configuration; ephemeral pools stay, re-homed if their parent is gone. */
+    /**
+     * Takes a new configuration. Ephemeral pools stay (their parents are in use, so the registry
+     * has checked they exist); one that is now configured becomes a configured pool.
+     */
     void reconfigure(PoolTreeConfig config) {
         this.base = config;
         this.shape = PoolTree.of(config);
-        for (Map.Entry<String, EphemeralPool> entry : new ArrayList<>(ephemeral.entrySet())) {
-            EphemeralPool pool = entry.getValue();
-            if (shape.contains(pool.name())) {
-                ephemeral.remove(entry.getKey());
-            } else if (!shape.contains(pool.parent())) {
-                ephemeral.put(entry.getKey(), new EphemeralPool(pool.name(), defaultParent(), pool.user(), pool.config()));
-            }
-        }
+        ephemeral.keySet().removeIf(shape::contains);
         effective = null;
     }
 
@@ -198,11 +194,13 @@ public final class TreePools {
     }
 
     /** Makes the placement's ephemeral pool if it is missing (after {@link #checkEphemeralLimit}). */
-    void ensure(Placement placement) {
+    void ensure(Placement placement, boolean enforceLimit) {
         if (placement.ephemeralParent() == null || ephemeral.containsKey(placement.pool())) {
             return;
         }
-        checkEphemeralLimit(placement);
+        if (enforceLimit) {
+            checkEphemeralLimit(placement);
+        }
         ephemeral.put(placement.pool(), new EphemeralPool(placement.pool(), placement.ephemeralParent(),
                 placement.user(), PoolConfig.ephemeral(placement.pool(), placement.ephemeralConfig())));
         effective = null;
