@@ -111,6 +111,13 @@ public final class MapReader {
         problems.add(path, key == null ? (prefix.isEmpty() ? null : prefix) : attribute(key), code, message, line(at));
     }
 
+    /** A problem at {@code key}'s line (or this mapping's, when the key is absent). */
+    public void problem(String key, ProblemCode code, String message) {
+        NodeTuple tuple = entries.get(key);
+        problems.add(path, key == null ? (prefix.isEmpty() ? null : prefix) : attribute(key), code, message,
+                tuple == null ? line() : line(tuple.getKeyNode()));
+    }
+
     private ScalarNode scalar(String key, NodeTuple tuple, String expected) {
         if (tuple.getValueNode() instanceof ScalarNode scalar) {
             return scalar;
@@ -305,6 +312,28 @@ public final class MapReader {
         }
         reader.finish();
         return new PartialResources(values);
+    }
+
+    /** A mapping of strings to strings (environments); {@code null} if absent. */
+    public Map<String, String> stringMap(String key) {
+        NodeTuple tuple = take(key);
+        if (tuple == null) {
+            return null;
+        }
+        if (!(tuple.getValueNode() instanceof MappingNode mapping)) {
+            problem(key, ProblemCode.WRONG_TYPE, "expected a mapping of names to strings", tuple.getValueNode());
+            return null;
+        }
+        Map<String, String> result = new LinkedHashMap<>();
+        for (NodeTuple entry : mapping.getValue()) {
+            if (entry.getKeyNode() instanceof ScalarNode name && entry.getValueNode() instanceof ScalarNode value
+                    && value.getTag() != Tag.NULL) {
+                result.put(name.getValue(), value.getValue());
+            } else {
+                problem(key, ProblemCode.WRONG_TYPE, "expected plain string names and values", entry.getKeyNode());
+            }
+        }
+        return result;
     }
 
     /** A nested mapping read with the same pool path; {@code null} if absent. */
