@@ -425,6 +425,21 @@ public final class Cluster {
         }
     }
 
+    /**
+     * Replays a job's end from the journal; a job that is not running (it ended with its operation
+     * already, say) is skipped.
+     *
+     * @return whether the job was running
+     */
+    public boolean replayJobEnd(String jobId, JobState state, Instant at, JobEndReason reason, String message) {
+        Job job = registry.runningJob(jobId);
+        if (job == null) {
+            return false;
+        }
+        endJob(job, state, at, reason, message);
+        return true;
+    }
+
     /** Restores a tree's integral volumes (from the journal); ignored for an unknown tree. */
     public void restoreIntegralState(String tree, Map<String, io.grove.core.fairshare.IntegralState> state) {
         TreeState known = trees.get(tree);

@@ -22,6 +22,29 @@ public final class OperationRegistry {
     private final Map<String, Operation> operations = new LinkedHashMap<>();
     private final Map<String, Job> runningJobs = new HashMap<>();
     private String defaultTree;
+    private Listener listener = Listener.NONE;
+
+    /**
+     * Hears every job start and end and every operation's end, after the registry changed; the
+     * daemon journals them. Not called for what is restored from the journal.
+     */
+    public interface Listener {
+        Listener NONE = new Listener() {
+        };
+
+        default void jobStarted(Job job) {
+        }
+
+        default void jobEnded(Job job) {
+        }
+
+        default void operationFinished(Operation operation) {
+        }
+    }
+
+    public void listener(Listener value) {
+        this.listener = value == null ? Listener.NONE : value;
+    }
 
     public OperationRegistry(PoolsConfig config) {
         reconfigure(config);
@@ -202,6 +225,7 @@ public final class OperationRegistry {
         }
         Job job = operation.start(task, nodeId, tree, now, preempting, preemptorFairShare);
         runningJobs.put(job.id(), job);
+        listener.jobStarted(job);
         return job;
     }
 
@@ -259,6 +283,7 @@ public final class OperationRegistry {
         }
         Operation operation = operations.get(job.operationId());
         operation.end(job, state, now, reason, message);
+        listener.jobEnded(job);
         if (state == JobState.COMPLETED && operation.allJobsCompleted()) {
             return new JobEnd(job, OperationState.COMPLETED, List.of(), finish(operation, OperationState.COMPLETED, now, null));
         }
@@ -269,6 +294,7 @@ public final class OperationRegistry {
             for (Job other : aborted) {
                 runningJobs.remove(other.id());
                 operation.end(other, JobState.ABORTED, now, JobEndReason.OPERATION_FINISHED, why);
+                listener.jobEnded(other);
             }
             return new JobEnd(job, OperationState.FAILED, aborted, finish(operation, OperationState.FAILED, now, why));
         }
@@ -295,12 +321,14 @@ public final class OperationRegistry {
         for (Job job : aborted) {
             runningJobs.remove(job.id());
             operation.end(job, JobState.ABORTED, now, JobEndReason.OPERATION_FINISHED, message);
+            listener.jobEnded(job);
         }
         return new JobEnd(null, OperationState.ABORTED, aborted, finish(operation, OperationState.ABORTED, now, message));
     }
 
     private List<Activation> finish(Operation operation, OperationState state, Instant now, String message) {
         operation.finishOperation(state, now, message);
+        listener.operationFinished(operation);
         List<Activation> activated = new ArrayList<>();
         for (String tree : operation.poolByTree().keySet()) {
             for (String id : counts.get(tree).remove(operation.id())) {

@@ -1,0 +1,79 @@
+package io.grove.server.loop;
+
+import io.grove.core.cluster.Cluster;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one thread that owns the {@link Cluster}. Network handlers never touch the cluster: they
+ * hand work to this loop and answer when the returned future completes, so they never block.
+ */
+public final class SchedulerLoop implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerLoop.class);
+
+    private final Cluster cluster;
+    private final ExecutorService thread;
+    private volatile Thread owner;
+
+    public SchedulerLoop(Cluster cluster) {
+        this.cluster = cluster;
+        this.thread = Executors.newSingleThreadExecutor(runnable -> {
+            Thread t = new Thread(runnable, "grove-scheduler");
+            t.setDaemon(true);
+            owner = t;
+            return t;
+        });
+    }
+
+    /** Runs {@code work} on the loop; the future completes with its result or its exception. */
+    public <T> CompletableFuture<T> call(Function<Cluster, T> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            thread.execute(() -> {
+                try {
+                    result.complete(work.apply(cluster));
+                } catch (RuntimeException | Error e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            result.completeExceptionally(new IllegalStateException("the scheduler is shutting down"));
+        }
+        return result;
+    }
+
+    /** Runs {@code work} on the loop; failures are logged. */
+    public void execute(Consumer<Cluster> work) {
+        call(cluster -> {
+            work.accept(cluster);
+            return null;
+        }).exceptionally(e -> {
+            LOG.error("scheduler loop task failed", e);
+            return null;
+        });
+    }
+
+    public boolean inLoop() {
+        return Thread.currentThread() == owner;
+    }
+
+    @Override
+    public void close() {
+        thread.shutdown();
+        try {
+            if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
+                thread.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            thread.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.grove.server.state;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.grove.core.fairshare.IntegralState;
+import io.grove.core.operation.JobEndReason;
+import io.grove.core.operation.JobState;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.OperationState;
+import java.util.Map;
+import java.util.Set;
+
+/** One journal record. Times are epoch milliseconds. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "event")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = JournalEvent.Submitted.class, name = "submitted"),
+    @JsonSubTypes.Type(value = JournalEvent.Aborted.class, name = "aborted"),
+    @JsonSubTypes.Type(value = JournalEvent.JobStarted.class, name = "job_started"),
+    @JsonSubTypes.Type(value = JournalEvent.JobEnded.class, name = "job_ended"),
+    @JsonSubTypes.Type(value = JournalEvent.OperationFinished.class, name = "operation_finished"),
+    @JsonSubTypes.Type(value = JournalEvent.IntegralVolumes.class, name = "integral_volumes")
+})
+public sealed interface JournalEvent {
+
+    /** An accepted submission. */
+    record Submitted(String id, OperationSpec spec, String user, long at) implements JournalEvent {
+    }
+
+    /** An operation aborted by a user or an admin. */
+    record Aborted(String id, long at, String message) implements JournalEvent {
+    }
+
+    /** A job attempt started on a node. */
+    record JobStarted(String jobId, String operationId, String task, int index, int attempt, String nodeId,
+            String tree, long at, Set<String> startedByPreempting, double preemptorFairShare) implements JournalEvent {
+        public JobStarted {
+            startedByPreempting = startedByPreempting == null ? Set.of() : Set.copyOf(startedByPreempting);
+        }
+    }
+
+    /** A job attempt ended. */
+    record JobEnded(String jobId, JobState state, JobEndReason reason, String message, long at) implements JournalEvent {
+    }
+
+    /** A finished operation in a compacted journal: its outcome without its jobs. */
+    record OperationFinished(String id, OperationState state, long at, String message, int completed, int failed,
+            int aborted) implements JournalEvent {
+    }
+
+    /** A tree's integral volumes. */
+    record IntegralVolumes(String tree, Map<String, IntegralState> pools, long at) implements JournalEvent {
+        public IntegralVolumes {
+            pools = Map.copyOf(pools);
+        }
+    }
+}

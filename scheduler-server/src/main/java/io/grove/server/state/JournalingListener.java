@@ -1,0 +1,29 @@
+package io.grove.server.state;
+
+import io.grove.core.operation.Job;
+import io.grove.core.operation.OperationRegistry;
+
+/**
+ * Journals every job start and end as the registry makes it (on the scheduler's thread, so in
+ * order). Job events are not awaited: a job that started but was not journaled before a crash is
+ * one the node reports and the revived scheduler does not know, so it is aborted and retried.
+ */
+public final class JournalingListener implements OperationRegistry.Listener {
+
+    private final Journal journal;
+
+    public JournalingListener(Journal journal) {
+        this.journal = journal;
+    }
+
+    @Override
+    public void jobStarted(Job job) {
+        journal.append(Revival.started(job));
+    }
+
+    @Override
+    public void jobEnded(Job job) {
+        journal.append(new JournalEvent.JobEnded(job.id(), job.state(), job.endReason(), job.message(),
+                job.finishTime().toEpochMilli()));
+    }
+}

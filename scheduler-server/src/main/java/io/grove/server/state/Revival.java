@@ -1,0 +1,125 @@
+package io.grove.server.state;
+
+import io.grove.core.cluster.Cluster;
+import io.grove.core.fairshare.IntegralState;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.SubmitException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replays journal events into a fresh cluster after a restart, and turns a live cluster back into
+ * the shortest list of events that replays to it (the snapshot a compaction writes).
+ */
+public final class Revival {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Revival.class);
+
+    private Revival() {
+    }
+
+    /** What a replay found. */
+    public record Outcome(int operations, int runningJobs, long highestOperationNumber) {
+    }
+
+    /**
+     * Replays {@code events}. Running jobs wait for their nodes to reconnect (see
+     * {@link Cluster#restoreRunningJob}); integral volumes resume from the last saved ones.
+     */
+    public static Outcome replay(Cluster cluster, List<JournalEvent> events, Instant now) {
+        long highest = 0;
+        Map<String, Map<String, IntegralState>> volumes = new HashMap<>();
+        for (JournalEvent event : events) {
+            try {
+                if (event instanceof JournalEvent.Submitted submitted) {
+                    cluster.registry().restoreSubmitted(submitted.id(), submitted.spec(), submitted.user(),
+                            Instant.ofEpochMilli(submitted.at()));
+                    highest = Math.max(highest, number(submitted.id()));
+                } else if (event instanceof JournalEvent.Aborted aborted) {
+                    Operation operation = cluster.registry().operation(aborted.id());
+                    if (operation != null && !operation.state().isFinished()) {
+                        cluster.abort(aborted.id(), Instant.ofEpochMilli(aborted.at()), aborted.message());
+                    }
+                } else if (event instanceof JournalEvent.JobStarted started) {
+                    Operation operation = cluster.registry().operation(started.operationId());
+                    if (operation != null && !operation.state().isFinished()) {
+                        cluster.restoreRunningJob(started.operationId(), started.jobId(), started.task(), started.index(),
+                                started.attempt(), started.nodeId(), started.tree(), Instant.ofEpochMilli(started.at()),
+                                started.startedByPreempting(), started.preemptorFairShare(), now);
+                    }
+                } else if (event instanceof JournalEvent.JobEnded ended) {
+                    cluster.replayJobEnd(ended.jobId(), ended.state(), Instant.ofEpochMilli(ended.at()), ended.reason(),
+                            ended.message());
+                } else if (event instanceof JournalEvent.OperationFinished finished) {
+                    cluster.registry().restoreFinished(finished.id(), finished.state(), Instant.ofEpochMilli(finished.at()),
+                            finished.message(), finished.completed(), finished.failed(), finished.aborted());
+                } else if (event instanceof JournalEvent.IntegralVolumes saved) {
+                    volumes.put(saved.tree(), saved.pools());
+                }
+            } catch (SubmitException | IllegalStateException | IllegalArgumentException e) {
+                LOG.warn("journal: skipped {}: {}", event.getClass().getSimpleName(), e.getMessage());
+            }
+        }
+        volumes.forEach(cluster::restoreIntegralState);
+        int operations = 0;
+        for (Operation operation : cluster.registry().operations()) {
+            if (!operation.state().isFinished()) {
+                operations++;
+            }
+        }
+        return new Outcome(operations, cluster.registry().runningJobCount(), highest);
+    }
+
+    /** The number in an id {@code op-<n>}, or 0. */
+    static long number(String id) {
+        int dash = id.lastIndexOf('-');
+        try {
+            return dash < 0 ? 0 : Long.parseLong(id.substring(dash + 1));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * The live state as events: finished operations by their outcome; unfinished ones with their
+     * ended attempts (so retries and counts survive) and their running jobs; integral volumes.
+     */
+    public static List<JournalEvent> snapshot(Cluster cluster, Instant now) {
+        List<JournalEvent> events = new ArrayList<>();
+        for (Operation operation : cluster.registry().operations()) {
+            events.add(new JournalEvent.Submitted(operation.id(), operation.spec(), operation.user(),
+                    operation.submitTime().toEpochMilli()));
+            if (operation.state().isFinished()) {
+                events.add(new JournalEvent.OperationFinished(operation.id(), operation.state(),
+                        operation.finishTime() == null ? now.toEpochMilli() : operation.finishTime().toEpochMilli(),
+                        operation.finalMessage(), operation.completedJobCount(), operation.failedJobCount(),
+                        operation.abortedJobCount()));
+                continue;
+            }
+            for (Job job : operation.finishedJobs()) {
+                events.add(started(job));
+                events.add(new JournalEvent.JobEnded(job.id(), job.state(), job.endReason(), job.message(),
+                        job.finishTime().toEpochMilli()));
+            }
+            for (Job job : operation.runningJobs()) {
+                events.add(started(job));
+            }
+        }
+        for (String tree : cluster.treeNames()) {
+            events.add(new JournalEvent.IntegralVolumes(tree, cluster.integralState(tree), now.toEpochMilli()));
+        }
+        return events;
+    }
+
+    static JournalEvent.JobStarted started(Job job) {
+        return new JournalEvent.JobStarted(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(),
+                job.nodeId(), job.tree(), job.startTime().toEpochMilli(), job.startedByPreempting(),
+                job.preemptorFairShareAtStart());
+    }
+}
