@@ -79,6 +79,17 @@ public final class ResultJson {
         }
     }
 
+    /** One element as the what-if output writes it, as a JSON object text. */
+    public static String elementJson(ElementShares element) {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator json = FACTORY.createGenerator(out)) {
+            writeElement(json, element);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
+    }
+
     private static void writeElement(JsonGenerator json, ElementShares e) throws IOException {
         json.writeStartObject();
         json.writeStringField("kind", e.kind().name().toLowerCase(Locale.ROOT));

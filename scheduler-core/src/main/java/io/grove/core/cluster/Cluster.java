@@ -101,6 +101,15 @@ public final class Cluster {
         return end;
     }
 
+    /**
+     * Updates an operation's weight, limits or pool at run time; see {@link OperationRegistry#update}.
+     * Fair shares follow at the next update.
+     */
+    public List<OperationRegistry.Activation> updateOperation(String id, Double weight, Resources limits, String tree,
+            String pool) {
+        return registry.update(id, weight, limits, tree, pool);
+    }
+
     // ---- nodes ------------------------------------------------------------------------------
 
     public Node node(String id) {

@@ -21,7 +21,7 @@ import java.util.Set;
 public final class Operation {
 
     private final String id;
-    private final OperationSpec spec;
+    private OperationSpec spec;
     private final String user;
     private final Instant submitTime;
     private final Map<String, String> poolByTree = new LinkedHashMap<>();
@@ -85,6 +85,14 @@ public final class Operation {
             pendingTrees.remove(tree);
         }
         usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]);
+    }
+
+    /** Takes a new spec with the same tasks (a runtime update of weight, limits or pool). */
+    void respec(OperationSpec updated) {
+        if (!updated.tasks().equals(spec.tasks())) {
+            throw new IllegalArgumentException("an update cannot change the tasks of " + id);
+        }
+        this.spec = updated;
     }
 
     void activate(String tree) {

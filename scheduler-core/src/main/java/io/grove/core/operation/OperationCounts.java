@@ -180,6 +180,89 @@ public final class OperationCounts {
         }
     }
 
+    /**
+     * Moves a counted operation to another pool: counters change only where the two paths differ;
+     * a running operation stays running, a pending one queues again where the new path holds it.
+     *
+     * @return operations that started because the old path has room now
+     * @throws SubmitException with the reference's messages when the new path has no room
+     */
+    public List<String> move(String operation, String pool, boolean lightweight) {
+        Entry entry = operations.get(operation);
+        if (entry == null) {
+            throw new IllegalArgumentException("operation " + operation + " is not counted in tree " + pools.name());
+        }
+        List<String> oldPath = pools.pathToRoot(entry.pool());
+        List<String> newPath = pools.pathToRoot(pool);
+        boolean wasRunning = !queuedAt.containsKey(operation) && !entry.lightweight();
+        for (String at : newPath) {
+            if (oldPath.contains(at)) {
+                continue;
+            }
+            Counter counter = counters.get(at);
+            if (counter != null && counter.operations >= pools.maxOperationCount(at)) {
+                throw new SubmitException(SubmitError.TOO_MANY_OPERATIONS, "Max operation count of pool \"" + at
+                        + "\" violated", Map.of("pool", at, "pool_tree", pools.name(), "limit", pools.maxOperationCount(at)));
+            }
+            if (wasRunning && !lightweight && counter != null && counter.running >= pools.maxRunningOperationCount(at)) {
+                throw new SubmitException(SubmitError.TOO_MANY_OPERATIONS, "Max running operation count of pool \"" + at
+                        + "\" violated", Map.of("pool", at, "pool_tree", pools.name(),
+                        "limit", pools.maxRunningOperationCount(at)));
+            }
+        }
+        String queue = queuedAt.remove(operation);
+        if (queue != null) {
+            counter(queue).pending.remove(operation);
+        }
+        for (String at : oldPath) {
+            if (!newPath.contains(at)) {
+                Counter counter = counter(at);
+                counter.operations--;
+                if (entry.lightweight()) {
+                    counter.lightweight--;
+                } else if (wasRunning) {
+                    counter.running--;
+                }
+            }
+        }
+        boolean runs = wasRunning || lightweight;
+        for (String at : newPath) {
+            if (!oldPath.contains(at)) {
+                Counter counter = counter(at);
+                counter.operations++;
+                if (lightweight) {
+                    counter.lightweight++;
+                } else if (runs) {
+                    counter.running++;
+                }
+            }
+        }
+        if (wasRunning && lightweight) {
+            for (String at : newPath) {
+                if (oldPath.contains(at)) {
+                    counter(at).running--;
+                    counter(at).lightweight++;
+                }
+            }
+        }
+        operations.put(operation, new Entry(pool, lightweight));
+        if (!runs) {
+            String violating = lowestViolatingPool(pool);
+            if (violating == null) {
+                markRunning(pool);
+            } else {
+                counter(violating).pending.addLast(operation);
+                queuedAt.put(operation, violating);
+            }
+        }
+        List<String> activated = new ArrayList<>();
+        for (String at : oldPath) {
+            activateQueued(at, activated);
+        }
+        releaseIfEmpty(entry.pool());
+        return activated;
+    }
+
     /** Rescans every queue, e.g. after the limits changed (the reference's periodic rescan). */
     public List<String> tryRunAllPending() {
         List<String> activated = new ArrayList<>();

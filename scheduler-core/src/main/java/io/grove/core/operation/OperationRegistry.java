@@ -229,6 +229,59 @@ public final class OperationRegistry {
         return job;
     }
 
+    /**
+     * Updates an unfinished operation at run time: weight and resource limits in every tree, and
+     * optionally its pool in one tree, checked like a submit (the reference's pool-change rules).
+     *
+     * @param tree the tree whose pool changes; {@code null} with a pool means the operation's first tree
+     * @return operations that started running because the old pool had room now
+     * @throws SubmitException when there is no such operation, it finished, or the change is refused
+     */
+    public List<Activation> update(String id, Double weight, io.grove.core.resource.Resources limits, String tree,
+            String pool) {
+        Operation operation = operations.get(id);
+        if (operation == null) {
+            throw new SubmitException(SubmitError.NO_SUCH_OPERATION, "No operation " + id, Map.of("operation_id", id));
+        }
+        if (operation.state().isFinished()) {
+            throw new SubmitException(SubmitError.INVALID_STATE, "Operation " + id + " is already "
+                    + operation.state().name().toLowerCase(java.util.Locale.ROOT) + " and cannot be updated",
+                    Map.of("operation_id", id));
+        }
+        if (weight != null && !(weight > 0 && weight < Double.POSITIVE_INFINITY)) {
+            throw new SubmitException(SubmitError.INVALID_SPEC, "weight must be positive, got " + weight);
+        }
+        String target = pool == null ? null : tree != null ? tree : operation.poolByTree().keySet().iterator().next();
+        List<Activation> activated = new ArrayList<>();
+        if (pool != null) {
+            if (!operation.poolByTree().containsKey(target)) {
+                throw new SubmitException(SubmitError.UNKNOWN_TREE, "Operation " + id + " does not run in tree \""
+                        + target + "\"", Map.of("pool_tree", target));
+            }
+            TreePools pools = trees.get(target);
+            TreePools.Placement placement = pools.resolve(pool, operation.user());
+            if (!placement.pool().equals(operation.poolByTree().get(target))) {
+                pools.checkEphemeralLimit(placement);
+                boolean existed = pools.contains(placement.pool());
+                pools.ensure(placement, true);
+                boolean lightweight = pools.isLightweight(operation.spec().type(), placement.pool());
+                try {
+                    for (String started : counts.get(target).move(id, placement.pool(), lightweight)) {
+                        activated.add(activate(started, target));
+                    }
+                } catch (SubmitException refused) {
+                    if (!existed) {
+                        pools.release(placement.pool());
+                    }
+                    throw refused;
+                }
+                operation.place(target, placement.pool(), counts.get(target).isPending(id));
+            }
+        }
+        operation.respec(operation.spec().withUpdate(weight, limits, target, pool));
+        return activated;
+    }
+
     /** Re-creates a running job from the journal (see {@link Operation#restoreRunning}). */
     public Job restoreJob(String operationId, String jobId, String task, int index, int attempt, String nodeId,
             String tree, Instant start, Set<String> preempting, double preemptorFairShare) {

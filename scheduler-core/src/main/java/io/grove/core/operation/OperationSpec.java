@@ -70,6 +70,24 @@ public record OperationSpec(
                 own.resourceLimits() != null ? own.resourceLimits() : resourceLimits);
     }
 
+    /**
+     * The same spec with other runtime parameters; {@code null} keeps a value.
+     *
+     * @param newWeight the weight
+     * @param newLimits the resource limits
+     * @param tree the tree whose pool changes, or {@code null}
+     * @param newPool the new pool in that tree
+     */
+    public OperationSpec withUpdate(Double newWeight, Resources newLimits, String tree, String newPool) {
+        Map<String, TreeOptions> options = new LinkedHashMap<>(treeOptions);
+        if (tree != null && newPool != null) {
+            TreeOptions own = options.getOrDefault(tree, TreeOptions.NONE);
+            options.put(tree, new TreeOptions(newPool, own.weight(), own.resourceLimits()));
+        }
+        return new OperationSpec(type, title, tasks, pool, poolTrees, options, newWeight == null ? weight : newWeight,
+                newLimits == null ? resourceLimits : newLimits, maxFailedJobCount, preemptionMode, gang);
+    }
+
     /** Total number of jobs over all tasks. */
     public int jobCount() {
         int count = 0;

@@ -15,6 +15,7 @@ import java.util.Set;
 @JsonSubTypes({
     @JsonSubTypes.Type(value = JournalEvent.Submitted.class, name = "submitted"),
     @JsonSubTypes.Type(value = JournalEvent.Aborted.class, name = "aborted"),
+    @JsonSubTypes.Type(value = JournalEvent.Updated.class, name = "updated"),
     @JsonSubTypes.Type(value = JournalEvent.JobStarted.class, name = "job_started"),
     @JsonSubTypes.Type(value = JournalEvent.JobEnded.class, name = "job_ended"),
     @JsonSubTypes.Type(value = JournalEvent.OperationFinished.class, name = "operation_finished"),
@@ -28,6 +29,11 @@ public sealed interface JournalEvent {
 
     /** An operation aborted by a user or an admin. */
     record Aborted(String id, long at, String message) implements JournalEvent {
+    }
+
+    /** A runtime update of an operation; {@code null} fields were not changed. */
+    record Updated(String id, Double weight, io.grove.core.resource.Resources resourceLimits, String tree, String pool,
+            long at) implements JournalEvent {
     }
 
     /** A job attempt started on a node. */

@@ -46,6 +46,9 @@ public final class Revival {
                     if (operation != null && !operation.state().isFinished()) {
                         cluster.abort(aborted.id(), Instant.ofEpochMilli(aborted.at()), aborted.message());
                     }
+                } else if (event instanceof JournalEvent.Updated updated) {
+                    cluster.updateOperation(updated.id(), updated.weight(), updated.resourceLimits(), updated.tree(),
+                            updated.pool());
                 } else if (event instanceof JournalEvent.JobStarted started) {
                     Operation operation = cluster.registry().operation(started.operationId());
                     if (operation != null && !operation.state().isFinished()) {

@@ -1,0 +1,269 @@
+package io.grove.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.grove.config.LoadResult;
+import io.grove.config.PoolsConfigLoader;
+import io.grove.core.cluster.Cluster;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationRegistry;
+import io.grove.core.pool.PoolsConfig;
+import io.grove.server.http.Api;
+import io.grove.server.http.ApiServer;
+import io.grove.server.loop.SchedulerLoop;
+import io.grove.server.metrics.SchedulerMetrics;
+import io.grove.server.net.NodeEndpoint;
+import io.grove.server.net.NodeSession;
+import io.grove.server.state.Journal;
+import io.grove.server.state.JournalEvent;
+import io.grove.server.state.JournalingListener;
+import io.grove.server.state.Revival;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler daemon, wired with constructors: the pools file, the journal and revival, the
+ * scheduler loop, the node endpoint, the HTTP API, config reload, periodic fair-share updates,
+ * node liveness checks, integral-volume saves and journal compaction.
+ */
+public final class SchedulerDaemon implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerDaemon.class);
+
+    private final DaemonSettings settings;
+    private final Clock clock;
+    private final Journal journal;
+    private final SchedulerLoop loop;
+    private final SchedulerMetrics metrics;
+    private final ConfigReloader reloader;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final NodeEndpoint nodes;
+    private final ApiServer api;
+    private final ScheduledExecutorService timer;
+    private final Revival.Outcome revived;
+
+    private SchedulerDaemon(DaemonSettings settings, Clock clock, Journal journal, SchedulerLoop loop,
+            SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
+            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, Revival.Outcome revived) {
+        this.settings = settings;
+        this.clock = clock;
+        this.journal = journal;
+        this.loop = loop;
+        this.metrics = metrics;
+        this.reloader = reloader;
+        this.boss = boss;
+        this.workers = workers;
+        this.nodes = nodes;
+        this.api = api;
+        this.timer = timer;
+        this.revived = revived;
+    }
+
+    /** A JSON mapper for the API: snake_case, pretty enough. */
+    static ObjectMapper apiJson() {
+        return JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS).build();
+    }
+
+    /**
+     * Starts the daemon.
+     *
+     * @throws DaemonException if the pools file is invalid, the journal cannot be used, or a port is taken
+     */
+    public static SchedulerDaemon start(DaemonSettings settings, Clock clock) throws DaemonException {
+        String text;
+        try {
+            text = Files.readString(settings.configFile());
+        } catch (IOException e) {
+            throw new DaemonException("cannot read the pools file " + settings.configFile() + ": " + e.getMessage(), e);
+        }
+        LoadResult<PoolsConfig> config = PoolsConfigLoader.load(text, settings.configFile().toString());
+        if (!config.ok()) {
+            throw new DaemonException("the pools file is invalid:\n" + config.describe(), null);
+        }
+        Journal journal;
+        try {
+            journal = Journal.open(settings.dataDir());
+        } catch (IOException e) {
+            throw new DaemonException(e.getMessage(), e);
+        }
+        Cluster cluster = new Cluster(config.value(), settings.cluster());
+        Revival.Outcome revived = Revival.replay(cluster, journal.recovered(), clock.now());
+        SchedulerMetrics metrics = new SchedulerMetrics();
+        JournalingListener journaling = new JournalingListener(journal);
+        cluster.registry().listener(new OperationRegistry.Listener() {
+            @Override
+            public void jobStarted(Job job) {
+                journaling.jobStarted(job);
+                metrics.jobStarted(job);
+            }
+
+            @Override
+            public void jobEnded(Job job) {
+                journaling.jobEnded(job);
+                metrics.jobEnded(job);
+            }
+
+            @Override
+            public void operationFinished(Operation operation) {
+                LOG.info("operation {} {}{}", operation.id(), operation.state().name().toLowerCase(),
+                        operation.finalMessage() == null ? "" : ": " + operation.finalMessage());
+            }
+        });
+        journal.compact(Revival.snapshot(cluster, clock.now()));
+        SchedulerLoop loop = new SchedulerLoop(cluster);
+        ConfigReloader reloader = new ConfigReloader(settings.configFile(), config.value(), text, loop, metrics, clock);
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        AtomicLong numbers = new AtomicLong(revived.highestOperationNumber());
+        NodeEndpoint nodeEndpoint = null;
+        ApiServer apiServer = null;
+        try {
+            nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
+                    settings.maxFrameBytes(), settings.nodeIdleTimeout(),
+                    () -> new NodeSession(loop, clock, settings.heartbeatPeriod(), metrics));
+            apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
+                    new Api(loop, journal, clock, reloader, metrics, numbers, apiJson()), apiJson());
+            reloader.watch();
+        } catch (Exception e) {
+            if (nodeEndpoint != null) {
+                nodeEndpoint.close();
+            }
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            loop.close();
+            journal.close();
+            throw new DaemonException("cannot start: " + e.getMessage(), e);
+        }
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "grove-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
+                nodeEndpoint, apiServer, timer, revived);
+        daemon.schedule();
+        LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs",
+                settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(), revived.operations(),
+                revived.runningJobs());
+        return daemon;
+    }
+
+    private void schedule() {
+        long update = settings.fairShareUpdatePeriod().toMillis();
+        timer.scheduleWithFixedDelay(guard("fair-share update", this::updateFairShare), 0, update, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(guard("node check", () -> loop.call(cluster -> cluster.checkNodes(clock.now())).join()),
+                1, 1, TimeUnit.SECONDS);
+        long integral = settings.integralStateEvery().toMillis();
+        timer.scheduleWithFixedDelay(guard("integral volumes", this::saveIntegralVolumes), integral, integral,
+                TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(guard("compaction", this::compactIfLong), 5, 5, TimeUnit.SECONDS);
+    }
+
+    private Runnable guard(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.error("{} failed", what, e);
+            }
+        };
+    }
+
+    /** Prepares on the loop, computes here, publishes on the loop: heartbeats go on meanwhile. */
+    public void updateFairShare() {
+        List<Cluster.PreparedUpdate> prepared = loop.call(cluster -> {
+            List<Cluster.PreparedUpdate> all = new ArrayList<>();
+            for (String tree : cluster.treeNames()) {
+                all.add(cluster.prepareFairShare(tree, clock.now()));
+            }
+            return all;
+        }).join();
+        List<Cluster.ComputedUpdate> computed = new ArrayList<>();
+        for (Cluster.PreparedUpdate update : prepared) {
+            long started = System.nanoTime();
+            computed.add(Cluster.computeFairShare(update));
+            metrics.fairShareUpdated(System.nanoTime() - started);
+        }
+        loop.call(cluster -> {
+            for (Cluster.ComputedUpdate update : computed) {
+                cluster.publishFairShare(update);
+            }
+            metrics.refresh(cluster);
+            return null;
+        }).join();
+    }
+
+    private void saveIntegralVolumes() {
+        loop.call(cluster -> {
+            for (String tree : cluster.treeNames()) {
+                journal.append(new JournalEvent.IntegralVolumes(tree, cluster.integralState(tree), clock.now().toEpochMilli()));
+            }
+            return null;
+        }).join();
+    }
+
+    private void compactIfLong() {
+        if (journal.records() > settings.compactAfterRecords()) {
+            loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).join().join();
+        }
+    }
+
+    public int nodePort() {
+        return nodes.port();
+    }
+
+    public int httpPort() {
+        return api.port();
+    }
+
+    public Revival.Outcome revived() {
+        return revived;
+    }
+
+    /** Runs work on the scheduler's thread (for tests and tools). */
+    public SchedulerLoop loop() {
+        return loop;
+    }
+
+    /** Stops accepting, saves a snapshot of the state, and stops. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        reloader.close();
+        nodes.close();
+        api.close();
+        try {
+            loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).join().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("final snapshot failed; the journal has everything anyway", e);
+        }
+        loop.close();
+        journal.close();
+        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        LOG.info("scheduler stopped");
+    }
+
+    /** The daemon could not start. */
+    public static final class DaemonException extends Exception {
+        public DaemonException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,405 @@
+package io.grove.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.config.LoadResult;
+import io.grove.config.spec.OperationSpecLoader;
+import io.grove.core.cluster.Cluster;
+import io.grove.core.fairshare.ElementKind;
+import io.grove.core.fairshare.ElementShares;
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.node.Node;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.SubmitException;
+import io.grove.core.pool.ConfigProblem;
+import io.grove.core.pool.PartialResources;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.server.Clock;
+import io.grove.server.ConfigReloader;
+import io.grove.server.loop.SchedulerLoop;
+import io.grove.server.metrics.SchedulerMetrics;
+import io.grove.server.state.Journal;
+import io.grove.server.state.JournalEvent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The routes of the HTTP API (documented in {@code docs/api.md}). Reads and changes run on the
+ * scheduler's thread; a change is answered after its journal record is on disk.
+ */
+public final class Api implements Function<ApiRequest, CompletableFuture<ApiResponse>> {
+
+    private final SchedulerLoop loop;
+    private final Journal journal;
+    private final Clock clock;
+    private final ConfigReloader config;
+    private final SchedulerMetrics metrics;
+    private final AtomicLong operationNumbers;
+    private final ObjectMapper json;
+    private final Views views;
+
+    public Api(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
+            AtomicLong operationNumbers, ObjectMapper json) {
+        this.loop = loop;
+        this.journal = journal;
+        this.clock = clock;
+        this.config = config;
+        this.metrics = metrics;
+        this.operationNumbers = operationNumbers;
+        this.json = json;
+        this.views = new Views(json);
+    }
+
+    @Override
+    public CompletableFuture<ApiResponse> apply(ApiRequest request) {
+        List<String> p = request.path();
+        String method = request.method();
+        if (p.size() == 1 && p.get(0).equals("healthz") && method.equals("GET")) {
+            return ok(json.createObjectNode().put("status", "ok"));
+        }
+        if (p.size() == 1 && p.get(0).equals("metrics") && method.equals("GET")) {
+            return CompletableFuture.completedFuture(ApiResponse.text(metrics.scrape()));
+        }
+        if (p.size() < 3 || !p.get(0).equals("api") || !p.get(1).equals("v1")) {
+            throw ApiException.notFound("no route " + method + " /" + String.join("/", p) + "; the API is under /api/v1");
+        }
+        List<String> r = p.subList(2, p.size());
+        String head = r.get(0);
+        switch (head) {
+            case "operations" -> {
+                if (r.size() == 1 && method.equals("POST")) {
+                    return submit(request);
+                }
+                if (r.size() == 1 && method.equals("GET")) {
+                    return listOperations(request);
+                }
+                if (r.size() == 2 && method.equals("GET")) {
+                    return read(cluster -> views.operation(operation(cluster, r.get(1)), cluster));
+                }
+                if (r.size() == 2 && method.equals("PATCH")) {
+                    return update(request, r.get(1));
+                }
+                if (r.size() == 3 && r.get(2).equals("jobs") && method.equals("GET")) {
+                    return jobs(r.get(1));
+                }
+                if (r.size() == 3 && r.get(2).equals("abort") && method.equals("POST")) {
+                    return abort(request, r.get(1));
+                }
+            }
+            case "pool_trees" -> {
+                if (r.size() == 1 && method.equals("GET")) {
+                    return read(this::trees);
+                }
+                if (r.size() == 3 && r.get(2).equals("pools") && method.equals("GET")) {
+                    return read(cluster -> pools(cluster, r.get(1)));
+                }
+                if (r.size() == 4 && r.get(2).equals("pools") && method.equals("GET")) {
+                    return read(cluster -> pool(cluster, r.get(1), r.get(3)));
+                }
+            }
+            case "nodes" -> {
+                if (r.size() == 1 && method.equals("GET")) {
+                    return read(this::nodes);
+                }
+            }
+            case "config" -> {
+                if (r.size() == 1 && method.equals("GET")) {
+                    return ok(configView());
+                }
+                if (r.size() == 2 && r.get(1).equals("reload") && method.equals("POST")) {
+                    request.requireUser();
+                    return config.reload("requested by " + request.user()).thenApply(status -> {
+                        ObjectNode body = status(status);
+                        if (!status.applied()) {
+                            throw new ApiException(status.problems().isEmpty() ? 409 : 400, "RELOAD_REFUSED",
+                                    status.message(), Map.of("problems", problems(status.problems())));
+                        }
+                        return ApiResponse.json(200, body.toPrettyString());
+                    });
+                }
+            }
+            default -> {
+            }
+        }
+        throw ApiException.notFound("no route " + method + " /" + String.join("/", p));
+    }
+
+    private CompletableFuture<ApiResponse> ok(JsonNode body) {
+        return CompletableFuture.completedFuture(ApiResponse.json(200, body.toPrettyString()));
+    }
+
+    private CompletableFuture<ApiResponse> read(Function<Cluster, JsonNode> view) {
+        return loop.call(view).thenApply(body -> ApiResponse.json(200, body.toPrettyString()));
+    }
+
+    private static Operation operation(Cluster cluster, String id) {
+        Operation operation = cluster.registry().operation(id);
+        if (operation == null) {
+            throw new ApiException(404, "NO_SUCH_OPERATION", "no operation " + id, Map.of("operation_id", id));
+        }
+        return operation;
+    }
+
+    // ---- operations -------------------------------------------------------------------------
+
+    private CompletableFuture<ApiResponse> submit(ApiRequest request) {
+        String user = request.requireUser();
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load(request.body(), "the spec");
+        if (!loaded.ok()) {
+            throw new ApiException(400, "INVALID_SPEC", loaded.problems().size() + " problem(s) in the spec:\n"
+                    + loaded.describe(), Map.of("problems", problems(loaded.problems())));
+        }
+        OperationSpec spec = loaded.value();
+        return loop.call(cluster -> {
+            String id = "op-" + (operationNumbers.get() + 1);
+            Operation operation;
+            try {
+                operation = cluster.submit(id, spec, user, clock.now());
+            } catch (SubmitException e) {
+                throw refusal(e);
+            }
+            operationNumbers.incrementAndGet();
+            CompletableFuture<Void> durable = journal.append(new JournalEvent.Submitted(id, spec, user,
+                    operation.submitTime().toEpochMilli()));
+            ObjectNode body = views.operationSummary(operation, cluster);
+            return durable.thenApply(done -> ApiResponse.json(201, body.toPrettyString()));
+        }).thenCompose(future -> future);
+    }
+
+    static ApiException refusal(SubmitException e) {
+        int status = switch (e.code()) {
+            case TOO_MANY_OPERATIONS, TOO_MANY_EPHEMERAL_POOLS -> 429;
+            case NO_SUCH_OPERATION -> 404;
+            case INVALID_STATE -> 409;
+            default -> 400;
+        };
+        return new ApiException(status, e.code().name(), e.getMessage(), e.details());
+    }
+
+    private CompletableFuture<ApiResponse> listOperations(ApiRequest request) {
+        String state = request.query().get("state");
+        String pool = request.query().get("pool");
+        String user = request.query().get("user");
+        String tree = request.query().get("tree");
+        int limit = intParam(request, "limit", 1000);
+        return read(cluster -> {
+            ArrayNode list = json.createArrayNode();
+            for (Operation operation : cluster.registry().operations()) {
+                if (list.size() >= limit) {
+                    break;
+                }
+                if (state != null && !state.equalsIgnoreCase(operation.state().name())) {
+                    continue;
+                }
+                if (user != null && !user.equals(operation.user())) {
+                    continue;
+                }
+                if (tree != null && !operation.poolByTree().containsKey(tree)) {
+                    continue;
+                }
+                if (pool != null && !operation.poolByTree().containsValue(pool)) {
+                    continue;
+                }
+                list.add(views.operationSummary(operation, cluster));
+            }
+            return list;
+        });
+    }
+
+    private static int intParam(ApiRequest request, String name, int fallback) {
+        String value = request.query().get(name);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new ApiException(400, "BAD_PARAMETER", "'" + name + "' must be a number, got '" + value + "'");
+        }
+    }
+
+    private CompletableFuture<ApiResponse> jobs(String id) {
+        return read(cluster -> {
+            Operation operation = operation(cluster, id);
+            ArrayNode list = json.createArrayNode();
+            for (Job job : operation.finishedJobs()) {
+                list.add(views.job(job));
+            }
+            for (Job job : operation.runningJobs()) {
+                list.add(views.job(job));
+            }
+            return list;
+        });
+    }
+
+    private CompletableFuture<ApiResponse> abort(ApiRequest request, String id) {
+        String user = request.requireUser();
+        String message = "aborted by " + user;
+        return loop.call(cluster -> {
+            operation(cluster, id);
+            try {
+                cluster.abort(id, clock.now(), message);
+            } catch (SubmitException e) {
+                throw refusal(e);
+            }
+            CompletableFuture<Void> durable = journal.append(new JournalEvent.Aborted(id, clock.now().toEpochMilli(), message));
+            ObjectNode body = views.operationSummary(operation(cluster, id), cluster);
+            return durable.thenApply(done -> ApiResponse.json(200, body.toPrettyString()));
+        }).thenCompose(future -> future);
+    }
+
+    private CompletableFuture<ApiResponse> update(ApiRequest request, String id) {
+        request.requireUser();
+        JsonNode body;
+        try {
+            body = json.readTree(request.body().isBlank() ? "{}" : request.body());
+        } catch (java.io.IOException e) {
+            throw new ApiException(400, "INVALID_SPEC", "the body is not JSON: " + e.getMessage());
+        }
+        if (!body.isObject()) {
+            throw new ApiException(400, "INVALID_SPEC", "the body must be a JSON object");
+        }
+        List<String> unknown = new ArrayList<>();
+        body.fieldNames().forEachRemaining(name -> {
+            if (!List.of("weight", "pool", "tree", "resource_limits").contains(name)) {
+                unknown.add(name);
+            }
+        });
+        if (!unknown.isEmpty()) {
+            throw new ApiException(400, "INVALID_SPEC", "unknown field(s) " + unknown
+                    + "; an update may set weight, pool (with tree) and resource_limits");
+        }
+        Double weight = body.has("weight") ? body.get("weight").asDouble(Double.NaN) : null;
+        String pool = body.has("pool") ? body.get("pool").asText() : null;
+        String tree = body.has("tree") ? body.get("tree").asText() : null;
+        io.grove.core.resource.Resources limits = body.has("resource_limits") ? limits(body.get("resource_limits")) : null;
+        return loop.call(cluster -> {
+            try {
+                cluster.updateOperation(id, weight, limits, tree, pool);
+            } catch (SubmitException e) {
+                throw refusal(e);
+            }
+            CompletableFuture<Void> durable = journal.append(new JournalEvent.Updated(id, weight, limits, tree, pool,
+                    clock.now().toEpochMilli()));
+            ObjectNode view = views.operation(operation(cluster, id), cluster);
+            return durable.thenApply(done -> ApiResponse.json(200, view.toPrettyString()));
+        }).thenCompose(future -> future);
+    }
+
+    private io.grove.core.resource.Resources limits(JsonNode node) {
+        LoadResult<PartialResources> parsed = io.grove.config.spec.ResourcesParser.parse(node.toString(), "resource_limits");
+        if (!parsed.ok()) {
+            throw new ApiException(400, "INVALID_SPEC", parsed.describe(), Map.of("problems", problems(parsed.problems())));
+        }
+        return parsed.value().asLimits();
+    }
+
+    // ---- pools, nodes, config ---------------------------------------------------------------
+
+    private JsonNode trees(Cluster cluster) {
+        ArrayNode list = json.createArrayNode();
+        for (String tree : cluster.treeNames()) {
+            PoolTreeConfig configured = config.current().trees().get(tree);
+            ObjectNode node = list.addObject();
+            node.put("name", tree);
+            node.put("default", tree.equals(config.current().defaultTree()));
+            node.put("nodes_filter", configured == null ? "" : configured.nodesFilter());
+            node.put("default_parent_pool", configured == null ? null : configured.defaultParentPool());
+            int nodes = 0;
+            for (Node n : cluster.nodes()) {
+                if (tree.equals(n.tree())) {
+                    nodes++;
+                }
+            }
+            node.put("nodes", nodes);
+            FairShareResult result = cluster.fairShare(tree);
+            node.put("pools", result == null ? 0 : (int) result.elements().values().stream()
+                    .filter(e -> e.kind() == ElementKind.POOL).count());
+            node.put("operations", cluster.registry().counts(tree).counts(PoolTreeConfig.ROOT).operationCount());
+        }
+        return list;
+    }
+
+    private JsonNode pools(Cluster cluster, String tree) {
+        FairShareResult result = result(cluster, tree);
+        ArrayNode list = json.createArrayNode();
+        for (ElementShares element : result.elements().values()) {
+            if (element.kind() != ElementKind.OPERATION) {
+                list.add(views.pool(cluster, tree, element));
+            }
+        }
+        return list;
+    }
+
+    private JsonNode pool(Cluster cluster, String tree, String name) {
+        ElementShares element = result(cluster, tree).elements().get(name);
+        if (element == null || element.kind() == ElementKind.OPERATION) {
+            throw new ApiException(404, "NO_SUCH_POOL", "no pool " + name + " in tree " + tree,
+                    Map.of("pool", name, "pool_tree", tree));
+        }
+        return views.pool(cluster, tree, element);
+    }
+
+    private static FairShareResult result(Cluster cluster, String tree) {
+        if (!cluster.treeNames().contains(tree)) {
+            throw new ApiException(404, "NO_SUCH_TREE", "no pool tree " + tree + "; trees: " + cluster.treeNames(),
+                    Map.of("pool_tree", tree));
+        }
+        FairShareResult result = cluster.fairShare(tree);
+        if (result == null) {
+            throw new ApiException(409, "NO_FAIR_SHARE_YET", "tree " + tree + " has had no fair-share update yet");
+        }
+        return result;
+    }
+
+    private JsonNode nodes(Cluster cluster) {
+        ArrayNode list = json.createArrayNode();
+        for (Node node : cluster.nodes()) {
+            list.add(views.node(node));
+        }
+        return list;
+    }
+
+    private ObjectNode configView() {
+        ObjectNode node = json.createObjectNode();
+        node.put("file", config.file().toString());
+        node.put("default_tree", config.current().defaultTree());
+        node.set("trees", json.valueToTree(config.current().trees().keySet()));
+        node.set("last_reload", status(config.status()));
+        node.put("text", config.currentText());
+        return node;
+    }
+
+    private ObjectNode status(ConfigReloader.Status status) {
+        ObjectNode node = json.createObjectNode();
+        node.put("at", status.at().toString());
+        node.put("applied", status.applied());
+        node.put("message", status.message());
+        node.set("problems", json.valueToTree(problems(status.problems())));
+        return node;
+    }
+
+    static List<Map<String, Object>> problems(List<ConfigProblem> problems) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ConfigProblem problem : problems) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("code", problem.code().name().toLowerCase(Locale.ROOT));
+            item.put("path", problem.path());
+            item.put("attribute", problem.attribute());
+            item.put("line", problem.line());
+            item.put("message", problem.message());
+            out.add(item);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,154 @@
+package io.grove.server.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP endpoint: requests up to 1 MiB, answered by a route that returns a future; errors are
+ * JSON {@code {code, message, details}}.
+ */
+public final class ApiServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+    static final int MAX_BODY = 1 << 20;
+
+    private final Channel server;
+
+    private ApiServer(Channel server) {
+        this.server = server;
+    }
+
+    public static ApiServer start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
+            Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json) throws InterruptedException {
+        Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY),
+                                new Handler(routes, json));
+                    }
+                }).bind(host, port).sync().channel();
+        return new ApiServer(channel);
+    }
+
+    public int port() {
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close().syncUninterruptibly();
+    }
+
+    /** Turns Netty requests into {@link ApiRequest}s and responses back. */
+    private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private final Function<ApiRequest, CompletableFuture<ApiResponse>> routes;
+        private final ObjectMapper json;
+
+        Handler(Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json) {
+            this.routes = routes;
+            this.json = json;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+            boolean keepAlive = HttpUtil.isKeepAlive(request);
+            if (!request.decoderResult().isSuccess()) {
+                write(ctx, error(400, "BAD_REQUEST", "the request is not valid HTTP: " + request.decoderResult().cause(),
+                        Map.of()), false);
+                return;
+            }
+            QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+            List<String> path = new ArrayList<>();
+            for (String part : uri.path().split("/")) {
+                if (!part.isEmpty()) {
+                    path.add(QueryStringDecoder.decodeComponent(part));
+                }
+            }
+            Map<String, String> query = new LinkedHashMap<>();
+            uri.parameters().forEach((key, values) -> query.put(key, values.get(0)));
+            ApiRequest api = new ApiRequest(request.method().name(), path, query,
+                    request.headers().get("X-Grove-User"), request.headers().get(HttpHeaderNames.CONTENT_TYPE),
+                    request.content().toString(StandardCharsets.UTF_8), String.valueOf(ctx.channel().remoteAddress()));
+            CompletableFuture<ApiResponse> response;
+            try {
+                response = routes.apply(api);
+            } catch (RuntimeException e) {
+                response = CompletableFuture.failedFuture(e);
+            }
+            response.whenComplete((ok, failure) -> write(ctx, failure == null ? ok : toError(failure, api), keepAlive));
+        }
+
+        private ApiResponse toError(Throwable failure, ApiRequest request) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            if (cause instanceof ApiException api) {
+                return error(api.status(), api.code(), api.getMessage(), api.details());
+            }
+            LOG.error("{} /{} failed", request.method(), String.join("/", request.path()), cause);
+            return error(500, "INTERNAL", String.valueOf(cause.getMessage()), Map.of());
+        }
+
+        private ApiResponse error(int status, String code, String message, Map<String, Object> details) {
+            ObjectNode body = json.createObjectNode();
+            body.put("code", code);
+            body.put("message", message);
+            body.set("details", json.valueToTree(details));
+            return ApiResponse.json(status, body.toPrettyString());
+        }
+
+        private static void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
+            byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
+            FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(bytes));
+            http.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+            http.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+            if (keepAlive) {
+                HttpUtil.setKeepAlive(http, true);
+                ctx.writeAndFlush(http);
+            } else {
+                ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof TooLongFrameException) {
+                write(ctx, error(413, "TOO_LARGE", "the request is larger than " + MAX_BODY + " bytes", Map.of()), false);
+            } else {
+                ctx.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package io.grove.server.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.config.whatif.ResultJson;
+import io.grove.core.cluster.Cluster;
+import io.grove.core.fairshare.ElementShares;
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.node.Node;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.PendingReason;
+import io.grove.core.operation.PoolOperationCounts;
+import io.grove.core.preempt.StarvationStatus;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+
+/** JSON views of the scheduler's state, built on the scheduler's thread. */
+final class Views {
+
+    private final ObjectMapper json;
+
+    Views(ObjectMapper json) {
+        this.json = json;
+    }
+
+    ObjectNode resources(Resources resources) {
+        ObjectNode node = json.createObjectNode();
+        for (ResourceType type : ResourceType.values()) {
+            double value = resources.get(type);
+            if (Double.isInfinite(value)) {
+                continue;
+            }
+            if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+                node.put(type.key(), (long) value);
+            } else {
+                node.put(type.key(), value);
+            }
+        }
+        return node;
+    }
+
+    static String lower(Enum<?> value) {
+        return value == null ? null : value.name().toLowerCase(Locale.ROOT);
+    }
+
+    static String time(Instant at) {
+        return at == null ? null : at.toString();
+    }
+
+    ObjectNode operationSummary(Operation operation, Cluster cluster) {
+        ObjectNode node = json.createObjectNode();
+        node.put("id", operation.id());
+        node.put("user", operation.user());
+        node.put("title", operation.spec().title());
+        node.put("state", lower(operation.state()));
+        node.set("pools", json.valueToTree(operation.poolByTree()));
+        node.set("progress", progress(operation));
+        node.put("submitted_at", time(operation.submitTime()));
+        if (operation.finishTime() != null) {
+            node.put("finished_at", time(operation.finishTime()));
+        }
+        String tree = operation.poolByTree().keySet().iterator().next();
+        PendingReason pending = cluster.registry().pendingReason(operation.id(), tree);
+        if (pending != null) {
+            node.set("pending_reason", pendingReason(pending));
+        }
+        ElementShares shares = shares(cluster, tree, operation.id());
+        if (shares != null) {
+            node.put("fair_share", shares.fairShare().total().max());
+            node.put("usage_share", shares.usageShare().max());
+        }
+        return node;
+    }
+
+    ObjectNode operation(Operation operation, Cluster cluster) {
+        ObjectNode node = operationSummary(operation, cluster);
+        node.put("type", lower(operation.spec().type()));
+        node.put("weight", operation.spec().weight());
+        node.put("preemption_mode", lower(operation.spec().preemptionMode()));
+        node.put("max_failed_job_count", operation.spec().maxFailedJobCount());
+        if (operation.finalMessage() != null) {
+            node.put("message", operation.finalMessage());
+        }
+        ObjectNode trees = node.putObject("trees");
+        ArrayNode alerts = node.putArray("alerts");
+        for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
+            String tree = placed.getKey();
+            ObjectNode inTree = trees.putObject(tree);
+            inTree.put("pool", placed.getValue());
+            inTree.put("running", operation.runsIn(tree));
+            inTree.set("usage", resources(operation.usageIn(tree)));
+            inTree.set("demand", resources(operation.usageIn(tree).plus(operation.pendingResources())));
+            PendingReason pending = cluster.registry().pendingReason(operation.id(), tree);
+            if (pending != null) {
+                inTree.set("pending_reason", pendingReason(pending));
+                ObjectNode alert = alerts.addObject();
+                alert.put("code", "operation_pending");
+                alert.put("message", pending.message());
+            }
+            ElementShares shares = shares(cluster, tree, operation.id());
+            if (shares != null) {
+                inTree.set("shares", parse(ResultJson.elementJson(shares)));
+                StarvationStatus starving = cluster.starving(tree).getOrDefault(operation.id(), StarvationStatus.NON_STARVING);
+                inTree.put("starvation", lower(starving));
+            }
+        }
+        return node;
+    }
+
+    ObjectNode pendingReason(PendingReason reason) {
+        ObjectNode node = json.createObjectNode();
+        node.put("code", "max_running_operation_count");
+        node.put("tree", reason.tree());
+        node.put("pool", reason.pool());
+        node.put("limit", reason.limit());
+        node.put("queue_position", reason.position());
+        node.put("message", reason.message());
+        return node;
+    }
+
+    ObjectNode progress(Operation operation) {
+        ObjectNode node = json.createObjectNode();
+        node.put("total", operation.spec().jobCount());
+        node.put("pending", operation.pendingJobCount());
+        node.put("running", operation.runningJobCount());
+        node.put("completed", operation.completedJobCount());
+        node.put("failed", operation.failedJobCount());
+        node.put("aborted", operation.abortedJobCount());
+        return node;
+    }
+
+    ObjectNode job(Job job) {
+        ObjectNode node = json.createObjectNode();
+        node.put("id", job.id());
+        node.put("operation_id", job.operationId());
+        node.put("task", job.task().name());
+        node.put("index", job.index());
+        node.put("attempt", job.attempt());
+        node.put("state", lower(job.state()));
+        node.put("node", job.nodeId());
+        node.put("tree", job.tree());
+        node.set("resources", resources(job.resources()));
+        node.put("started_at", time(job.startTime()));
+        if (job.finishTime() != null) {
+            node.put("finished_at", time(job.finishTime()));
+        }
+        if (job.endReason() != null) {
+            node.put("reason", lower(job.endReason()));
+        }
+        if (job.message() != null) {
+            node.put("message", job.message());
+        }
+        return node;
+    }
+
+    ObjectNode pool(Cluster cluster, String tree, ElementShares shares) {
+        ObjectNode node = (ObjectNode) parse(ResultJson.elementJson(shares));
+        node.put("name", shares.id());
+        PoolOperationCounts counts = cluster.registry().counts(tree).counts(shares.id());
+        ObjectNode operations = node.putObject("operations");
+        operations.put("total", counts.operationCount());
+        operations.put("running", counts.runningOperationCount());
+        operations.put("lightweight_running", counts.lightweightRunningOperationCount());
+        operations.put("pending", counts.pendingOperationCount());
+        operations.put("max_total", counts.maxOperationCount());
+        operations.put("max_running", counts.maxRunningOperationCount());
+        node.put("starvation", lower(cluster.starving(tree).getOrDefault(shares.id(), StarvationStatus.NON_STARVING)));
+        node.put("ephemeral", cluster.registry().pools(tree).isEphemeral(shares.id()));
+        return node;
+    }
+
+    ObjectNode node(Node node) {
+        ObjectNode out = json.createObjectNode();
+        out.put("id", node.id());
+        out.put("state", lower(node.state()));
+        out.put("tree", node.tree());
+        if (node.treeProblem() != null) {
+            out.put("tree_problem", node.treeProblem());
+        }
+        out.set("tags", json.valueToTree(new java.util.TreeSet<>(node.tags())));
+        out.set("resource_limits", resources(node.limits()));
+        out.set("resource_usage", resources(node.usage()));
+        out.put("jobs", node.jobs().size());
+        out.put("last_heartbeat", time(node.lastHeartbeat()));
+        return out;
+    }
+
+    static ElementShares shares(Cluster cluster, String tree, String id) {
+        FairShareResult result = cluster.fairShare(tree);
+        return result == null ? null : result.elements().get(id);
+    }
+
+    com.fasterxml.jackson.databind.JsonNode parse(String text) {
+        try {
+            return json.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.grove.server.net;
+
+import io.grove.protocol.FrameCodec;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/** The TCP endpoint nodes connect to: frames, an idle timeout, and a {@link NodeSession} per connection. */
+public final class NodeEndpoint implements AutoCloseable {
+
+    private final Channel server;
+
+    private NodeEndpoint(Channel server) {
+        this.server = server;
+    }
+
+    /** Binds and starts accepting. */
+    public static NodeEndpoint start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
+            int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions) throws InterruptedException {
+        Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 4096)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+                        FrameCodec.install(ch.pipeline(), maxFrameBytes);
+                        ch.pipeline().addLast("session", sessions.get());
+                    }
+                }).bind(host, port).sync().channel();
+        return new NodeEndpoint(channel);
+    }
+
+    public int port() {
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close().syncUninterruptibly();
+    }
+}

@@ -1,0 +1,142 @@
+package io.grove.server.net;
+
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.Heartbeat;
+import io.grove.protocol.DecodeFailure;
+import io.grove.protocol.ErrorCode;
+import io.grove.protocol.ErrorReply;
+import io.grove.protocol.Handshake;
+import io.grove.protocol.Message;
+import io.grove.protocol.NodeHeartbeat;
+import io.grove.protocol.Welcome;
+import io.grove.server.Clock;
+import io.grove.server.loop.SchedulerLoop;
+import io.grove.server.metrics.SchedulerMetrics;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node connection. A handshake registers the node (with the jobs it still runs); heartbeats
+ * then go to the scheduler loop as report → decide → apply, and the decision goes back as the
+ * reply. The handler never blocks: replies are written when the loop's future completes. Bad
+ * frames get typed errors; a wrong protocol version or an oversized frame closes the connection.
+ */
+public final class NodeSession extends SimpleChannelInboundHandler<Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeSession.class);
+
+    private final SchedulerLoop loop;
+    private final Clock clock;
+    private final Duration heartbeatPeriod;
+    private final SchedulerMetrics metrics;
+    private String nodeId;
+    private Set<String> tags = Set.of();
+
+    public NodeSession(SchedulerLoop loop, Clock clock, Duration heartbeatPeriod, SchedulerMetrics metrics) {
+        this.loop = loop;
+        this.clock = clock;
+        this.heartbeatPeriod = heartbeatPeriod;
+        this.metrics = metrics;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Object message) {
+        if (message instanceof DecodeFailure failure) {
+            ctx.writeAndFlush(failure.reply());
+        } else if (message instanceof Handshake handshake) {
+            handshake(ctx, handshake);
+        } else if (message instanceof NodeHeartbeat heartbeat) {
+            heartbeat(ctx, heartbeat);
+        } else if (message instanceof Message other) {
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.INVALID_MESSAGE, "a node may send 'handshake' and 'heartbeat', not "
+                    + other.getClass().getSimpleName(), false));
+        }
+    }
+
+    private void handshake(ChannelHandlerContext ctx, Handshake handshake) {
+        if (handshake.protocolVersion() != Message.VERSION) {
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, "protocol version "
+                    + handshake.protocolVersion() + " is not supported (expected: " + Message.VERSION + ")", true))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        nodeId = handshake.nodeId();
+        tags = Set.copyOf(handshake.tags());
+        Heartbeat registration = new Heartbeat(nodeId, tags, handshake.resourceLimits(), null,
+                Wire.running(handshake.runningJobs()), List.of());
+        loop.call(cluster -> {
+            cluster.report(registration, clock.now());
+            return cluster.node(nodeId).treeProblem();
+        }).whenComplete((problem, error) -> {
+            if (error != null) {
+                fail(ctx, error);
+                return;
+            }
+            if (problem != null) {
+                LOG.warn("node {} registered without a tree: {}", nodeId, problem);
+            } else {
+                LOG.info("node {} registered from {} with tags {} and {} running jobs", nodeId, ctx.channel().remoteAddress(),
+                        tags, handshake.runningJobs().size());
+            }
+            ctx.writeAndFlush(new Welcome(Message.VERSION, nodeId, heartbeatPeriod.toMillis()));
+        });
+    }
+
+    private void heartbeat(ChannelHandlerContext ctx, NodeHeartbeat message) {
+        if (nodeId == null || !nodeId.equals(message.nodeId())) {
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.HANDSHAKE_REQUIRED, nodeId == null
+                    ? "send a handshake before heartbeats" : "this connection belongs to node " + nodeId
+                    + ", not " + message.nodeId(), false));
+            return;
+        }
+        long started = System.nanoTime();
+        Heartbeat heartbeat = Wire.heartbeat(nodeId, tags, message);
+        loop.call(cluster -> cluster.heartbeat(heartbeat, clock.now())).whenComplete((decision, error) -> {
+            if (error != null) {
+                fail(ctx, error);
+                return;
+            }
+            metrics.heartbeat(decision, System.nanoTime() - started);
+            logPreemptions(decision);
+            ctx.writeAndFlush(Wire.reply(decision, heartbeatPeriod.toMillis()));
+        });
+    }
+
+    private void logPreemptions(Decision decision) {
+        for (Decision.JobPreemption preemption : decision.preemptions()) {
+            LOG.info("preempt job {} of {} on {} for {} ({}): {}", preemption.jobId(), preemption.operationId(),
+                    decision.nodeId(), preemption.preemptorOperationId(), Wire.key(preemption.reason()),
+                    preemption.message());
+        }
+    }
+
+    private void fail(ChannelHandlerContext ctx, Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        LOG.error("node {}: request failed", nodeId, cause);
+        ctx.writeAndFlush(new ErrorReply(ErrorCode.INTERNAL, String.valueOf(cause.getMessage()), false));
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event instanceof IdleStateEvent) {
+            LOG.info("node {}: connection idle, closing", nodeId);
+            ctx.close();
+        } else {
+            super.userEventTriggered(ctx, event);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("node {}: connection error: {}", nodeId, cause.toString());
+        ctx.close();
+    }
+}

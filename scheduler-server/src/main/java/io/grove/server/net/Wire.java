@@ -1,0 +1,68 @@
+package io.grove.server.net;
+
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.Heartbeat;
+import io.grove.protocol.FinishedJob;
+import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.NodeHeartbeat;
+import io.grove.protocol.RunningJob;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** Between wire messages and the core's heartbeats and decisions. */
+final class Wire {
+
+    private Wire() {
+    }
+
+    static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message) {
+        return new Heartbeat(nodeId, tags, message.resourceLimits(), message.resourceUsage(),
+                running(message.runningJobs()), finished(message.finishedJobs()));
+    }
+
+    static List<Heartbeat.RunningJob> running(List<RunningJob> jobs) {
+        List<Heartbeat.RunningJob> out = new ArrayList<>(jobs.size());
+        for (RunningJob job : jobs) {
+            out.add(new Heartbeat.RunningJob(job.jobId(), job.usage()));
+        }
+        return out;
+    }
+
+    static List<Heartbeat.FinishedJob> finished(List<FinishedJob> jobs) {
+        List<Heartbeat.FinishedJob> out = new ArrayList<>(jobs.size());
+        for (FinishedJob job : jobs) {
+            Heartbeat.Outcome outcome = switch (job.outcome()) {
+                case COMPLETED -> Heartbeat.Outcome.COMPLETED;
+                case FAILED -> Heartbeat.Outcome.FAILED;
+                case ABORTED -> Heartbeat.Outcome.ABORTED;
+            };
+            out.add(new Heartbeat.FinishedJob(job.jobId(), outcome, job.exitCode(), job.error()));
+        }
+        return out;
+    }
+
+    static HeartbeatReply reply(Decision decision, long nextHeartbeatMs) {
+        List<HeartbeatReply.JobToStart> starts = new ArrayList<>(decision.starts().size());
+        for (Decision.JobStart start : decision.starts()) {
+            starts.add(new HeartbeatReply.JobToStart(start.jobId(), start.operationId(), start.task(), start.index(),
+                    start.command(), start.env(), start.resources()));
+        }
+        List<HeartbeatReply.JobToAbort> aborts = new ArrayList<>(decision.aborts().size());
+        for (Decision.JobAbort abort : decision.aborts()) {
+            aborts.add(new HeartbeatReply.JobToAbort(abort.jobId(), key(abort.reason()), abort.message()));
+        }
+        List<HeartbeatReply.JobToInterrupt> interrupts = new ArrayList<>(decision.preemptions().size());
+        for (Decision.JobPreemption preemption : decision.preemptions()) {
+            interrupts.add(new HeartbeatReply.JobToInterrupt(preemption.jobId(), key(preemption.reason()),
+                    preemption.preemptorOperationId(), preemption.preemptorJobId(), preemption.grace().toMillis(),
+                    preemption.message()));
+        }
+        return new HeartbeatReply(starts, aborts, interrupts, nextHeartbeatMs);
+    }
+
+    static String key(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+}

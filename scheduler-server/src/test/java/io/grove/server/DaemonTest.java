@@ -1,0 +1,155 @@
+package io.grove.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.protocol.ErrorCode;
+import io.grove.protocol.ErrorReply;
+import io.grove.protocol.Handshake;
+import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.Message;
+import io.grove.protocol.NodeHeartbeat;
+import io.grove.protocol.Welcome;
+import io.grove.core.resource.Resources;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real daemon on loopback, driven over HTTP and the node protocol, with a fake clock. */
+class DaemonTest {
+
+    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+    private final Clock clock = now::get;
+
+    private SchedulerDaemon start(Path dir, String pools) throws Exception {
+        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, pools), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+        return SchedulerDaemon.start(settings, clock);
+    }
+
+    @Test
+    void submitScheduleFinishAndAbort(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            assertInstanceOf(Welcome.class, node.handshake());
+            String op = users.submit("prod", 6);
+            assertEquals("op-1", op);
+            daemon.updateFairShare();
+            HeartbeatReply reply = node.heartbeat();
+            assertEquals(4, reply.jobsToStart().size());
+            assertEquals("sleep 100", reply.jobsToStart().get(0).command());
+            assertEquals(1000, reply.nextHeartbeatMs());
+
+            JsonNode view = users.get("/api/v1/operations/" + op).body();
+            assertEquals("running", view.get("state").asText());
+            assertEquals(4, view.get("progress").get("running").asInt());
+            assertEquals("prod", view.get("trees").get("physical").get("pool").asText());
+
+            node.completeAll();
+            node.heartbeat();
+            assertEquals(4, users.get("/api/v1/operations/" + op).body().get("progress").get("completed").asInt());
+            assertEquals(2, node.running.size(), "the last two jobs started on the freed room");
+
+            DaemonFixture.Reply aborted = users.send("POST", "/api/v1/operations/" + op + "/abort", null);
+            assertEquals(200, aborted.status(), aborted.toString());
+            assertEquals("aborted", aborted.body().get("state").asText());
+            HeartbeatReply afterAbort = node.heartbeat();
+            assertEquals(2, afterAbort.jobsToAbort().size());
+            assertEquals("ended_by_scheduler", afterAbort.jobsToAbort().get(0).reason());
+            assertEquals(409, users.send("POST", "/api/v1/operations/" + op + "/abort", null).status());
+
+            JsonNode jobs = users.get("/api/v1/operations/" + op + "/jobs").body();
+            assertEquals(6, jobs.size());
+        }
+    }
+
+    @Test
+    void badRequestsAreRefusedWithReasonsAndNothingIsHalfCreated(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {
+            DaemonFixture.Reply unknownPool = users.send("POST", "/api/v1/operations",
+                    "{\"pool\": \"nope\", \"tasks\": {\"main\": {\"job_count\": 1, \"command\": \"x\", \"cpu\": 1}}}");
+            assertEquals(400, unknownPool.status());
+            assertEquals("UNKNOWN_POOL", unknownPool.body().get("code").asText());
+            DaemonFixture.Reply badSpec = users.send("POST", "/api/v1/operations",
+                    "pool: prod\ntasks:\n  main: {job_count: 0, command: x, cpu: -1, colour: red}\n");
+            assertEquals(400, badSpec.status());
+            assertEquals("INVALID_SPEC", badSpec.body().get("code").asText());
+            assertEquals(4, badSpec.body().get("details").get("problems").size(), badSpec.toString());
+            DaemonFixture.Reply unknownTree = users.send("POST", "/api/v1/operations",
+                    "pool_trees: [gpu]\ntasks: {main: {job_count: 1, command: x, cpu: 1}}");
+            assertEquals("UNKNOWN_TREE", unknownTree.body().get("code").asText());
+            assertEquals(0, users.get("/api/v1/operations?state=running").body().size());
+            assertEquals(404, users.get("/api/v1/operations/op-77").status());
+            assertEquals(404, users.get("/api/v1/nothing").status());
+
+            users.submit("adhoc", 1);
+            users.submit("adhoc", 1);
+            JsonNode pending = users.get("/api/v1/operations/op-2").body();
+            assertEquals("pending", pending.get("state").asText());
+            assertEquals(1, pending.get("pending_reason").get("queue_position").asInt());
+            assertEquals("adhoc", pending.get("pending_reason").get("pool").asText());
+            for (int i = 0; i < 48; i++) {
+                users.submit("adhoc", 1);
+            }
+            DaemonFixture.Reply tooMany = users.send("POST", "/api/v1/operations",
+                    "pool: adhoc\ntasks: {main: {job_count: 1, command: x, cpu: 1}}");
+            assertEquals(429, tooMany.status());
+            assertEquals("TOO_MANY_OPERATIONS", tooMany.body().get("code").asText());
+        }
+    }
+
+    @Test
+    void protocolErrorsAreTypedAndTheDaemonKeepsServing(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode early = users.node("early", 2);
+                DaemonFixture.FakeNode old = users.node("old", 2);
+                DaemonFixture.FakeNode good = users.node("good", 2)) {
+            Message noHandshake = early.client.request(new NodeHeartbeat("early", new Resources(1, 1, 0, 0, 0), null,
+                    List.of(), List.of()), DaemonFixture.TIMEOUT).get();
+            assertEquals(ErrorCode.HANDSHAKE_REQUIRED, ((ErrorReply) noHandshake).code());
+            Message wrongVersion = old.client.request(new Handshake(99, "old", "", List.of(), new Resources(1, 1, 0, 0, 0),
+                    List.of(), null), DaemonFixture.TIMEOUT).get();
+            assertEquals(ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, ((ErrorReply) wrongVersion).code());
+            assertTrue(((ErrorReply) wrongVersion).fatal());
+            assertInstanceOf(Welcome.class, good.handshake());
+            assertEquals(200, users.get("/healthz").status());
+            JsonNode nodes = users.get("/api/v1/nodes").body();
+            assertEquals(1, nodes.size(), "only the node that shook hands: " + nodes);
+        }
+    }
+
+    @Test
+    void metricsAndConfig(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            node.handshake();
+            users.submit("prod", 2);
+            daemon.updateFairShare();
+            node.heartbeat();
+            daemon.updateFairShare();
+            String metrics = users.get("/metrics").body().asText();
+            assertTrue(metrics.contains("grove_heartbeats_total 1.0"), metrics);
+            assertTrue(metrics.contains("grove_jobs_started_total 2.0"), metrics);
+            assertTrue(metrics.contains("grove_pool_fair_share_ratio{pool=\"prod\",tree=\"physical\"}"), metrics);
+            assertTrue(metrics.contains("grove_heartbeat_latency_seconds_bucket"), metrics);
+            JsonNode pools = users.get("/api/v1/pool_trees/physical/pools").body();
+            assertEquals("<Root>", pools.get(0).get("name").asText());
+            JsonNode prod = users.get("/api/v1/pool_trees/physical/pools/prod").body();
+            assertEquals(1, prod.get("operations").get("running").asInt());
+            assertTrue(prod.has("fair_share") && prod.has("satisfaction_ratio") && prod.has("starvation"), prod.toString());
+            assertEquals("physical", users.get("/api/v1/pool_trees").body().get(0).get("name").asText());
+            assertTrue(users.get("/api/v1/config").body().get("text").asText().contains("adhoc"));
+        }
+    }
+}
