@@ -1,0 +1,55 @@
+package io.grove.server;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs the daemon until it is told to stop (SIGTERM, Ctrl-C): a shutdown hook saves a snapshot
+ * and closes it. {@code grove scheduler} parses its flags and calls {@link #run}; this class's own
+ * {@code main} takes {@code --key value} pairs for tools and tests.
+ */
+public final class SchedulerMain {
+
+    private SchedulerMain() {
+    }
+
+    /** Starts, prints where it listens (one line starting with {@code ready}), and waits. */
+    public static void run(DaemonSettings settings) throws SchedulerDaemon.DaemonException, InterruptedException {
+        SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            daemon.close();
+            stopped.countDown();
+        }, "grove-shutdown"));
+        System.out.println("ready node_port=" + daemon.nodePort() + " http_port=" + daemon.httpPort()
+                + " api=http://" + settings.bindAddress() + ":" + daemon.httpPort() + "/api/v1");
+        System.out.flush();
+        stopped.await();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path config = null;
+        Path data = null;
+        int nodePort = DaemonSettings.DEFAULT_NODE_PORT;
+        int httpPort = DaemonSettings.DEFAULT_HTTP_PORT;
+        Duration update = Duration.ofMillis(200);
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--config" -> config = Path.of(args[i + 1]);
+                case "--data-dir" -> data = Path.of(args[i + 1]);
+                case "--node-port" -> nodePort = Integer.parseInt(args[i + 1]);
+                case "--http-port" -> httpPort = Integer.parseInt(args[i + 1]);
+                case "--fair-share-update-period-ms" -> update = Duration.ofMillis(Long.parseLong(args[i + 1]));
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (config == null || data == null || !Files.isRegularFile(config)) {
+            throw new IOException("usage: SchedulerMain --config FILE --data-dir DIR [--node-port N] [--http-port N]");
+        }
+        DaemonSettings defaults = DaemonSettings.defaults(config, data);
+        run(defaults.withPorts(nodePort, httpPort).withPeriods(defaults.heartbeatPeriod(), update));
+    }
+}
