@@ -167,8 +167,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     private void schedule() {
         long update = settings.fairShareUpdatePeriod().toMillis();
         timer.scheduleWithFixedDelay(guard("fair-share update", this::updateFairShare), 0, update, TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(guard("node check", () -> loop.call(cluster -> cluster.checkNodes(clock.now())).join()),
-                1, 1, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(guard("node check", this::checkNodes), 1, 1, TimeUnit.SECONDS);
         long integral = settings.integralStateEvery().toMillis();
         timer.scheduleWithFixedDelay(guard("integral volumes", this::saveIntegralVolumes), integral, integral,
                 TimeUnit.MILLISECONDS);
@@ -205,6 +204,16 @@ public final class SchedulerDaemon implements AutoCloseable {
                 cluster.publishFairShare(update);
             }
             metrics.refresh(cluster);
+            return null;
+        }).join();
+    }
+
+    /** Applies node liveness now: offline after the heartbeat timeout, jobs aborted after the registration timeout. */
+    public void checkNodes() {
+        loop.call(cluster -> {
+            for (io.grove.core.operation.Job lost : cluster.checkNodes(clock.now())) {
+                LOG.info("job {} of {} aborted: node {} is lost", lost.id(), lost.operationId(), lost.nodeId());
+            }
             return null;
         }).join();
     }
