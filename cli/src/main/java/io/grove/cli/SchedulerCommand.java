@@ -1,0 +1,78 @@
+package io.grove.cli;
+
+import io.grove.config.yaml.Durations;
+import io.grove.core.cluster.ClusterSettings;
+import io.grove.server.DaemonSettings;
+import io.grove.server.SchedulerDaemon;
+import io.grove.server.SchedulerMain;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code grove scheduler}: the scheduler daemon. */
+@Command(
+        name = "scheduler",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the scheduler daemon: nodes connect on the node port, users and tools use the HTTP API.",
+            "State is journaled in the data directory and revived after a restart; the pools file is",
+            "reloaded when it changes, on SIGHUP, or on POST /api/v1/config/reload. Stop with SIGTERM or Ctrl-C."})
+final class SchedulerCommand implements Callable<Integer> {
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "the pools file")
+    Path config;
+
+    @Option(names = "--data-dir", required = true, paramLabel = "DIR", description = "where the journal lives")
+    Path dataDir;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "address to listen on (default: ${DEFAULT-VALUE})")
+    String bind;
+
+    @Option(names = "--node-port", defaultValue = "7077", description = "node endpoint port (default: ${DEFAULT-VALUE})")
+    int nodePort;
+
+    @Option(names = "--http-port", defaultValue = "8080", description = "HTTP API port (default: ${DEFAULT-VALUE})")
+    int httpPort;
+
+    @Option(names = "--heartbeat-period", defaultValue = "1s", description = "period nodes heartbeat at (default: ${DEFAULT-VALUE})")
+    String heartbeatPeriod;
+
+    @Option(names = "--fair-share-update-period", defaultValue = "200ms",
+            description = "period of fair-share updates (default: ${DEFAULT-VALUE})")
+    String updatePeriod;
+
+    @Option(names = "--node-heartbeat-timeout", defaultValue = "60s",
+            description = "a silent node goes offline after this (default: ${DEFAULT-VALUE})")
+    String heartbeatTimeout;
+
+    @Option(names = "--node-registration-timeout", defaultValue = "600s",
+            description = "a silent node's jobs are aborted after this (default: ${DEFAULT-VALUE})")
+    String registrationTimeout;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        DaemonSettings settings;
+        try {
+            DaemonSettings defaults = DaemonSettings.defaults(config, dataDir);
+            settings = defaults.withBindAddress(bind).withPorts(nodePort, httpPort)
+                    .withPeriods(Durations.parse(heartbeatPeriod), Durations.parse(updatePeriod))
+                    .withCluster(new ClusterSettings(Durations.parse(heartbeatTimeout), Durations.parse(registrationTimeout)));
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
+            return 2;
+        }
+        try {
+            SchedulerMain.run(settings);
+            return 0;
+        } catch (SchedulerDaemon.DaemonException e) {
+            spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
+            spec.commandLine().getErr().flush();
+            return 1;
+        }
+    }
+}
