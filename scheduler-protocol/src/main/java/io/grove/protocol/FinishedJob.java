@@ -15,8 +15,11 @@ public record FinishedJob(String jobId, Outcome outcome, Integer exitCode, Strin
 
     /** How a job ended. */
     public enum Outcome {
+        @com.fasterxml.jackson.annotation.JsonProperty("completed")
         COMPLETED,
+        @com.fasterxml.jackson.annotation.JsonProperty("failed")
         FAILED,
+        @com.fasterxml.jackson.annotation.JsonProperty("aborted")
         ABORTED
     }
 

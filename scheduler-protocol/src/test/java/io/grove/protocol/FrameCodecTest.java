@@ -78,6 +78,11 @@ class FrameCodecTest {
     void theWireFormatIsSnakeCaseJsonWithAType() {
         String json = new String(ProtocolJson.write(new Welcome(1, "n1", 500)), StandardCharsets.UTF_8);
         assertEquals("{\"type\":\"welcome\",\"protocol_version\":1,\"node_id\":\"n1\",\"heartbeat_period_ms\":500}", json);
+        String error = new String(ProtocolJson.write(new ErrorReply(ErrorCode.FRAME_TOO_LARGE, "m", true)), StandardCharsets.UTF_8);
+        assertEquals("{\"type\":\"error\",\"code\":\"frame_too_large\",\"message\":\"m\",\"fatal\":true}", error);
+        String finished = new String(ProtocolJson.write(new NodeHeartbeat("n", Resources.ZERO, null, List.of(),
+                List.of(new FinishedJob("j", FinishedJob.Outcome.COMPLETED, 0, null, 1, 2)))), StandardCharsets.UTF_8);
+        assertTrue(finished.contains("\"outcome\":\"completed\""), finished);
     }
 
     @Test
