@@ -3,7 +3,6 @@ package io.grove.core.operation;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -26,11 +25,10 @@ public final class Operation {
     private final Instant submitTime;
     private final Map<String, String> poolByTree = new LinkedHashMap<>();
     private final Set<String> pendingTrees = new LinkedHashSet<>();
-    private final Map<String, ArrayDeque<Integer>> pendingIndexes = new LinkedHashMap<>();
+    private final Map<String, PendingIndexes> pendingIndexes = new LinkedHashMap<>();
     private final TaskSpec[] tasks;
-    private final ArrayDeque<Integer>[] pendingByPosition;
+    private final PendingIndexes[] pendingByPosition;
     private final double[][] jobVectors;
-    private final Map<String, int[]> attempts = new HashMap<>();
     private final LinkedHashMap<String, Job> running = new LinkedHashMap<>();
     private final List<Job> finished = new ArrayList<>();
     private final Map<String, double[]> usageByTree = new HashMap<>();
@@ -50,21 +48,15 @@ public final class Operation {
         this.user = user;
         this.submitTime = submitTime;
         this.tasks = spec.tasks().values().toArray(new TaskSpec[0]);
-        @SuppressWarnings("unchecked")
-        ArrayDeque<Integer>[] queues = new ArrayDeque[tasks.length];
-        this.pendingByPosition = queues;
+        this.pendingByPosition = new PendingIndexes[tasks.length];
         this.jobVectors = new double[tasks.length][];
         for (int t = 0; t < tasks.length; t++) {
             jobVectors[t] = tasks[t].jobResources().toArray();
         }
         for (TaskSpec task : spec.tasks().values()) {
-            ArrayDeque<Integer> queue = new ArrayDeque<>(task.jobCount());
-            for (int i = 0; i < task.jobCount(); i++) {
-                queue.addLast(i);
-            }
+            PendingIndexes queue = new PendingIndexes(task.jobCount());
             pendingIndexes.put(task.name(), queue);
             pendingByPosition[pendingIndexes.size() - 1] = queue;
-            attempts.put(task.name(), new int[task.jobCount()]);
             addPending(task, task.jobCount());
         }
     }
@@ -101,12 +93,13 @@ public final class Operation {
 
     /** Takes the next pending index of {@code task} and records a running attempt of it. */
     Job start(TaskSpec task, String nodeId, String tree, Instant now, Set<String> preempting, double fairShare) {
-        ArrayDeque<Integer> queue = pendingIndexes.get(task.name());
+        PendingIndexes queue = pendingIndexes.get(task.name());
         if (queue == null || queue.isEmpty()) {
             throw new IllegalStateException("operation " + id + " has no pending job of task " + task.name());
         }
-        int index = queue.pollFirst();
-        int attempt = attempts.get(task.name())[index]++;
+        int index = queue.poll();
+        int attempt = queue.attempts(index);
+        queue.attempted(index, attempt);
         addPending(task, -1);
         Job job = new Job(id + "-" + (++jobSequence), id, task, index, attempt, nodeId, tree, now, preempting, fairShare);
         running.put(job.id(), job);
@@ -120,14 +113,13 @@ public final class Operation {
      */
     Job restoreRunning(String jobId, TaskSpec task, int index, int attempt, String nodeId, String tree, Instant start,
             Set<String> preempting, double fairShare) {
-        ArrayDeque<Integer> queue = pendingIndexes.get(task.name());
+        PendingIndexes queue = pendingIndexes.get(task.name());
         if (queue == null || !queue.remove(index)) {
             throw new IllegalStateException("operation " + id + ": job index " + index + " of task " + task.name()
                     + " is not pending, cannot restore " + jobId);
         }
         addPending(task, -1);
-        int[] tried = attempts.get(task.name());
-        tried[index] = Math.max(tried[index], attempt + 1);
+        queue.attempted(index, attempt);
         int dash = jobId.lastIndexOf('-');
         if (dash > 0) {
             try {
@@ -174,7 +166,7 @@ public final class Operation {
 
     private void requeue(Job job) {
         if (finalState == null) {
-            pendingIndexes.get(job.task().name()).addFirst(job.index());
+            pendingIndexes.get(job.task().name()).retry(job.index());
             addPending(job.task(), 1);
         }
     }
@@ -189,7 +181,7 @@ public final class Operation {
         this.finalState = state;
         this.finalMessage = message;
         this.finishTime = now;
-        for (ArrayDeque<Integer> queue : pendingIndexes.values()) {
+        for (PendingIndexes queue : pendingIndexes.values()) {
             queue.clear();
         }
         java.util.Arrays.fill(pendingResources, 0);
@@ -347,7 +339,7 @@ public final class Operation {
 
     /** Jobs of {@code task} waiting to start. */
     public int pendingJobCount(String task) {
-        ArrayDeque<Integer> queue = pendingIndexes.get(task);
+        PendingIndexes queue = pendingIndexes.get(task);
         return queue == null ? 0 : queue.size();
     }
 

@@ -1,0 +1,186 @@
+package io.grove.bench;
+
+import io.grove.core.resource.Resources;
+import io.grove.protocol.FinishedJob;
+import io.grove.protocol.Handshake;
+import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.Message;
+import io.grove.protocol.NodeClient;
+import io.grove.protocol.NodeHeartbeat;
+import io.grove.protocol.RunningJob;
+import io.grove.server.Clock;
+import io.grove.server.DaemonSettings;
+import io.grove.server.SchedulerDaemon;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Load driver: N simulated nodes over real TCP against a real daemon (started in this JVM on
+ * loopback), each heartbeating every period; every heartbeat completes one of the node's jobs,
+ * so jobs keep starting. Reports round trips (p50/p99/max), heartbeats per second, missed
+ * heartbeats (no reply within the period) and the heap after a full GC.
+ *
+ * <pre>java -Xmx6g -cp bench/target/benchmarks.jar io.grove.bench.DaemonLoadDriver [nodes] [seconds] [period-ms]</pre>
+ */
+public final class DaemonLoadDriver {
+
+    private DaemonLoadDriver() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 60;
+        long periodMs = args.length > 2 ? Long.parseLong(args[2]) : 1000;
+        Path dir = Files.createTempDirectory("grove-load");
+        Path pools = dir.resolve("pools.yaml");
+        Files.writeString(pools, """
+                pool_trees:
+                  physical:
+                    max_operation_count_per_pool: 10000
+                    max_running_operation_count_per_pool: 10000
+                    pools:
+                      batch: {weight: 1}
+                      prod: {weight: 2}
+                      adhoc: {weight: 1}
+                """);
+        DaemonSettings settings = DaemonSettings.defaults(pools, dir.resolve("data")).withPorts(0, 0)
+                .withPeriods(Duration.ofMillis(periodMs), Duration.ofMillis(200));
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM)) {
+            HttpClient http = HttpClient.newHttpClient();
+            for (int i = 0; i < 60; i++) {
+                String pool = List.of("batch", "prod", "adhoc").get(i % 3);
+                http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + daemon.httpPort() + "/api/v1/operations"))
+                        .header("X-Grove-User", "load").POST(HttpRequest.BodyPublishers.ofString("pool: " + pool
+                                + "\ntasks: {main: {job_count: 1000000, command: 'true', cpu: 1, memory: 1Gi}}")).build(),
+                        HttpResponse.BodyHandlers.discarding());
+            }
+            run(daemon.nodePort(), nodes, seconds, periodMs);
+            System.gc();
+            Runtime rt = Runtime.getRuntime();
+            System.out.printf("heap after GC (daemon and driver together): %d MiB%n", (rt.totalMemory() - rt.freeMemory()) >> 20);
+        }
+    }
+
+    private static void run(int port, int nodes, int seconds, long periodMs) throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        List<SimNode> all = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            SimNode node = new SimNode("load-" + i, NodeClient.connect(group, "127.0.0.1", port, Duration.ofSeconds(30),
+                    Message.DEFAULT_MAX_FRAME_BYTES));
+            node.client.request(new Handshake(Message.VERSION, node.id, "", List.of(), node.limits, List.of(), null),
+                    Duration.ofSeconds(30)).get();
+            all.add(node);
+        }
+        long warmup = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.min(10, seconds / 4));
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        Stats stats = new Stats();
+        for (SimNode node : all) {
+            long delay = ThreadLocalRandom.current().nextLong(periodMs);
+            group.schedule(() -> node.beat(group, periodMs, warmup, end, stats), delay, TimeUnit.MILLISECONDS);
+        }
+        long waitMs = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()) + 5_000;
+        Thread.sleep(waitMs);
+        long[] rtts = stats.rtts();
+        Arrays.sort(rtts);
+        double measured = seconds - Math.min(10, seconds / 4);
+        System.out.printf("%d nodes, period %d ms, %d s measured: %d heartbeats (%.0f/s), %d jobs started, "
+                        + "round trip p50 %.2f ms, p99 %.2f ms, max %.2f ms; missed (no reply within the period or failed): %d%n",
+                nodes, periodMs, (long) measured, rtts.length, rtts.length / measured, stats.started.get(),
+                pct(rtts, 0.50), pct(rtts, 0.99), rtts.length == 0 ? 0 : rtts[rtts.length - 1] / 1e6, stats.missed.get());
+        for (SimNode node : all) {
+            node.client.close();
+        }
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private static double pct(long[] sorted, double q) {
+        return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))] / 1e6;
+    }
+
+    /** Round trips measured after the warm-up. */
+    private static final class Stats {
+        private long[] values = new long[1 << 20];
+        private int size;
+        final AtomicLong missed = new AtomicLong();
+        final AtomicLong started = new AtomicLong();
+
+        synchronized void add(long nanos) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = nanos;
+        }
+
+        synchronized long[] rtts() {
+            return Arrays.copyOf(values, size);
+        }
+    }
+
+    /** One simulated node: its running jobs, completing one per heartbeat. */
+    private static final class SimNode {
+        final String id;
+        final NodeClient client;
+        final Resources limits = new Resources(32, 32, 0, 128e9, 0);
+        final Map<String, HeartbeatReply.JobToStart> running = new LinkedHashMap<>();
+
+        SimNode(String id, NodeClient client) {
+            this.id = id;
+            this.client = client;
+        }
+
+        void beat(EventLoopGroup group, long periodMs, long warmup, long end, Stats stats) {
+            long now = System.nanoTime();
+            if (now > end) {
+                return;
+            }
+            List<FinishedJob> finished = new ArrayList<>();
+            if (!running.isEmpty()) {
+                String done = running.keySet().iterator().next();
+                running.remove(done);
+                finished.add(new FinishedJob(done, FinishedJob.Outcome.COMPLETED, 0, null, 0, 0));
+            }
+            List<RunningJob> jobs = new ArrayList<>(running.size());
+            running.forEach((job, start) -> jobs.add(new RunningJob(job, start.operationId(), start.resources())));
+            client.request(new NodeHeartbeat(id, limits, null, jobs, finished), Duration.ofMillis(periodMs))
+                    .whenComplete((reply, error) -> {
+                        long rtt = System.nanoTime() - now;
+                        if (error != null || !(reply instanceof HeartbeatReply heartbeatReply)) {
+                            if (now > warmup) {
+                                stats.missed.incrementAndGet();
+                            }
+                        } else {
+                            if (now > warmup) {
+                                stats.add(rtt);
+                                if (rtt > TimeUnit.MILLISECONDS.toNanos(periodMs)) {
+                                    stats.missed.incrementAndGet();
+                                }
+                            }
+                            for (HeartbeatReply.JobToStart start : heartbeatReply.jobsToStart()) {
+                                running.put(start.jobId(), start);
+                                stats.started.incrementAndGet();
+                            }
+                            heartbeatReply.jobsToAbort().forEach(abort -> running.remove(abort.jobId()));
+                            heartbeatReply.jobsToInterrupt().forEach(interrupt -> running.remove(interrupt.jobId()));
+                        }
+                        long next = Math.max(0, periodMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - now));
+                        group.schedule(() -> beat(group, periodMs, warmup, end, stats), next, TimeUnit.MILLISECONDS);
+                    });
+        }
+    }
+}
