@@ -31,12 +31,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Load driver: N simulated nodes over real TCP against a real daemon (started in this JVM on
- * loopback), each heartbeating every period; every heartbeat completes one of the node's jobs,
- * so jobs keep starting. Reports round trips (p50/p99/max), heartbeats per second, missed
- * heartbeats (no reply within the period) and the heap after a full GC.
+ * Load driver: N simulated nodes over real TCP against a real daemon, each heartbeating every
+ * period (like an agent, it waits for the reply before the next one); every heartbeat completes
+ * one of the node's jobs, so jobs keep starting. Reports round
+ * trips (p50/p99/max), heartbeats per second and missed heartbeats (no reply within the period).
+ * Without ports it starts a daemon in this JVM (and reports the heap of both); with the node and
+ * HTTP ports of a running {@code grove scheduler} it drives that one (each process then has its
+ * own file-descriptor limit: 10,000 nodes need 10,000 sockets on each side).
  *
- * <pre>java -Xmx6g -cp bench/target/benchmarks.jar io.grove.bench.DaemonLoadDriver [nodes] [seconds] [period-ms]</pre>
+ * <pre>java -Xmx2g -cp bench/target/benchmarks.jar io.grove.bench.DaemonLoadDriver [nodes] [seconds] [period-ms] [node-port http-port]</pre>
  */
 public final class DaemonLoadDriver {
 
@@ -47,6 +50,12 @@ public final class DaemonLoadDriver {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 60;
         long periodMs = args.length > 2 ? Long.parseLong(args[2]) : 1000;
+        if (args.length >= 5) {
+            int nodePort = Integer.parseInt(args[3]);
+            submit(Integer.parseInt(args[4]));
+            run(nodePort, nodes, seconds, periodMs);
+            return;
+        }
         Path dir = Files.createTempDirectory("grove-load");
         Path pools = dir.resolve("pools.yaml");
         Files.writeString(pools, """
@@ -62,14 +71,7 @@ public final class DaemonLoadDriver {
         DaemonSettings settings = DaemonSettings.defaults(pools, dir.resolve("data")).withPorts(0, 0)
                 .withPeriods(Duration.ofMillis(periodMs), Duration.ofMillis(200));
         try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM)) {
-            HttpClient http = HttpClient.newHttpClient();
-            for (int i = 0; i < 60; i++) {
-                String pool = List.of("batch", "prod", "adhoc").get(i % 3);
-                http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + daemon.httpPort() + "/api/v1/operations"))
-                        .header("X-Grove-User", "load").POST(HttpRequest.BodyPublishers.ofString("pool: " + pool
-                                + "\ntasks: {main: {job_count: 1000000, command: 'true', cpu: 1, memory: 1Gi}}")).build(),
-                        HttpResponse.BodyHandlers.discarding());
-            }
+            submit(daemon.httpPort());
             run(daemon.nodePort(), nodes, seconds, periodMs);
             System.gc();
             Runtime rt = Runtime.getRuntime();
@@ -77,8 +79,23 @@ public final class DaemonLoadDriver {
         }
     }
 
+    /** Sixty operations of a million 1-cpu jobs each, spread over three pools. */
+    private static void submit(int httpPort) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        for (int i = 0; i < 60; i++) {
+            String pool = List.of("batch", "prod", "adhoc").get(i % 3);
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort
+                    + "/api/v1/operations")).header("X-Grove-User", "load").POST(HttpRequest.BodyPublishers.ofString(
+                    "pool: " + pool + "\ntasks: {main: {job_count: 1000000, command: 'true', cpu: 1, memory: 1Gi}}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 201) {
+                throw new IllegalStateException("submit refused: " + response.body());
+            }
+        }
+    }
+
     private static void run(int port, int nodes, int seconds, long periodMs) throws Exception {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         List<SimNode> all = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             SimNode node = new SimNode("load-" + i, NodeClient.connect(group, "127.0.0.1", port, Duration.ofSeconds(30),
@@ -157,7 +174,7 @@ public final class DaemonLoadDriver {
             }
             List<RunningJob> jobs = new ArrayList<>(running.size());
             running.forEach((job, start) -> jobs.add(new RunningJob(job, start.operationId(), start.resources())));
-            client.request(new NodeHeartbeat(id, limits, null, jobs, finished), Duration.ofMillis(periodMs))
+            client.request(new NodeHeartbeat(id, limits, null, jobs, finished), Duration.ofSeconds(60))
                     .whenComplete((reply, error) -> {
                         long rtt = System.nanoTime() - now;
                         if (error != null || !(reply instanceof HeartbeatReply heartbeatReply)) {

@@ -152,4 +152,47 @@ class DaemonTest {
             assertTrue(users.get("/api/v1/config").body().get("text").asText().contains("adhoc"));
         }
     }
+
+    @Test
+    void aStarvingOperationPreemptsThroughTheDaemon(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            node.handshake();
+            String greedy = users.submit("adhoc", 8);
+            daemon.updateFairShare();
+            assertEquals(4, node.heartbeat().jobsToStart().size());
+            String prod = users.submit("prod", 8);
+            daemon.updateFairShare();
+            node.heartbeat();
+            now.set(now.get().plusSeconds(3));
+            daemon.updateFairShare();
+            HeartbeatReply reply = node.heartbeat();
+            assertEquals(1, reply.jobsToInterrupt().size(), reply.toString());
+            HeartbeatReply.JobToInterrupt interrupt = reply.jobsToInterrupt().get(0);
+            assertEquals("starvation", interrupt.reason());
+            assertEquals(prod, interrupt.preemptorOperationId());
+            assertEquals(10_000, interrupt.graceMs());
+            assertTrue(interrupt.jobId().startsWith(greedy + "-"));
+            assertEquals(prod, reply.jobsToStart().get(0).operationId());
+        }
+    }
+
+    @Test
+    void patchChangesWeightLimitsAndPoolLikeASubmit(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {
+            String op = users.submit("prod", 2);
+            users.submit("adhoc", 1);
+            DaemonFixture.Reply updated = users.send("PATCH", "/api/v1/operations/" + op,
+                    "{\"weight\": 4, \"resource_limits\": {\"cpu\": 1}}");
+            assertEquals(200, updated.status(), updated.toString());
+            assertEquals(4.0, updated.body().get("weight").asDouble());
+            DaemonFixture.Reply full = users.send("PATCH", "/api/v1/operations/" + op, "{\"pool\": \"adhoc\"}");
+            assertEquals(429, full.status(), full.toString());
+            assertEquals("Max running operation count of pool \"adhoc\" violated", full.body().get("message").asText());
+            assertEquals(400, users.send("PATCH", "/api/v1/operations/" + op, "{\"colour\": 1}").status());
+            assertEquals(404, users.send("PATCH", "/api/v1/operations/op-99", "{\"weight\": 2}").status());
+        }
+    }
 }

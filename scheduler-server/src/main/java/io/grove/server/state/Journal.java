@@ -44,7 +44,7 @@ public final class Journal implements AutoCloseable {
     private sealed interface Task {
     }
 
-    private record Append(byte[] record, CompletableFuture<Void> done) implements Task {
+    private record Append(JournalEvent event, CompletableFuture<Void> done) implements Task {
     }
 
     private record Compact(List<JournalEvent> snapshot, CompletableFuture<Void> done) implements Task {
@@ -153,14 +153,14 @@ public final class Journal implements AutoCloseable {
         return records;
     }
 
-    /** Queues a record; the future completes once it is on disk. */
+    /** Queues a record (encoded on the writer's thread); the future completes once it is on disk. */
     public CompletableFuture<Void> append(JournalEvent event) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (closed) {
             done.completeExceptionally(new IllegalStateException("the journal is closed"));
             return done;
         }
-        queue.add(new Append(encode(event), done));
+        queue.add(new Append(event, done));
         return done;
     }
 
@@ -184,7 +184,7 @@ public final class Journal implements AutoCloseable {
                 boolean stop = false;
                 for (Task task : batch) {
                     if (task instanceof Append append) {
-                        write(append.record());
+                        write(encode(append.event()));
                         written.add(append.done());
                     } else if (task instanceof Compact compact) {
                         flush(written);
