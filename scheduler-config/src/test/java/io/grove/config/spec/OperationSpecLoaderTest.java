@@ -77,4 +77,12 @@ class OperationSpecLoaderTest {
     void noTasksIsAProblem() {
         assertTrue(OperationSpecLoader.load("pool: a", "x").describe().contains("at least one task"));
     }
+
+    @Test
+    void theExampleOperationLoads() throws java.io.IOException {
+        String text = java.nio.file.Files.readString(java.nio.file.Path.of("..", "config", "operations", "etl.yaml"));
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load(text, "etl.yaml");
+        assertTrue(loaded.ok(), loaded.describe());
+        assertEquals(24, loaded.value().jobCount());
+    }
 }
