@@ -102,6 +102,17 @@ public final class OperationCounts {
         return null;
     }
 
+    /** Adds ({@code sign} 1) or removes (-1) an operation at one pool: always its count, and its running or lightweight count. */
+    private void count(String pool, int sign, boolean lightweight, boolean running) {
+        Counter counter = counter(pool);
+        counter.operations += sign;
+        if (lightweight) {
+            counter.lightweight += sign;
+        } else if (running) {
+            counter.running += sign;
+        }
+    }
+
     private void markRunning(String pool) {
         for (String at : pools.pathToRoot(pool)) {
             counter(at).running++;
@@ -122,13 +133,7 @@ public final class OperationCounts {
         String queue = queuedAt.remove(operation);
         boolean wasRunning = queue == null && !entry.lightweight();
         for (String at : pools.pathToRoot(entry.pool())) {
-            Counter counter = counter(at);
-            counter.operations--;
-            if (entry.lightweight()) {
-                counter.lightweight--;
-            } else if (wasRunning) {
-                counter.running--;
-            }
+            count(at, -1, entry.lightweight(), wasRunning);
         }
         if (queue != null) {
             counter(queue).pending.remove(operation);
@@ -216,25 +221,13 @@ public final class OperationCounts {
         }
         for (String at : oldPath) {
             if (!newPath.contains(at)) {
-                Counter counter = counter(at);
-                counter.operations--;
-                if (entry.lightweight()) {
-                    counter.lightweight--;
-                } else if (wasRunning) {
-                    counter.running--;
-                }
+                count(at, -1, entry.lightweight(), wasRunning);
             }
         }
         boolean runs = wasRunning || lightweight;
         for (String at : newPath) {
             if (!oldPath.contains(at)) {
-                Counter counter = counter(at);
-                counter.operations++;
-                if (lightweight) {
-                    counter.lightweight++;
-                } else if (runs) {
-                    counter.running++;
-                }
+                count(at, 1, lightweight, runs);
             }
         }
         if (wasRunning && lightweight) {

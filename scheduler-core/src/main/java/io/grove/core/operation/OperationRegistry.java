@@ -343,12 +343,7 @@ public final class OperationRegistry {
         if (state == JobState.FAILED && operation.failureLimitExceeded()) {
             String why = "Failed jobs limit exceeded: " + operation.failedJobCount() + " jobs failed, "
                     + operation.spec().maxFailedJobCount() + " allowed; last: " + message;
-            List<Job> aborted = operation.runningJobs();
-            for (Job other : aborted) {
-                runningJobs.remove(other.id());
-                operation.end(other, JobState.ABORTED, now, JobEndReason.OPERATION_FINISHED, why);
-                listener.jobEnded(other);
-            }
+            List<Job> aborted = abortRunning(operation, now, why);
             return new JobEnd(job, OperationState.FAILED, aborted, finish(operation, OperationState.FAILED, now, why));
         }
         return new JobEnd(job, operation.state(), List.of(), List.of());
@@ -370,13 +365,19 @@ public final class OperationRegistry {
                     + operation.state().name().toLowerCase(), Map.of("operation_id", operationId,
                     "state", operation.state().name().toLowerCase()));
         }
+        List<Job> aborted = abortRunning(operation, now, message);
+        return new JobEnd(null, OperationState.ABORTED, aborted, finish(operation, OperationState.ABORTED, now, message));
+    }
+
+    /** Ends every running job of an operation that is finishing; returns them. */
+    private List<Job> abortRunning(Operation operation, Instant now, String why) {
         List<Job> aborted = operation.runningJobs();
         for (Job job : aborted) {
             runningJobs.remove(job.id());
-            operation.end(job, JobState.ABORTED, now, JobEndReason.OPERATION_FINISHED, message);
+            operation.end(job, JobState.ABORTED, now, JobEndReason.OPERATION_FINISHED, why);
             listener.jobEnded(job);
         }
-        return new JobEnd(null, OperationState.ABORTED, aborted, finish(operation, OperationState.ABORTED, now, message));
+        return aborted;
     }
 
     private List<Activation> finish(Operation operation, OperationState state, Instant now, String message) {
