@@ -141,6 +141,11 @@ public final class Node {
         }
     }
 
+    /** Whether the scheduler placed this running job on this node. */
+    public boolean hasJob(String jobId) {
+        return jobs.containsKey(jobId);
+    }
+
     /** Remembers that the scheduler ended a job the node may still run, and why; the node is told to kill it. */
     public void endedByScheduler(String jobId, String why) {
         endedByScheduler.put(jobId, why);

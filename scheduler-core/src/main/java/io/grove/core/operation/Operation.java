@@ -30,7 +30,10 @@ public final class Operation {
     private final PendingIndexes[] pendingByPosition;
     private final double[][] jobVectors;
     private final LinkedHashMap<String, Job> running = new LinkedHashMap<>();
-    private final List<Job> finished = new ArrayList<>();
+    /** The most recent ended attempts kept for views; counts cover all of them. */
+    public static final int FINISHED_JOBS_KEPT = 1000;
+
+    private final java.util.ArrayDeque<Job> finished = new java.util.ArrayDeque<>();
     private final Map<String, double[]> usageByTree = new HashMap<>();
     private final double[] pendingResources = new double[ResourceType.COUNT];
     private OperationState finalState;
@@ -148,7 +151,10 @@ public final class Operation {
             throw new IllegalStateException("job " + job.id() + " is not running in operation " + id);
         }
         job.finish(state, now, reason, message);
-        finished.add(job);
+        finished.addLast(job);
+        if (finished.size() > FINISHED_JOBS_KEPT) {
+            finished.pollFirst();
+        }
         add(usageByTree.get(job.tree()), job.resources(), -1);
         switch (state) {
             case COMPLETED -> completedJobs++;
@@ -258,9 +264,53 @@ public final class Operation {
         return running.get(jobId);
     }
 
-    /** Ended attempts in the order they ended. */
+    /** The last {@link #FINISHED_JOBS_KEPT} ended attempts, in the order they ended. */
     public List<Job> finishedJobs() {
-        return Collections.unmodifiableList(finished);
+        return List.copyOf(finished);
+    }
+
+    /** Progress for a snapshot: each task's pending state (running jobs counted as pending) and the counts. */
+    public Progress progress() {
+        Map<String, PendingIndexes.State> tasksState = new LinkedHashMap<>();
+        for (Map.Entry<String, PendingIndexes> task : pendingIndexes.entrySet()) {
+            List<Integer> runningIndexes = new ArrayList<>();
+            for (Job job : running.values()) {
+                if (job.task().name().equals(task.getKey())) {
+                    runningIndexes.add(job.index());
+                }
+            }
+            tasksState.put(task.getKey(), task.getValue().state(runningIndexes));
+        }
+        return new Progress(tasksState, completedJobs, failedJobs, abortedJobs);
+    }
+
+    /** An operation's progress in compact form (see {@link #progress}). */
+    public record Progress(Map<String, PendingIndexes.State> tasks, int completed, int failed, int aborted) {
+        public Progress {
+            tasks = Map.copyOf(tasks);
+        }
+    }
+
+    /** Restores progress from a snapshot, before its running jobs are restored. */
+    void restoreProgress(Progress progress) {
+        if (!running.isEmpty()) {
+            throw new IllegalStateException("operation " + id + " has running jobs; restore progress first");
+        }
+        java.util.Arrays.fill(pendingResources, 0);
+        pendingJobCount = 0;
+        for (Map.Entry<String, PendingIndexes.State> task : progress.tasks().entrySet()) {
+            PendingIndexes queue = pendingIndexes.get(task.getKey());
+            if (queue == null) {
+                throw new IllegalStateException("operation " + id + " has no task " + task.getKey());
+            }
+            queue.restore(task.getValue());
+        }
+        for (TaskSpec task : tasks) {
+            addPending(task, pendingIndexes.get(task.name()).size());
+        }
+        completedJobs = progress.completed();
+        failedJobs = progress.failed();
+        abortedJobs = progress.aborted();
     }
 
     public int pendingJobCount() {

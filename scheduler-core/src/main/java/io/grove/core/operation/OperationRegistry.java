@@ -299,6 +299,15 @@ public final class OperationRegistry {
         return job;
     }
 
+    /** Restores an unfinished operation's progress from a snapshot (before its running jobs). */
+    public void restoreProgress(String operationId, Operation.Progress progress) {
+        Operation operation = operations.get(operationId);
+        if (operation == null || operation.state().isFinished()) {
+            throw new IllegalStateException("cannot restore the progress of operation " + operationId);
+        }
+        operation.restoreProgress(progress);
+    }
+
     /** Re-creates a finished operation from the journal's compacted form. */
     public void restoreFinished(String operationId, OperationState state, Instant at, String message, int completed,
             int failed, int aborted) {

@@ -12,7 +12,7 @@ import java.util.NoSuchElementException;
  * indexes never started are the range {@code [nextFresh, jobCount)} (minus any taken out of order
  * when revived), and retried ones wait in front of them. Also counts each index's attempts.
  */
-final class PendingIndexes implements Iterable<Integer> {
+public final class PendingIndexes implements Iterable<Integer> {
 
     private final int jobCount;
     private int nextFresh;
@@ -86,6 +86,49 @@ final class PendingIndexes implements Iterable<Integer> {
     /** Counts an attempt (at least {@code attempt + 1} so far). */
     void attempted(int index, int attempt) {
         attempts.merge(index, attempt + 1, Math::max);
+    }
+
+    /**
+     * A compact picture of the task's progress for a snapshot: the never-started range, the
+     * retries, the indexes taken out of order, and the attempts. The running indexes given are
+     * counted as pending, so that restoring the running jobs afterwards takes them out again.
+     *
+     * @param nextFresh the lowest index never started
+     * @param retries indexes waiting in front, in order
+     * @param takenAhead indexes at or above {@code nextFresh} that are not pending
+     * @param attempts attempts per index that had any
+     */
+    public record State(int nextFresh, java.util.List<Integer> retries, java.util.List<Integer> takenAhead,
+            Map<Integer, Integer> attempts) {
+        public State {
+            retries = java.util.List.copyOf(retries);
+            takenAhead = java.util.List.copyOf(takenAhead);
+            attempts = Map.copyOf(attempts);
+        }
+    }
+
+    State state(java.util.Collection<Integer> running) {
+        java.util.List<Integer> retried = new java.util.ArrayList<>(retries);
+        BitSet ahead = (BitSet) takenAhead.clone();
+        for (int index : running) {
+            if (index >= nextFresh && ahead.get(index)) {
+                ahead.clear(index);
+            } else {
+                retried.add(index);
+            }
+        }
+        return new State(nextFresh, retried, ahead.stream().boxed().toList(), attempts);
+    }
+
+    void restore(State state) {
+        nextFresh = state.nextFresh();
+        retries.clear();
+        retries.addAll(state.retries());
+        takenAhead.clear();
+        state.takenAhead().forEach(takenAhead::set);
+        takenAheadCount = state.takenAhead().size();
+        attempts.clear();
+        attempts.putAll(state.attempts());
     }
 
     /** Pending indexes in the order they will start. */

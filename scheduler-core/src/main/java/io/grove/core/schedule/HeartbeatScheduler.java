@@ -61,6 +61,9 @@ public final class HeartbeatScheduler {
     private static List<Decision.JobAbort> unknownJobs(Node node, Heartbeat heartbeat, OperationRegistry registry) {
         List<Decision.JobAbort> aborts = new ArrayList<>();
         for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
+            if (node.hasJob(running.jobId())) {
+                continue;
+            }
             Job job = registry.runningJob(running.jobId());
             String ended = node.whyEnded(running.jobId());
             if (job == null && ended != null) {

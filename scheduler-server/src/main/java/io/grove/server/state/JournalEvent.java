@@ -19,6 +19,7 @@ import java.util.Set;
     @JsonSubTypes.Type(value = JournalEvent.JobStarted.class, name = "job_started"),
     @JsonSubTypes.Type(value = JournalEvent.JobEnded.class, name = "job_ended"),
     @JsonSubTypes.Type(value = JournalEvent.OperationFinished.class, name = "operation_finished"),
+    @JsonSubTypes.Type(value = JournalEvent.Progress.class, name = "progress"),
     @JsonSubTypes.Type(value = JournalEvent.IntegralVolumes.class, name = "integral_volumes")
 })
 public sealed interface JournalEvent {
@@ -51,6 +52,10 @@ public sealed interface JournalEvent {
     /** A finished operation in a compacted journal: its outcome without its jobs. */
     record OperationFinished(String id, OperationState state, long at, String message, int completed, int failed,
             int aborted) implements JournalEvent {
+    }
+
+    /** An unfinished operation's progress in a compacted journal (its running jobs follow as job_started). */
+    record Progress(String id, io.grove.core.operation.Operation.Progress progress) implements JournalEvent {
     }
 
     /** A tree's integral volumes. */

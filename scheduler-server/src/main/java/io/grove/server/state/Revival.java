@@ -62,6 +62,8 @@ public final class Revival {
                 } else if (event instanceof JournalEvent.OperationFinished finished) {
                     cluster.registry().restoreFinished(finished.id(), finished.state(), Instant.ofEpochMilli(finished.at()),
                             finished.message(), finished.completed(), finished.failed(), finished.aborted());
+                } else if (event instanceof JournalEvent.Progress progress) {
+                    cluster.registry().restoreProgress(progress.id(), progress.progress());
                 } else if (event instanceof JournalEvent.IntegralVolumes saved) {
                     volumes.put(saved.tree(), saved.pools());
                 }
@@ -90,8 +92,9 @@ public final class Revival {
     }
 
     /**
-     * The live state as events: finished operations by their outcome; unfinished ones with their
-     * ended attempts (so retries and counts survive) and their running jobs; integral volumes.
+     * The live state as events: finished operations by their outcome; unfinished ones by their
+     * progress (which indexes are done or waiting, attempts, counts) and their running jobs;
+     * integral volumes. Its size grows with the operations and running jobs, not with the jobs done.
      */
     public static List<JournalEvent> snapshot(Cluster cluster, Instant now) {
         List<JournalEvent> events = new ArrayList<>();
@@ -105,12 +108,8 @@ public final class Revival {
                         operation.abortedJobCount()));
                 continue;
             }
-            for (Job job : operation.finishedJobs()) {
-                events.add(started(job));
-                events.add(new JournalEvent.JobEnded(job.id(), job.state(), job.endReason(), job.message(),
-                        job.finishTime().toEpochMilli()));
-            }
-            for (Job job : operation.runningJobs()) {
+            events.add(new JournalEvent.Progress(operation.id(), operation.progress()));
+            for (Job job : operation.runningJobsView()) {
                 events.add(started(job));
             }
         }

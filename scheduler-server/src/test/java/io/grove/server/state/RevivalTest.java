@@ -1,0 +1,107 @@
+package io.grove.server.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterSettings;
+import io.grove.core.operation.JobEndReason;
+import io.grove.core.operation.JobState;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.OperationState;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PoolsConfig;
+import io.grove.core.resource.Resources;
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.Heartbeat;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A snapshot replays to the same state, and so does the journal written while running. */
+class RevivalTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private static Cluster cluster() {
+        return new Cluster(new PoolsConfig("t", Map.of("t", PoolTreeConfig.withPools("t",
+                List.of(PoolConfig.builder("a").maxRunningOperationCount(1).build())))), ClusterSettings.DEFAULT);
+    }
+
+    private static Cluster busyCluster(Journal journal) {
+        Cluster cluster = cluster();
+        if (journal != null) {
+            cluster.registry().listener(new JournalingListener(journal));
+        }
+        OperationSpec spec = OperationSpec.builder().pool("a").maxFailedJobCount(5).jobs(6, new Resources(1, 1, 0, 1e9, 0)).build();
+        cluster.submit("op-1", spec, "u", T0);
+        cluster.submit("op-2", spec, "u", T0);
+        cluster.submit("op-3", OperationSpec.builder().pool("a").jobs(1, Resources.cpu(1)).build(), "u", T0);
+        if (journal != null) {
+            for (String id : List.of("op-1", "op-2", "op-3")) {
+                journal.append(new JournalEvent.Submitted(id, cluster.registry().operation(id).spec(), "u", T0.toEpochMilli()));
+            }
+        }
+        Heartbeat empty = new Heartbeat("n1", Set.of(), new Resources(4, 4, 0, 16e9, 0), null, List.of(), List.of());
+        cluster.report(empty, T0);
+        cluster.updateFairShare(T0);
+        Decision decision = cluster.heartbeat(empty, T0);
+        assertEquals(4, decision.starts().size());
+        cluster.replayJobEnd("op-1-1", JobState.COMPLETED, T0, null, null);
+        cluster.replayJobEnd("op-1-2", JobState.FAILED, T0, JobEndReason.FAILED, "exit 1");
+        return cluster;
+    }
+
+    private static void assertSameState(Cluster expected, Cluster actual) {
+        for (Operation operation : expected.registry().operations()) {
+            Operation other = actual.registry().operation(operation.id());
+            assertEquals(operation.state(), other.state(), operation.id());
+            assertEquals(operation.pendingJobCount(), other.pendingJobCount(), operation.id());
+            assertEquals(operation.completedJobCount(), other.completedJobCount(), operation.id());
+            assertEquals(operation.failedJobCount(), other.failedJobCount(), operation.id());
+            assertEquals(operation.runningJobs().stream().map(j -> j.id() + "#" + j.index()).toList(),
+                    other.runningJobs().stream().map(j -> j.id() + "#" + j.index()).toList(), operation.id());
+            assertEquals(operation.pendingIndex("main", 0), other.pendingIndex("main", 0), "next index of " + operation.id());
+        }
+        assertEquals(expected.registry().pendingReason("op-3", "t"), actual.registry().pendingReason("op-3", "t"));
+    }
+
+    @Test
+    void aSnapshotReplaysToTheSameState() {
+        Cluster live = busyCluster(null);
+        Cluster revived = cluster();
+        Revival.replay(revived, Revival.snapshot(live, T0), T0);
+        assertSameState(live, revived);
+        assertEquals(OperationState.PENDING, revived.registry().operation("op-3").state());
+    }
+
+    @Test
+    void theRunningJournalReplaysToTheSameState(@TempDir Path dir) throws Exception {
+        Cluster live;
+        try (Journal journal = Journal.open(dir)) {
+            live = busyCluster(journal);
+            journal.append(new JournalEvent.Aborted("op-2", T0.toEpochMilli(), "x")).get();
+            live.abort("op-2", T0, "x");
+        }
+        try (Journal journal = Journal.open(dir)) {
+            Cluster revived = cluster();
+            Revival.Outcome outcome = Revival.replay(revived, journal.recovered(), T0);
+            assertEquals(3, outcome.highestOperationNumber());
+            assertSameStateLoosely(live, revived);
+        }
+    }
+
+    private static void assertSameStateLoosely(Cluster expected, Cluster actual) {
+        for (Operation operation : expected.registry().operations()) {
+            Operation other = actual.registry().operation(operation.id());
+            assertEquals(operation.state(), other.state(), operation.id());
+            assertEquals(operation.completedJobCount(), other.completedJobCount(), operation.id());
+            assertEquals(operation.runningJobCount(), other.runningJobCount(), operation.id());
+        }
+    }
+}
