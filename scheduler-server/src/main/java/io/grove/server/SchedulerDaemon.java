@@ -258,7 +258,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         nodes.close();
         api.close();
         try {
-            loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).join().get(10, TimeUnit.SECONDS);
+            loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).thenCompose(done -> done)
+                    .get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("final snapshot failed; the journal has everything anyway", e);
         }
