@@ -79,10 +79,6 @@ public final class NodeClient implements AutoCloseable {
         return reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    public boolean isOpen() {
-        return channel.isActive();
-    }
-
     @Override
     public void close() {
         channel.close().syncUninterruptibly();

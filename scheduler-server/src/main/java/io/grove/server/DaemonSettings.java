@@ -64,9 +64,4 @@ public record DaemonSettings(
         return new DaemonSettings(configFile, dataDir, value, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
                 heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery);
     }
-
-    public DaemonSettings withCompactAfter(long records) {
-        return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, cluster, records, integralStateEvery);
-    }
 }

@@ -55,11 +55,10 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final NodeEndpoint nodes;
     private final ApiServer api;
     private final ScheduledExecutorService timer;
-    private final Revival.Outcome revived;
 
     private SchedulerDaemon(DaemonSettings settings, Clock clock, Journal journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
-            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, Revival.Outcome revived) {
+            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer) {
         this.settings = settings;
         this.clock = clock;
         this.journal = journal;
@@ -71,7 +70,6 @@ public final class SchedulerDaemon implements AutoCloseable {
         this.nodes = nodes;
         this.api = api;
         this.timer = timer;
-        this.revived = revived;
     }
 
     /** A JSON mapper for the API: snake_case, pretty enough. */
@@ -156,7 +154,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             return t;
         });
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeEndpoint, apiServer, timer, revived);
+                nodeEndpoint, apiServer, timer);
         daemon.schedule();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs",
                 settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(), revived.operations(),
@@ -239,15 +237,6 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     public int httpPort() {
         return api.port();
-    }
-
-    public Revival.Outcome revived() {
-        return revived;
-    }
-
-    /** Runs work on the scheduler's thread (for tests and tools). */
-    public SchedulerLoop loop() {
-        return loop;
     }
 
     /** Stops accepting, saves a snapshot of the state, and stops. */

@@ -13,7 +13,6 @@ import io.grove.protocol.Message;
 import io.grove.protocol.NodeHeartbeat;
 import io.grove.protocol.Welcome;
 import io.grove.core.resource.Resources;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

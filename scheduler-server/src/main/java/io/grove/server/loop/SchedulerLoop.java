@@ -5,10 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.Function;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The one thread that owns the {@link Cluster}. Network handlers never touch the cluster: they
@@ -16,18 +13,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerLoop implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SchedulerLoop.class);
-
     private final Cluster cluster;
     private final ExecutorService thread;
-    private volatile Thread owner;
 
     public SchedulerLoop(Cluster cluster) {
         this.cluster = cluster;
         this.thread = Executors.newSingleThreadExecutor(runnable -> {
             Thread t = new Thread(runnable, "grove-scheduler");
             t.setDaemon(true);
-            owner = t;
             return t;
         });
     }
@@ -47,21 +40,6 @@ public final class SchedulerLoop implements AutoCloseable {
             result.completeExceptionally(new IllegalStateException("the scheduler is shutting down"));
         }
         return result;
-    }
-
-    /** Runs {@code work} on the loop; failures are logged. */
-    public void execute(Consumer<Cluster> work) {
-        call(cluster -> {
-            work.accept(cluster);
-            return null;
-        }).exceptionally(e -> {
-            LOG.error("scheduler loop task failed", e);
-            return null;
-        });
-    }
-
-    public boolean inLoop() {
-        return Thread.currentThread() == owner;
     }
 
     @Override
