@@ -56,6 +56,24 @@ class ReloadAndLivenessTest {
     }
 
     @Test
+    void aChangedFileIsReloadedByItself(@TempDir Path dir) throws Exception {
+        Path config = DaemonFixture.config(dir, DaemonFixture.POOLS);
+        try (SchedulerDaemon daemon = start(config, dir);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {
+            Files.writeString(config, DaemonFixture.POOLS + "      watched: {weight: 2}\n");
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            JsonNode status = users.get("/api/v1/config").body();
+            while (!status.get("text").asText().contains("watched") && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+                status = users.get("/api/v1/config").body();
+            }
+            assertTrue(status.get("last_reload").get("message").asText().contains("file changed"), status.toString());
+            assertEquals(201, users.send("POST", "/api/v1/operations",
+                    "pool: watched\ntasks: {main: {job_count: 1, command: x, cpu: 1}}").status());
+        }
+    }
+
+    @Test
     void aSilentNodeGoesOfflineThenLosesItsJobsWhichRunElsewhere(@TempDir Path dir) throws Exception {
         Path config = DaemonFixture.config(dir, DaemonFixture.POOLS);
         try (SchedulerDaemon daemon = start(config, dir);
