@@ -88,10 +88,10 @@ public final class ConfigReloader implements AutoCloseable {
         return loop.call(cluster -> {
             try {
                 cluster.reconfigure(loaded.value());
-                current = loaded.value();
-                currentText = text;
                 Status done = new Status(clock.now(), true, "applied " + file + " (" + trigger + ")", List.of());
                 status = done;
+                current = loaded.value();
+                currentText = text;
                 metrics.reload(true);
                 LOG.info("pool configuration reloaded from {} ({}): trees {}", file, trigger, loaded.value().trees().keySet());
                 return done;

@@ -39,7 +39,9 @@ class ReloadAndLivenessTest {
             JsonNode status = users.get("/api/v1/config").body();
             assertFalse(status.get("last_reload").get("applied").asBoolean());
             assertTrue(status.get("text").asText().contains("prod: {weight: 3}"), "the running config stays");
-            assertTrue(users.get("/metrics").body().asText().contains("grove_config_reload_failures_total 1.0"));
+            // The file watcher may have refused the same file too: at least one failure is counted.
+            assertTrue(users.get("/metrics").body().asText().lines()
+                    .anyMatch(line -> line.startsWith("grove_config_reload_failures_total ") && !line.endsWith(" 0.0")));
 
             Files.writeString(config, DaemonFixture.POOLS.replace("  adhoc: {max_running_operation_count: 1}\n", ""));
             DaemonFixture.Reply inUse = users.send("POST", "/api/v1/config/reload", null);
@@ -63,11 +65,13 @@ class ReloadAndLivenessTest {
             Files.writeString(config, DaemonFixture.POOLS + "      watched: {weight: 2}\n");
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             JsonNode status = users.get("/api/v1/config").body();
-            while (!status.get("text").asText().contains("watched") && System.nanoTime() < deadline) {
+            while (!status.get("last_reload").get("message").asText().contains("file changed")
+                    && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
                 status = users.get("/api/v1/config").body();
             }
             assertTrue(status.get("last_reload").get("message").asText().contains("file changed"), status.toString());
+            assertTrue(users.get("/api/v1/config").body().get("text").asText().contains("watched"));
             assertEquals(201, users.send("POST", "/api/v1/operations",
                     "pool: watched\ntasks: {main: {job_count: 1, command: x, cpu: 1}}").status());
         }
