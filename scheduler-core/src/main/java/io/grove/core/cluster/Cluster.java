@@ -180,19 +180,17 @@ public final class Cluster {
      */
     public List<Job> report(Heartbeat heartbeat, Instant now) {
         Node node = nodes.get(heartbeat.nodeId());
+        boolean retag = node == null || node.state() == Node.State.OFFLINE || !node.tags().equals(heartbeat.tags());
         if (node == null) {
             node = new Node(heartbeat.nodeId(), heartbeat.tags(), heartbeat.resourceLimits(), now);
             nodes.put(node.id(), node);
         }
         node.heard(heartbeat.tags(), heartbeat.resourceLimits(), now);
-        assignTree(node);
-        List<Job> ended = new ArrayList<>();
-        Set<String> reported = new HashSet<>();
-        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
-            reported.add(running.jobId());
+        if (retag) {
+            assignTree(node);
         }
+        List<Job> ended = new ArrayList<>();
         for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {
-            reported.add(finished.jobId());
             Job job = registry.runningJob(finished.jobId());
             if (job == null || !job.nodeId().equals(node.id())) {
                 continue;
@@ -204,6 +202,20 @@ public final class Cluster {
                 case ABORTED -> endJob(job, JobState.ABORTED, now, JobEndReason.ABORTED_BY_NODE,
                         finished.error() == null ? "aborted on node " + node.id() : finished.error());
             }
+        }
+        // The common case: every job placed on the node is reported running; then nothing was lost.
+        int placedAndReported = 0;
+        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
+            if (node.hasJob(running.jobId())) {
+                placedAndReported++;
+            }
+        }
+        if (placedAndReported == node.jobs().size() && !node.hasEndedByScheduler()) {
+            return ended;
+        }
+        Set<String> reported = new HashSet<>();
+        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
+            reported.add(running.jobId());
         }
         for (Job job : new ArrayList<>(node.jobs())) {
             if (!reported.contains(job.id())) {

@@ -156,6 +156,11 @@ public final class Node {
         return endedByScheduler.get(jobId);
     }
 
+    /** Whether the node may still run jobs the scheduler ended. */
+    public boolean hasEndedByScheduler() {
+        return !endedByScheduler.isEmpty();
+    }
+
     /** Forgets ended jobs the node no longer reports. */
     public void forgetEndedExcept(java.util.Set<String> stillReported) {
         endedByScheduler.keySet().retainAll(stillReported);
