@@ -19,9 +19,10 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Computes one fair-share update of a pool tree from a snapshot and prints it as JSON.",
-            "The snapshot (YAML or JSON) holds the tree with its total_resources, the operations with",
-            "their demand and usage, and optionally integral_state and elapsed_seconds. The output's",
-            "integral_state can be fed back with a new elapsed_seconds to chain updates."})
+            "",
+            "The snapshot (YAML or JSON) holds the tree with its total_resources, the operations with "
+                    + "their demand and usage, and optionally integral_state and elapsed_seconds. The output's "
+                    + "integral_state can be fed back with a new elapsed_seconds to chain updates."})
 final class FairShareCommand implements Callable<Integer> {
 
     @Option(names = "--snapshot", required = true, paramLabel = "FILE", description = "the snapshot to compute")

@@ -17,8 +17,10 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Runs the scheduler daemon: nodes connect on the node port, users and tools use the HTTP API.",
-            "State is journaled in the data directory and revived after a restart; the pools file is",
-            "reloaded when it changes, on SIGHUP, or on POST /api/v1/config/reload. Stop with SIGTERM or Ctrl-C."})
+            "",
+            "State is journaled in the data directory and revived after a restart; the pools file is "
+                    + "reloaded when it changes, on SIGHUP, or on POST /api/v1/config/reload. Stop with SIGTERM "
+                    + "or Ctrl-C."})
 final class SchedulerCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "the pools file")

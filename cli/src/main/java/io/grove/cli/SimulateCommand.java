@@ -26,10 +26,12 @@ import picocli.CommandLine.Option;
         name = "simulate",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the real scheduler on a simulated cluster: nodes heartbeat on a virtual clock, operations",
-            "arrive as the workload says, fair shares are updated periodically, and invariants are checked",
-            "after every event. Prints a summary per pool; --output writes summary.json, timeseries.csv and",
-            "chart.html. The same seed gives the same run."})
+            "Runs the real scheduler on a simulated cluster: nodes heartbeat on a virtual clock, "
+                    + "operations arrive as the workload says, fair shares are updated periodically, and "
+                    + "invariants are checked after every event.",
+            "",
+            "Prints a summary per pool; --output writes summary.json, timeseries.csv and chart.html. "
+                    + "The same seed gives the same run."})
 final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--pools", required = true, paramLabel = "FILE", description = "the pool trees (pools.yaml)")
