@@ -62,10 +62,6 @@ public final class Cluster {
         return registry;
     }
 
-    public ClusterSettings settings() {
-        return settings;
-    }
-
     /**
      * Takes a new, validated pool configuration whole — filters, pools and limits change at once and
      * nodes are reassigned to trees — or refuses it whole when it removes a pool or tree that
@@ -402,6 +398,7 @@ public final class Cluster {
         tree.starving = starving;
         tree.lastUpdate = prepared.now();
         tree.result = computed.result();
+        tree.elements = Collections.unmodifiableList(computed.elements());
         tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
                 prepared.operations(), starving);
         return computed.result();
@@ -500,6 +497,15 @@ public final class Cluster {
     public FairShareResult fairShare(String tree) {
         TreeState state = trees.get(tree);
         return state == null ? null : state.result;
+    }
+
+    /**
+     * The last published update's elements in tree order (root, pools and operations), built once
+     * at publication; empty before the first update.
+     */
+    public List<io.grove.core.fairshare.ElementShares> elements(String tree) {
+        TreeState state = trees.get(tree);
+        return state == null ? List.of() : state.elements;
     }
 
     /** The tree's scheduling view, or {@code null} before its first update. */

@@ -18,6 +18,8 @@ final class TreeState {
     Map<String, StarvationStatus> starving = Map.of();
     Instant lastUpdate;
     FairShareResult result;
+    /** The result's elements in tree order, made once at publication. */
+    java.util.List<io.grove.core.fairshare.ElementShares> elements = java.util.List.of();
     SchedulingIndex index;
 
     TreeState(NodeFilter nodesFilter) {

@@ -107,7 +107,7 @@ public final class OperationRegistry {
             StringBuilder message = new StringBuilder("the new configuration removes what unfinished operations use:");
             inUse.forEach((what, ops) -> message.append(' ').append(what).append(" holds ")
                     .append(ops.size() <= 5 ? ops : ops.subList(0, 5) + " and " + (ops.size() - 5) + " more").append(';'));
-            throw new ReloadRefusedException(message.substring(0, message.length() - 1), inUse);
+            throw new ReloadRefusedException(message.substring(0, message.length() - 1));
         }
     }
 

@@ -91,11 +91,6 @@ public final class StarvationTracker {
         return below_.compareTo(settings.timeout()) > 0 ? StarvationStatus.STARVING : StarvationStatus.NON_STARVING;
     }
 
-    /** Since when an element has been below its fair share, or {@code null}. */
-    public Instant belowFairShareSince(String id) {
-        return belowSince.get(id);
-    }
-
     private static Effective forPool(Effective parent, PoolPreemptionConfig own) {
         return new Effective(
                 own.fairShareStarvationTolerance() != null ? own.fairShareStarvationTolerance() : parent.tolerance(),

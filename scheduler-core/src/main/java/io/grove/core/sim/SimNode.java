@@ -78,17 +78,6 @@ public final class SimNode {
         }
     }
 
-    /** The next time a job ends, or {@code null}. */
-    public Instant nextEnd() {
-        Instant next = null;
-        for (RunningJob job : running.values()) {
-            if (job.endsAt() != null && (next == null || job.endsAt().isBefore(next))) {
-                next = job.endsAt();
-            }
-        }
-        return next;
-    }
-
     /** The heartbeat the node sends now; reported finished jobs are then forgotten. */
     public Heartbeat heartbeat() {
         double[] usage = new double[5];

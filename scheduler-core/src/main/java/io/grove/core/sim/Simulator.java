@@ -4,7 +4,6 @@ import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterSettings;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
-import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
@@ -263,11 +262,10 @@ public final class Simulator {
         double seconds = Duration.between(EPOCH, now).toNanos() / 1e9;
         double period = workload.fairShareUpdatePeriod().toNanos() / 1e9;
         for (String tree : cluster.treeNames()) {
-            FairShareResult result = cluster.fairShare(tree);
             Map<String, StarvationStatus> starving = cluster.starving(tree);
             Map<String, double[]> totals = poolTotals.computeIfAbsent(tree, t -> new LinkedHashMap<>());
             Map<String, double[]> last = poolLast.computeIfAbsent(tree, t -> new LinkedHashMap<>());
-            for (ElementShares element : result.elements().values()) {
+            for (ElementShares element : cluster.elements(tree)) {
                 if (element.kind() == ElementKind.OPERATION) {
                     continue;
                 }

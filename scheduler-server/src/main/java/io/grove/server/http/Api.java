@@ -322,18 +322,16 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 }
             }
             node.put("nodes", nodes);
-            FairShareResult result = cluster.fairShare(tree);
-            node.put("pools", result == null ? 0 : (int) result.elements().values().stream()
-                    .filter(e -> e.kind() == ElementKind.POOL).count());
+            node.put("pools", (int) cluster.elements(tree).stream().filter(e -> e.kind() == ElementKind.POOL).count());
             node.put("operations", cluster.registry().counts(tree).counts(PoolTreeConfig.ROOT).operationCount());
         }
         return list;
     }
 
     private JsonNode pools(Cluster cluster, String tree) {
-        FairShareResult result = result(cluster, tree);
+        result(cluster, tree);
         ArrayNode list = json.createArrayNode();
-        for (ElementShares element : result.elements().values()) {
+        for (ElementShares element : cluster.elements(tree)) {
             if (element.kind() != ElementKind.OPERATION) {
                 list.add(views.pool(cluster, tree, element));
             }

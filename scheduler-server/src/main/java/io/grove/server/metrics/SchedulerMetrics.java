@@ -3,7 +3,6 @@ package io.grove.server.metrics;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
-import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
@@ -105,12 +104,8 @@ public final class SchedulerMetrics implements OperationRegistry.Listener {
         values.put(key("grove.nodes", "state", "online"), (double) online);
         values.put(key("grove.nodes", "state", "offline"), (double) offline);
         for (String tree : cluster.treeNames()) {
-            FairShareResult result = cluster.fairShare(tree);
-            if (result == null) {
-                continue;
-            }
             var starving = cluster.starving(tree);
-            for (ElementShares element : result.elements().values()) {
+            for (ElementShares element : cluster.elements(tree)) {
                 if (element.kind() == ElementKind.OPERATION) {
                     continue;
                 }
