@@ -4,30 +4,30 @@ import io.grove.core.resource.Resources;
 import java.util.List;
 
 /** Field checks of the message records; each failure names the field. */
-final class Checks {
+public final class Checks {
 
     private Checks() {
     }
 
-    static String required(String value, String field) {
+    public static String required(String value, String field) {
         if (value == null || value.isEmpty()) {
             throw new IllegalArgumentException("'" + field + "' is required");
         }
         return value;
     }
 
-    static Resources required(Resources value, String field) {
+    public static Resources required(Resources value, String field) {
         if (value == null) {
             throw new IllegalArgumentException("'" + field + "' is required");
         }
         return value;
     }
 
-    static <T> List<T> list(List<T> value) {
+    public static <T> List<T> list(List<T> value) {
         return value == null ? List.of() : List.copyOf(value);
     }
 
-    static long nonNegative(long value, String field) {
+    public static long nonNegative(long value, String field) {
         if (value < 0) {
             throw new IllegalArgumentException("'" + field + "' must not be negative, got " + value);
         }

@@ -24,13 +24,25 @@ public final class FrameCodec {
     private FrameCodec() {
     }
 
-    /** Adds the codec to a pipeline, before the application's handler. */
+    /** Adds the node protocol's codec to a pipeline, before the application's handler. */
     public static void install(ChannelPipeline pipeline, int maxFrameBytes) {
+        install(pipeline, maxFrameBytes, Message.class,
+                text -> new ErrorReply(ErrorCode.FRAME_TOO_LARGE, text, true));
+    }
+
+    /**
+     * Adds the codec of a protocol whose messages are subtypes of {@code root} (the node protocol,
+     * or the broker's loopback protocol).
+     *
+     * @param tooLarge the fatal reply to a frame above the maximum, given the reason
+     */
+    public static void install(ChannelPipeline pipeline, int maxFrameBytes, Class<?> root,
+            java.util.function.Function<String, Object> tooLarge) {
         pipeline.addLast("frames", new Frames(maxFrameBytes));
-        pipeline.addLast("too-long", new TooLongHandler(maxFrameBytes));
+        pipeline.addLast("too-long", new TooLongHandler(maxFrameBytes, tooLarge));
         pipeline.addLast("length", new LengthFieldPrepender(4));
-        pipeline.addLast("decoder", new Decoder());
-        pipeline.addLast("encoder", new Encoder());
+        pipeline.addLast("decoder", new Decoder(root));
+        pipeline.addLast("encoder", new Encoder(root));
     }
 
     /** Splits the stream into frames; refuses a length above the maximum as soon as it is read. */
@@ -54,11 +66,17 @@ public final class FrameCodec {
 
     /** JSON bytes to messages, or to failures. */
     static final class Decoder extends MessageToMessageDecoder<ByteBuf> {
+        private final Class<?> root;
+
+        Decoder(Class<?> root) {
+            this.root = root;
+        }
+
         @Override
         protected void decode(ChannelHandlerContext ctx, ByteBuf frame, List<Object> out) {
             byte[] body = ByteBufUtil.getBytes(frame);
             try {
-                out.add(ProtocolJson.read(body));
+                out.add(ProtocolJson.read(body, root));
             } catch (ProtocolException e) {
                 out.add(new DecodeFailure(e));
             }
@@ -66,26 +84,39 @@ public final class FrameCodec {
     }
 
     /** Messages to JSON bytes. */
-    static final class Encoder extends MessageToMessageEncoder<Message> {
+    static final class Encoder extends MessageToMessageEncoder<Object> {
+        private final Class<?> root;
+
+        Encoder(Class<?> root) {
+            this.root = root;
+        }
+
         @Override
-        protected void encode(ChannelHandlerContext ctx, Message message, List<Object> out) {
-            out.add(ctx.alloc().buffer().writeBytes(ProtocolJson.write(message)));
+        public boolean acceptOutboundMessage(Object message) {
+            return root.isInstance(message);
+        }
+
+        @Override
+        protected void encode(ChannelHandlerContext ctx, Object message, List<Object> out) {
+            out.add(ctx.alloc().buffer().writeBytes(ProtocolJson.writeValue(message)));
         }
     }
 
     /** Answers an oversized frame with a typed error, then closes. */
     static final class TooLongHandler extends ChannelInboundHandlerAdapter {
         private final int max;
+        private final java.util.function.Function<String, Object> reply;
 
-        TooLongHandler(int max) {
+        TooLongHandler(int max, java.util.function.Function<String, Object> reply) {
             this.max = max;
+            this.reply = reply;
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             if (cause instanceof TooLongFrameException tooLong) {
                 String message = tooLong.getMessage() == null ? "frame above " + max + " bytes" : tooLong.getMessage();
-                ctx.channel().writeAndFlush(new ErrorReply(ErrorCode.FRAME_TOO_LARGE, message, true))
+                ctx.channel().writeAndFlush(reply.apply(message))
                         .addListener(ChannelFutureListener.CLOSE);
             } else {
                 ctx.fireExceptionCaught(cause);

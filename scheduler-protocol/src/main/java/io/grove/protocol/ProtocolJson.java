@@ -41,6 +41,11 @@ public final class ProtocolJson {
     }
 
     public static byte[] write(Message message) {
+        return writeValue(message);
+    }
+
+    /** Any protocol value (a node or broker message) as JSON bytes. */
+    public static byte[] writeValue(Object message) {
         try {
             return MAPPER.writeValueAsBytes(message);
         } catch (JsonProcessingException e) {
@@ -49,14 +54,18 @@ public final class ProtocolJson {
     }
 
     public static Message read(byte[] body) throws ProtocolException {
+        return read(body, Message.class);
+    }
+
+    /** A message of the protocol whose messages are subtypes of {@code root}. */
+    public static <T> T read(byte[] body, Class<T> root) throws ProtocolException {
         try {
-            return MAPPER.readValue(body, Message.class);
+            return MAPPER.readValue(body, root);
         } catch (InvalidTypeIdException e) {
             String type = e.getTypeId();
             throw new ProtocolException(type == null ? ErrorCode.INVALID_MESSAGE : ErrorCode.UNKNOWN_MESSAGE_TYPE,
                     type == null ? "the message has no 'type'"
-                            : "unknown message type '" + type + "' (expected one of: handshake, welcome, heartbeat,"
-                            + " heartbeat_reply, error)");
+                            : "unknown message type '" + type + "' (expected one of: " + typeNames(root) + ")");
         } catch (UnrecognizedPropertyException e) {
             throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "unknown field '" + e.getPropertyName() + "' at "
                     + path(e));
@@ -70,6 +79,16 @@ public final class ProtocolJson {
         } catch (IOException e) {
             throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "cannot read the body: " + e.getMessage());
         }
+    }
+
+    private static String typeNames(Class<?> root) {
+        com.fasterxml.jackson.annotation.JsonSubTypes types =
+                root.getAnnotation(com.fasterxml.jackson.annotation.JsonSubTypes.class);
+        if (types == null) {
+            return "?";
+        }
+        return java.util.Arrays.stream(types.value()).map(com.fasterxml.jackson.annotation.JsonSubTypes.Type::name)
+                .collect(Collectors.joining(", "));
     }
 
     private static String path(JsonMappingException e) {

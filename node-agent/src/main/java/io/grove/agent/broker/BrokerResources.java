@@ -48,6 +48,11 @@ public record BrokerResources(long cpuMillis, long memory) {
         return new BrokerResources(Math.max(0, cpuMillis - other.cpuMillis), Math.max(0, memory - other.memory));
     }
 
+    /** Component-wise minimum. */
+    public BrokerResources min(BrokerResources other) {
+        return new BrokerResources(Math.min(cpuMillis, other.cpuMillis), Math.min(memory, other.memory));
+    }
+
     /** Component-wise maximum. */
     public BrokerResources max(BrokerResources other) {
         return new BrokerResources(Math.max(cpuMillis, other.cpuMillis), Math.max(memory, other.memory));
