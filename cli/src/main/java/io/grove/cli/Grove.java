@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Grove: a cluster fair-share scheduler with pool trees.",
-        subcommands = {SchedulerCommand.class, FairShareCommand.class, SimulateCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SchedulerCommand.class, AgentCommand.class, BrokerCommand.class, FairShareCommand.class, SimulateCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
 public final class Grove implements Runnable {
 
     @CommandLine.Spec

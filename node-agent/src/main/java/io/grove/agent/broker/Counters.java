@@ -4,7 +4,7 @@ package io.grove.agent.broker;
  * The seed's sensors for one label (a queue, {@code total}, or a task type): enqueued and in-fly
  * tasks, finished tasks (cumulative) and the resources allocated to running tasks.
  */
-final class Counters {
+public final class Counters {
 
     long enqueued;
     long inFly;

@@ -1,0 +1,162 @@
+package io.grove.cli;
+
+import io.grove.agent.AgentMain;
+import io.grove.agent.AgentSettings;
+import io.grove.agent.MachineResources;
+import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.broker.BrokerResources;
+import io.grove.agent.config.BrokerConfigLoader;
+import io.grove.agent.config.BrokerConfigWriter;
+import io.grove.config.LoadResult;
+import io.grove.config.yaml.Durations;
+import io.grove.core.resource.ResourceAmounts;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code grove agent}: the node agent. */
+@Command(
+        name = "agent",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs the node agent of one exec node: it heartbeats to the scheduler, runs the jobs it is given as "
+                    + "process trees in sandboxes, kills jobs over their memory, and runs the node's Resource Broker.",
+            "",
+            "CPU and memory are detected; flags override them. Jobs still running from a previous run of the agent "
+                    + "are killed at start and reported aborted. Stop with SIGTERM or Ctrl-C (jobs are killed).",
+            "",
+            "Example: grove agent --scheduler 10.0.0.1:7077 --tags ssd,gpu --gpu 4 --work-dir /var/lib/grove-agent"})
+final class AgentCommand implements Callable<Integer> {
+
+    @Option(names = "--scheduler", defaultValue = "127.0.0.1:7077", paramLabel = "HOST:PORT",
+            description = "the scheduler's node endpoint (default: ${DEFAULT-VALUE})")
+    String scheduler;
+
+    @Option(names = "--work-dir", defaultValue = "grove-agent", paramLabel = "DIR",
+            description = "sandboxes, logs and the node id (default: ${DEFAULT-VALUE})")
+    Path workDir;
+
+    @Option(names = "--node-id", paramLabel = "ID", description = "the node's id (default: kept in WORK/node-id, else HOST-xxxxxx)")
+    String nodeId;
+
+    @Option(names = "--tags", split = ",", paramLabel = "TAG", description = "the node's tags, e.g. ssd,gpu")
+    List<String> tags = List.of();
+
+    @Option(names = "--cpu", paramLabel = "N", description = "CPUs offered (default: detected)")
+    Double cpu;
+
+    @Option(names = "--memory", paramLabel = "SIZE", description = "memory offered, e.g. 64Gi (default: detected)")
+    String memory;
+
+    @Option(names = "--gpu", defaultValue = "0", paramLabel = "N", description = "GPUs offered (default: ${DEFAULT-VALUE})")
+    double gpu;
+
+    @Option(names = "--network", defaultValue = "0", paramLabel = "N", description = "network units offered (default: ${DEFAULT-VALUE})")
+    double network;
+
+    @Option(names = "--user-slots", paramLabel = "N", description = "jobs at once at most (default: the CPUs, at least 1)")
+    Integer userSlots;
+
+    @Option(names = "--bind", defaultValue = "127.0.0.1", description = "address of the HTTP endpoint (default: ${DEFAULT-VALUE})")
+    String bind;
+
+    @Option(names = "--http-port", defaultValue = "7078", description = "HTTP endpoint: logs, broker view, metrics (default: ${DEFAULT-VALUE})")
+    int httpPort;
+
+    @Option(names = "--advertise-host", paramLabel = "HOST", description = "host in the address given to the scheduler (default: the bind address)")
+    String advertiseHost;
+
+    @Option(names = "--broker-port", defaultValue = "7079",
+            description = "the broker's loopback port; -1 for none (default: ${DEFAULT-VALUE})")
+    int brokerPort;
+
+    @Option(names = "--broker-config", paramLabel = "FILE", description = "broker YAML, or a legacy Compaction Broker one (default: built in, as config/broker.yaml)")
+    Path brokerConfig;
+
+    @Option(names = "--broker-reserve", defaultValue = "cpu=0.1,memory=128Mi", paramLabel = "RES",
+            description = "CPU and memory kept for broker tasks, never offered to the scheduler (default: ${DEFAULT-VALUE})")
+    String brokerReserve;
+
+    @Option(names = "--log-retention", defaultValue = "24h", description = "how long finished jobs' logs are kept (default: ${DEFAULT-VALUE})")
+    String logRetention;
+
+    @Option(names = "--memory-sample-interval", defaultValue = "1s", description = "how often job memory is measured (default: ${DEFAULT-VALUE})")
+    String sampleInterval;
+
+    @Option(names = "--show-broker-config", description = "print the broker configuration in effect (a legacy one converted) and exit")
+    boolean showBrokerConfig;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        AgentSettings settings;
+        try {
+            BrokerConfig broker = BrokerConfig.builtIn();
+            if (brokerConfig != null) {
+                LoadResult<BrokerConfig> loaded = BrokerConfigLoader.load(brokerConfig);
+                if (!loaded.ok()) {
+                    spec.commandLine().getErr().println(loaded.describe());
+                    return 1;
+                }
+                broker = loaded.value();
+            }
+            if (showBrokerConfig) {
+                spec.commandLine().getOut().print(BrokerConfigWriter.toYaml(broker));
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+            settings = settings(broker);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("grove agent: " + e.getMessage());
+            return 2;
+        }
+        try {
+            AgentMain.run(settings);
+            return 0;
+        } catch (java.io.IOException e) {
+            spec.commandLine().getErr().println("grove agent: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private AgentSettings settings(BrokerConfig broker) {
+        int colon = scheduler.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("--scheduler must be HOST:PORT, got '" + scheduler + "'");
+        }
+        int port = Integer.parseInt(scheduler.substring(colon + 1));
+        Resources detected = MachineResources.detect();
+        double cpus = cpu != null ? cpu : detected.cpu();
+        double bytes = memory != null ? ResourceAmounts.parse(ResourceType.MEMORY, memory) : detected.memory();
+        double slots = userSlots != null ? userSlots : Math.max(1, Math.floor(cpus));
+        Resources resources = new Resources(slots, cpus, gpu, bytes, network);
+        return new AgentSettings(scheduler.substring(0, colon), port, nodeId, tags, resources, workDir, bind, httpPort,
+                advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
+                Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10));
+    }
+
+    static BrokerResources reserve(String text) {
+        long cpuMillis = 0;
+        long bytes = 0;
+        for (String part : text.split(",")) {
+            String[] kv = part.split("=", 2);
+            if (kv.length != 2) {
+                throw new IllegalArgumentException("--broker-reserve takes cpu=N,memory=SIZE, got '" + text + "'");
+            }
+            switch (kv[0].trim()) {
+                case "cpu" -> cpuMillis = Math.round(ResourceAmounts.parse(ResourceType.CPU, kv[1].trim()) * 1000);
+                case "memory" -> bytes = Math.round(ResourceAmounts.parse(ResourceType.MEMORY, kv[1].trim()));
+                default -> throw new IllegalArgumentException("--broker-reserve: unknown resource '" + kv[0] + "' (cpu, memory)");
+            }
+        }
+        return new BrokerResources(cpuMillis, bytes);
+    }
+}

@@ -1,0 +1,120 @@
+package io.grove.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code grove broker status}: a node's Resource Broker. */
+@Command(name = "broker", mixinStandardHelpOptions = true,
+        description = "Looks at a node's Resource Broker.",
+        subcommands = {BrokerCommand.Status.class})
+final class BrokerCommand {
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = {"Shows a node's broker: its queues (weight, limit, usage, real and planned consumption), "
+                    + "its task types, every task, and the sensors of seed 000.",
+                "",
+                "Example: grove broker status --node 127.0.0.1:7078"})
+    static final class Status implements Callable<Integer> {
+
+        @Option(names = "--node", required = true, paramLabel = "HOST:PORT", description = "the agent's HTTP endpoint")
+        String node;
+
+        @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
+        String output;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            String url = (node.startsWith("http") ? node : "http://" + node) + "/api/v1/broker";
+            String body;
+            try {
+                HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
+                        .send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+                                HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() != 200) {
+                    err.println("grove broker status: " + url + " answered " + response.statusCode() + ": " + response.body());
+                    return 1;
+                }
+                body = response.body();
+            } catch (IOException | IllegalArgumentException e) {
+                err.println("grove broker status: cannot reach the agent at " + url + ": " + e.getMessage());
+                return 3;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 1;
+            }
+            if (output.equals("json")) {
+                out.println(body);
+                out.flush();
+                return 0;
+            }
+            try {
+                print(new ObjectMapper().readTree(body), out);
+            } catch (IOException e) {
+                err.println("grove broker status: the agent's answer is not JSON: " + e.getMessage());
+                return 1;
+            }
+            out.flush();
+            return 0;
+        }
+
+        static void print(JsonNode status, PrintWriter out) {
+            out.printf(Locale.ROOT, "used %s of %s (node capacity for the broker %s); tasks of undeclared types: %d%n%n",
+                    amounts(status.get("used")), amounts(status.get("resource_limit")), amounts(status.get("node_capacity")),
+                    status.get("missing_task_types").asLong());
+            out.printf(Locale.ROOT, "%-28s %6s %-14s %-14s %12s %12s %7s %6s%n", "QUEUE", "WEIGHT", "LIMIT", "USED",
+                    "REAL/W", "PLANNED/W", "WAITING", "IN FLY");
+            for (JsonNode q : status.get("queues")) {
+                out.printf(Locale.ROOT, "%-28s %6d %-14s %-14s %12.1f %12.1f %7d %6d%n", q.get("name").asText(),
+                        q.get("weight").asLong(), amounts(q.get("limit")), amounts(q.get("used")),
+                        q.get("real_usage").asDouble(), q.get("planned_usage").asDouble(), q.get("waiting").asInt(),
+                        q.get("in_fly").asInt());
+            }
+            out.printf(Locale.ROOT, "%n%-28s %-28s %10s %10s %9s%n", "TASK TYPE", "QUEUE", "DEFAULT", "PLANNED", "FINISHED");
+            for (JsonNode t : status.get("task_types")) {
+                out.printf(Locale.ROOT, "%-28s %-28s %9dms %9dms %9d%n", t.get("name").asText(), t.get("queue").asText(),
+                        t.get("default_duration_ms").asLong(), t.get("planned_duration_ms").asLong(),
+                        t.get("finished").asLong());
+            }
+            JsonNode tasks = status.get("tasks");
+            out.printf(Locale.ROOT, "%n%d task(s)%n", tasks.size());
+            if (tasks.size() > 0) {
+                out.printf(Locale.ROOT, "%-10s %8s %-24s %-26s %-8s %-14s %9s%n", "CLIENT", "ID", "NAME", "TYPE", "STATE",
+                        "RESOURCES", "WAITED");
+                for (JsonNode t : tasks) {
+                    out.printf(Locale.ROOT, "%-10s %8d %-24s %-26s %-8s %-14s %8dms%n", t.get("client").asText(),
+                            t.get("task_id").asLong(), t.get("name").asText(), t.get("type").asText(),
+                            t.get("state").asText(), amounts(t.get("resources")), t.get("waited_ms").asLong());
+                }
+            }
+        }
+
+        private static String amounts(JsonNode node) {
+            StringBuilder text = new StringBuilder();
+            if (node.has("cpu")) {
+                text.append(String.format(Locale.ROOT, "%.3g cpu", node.get("cpu").asDouble()));
+            }
+            if (node.has("memory")) {
+                text.append(text.length() > 0 ? ", " : "").append(
+                        io.grove.core.resource.ResourceAmounts.formatBytes(node.get("memory").asDouble()));
+            }
+            return text.length() == 0 ? "-" : text.toString();
+        }
+    }
+}

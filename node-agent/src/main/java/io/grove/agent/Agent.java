@@ -1,0 +1,480 @@
+package io.grove.agent;
+
+import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.broker.BrokerEvent;
+import io.grove.agent.broker.BrokerResources;
+import io.grove.agent.broker.ResourceBroker;
+import io.grove.agent.broker.TaskRequest;
+import io.grove.agent.job.JobRunner;
+import io.grove.agent.job.JobSpec;
+import io.grove.agent.job.ProcTable;
+import io.grove.agent.job.WorkDir;
+import io.grove.agent.node.NodeLedger;
+import io.grove.core.resource.Resources;
+import io.grove.protocol.FinishedJob;
+import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.NodeHeartbeat;
+import io.grove.protocol.RunningJob;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's state, owned by one thread: the jobs it runs, their results until the scheduler has
+ * acknowledged them, its Resource Broker and the ledger between the two. The daemon calls it when
+ * a heartbeat is due, when a reply arrives, when a process exits and when memory is sampled; it
+ * answers with messages and asks for timers.
+ */
+public final class Agent {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+
+    /** The broker client name of the agent's own node-local work. */
+    public static final String SELF = "agent";
+    static final BrokerResources NODE_TASK = new BrokerResources(50, 16L << 20);
+    static final int STDERR_TAIL_BYTES = 4096;
+
+    /** Runs a task on the agent's thread after a delay. */
+    public interface Timers {
+        void after(long delayMs, Runnable task);
+    }
+
+    private final String nodeId;
+    private final Resources node;
+    private final WorkDir workDir;
+    private final JobRunner runner;
+    private final ProcTable proc;
+    private final ResourceBroker broker;
+    private final NodeLedger ledger;
+    private final LongSupplier clock;
+    private final Timers timers;
+    private final Runnable heartbeatSoon;
+    private final BiConsumer<String, BrokerEvent> brokerClients;
+    private final AgentListener listener;
+    private final long logRetentionMs;
+
+    private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
+    private final Map<String, FinishedJob> unacknowledged = new LinkedHashMap<>();
+    private final Map<Long, String> ownTasks = new HashMap<>();
+    private List<String> reportedFinished = List.of();
+    private long nextOwnTask = 1;
+
+    public Agent(AgentParts parts) {
+        this.nodeId = parts.nodeId();
+        this.node = parts.node();
+        this.workDir = parts.workDir();
+        this.runner = parts.runner();
+        this.proc = parts.proc();
+        this.clock = parts.clock();
+        this.broker = new ResourceBroker(parts.brokerConfig(), clock.getAsLong());
+        this.ledger = new NodeLedger(node, parts.brokerReserve());
+        this.timers = parts.timers();
+        this.heartbeatSoon = parts.heartbeatSoon();
+        this.brokerClients = parts.brokerClients();
+        this.listener = parts.listener();
+        this.logRetentionMs = parts.logRetentionMs();
+        syncBroker();
+    }
+
+    /**
+     * What the agent is built from.
+     *
+     * @param node everything the node offers (CPU, memory, GPU, network, user slots)
+     * @param brokerReserve CPU and memory kept for broker tasks, never offered to the scheduler
+     * @param clock epoch milliseconds
+     * @param heartbeatSoon asks the daemon for an early heartbeat (a job ended)
+     * @param brokerClients delivers broker events to the loopback clients
+     * @param logRetentionMs how long archived logs are kept
+     */
+    public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
+            WorkDir workDir, JobRunner runner, ProcTable proc, LongSupplier clock, Timers timers,
+            Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
+            long logRetentionMs) {
+    }
+
+    // ---------------------------------------------------------------- restart
+
+    /**
+     * After a restart: no job of a previous run keeps running. A job still running is killed with
+     * its whole process group and reported aborted; results not yet acknowledged are reported again.
+     *
+     * @return how many jobs were killed
+     */
+    public int recover() throws IOException {
+        int killed = 0;
+        for (WorkDir.Leftover leftover : workDir.leftovers()) {
+            if (leftover.result().isPresent()) {
+                unacknowledged.put(leftover.jobId(), leftover.result().get());
+                continue;
+            }
+            long started = 0;
+            if (leftover.record().isPresent()) {
+                WorkDir.JobRecord record = leftover.record().get();
+                started = record.startedAtMs();
+                if (proc.startTime(record.pid()).orElse(-1) == record.processStartTicks()) {
+                    io.grove.agent.job.ProcessJobRunner.signalGroup(record.pid(), "KILL");
+                    killed++;
+                }
+            }
+            FinishedJob result = new FinishedJob(leftover.jobId(), FinishedJob.Outcome.ABORTED, null,
+                    "the node agent restarted; the job's processes were killed"
+                            + tailOf(leftover.jobId()), started, clock.getAsLong());
+            workDir.writeResult(result);
+            unacknowledged.put(leftover.jobId(), result);
+        }
+        if (!unacknowledged.isEmpty()) {
+            LOG.info("after the restart: {} job(s) of the previous run killed, {} result(s) to report", killed,
+                    unacknowledged.size());
+        }
+        return killed;
+    }
+
+    // ---------------------------------------------------------------- heartbeats
+
+    /** The jobs to name in a handshake: none survive a restart, so none. */
+    public List<RunningJob> runningJobs() {
+        List<RunningJob> running = new ArrayList<>();
+        for (AgentJob job : jobs.values()) {
+            running.add(new RunningJob(job.spec.jobId(), job.spec.operationId(), job.usage));
+        }
+        return running;
+    }
+
+    /** The limits to offer in a handshake (no heartbeat in flight). */
+    public Resources offered() {
+        return ledger.offered();
+    }
+
+    /** A heartbeat is going out: running jobs, results not yet acknowledged, the limits offered. */
+    public NodeHeartbeat heartbeat() {
+        Resources limits = ledger.heartbeatSent();
+        syncBroker();
+        Resources usage = Resources.ZERO;
+        for (AgentJob job : jobs.values()) {
+            usage = usage.plus(job.usage);
+        }
+        reportedFinished = List.copyOf(unacknowledged.keySet());
+        return new NodeHeartbeat(nodeId, limits, usage, runningJobs(), List.copyOf(unacknowledged.values()));
+    }
+
+    /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
+    public void reply(HeartbeatReply reply) {
+        for (String jobId : reportedFinished) {
+            if (unacknowledged.remove(jobId) != null) {
+                ownTask(BrokerConfig.LOG_ARCHIVE, "archive:" + jobId);
+            }
+        }
+        reportedFinished = List.of();
+        for (HeartbeatReply.JobToStart start : reply.jobsToStart()) {
+            accept(start);
+        }
+        for (HeartbeatReply.JobToAbort abort : reply.jobsToAbort()) {
+            stop(abort.jobId(), FinishedJob.Outcome.ABORTED, "aborted by the scheduler (" + abort.reason() + ")"
+                    + (abort.message() == null || abort.message().isEmpty() ? "" : ": " + abort.message()), 0);
+        }
+        for (HeartbeatReply.JobToInterrupt interrupt : reply.jobsToInterrupt()) {
+            stop(interrupt.jobId(), FinishedJob.Outcome.ABORTED, "interrupted by the scheduler (" + interrupt.reason()
+                    + ")" + (interrupt.message() == null ? "" : ": " + interrupt.message()), interrupt.graceMs());
+        }
+        ledger.replyApplied();
+        syncBroker();
+    }
+
+    /** The heartbeat got no reply (the connection dropped): its results will be sent again. */
+    public void heartbeatLost() {
+        reportedFinished = List.of();
+        ledger.heartbeatLost();
+        syncBroker();
+    }
+
+    // ---------------------------------------------------------------- jobs
+
+    private void accept(HeartbeatReply.JobToStart start) {
+        if (jobs.containsKey(start.jobId()) || unacknowledged.containsKey(start.jobId())) {
+            return;
+        }
+        JobSpec spec = new JobSpec(start.jobId(), start.operationId(), start.task(), start.index(), start.command(),
+                start.env(), start.resources());
+        if (!WorkDir.isSafeId(start.jobId())) {
+            finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null,
+                    "could not start: the job id is not usable as a directory name", 0, clock.getAsLong()), null);
+            return;
+        }
+        AgentJob job = new AgentJob(spec);
+        job.acceptedAtMs = clock.getAsLong();
+        jobs.put(spec.jobId(), job);
+        ledger.jobStarted(spec.resources());
+        job.prepareTaskId = ownTask(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
+    }
+
+    /** The broker allocated the preparation: make the sandbox and start the process. */
+    private void launch(AgentJob job) {
+        JobSpec spec = job.spec;
+        long now = clock.getAsLong();
+        try {
+            workDir.prepare(spec.jobId());
+            Map<String, String> env = new LinkedHashMap<>(spec.env());
+            env.put("GROVE_OPERATION_ID", spec.operationId());
+            env.put("GROVE_JOB_ID", spec.jobId());
+            env.put("GROVE_JOB_INDEX", Integer.toString(spec.index()));
+            env.put("GROVE_TASK", spec.task() == null ? "" : spec.task());
+            env.put("GROVE_NODE_ID", nodeId);
+            java.nio.file.Path dir = workDir.jobDir(spec.jobId());
+            job.handle = runner.start(spec, workDir.sandbox(spec.jobId()), dir.resolve("stdout"), dir.resolve("stderr"),
+                    env);
+        } catch (IOException | RuntimeException e) {
+            jobs.remove(spec.jobId());
+            ledger.jobEnded(spec.resources());
+            finished(new FinishedJob(spec.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
+                    now, clock.getAsLong()), null);
+            return;
+        }
+        job.state = AgentJob.State.RUNNING;
+        job.startedAtMs = now;
+        job.usage = spec.resources().with(io.grove.core.resource.ResourceType.MEMORY, 0);
+        try {
+            workDir.writeRecord(new WorkDir.JobRecord(spec.jobId(), spec.operationId(), job.handle.pid(),
+                    proc.startTime(job.handle.pid()).orElse(-1), now));
+        } catch (IOException e) {
+            LOG.warn("job {}: cannot write its record ({}); it would survive an agent crash", spec.jobId(), e.getMessage());
+        }
+        listener.jobStarted(spec.jobId(), job.handle.pid(), now - job.acceptedAtMs);
+        String jobId = spec.jobId();
+        job.handle.exit().whenComplete((code, error) -> timers.after(0, () -> exited(jobId, code)));
+    }
+
+    /**
+     * Stops a job: a job not started yet ends at once; a running one gets SIGTERM on its whole
+     * process tree and SIGKILL after {@code graceMs} (at once when 0).
+     */
+    private void stop(String jobId, FinishedJob.Outcome outcome, String message, long graceMs) {
+        AgentJob job = jobs.get(jobId);
+        if (job == null) {
+            return;
+        }
+        if (job.state == AgentJob.State.PREPARING) {
+            dispatch(broker.remove(clock.getAsLong(), SELF, job.prepareTaskId));
+            ownTasks.remove(job.prepareTaskId);
+            jobs.remove(jobId);
+            ledger.jobEnded(job.spec.resources());
+            finished(new FinishedJob(jobId, outcome, null, message, 0, clock.getAsLong()), null);
+            return;
+        }
+        if (job.state == AgentJob.State.STOPPING) {
+            if (graceMs == 0) {
+                job.handle.kill();
+            }
+            return;
+        }
+        job.state = AgentJob.State.STOPPING;
+        job.stopOutcome = outcome;
+        job.stopMessage = message;
+        LOG.info("job {}: stopping ({}), grace {} ms", jobId, message, graceMs);
+        if (graceMs == 0) {
+            job.handle.kill();
+            return;
+        }
+        job.handle.terminate();
+        JobRunner.Handle handle = job.handle;
+        timers.after(graceMs, () -> {
+            if (jobs.get(jobId) == job) {
+                LOG.info("job {}: still running after its grace of {} ms, killing it", jobId, graceMs);
+                handle.kill();
+            }
+        });
+    }
+
+    private void exited(String jobId, Integer code) {
+        AgentJob job = jobs.remove(jobId);
+        if (job == null) {
+            return;
+        }
+        // whatever the job left behind in its group goes with it
+        job.handle.kill();
+        ledger.jobEnded(job.spec.resources());
+        FinishedJob.Outcome outcome;
+        String error;
+        if (job.stopOutcome != null) {
+            outcome = job.stopOutcome;
+            error = job.stopMessage;
+        } else if (code != null && code == 0) {
+            outcome = FinishedJob.Outcome.COMPLETED;
+            error = null;
+        } else {
+            outcome = FinishedJob.Outcome.FAILED;
+            error = code == null ? "the process could not be waited for" : code > 128
+                    ? "killed by signal " + (code - 128) : "exit code " + code;
+        }
+        if (outcome != FinishedJob.Outcome.COMPLETED) {
+            error = error + tailOf(jobId);
+        }
+        Integer exitCode = job.stopOutcome != null ? null : code;
+        finished(new FinishedJob(jobId, outcome, exitCode, error, job.startedAtMs, clock.getAsLong()), job);
+    }
+
+    private void finished(FinishedJob result, AgentJob job) {
+        try {
+            if (java.nio.file.Files.exists(workDir.jobDir(result.jobId()))) {
+                workDir.writeResult(result);
+            }
+        } catch (IOException e) {
+            LOG.warn("job {}: cannot write its result ({})", result.jobId(), e.getMessage());
+        }
+        unacknowledged.put(result.jobId(), result);
+        LOG.info("job {}: {}{}", result.jobId(), result.outcome().name().toLowerCase(java.util.Locale.ROOT),
+                result.error() == null ? "" : " (" + firstLine(result.error()) + ")");
+        listener.jobEnded(result);
+        syncBroker();
+        heartbeatSoon.run();
+    }
+
+    /**
+     * Measures every running job's process tree; a tree whose resident memory is above the job's
+     * memory is killed and reported failed with the numbers.
+     */
+    public void sample() {
+        Map<Long, ProcTable.GroupUsage> groups = proc.groups();
+        long now = clock.getAsLong();
+        for (AgentJob job : new ArrayList<>(jobs.values())) {
+            if (job.state == AgentJob.State.PREPARING) {
+                continue;
+            }
+            ProcTable.GroupUsage usage = groups.get(job.handle.pid());
+            if (usage == null) {
+                continue;
+            }
+            double cpu = job.spec.resources().cpu();
+            if (job.lastCpuTicks >= 0 && now > job.lastSampleMs) {
+                cpu = (usage.cpuTicks() - job.lastCpuTicks) * 10.0 / (now - job.lastSampleMs);
+            }
+            job.lastCpuTicks = usage.cpuTicks();
+            job.lastSampleMs = now;
+            job.usage = new Resources(1, Math.max(0, Math.round(cpu * 100) / 100.0), job.spec.resources().gpu(),
+                    usage.residentBytes(), job.spec.resources().network());
+            double limit = job.spec.resources().memory();
+            if (limit > 0 && usage.residentBytes() > limit && job.state == AgentJob.State.RUNNING) {
+                stop(job.spec.jobId(), FinishedJob.Outcome.FAILED, "memory limit exceeded: the job's "
+                        + usage.processes() + " process(es) hold " + mib(usage.residentBytes())
+                        + " resident, above its memory of " + mib(limit), 0);
+            }
+        }
+    }
+
+    /** Kills every job (agent shutdown); their results are kept for the next run to report. */
+    public void killAll() {
+        for (AgentJob job : new ArrayList<>(jobs.values())) {
+            stop(job.spec.jobId(), FinishedJob.Outcome.ABORTED, "the node agent shut down", 0);
+        }
+    }
+
+    /** Removes archived logs older than the retention (a broker task). */
+    public void expireLogs() {
+        ownTask(BrokerConfig.SANDBOX_CLEANUP, "expire");
+    }
+
+    // ---------------------------------------------------------------- broker
+
+    /** The node's Resource Broker, for the loopback endpoint and the monitoring view. */
+    public ResourceBroker broker() {
+        return broker;
+    }
+
+    /** Applies broker events: the agent's own tasks run, the others go to their clients. */
+    public void dispatch(List<BrokerEvent> events) {
+        ArrayList<BrokerEvent> queue = new ArrayList<>(events);
+        for (int i = 0; i < queue.size(); i++) {
+            BrokerEvent event = queue.get(i);
+            listener.brokerEvent(event);
+            if (event instanceof BrokerEvent.Allocated allocated && allocated.client().equals(SELF)) {
+                runOwnTask(allocated.taskId(), allocated.cookie());
+                queue.addAll(broker.finish(clock.getAsLong(), SELF, allocated.taskId()));
+            } else if (!event.client().equals(SELF)) {
+                brokerClients.accept(event.client(), event);
+            }
+        }
+        ledger.brokerHolds(broker.used());
+    }
+
+    /** Tells the broker how much of the node it may use now and applies what follows. */
+    public void syncBroker() {
+        ledger.brokerHolds(broker.used());
+        dispatch(broker.setNodeCapacity(clock.getAsLong(), ledger.brokerCapacity()));
+    }
+
+    private long ownTask(String type, String cookie) {
+        long id = nextOwnTask++;
+        ownTasks.put(id, cookie);
+        dispatch(broker.submit(clock.getAsLong(), SELF, new TaskRequest(id, cookie, NODE_TASK, type, 0, cookie)));
+        return id;
+    }
+
+    private void runOwnTask(long taskId, String cookie) {
+        ownTasks.remove(taskId);
+        int colon = cookie.indexOf(':');
+        String action = colon < 0 ? cookie : cookie.substring(0, colon);
+        String jobId = colon < 0 ? "" : cookie.substring(colon + 1);
+        try {
+            switch (action) {
+                case "prepare" -> {
+                    AgentJob job = jobs.get(jobId);
+                    if (job != null && job.state == AgentJob.State.PREPARING) {
+                        launch(job);
+                    }
+                }
+                case "archive" -> {
+                    workDir.archiveLogs(jobId);
+                    ownTask(BrokerConfig.SANDBOX_CLEANUP, "cleanup:" + jobId);
+                }
+                case "cleanup" -> workDir.removeJob(jobId);
+                case "expire" -> workDir.expireLogs(clock.getAsLong() - logRetentionMs);
+                default -> LOG.warn("unknown node-local task '{}'", cookie);
+            }
+        } catch (IOException e) {
+            LOG.warn("node-local task {} failed: {}", cookie, e.getMessage());
+        }
+    }
+
+    // ---------------------------------------------------------------- views
+
+    public int jobCount() {
+        return jobs.size();
+    }
+
+    /** Results not yet acknowledged by the scheduler. */
+    public int pendingResults() {
+        return unacknowledged.size();
+    }
+
+    public NodeLedger ledger() {
+        return ledger;
+    }
+
+    public Resources node() {
+        return node;
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    private String tailOf(String jobId) {
+        String tail = workDir.log(jobId, "stderr").map(p -> WorkDir.tail(p, STDERR_TAIL_BYTES)).orElse("").strip();
+        return tail.isEmpty() ? "" : "; stderr ends with:\n" + tail;
+    }
+
+    private static String mib(double bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1 << 20));
+    }
+
+    private static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}

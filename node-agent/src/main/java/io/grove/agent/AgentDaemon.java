@@ -1,0 +1,362 @@
+package io.grove.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.agent.broker.BrokerStatus;
+import io.grove.agent.job.JobRunner;
+import io.grove.agent.job.ProcTable;
+import io.grove.agent.job.WorkDir;
+import io.grove.agent.metrics.AgentMetrics;
+import io.grove.agent.net.BrokerEndpoint;
+import io.grove.protocol.ErrorReply;
+import io.grove.protocol.Handshake;
+import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.Message;
+import io.grove.protocol.NodeClient;
+import io.grove.protocol.Welcome;
+import io.grove.server.http.ApiServer;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running agent: one thread owns the {@link Agent}; it connects to the scheduler, shakes
+ * hands, heartbeats at the period the scheduler asks for (with jitter, and early when a job ends),
+ * and reconnects with exponential backoff and jitter when the scheduler is unreachable, while the
+ * jobs keep running. Around it: the HTTP endpoint and the broker's loopback endpoint.
+ */
+public final class AgentDaemon implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AgentDaemon.class);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private static final long LOG_EXPIRY_PERIOD_MS = 600_000;
+
+    private final AgentSettings settings;
+    private final ScheduledExecutorService loop;
+    private final ScheduledExecutorService connector;
+    private final NioEventLoopGroup network;
+    private final Agent agent;
+    private final AgentMetrics metrics;
+    private final ApiServer http;
+    private final BrokerEndpoint brokerEndpoint;
+    private final Random random = new Random();
+    private final String address;
+    private final LongSupplier clock = System::currentTimeMillis;
+
+    private NodeClient client;
+    private boolean connected;
+    private boolean heartbeatInFlight;
+    private boolean heartbeatAgain;
+    private ScheduledFuture<?> nextBeat;
+    private long periodMs = 1000;
+    private int failures;
+    private volatile boolean closed;
+    private volatile CompletableFuture<Void> firstWelcome = new CompletableFuture<>();
+
+    private AgentDaemon(AgentSettings settings, String nodeId, JobRunner runner) throws IOException, InterruptedException {
+        this.settings = settings;
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent"));
+        this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-connect"));
+        this.network = new NioEventLoopGroup(1, (java.util.concurrent.ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
+        this.metrics = new AgentMetrics();
+        WorkDir workDir = new WorkDir(settings.workDir());
+        BrokerEndpoint[] endpoint = new BrokerEndpoint[1];
+        this.agent = new Agent(new Agent.AgentParts(nodeId, settings.resources(), settings.brokerReserve(),
+                settings.brokerConfig(), workDir, runner, ProcTable.system(), clock,
+                (delay, task) -> loop.schedule(() -> guarded(task), delay, TimeUnit.MILLISECONDS),
+                this::heartbeatSoon, (client, event) -> {
+                    if (endpoint[0] != null) {
+                        endpoint[0].deliver(client, event);
+                    }
+                }, metrics, settings.logRetention().toMillis()));
+        ObjectMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
+        AgentRoutes routes = new AgentRoutes(workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.getAsLong())),
+                () -> onLoop(this::nodeView), json);
+        this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json);
+        this.brokerEndpoint = settings.brokerPort() < 0 ? null
+                : BrokerEndpoint.start(network, settings.brokerPort(), agent, loop, clock);
+        endpoint[0] = brokerEndpoint;
+        String host = settings.advertisedHost() != null ? settings.advertisedHost()
+                : settings.bindHost().equals("0.0.0.0") ? java.net.InetAddress.getLocalHost().getHostName()
+                : settings.bindHost();
+        this.address = host + ":" + http.port();
+    }
+
+    /**
+     * Starts an agent: recovers the work directory (jobs of a previous run are killed and reported),
+     * opens its endpoints and starts connecting to the scheduler.
+     */
+    public static AgentDaemon start(AgentSettings settings, JobRunner runner) throws IOException, InterruptedException {
+        String nodeId = NodeIdentity.resolve(settings.nodeId(), settings.workDir());
+        AgentDaemon daemon = new AgentDaemon(settings, nodeId, runner);
+        try {
+            daemon.onLoop(() -> {
+                try {
+                    return daemon.agent.recover();
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).join();
+        } catch (RuntimeException e) {
+            daemon.close();
+            throw new IOException("cannot recover the work directory " + settings.workDir() + ": " + e.getMessage(), e);
+        }
+        daemon.loop.scheduleWithFixedDelay(() -> daemon.guarded(daemon::sample),
+                settings.memorySampleInterval().toMillis(), settings.memorySampleInterval().toMillis(), TimeUnit.MILLISECONDS);
+        daemon.loop.scheduleWithFixedDelay(() -> daemon.guarded(daemon.agent::expireLogs), 0, LOG_EXPIRY_PERIOD_MS,
+                TimeUnit.MILLISECONDS);
+        daemon.loop.execute(() -> daemon.publish());
+        daemon.connect();
+        LOG.info("agent {} started: scheduler {}:{}, resources {}, http {}, broker port {}", nodeId,
+                settings.schedulerHost(), settings.schedulerPort(), settings.resources(), daemon.address,
+                daemon.brokerPort());
+        return daemon;
+    }
+
+    public String nodeId() {
+        return agent.nodeId();
+    }
+
+    public int httpPort() {
+        return http.port();
+    }
+
+    public int brokerPort() {
+        return brokerEndpoint == null ? -1 : brokerEndpoint.port();
+    }
+
+    public AgentMetrics metrics() {
+        return metrics;
+    }
+
+    /** Completes when the scheduler has welcomed the agent (again after each reconnect). */
+    public CompletableFuture<Void> welcomed() {
+        return firstWelcome;
+    }
+
+    /** Runs something on the agent's thread. */
+    public <T> CompletableFuture<T> onLoop(java.util.function.Supplier<T> work) {
+        return CompletableFuture.supplyAsync(work, loop);
+    }
+
+    // ---------------------------------------------------------------- connection
+
+    private void connect() {
+        if (closed) {
+            return;
+        }
+        connector.execute(() -> {
+            try {
+                NodeClient c = NodeClient.connect(network, settings.schedulerHost(), settings.schedulerPort(),
+                        CONNECT_TIMEOUT, Message.DEFAULT_MAX_FRAME_BYTES);
+                loop.execute(() -> guarded(() -> handshake(c)));
+            } catch (IOException e) {
+                loop.execute(() -> guarded(() -> retryLater(e.getMessage())));
+            }
+        });
+    }
+
+    private void handshake(NodeClient c) {
+        if (closed) {
+            c.close();
+            return;
+        }
+        client = c;
+        Handshake handshake = new Handshake(Message.VERSION, agent.nodeId(), address, settings.tags(), agent.offered(),
+                agent.runningJobs(), null);
+        c.request(handshake, settings.requestTimeout()).whenComplete((reply, error) -> loop.execute(() -> guarded(() -> {
+            if (client != c) {
+                return;
+            }
+            if (error != null) {
+                disconnect("the handshake failed: " + error.getMessage());
+            } else if (reply instanceof Welcome welcome) {
+                connected = true;
+                periodMs = Math.max(10, welcome.heartbeatPeriodMs());
+                if (failures > 0) {
+                    LOG.info("connected to the scheduler again after {} failed attempt(s)", failures);
+                }
+                failures = 0;
+                LOG.info("welcomed by the scheduler as {}; heartbeat every {} ms", welcome.nodeId(), periodMs);
+                firstWelcome.complete(null);
+                beat();
+            } else if (reply instanceof ErrorReply refused) {
+                disconnect("the scheduler refused the handshake: " + refused.code() + ": " + refused.message());
+            } else {
+                disconnect("unexpected answer to the handshake: " + reply);
+            }
+        })));
+    }
+
+    private void beat() {
+        if (!connected || closed) {
+            return;
+        }
+        if (heartbeatInFlight) {
+            heartbeatAgain = true;
+            return;
+        }
+        if (nextBeat != null) {
+            nextBeat.cancel(false);
+            nextBeat = null;
+        }
+        NodeClient c = client;
+        heartbeatInFlight = true;
+        heartbeatAgain = false;
+        long sent = System.nanoTime();
+        c.request(agent.heartbeat(), settings.requestTimeout()).whenComplete((reply, error) -> loop.execute(() -> guarded(() -> {
+            if (client != c) {
+                return;
+            }
+            heartbeatInFlight = false;
+            if (error != null) {
+                agent.heartbeatLost();
+                disconnect("heartbeat failed: " + error.getMessage());
+                return;
+            }
+            metrics.heartbeat(Duration.ofNanos(System.nanoTime() - sent));
+            long next = periodMs;
+            if (reply instanceof HeartbeatReply answer) {
+                agent.reply(answer);
+                next = answer.nextHeartbeatMs() > 0 ? answer.nextHeartbeatMs() : periodMs;
+            } else {
+                agent.heartbeatLost();
+                if (reply instanceof ErrorReply refused) {
+                    LOG.warn("the scheduler refused a heartbeat: {}: {}", refused.code(), refused.message());
+                    if (refused.fatal()) {
+                        disconnect("fatal error from the scheduler");
+                        return;
+                    }
+                }
+            }
+            publish();
+            if (heartbeatAgain) {
+                beat();
+            } else {
+                long jittered = (long) (next * (0.9 + 0.2 * random.nextDouble()));
+                nextBeat = loop.schedule(() -> guarded(this::beat), jittered, TimeUnit.MILLISECONDS);
+            }
+        })));
+    }
+
+    /** A job ended: report it now rather than at the next period. */
+    private void heartbeatSoon() {
+        if (connected) {
+            loop.execute(() -> guarded(this::beat));
+        }
+    }
+
+    private void disconnect(String why) {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        if (nextBeat != null) {
+            nextBeat.cancel(false);
+            nextBeat = null;
+        }
+        if (connected) {
+            firstWelcome = new CompletableFuture<>();
+        }
+        connected = false;
+        heartbeatInFlight = false;
+        retryLater(why);
+    }
+
+    /** Waits a random time up to {@code base * 2^failures} (at most the maximum), then reconnects. */
+    private void retryLater(String why) {
+        if (closed) {
+            return;
+        }
+        long ceiling = Math.min(settings.backoffMax().toMillis(),
+                settings.backoffBase().toMillis() << Math.min(20, failures));
+        long delay = Math.max(10, (long) (ceiling * random.nextDouble()));
+        failures++;
+        LOG.warn("scheduler {}:{} unreachable ({}); retry {} in {} ms; {} job(s) keep running", settings.schedulerHost(),
+                settings.schedulerPort(), why, failures, delay, agent.jobCount());
+        connector.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+    }
+
+    // ---------------------------------------------------------------- periodic work
+
+    private void sample() {
+        agent.sample();
+        publish();
+    }
+
+    private void publish() {
+        metrics.publish(agent.broker().status(clock.getAsLong()));
+    }
+
+    private ObjectNode nodeView() {
+        ObjectNode node = JsonMapper.builder().build().createObjectNode();
+        node.put("node_id", agent.nodeId());
+        node.put("address", address);
+        node.put("scheduler", settings.schedulerHost() + ":" + settings.schedulerPort());
+        node.put("connected", connected);
+        node.put("tags", String.join(",", settings.tags()));
+        node.put("resources", agent.node().toString());
+        node.put("offered", agent.ledger().offered().toString());
+        node.put("broker_share", agent.ledger().declared().toString());
+        node.put("jobs", agent.jobCount());
+        node.put("results_not_acknowledged", agent.pendingResults());
+        node.put("memory_enforcement", "resident memory sampled every " + settings.memorySampleInterval().toMillis() + " ms");
+        return node;
+    }
+
+    private void guarded(Runnable work) {
+        try {
+            work.run();
+        } catch (RuntimeException e) {
+            LOG.error("agent task failed", e);
+        }
+    }
+
+    /** Stops the agent: jobs are killed (their results kept for the next run), endpoints closed. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            loop.submit(() -> {
+                agent.killAll();
+                if (client != null) {
+                    client.close();
+                }
+            }).get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("stopping jobs: {}", e.toString());
+        }
+        http.close();
+        if (brokerEndpoint != null) {
+            brokerEndpoint.close();
+        }
+        connector.shutdownNow();
+        loop.shutdown();
+        try {
+            loop.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        network.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private static Thread daemonThread(Runnable r, String name) {
+        Thread thread = new Thread(r, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+}

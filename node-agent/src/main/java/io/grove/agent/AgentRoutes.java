@@ -1,0 +1,171 @@
+package io.grove.agent;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.agent.broker.BrokerResources;
+import io.grove.agent.broker.BrokerStatus;
+import io.grove.agent.broker.TaskView;
+import io.grove.agent.config.BrokerConfigWriter;
+import io.grove.agent.job.WorkDir;
+import io.grove.agent.metrics.AgentMetrics;
+import io.grove.server.http.ApiException;
+import io.grove.server.http.ApiRequest;
+import io.grove.server.http.ApiResponse;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The agent's HTTP endpoint: {@code /health}, {@code /metrics}, job logs
+ * ({@code /api/v1/jobs/JOB/logs?stream=stdout|stderr&offset=N}), the broker's monitoring view
+ * ({@code /api/v1/broker}) and the node ({@code /api/v1/node}).
+ */
+final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiResponse>> {
+
+    /** The most log bytes one request returns. */
+    static final int MAX_LOG_CHUNK = 1 << 20;
+
+    private final WorkDir workDir;
+    private final AgentMetrics metrics;
+    private final Supplier<CompletableFuture<BrokerStatus>> brokerStatus;
+    private final Supplier<CompletableFuture<ObjectNode>> node;
+    private final ObjectMapper json;
+
+    AgentRoutes(WorkDir workDir, AgentMetrics metrics, Supplier<CompletableFuture<BrokerStatus>> brokerStatus,
+            Supplier<CompletableFuture<ObjectNode>> node, ObjectMapper json) {
+        this.workDir = workDir;
+        this.metrics = metrics;
+        this.brokerStatus = brokerStatus;
+        this.node = node;
+        this.json = json;
+    }
+
+    @Override
+    public CompletableFuture<ApiResponse> apply(ApiRequest request) {
+        List<String> path = request.path();
+        if (!request.method().equals("GET")) {
+            throw new ApiException(405, "METHOD_NOT_ALLOWED", "the agent's endpoint is read-only");
+        }
+        if (path.equals(List.of("health"))) {
+            return done(ApiResponse.json(200, "{\"status\": \"ok\"}"));
+        }
+        if (path.equals(List.of("metrics"))) {
+            return done(ApiResponse.text(metrics.scrape()));
+        }
+        if (path.size() == 5 && path.subList(0, 3).equals(List.of("api", "v1", "jobs")) && path.get(4).equals("logs")) {
+            return done(log(path.get(3), request));
+        }
+        if (path.equals(List.of("api", "v1", "broker"))) {
+            return brokerStatus.get().thenApply(status -> ApiResponse.json(200, brokerJson(status).toPrettyString()));
+        }
+        if (path.equals(List.of("api", "v1", "node"))) {
+            return node.get().thenApply(n -> ApiResponse.json(200, n.toPrettyString()));
+        }
+        throw new ApiException(404, "NOT_FOUND", "no route " + String.join("/", path)
+                + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs)");
+    }
+
+    private ApiResponse log(String jobId, ApiRequest request) {
+        String stream = request.query().getOrDefault("stream", "stdout");
+        if (!stream.equals("stdout") && !stream.equals("stderr")) {
+            throw new ApiException(400, "BAD_REQUEST", "stream must be stdout or stderr, got '" + stream + "'");
+        }
+        long offset;
+        try {
+            offset = Long.parseLong(request.query().getOrDefault("offset", "0"));
+        } catch (NumberFormatException e) {
+            throw new ApiException(400, "BAD_REQUEST", "offset must be a number of bytes");
+        }
+        Path file = workDir.log(jobId, stream).orElseThrow(() -> new ApiException(404, "NOT_FOUND",
+                "no " + stream + " of job " + jobId + " on this node (never ran here, or its logs expired)"));
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+            long length = in.length();
+            long from = offset < 0 ? Math.max(0, length + offset) : Math.min(offset, length);
+            byte[] data = new byte[(int) Math.min(MAX_LOG_CHUNK, length - from)];
+            in.seek(from);
+            in.readFully(data);
+            ObjectNode body = json.createObjectNode();
+            body.put("job_id", jobId);
+            body.put("stream", stream);
+            body.put("offset", from);
+            body.put("next_offset", from + data.length);
+            body.put("size", length);
+            body.put("data", new String(data, StandardCharsets.UTF_8));
+            return ApiResponse.json(200, body.toPrettyString());
+        } catch (IOException e) {
+            throw new ApiException(500, "INTERNAL", "cannot read the log: " + e.getMessage());
+        }
+    }
+
+    ObjectNode brokerJson(BrokerStatus status) {
+        ObjectNode body = json.createObjectNode();
+        body.put("config_yaml", BrokerConfigWriter.toYaml(status.config()));
+        body.set("used", resources(status.used()));
+        body.set("node_capacity", resources(status.nodeCapacity()));
+        body.set("resource_limit", resources(status.config().resourceLimit()));
+        body.put("missing_task_types", status.missingTaskTypes());
+        ArrayNode queues = body.putArray("queues");
+        for (BrokerStatus.QueueState q : status.queues()) {
+            ObjectNode node = queues.addObject();
+            node.put("name", q.name());
+            node.put("weight", q.weight());
+            node.set("limit", resources(q.limit()));
+            node.set("used", resources(q.used()));
+            node.put("real_usage", q.real());
+            node.put("planned_usage", q.planned());
+            node.put("active", q.active());
+            node.put("waiting", q.waiting());
+            node.put("in_fly", q.inFly());
+        }
+        ArrayNode types = body.putArray("task_types");
+        for (BrokerStatus.TypeState t : status.types()) {
+            ObjectNode node = types.addObject();
+            node.put("name", t.name());
+            node.put("queue", t.queue());
+            node.put("default_duration_ms", t.defaultDurationMs());
+            node.put("planned_duration_ms", t.plannedDurationMs());
+            node.put("finished", t.measured());
+        }
+        ObjectNode counters = body.putObject("sensors");
+        counters.set("queue", json.valueToTree(status.queueCounters()));
+        counters.set("task", json.valueToTree(status.typeCounters()));
+        ArrayNode tasks = body.putArray("tasks");
+        for (TaskView task : status.tasks()) {
+            ObjectNode node = tasks.addObject();
+            node.put("client", task.client());
+            node.put("task_id", task.taskId());
+            node.put("name", task.name());
+            node.put("type", task.type());
+            node.put("queue", task.queue());
+            node.set("resources", resources(task.resources()));
+            node.put("priority", task.priority());
+            node.put("state", task.inFly() ? "in_fly" : "queued");
+            node.put("waited_ms", (task.inFly() ? task.startedAt() : status.now()) - task.submittedAt());
+            if (task.inFly()) {
+                node.put("running_ms", status.now() - task.startedAt());
+            }
+        }
+        return body;
+    }
+
+    private ObjectNode resources(BrokerResources r) {
+        ObjectNode node = json.createObjectNode();
+        if (r.cpuMillis() != BrokerResources.UNLIMITED_AMOUNT) {
+            node.put("cpu", r.cpu());
+        }
+        if (r.memory() != BrokerResources.UNLIMITED_AMOUNT) {
+            node.put("memory", r.memory());
+        }
+        return node;
+    }
+
+    private static CompletableFuture<ApiResponse> done(ApiResponse response) {
+        return CompletableFuture.completedFuture(response);
+    }
+}

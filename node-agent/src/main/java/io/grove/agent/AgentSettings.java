@@ -1,0 +1,44 @@
+package io.grove.agent;
+
+import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.broker.BrokerResources;
+import io.grove.core.resource.Resources;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything an agent is started with.
+ *
+ * @param schedulerHost the scheduler's node endpoint host
+ * @param schedulerPort its port (7077 by default)
+ * @param nodeId the node's id, or {@code null} to use the one kept in the work directory
+ * @param tags the node's tags (they choose its pool tree)
+ * @param resources what the node offers, detected and overridden by flags
+ * @param workDir sandboxes, logs, the node id
+ * @param bindHost where the agent's HTTP endpoint listens (loopback by default)
+ * @param httpPort the HTTP endpoint's port (logs, broker view, metrics); 0 for any free port
+ * @param advertisedHost the host put in the node's address, or {@code null} for the bind host
+ * @param brokerPort the broker's loopback port; 0 for any free port, -1 for none
+ * @param brokerConfig the broker's configuration
+ * @param brokerReserve CPU and memory kept for broker tasks, never offered to the scheduler
+ * @param logRetention how long logs of finished jobs are kept
+ * @param memorySampleInterval how often job memory is measured
+ * @param backoffBase the first wait before reconnecting, doubled after each failure
+ * @param backoffMax the longest wait before reconnecting
+ * @param requestTimeout how long a heartbeat may wait for its reply
+ */
+public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
+        Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
+        BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
+        Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout) {
+
+    public static final int DEFAULT_HTTP_PORT = 7078;
+    public static final int DEFAULT_BROKER_PORT = 7079;
+    /** By default 0.1 CPU and 128 MiB are kept for the broker's tasks. */
+    public static final BrokerResources DEFAULT_RESERVE = new BrokerResources(100, 128L << 20);
+
+    public AgentSettings {
+        tags = List.copyOf(tags);
+    }
+}

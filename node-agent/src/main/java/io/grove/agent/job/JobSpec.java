@@ -1,0 +1,19 @@
+package io.grove.agent.job;
+
+import io.grove.core.resource.Resources;
+import java.util.Map;
+
+/**
+ * A job as the scheduler asked for it.
+ *
+ * @param index the job's index within its task ({@code GROVE_JOB_INDEX})
+ * @param command run with {@code bash -c}
+ * @param resources what it may use; its memory is the limit enforced
+ */
+public record JobSpec(String jobId, String operationId, String task, int index, String command,
+        Map<String, String> env, Resources resources) {
+
+    public JobSpec {
+        env = env == null ? Map.of() : Map.copyOf(env);
+    }
+}

@@ -1,0 +1,205 @@
+package io.grove.agent.job;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.grove.protocol.FinishedJob;
+import io.grove.protocol.ProtocolJson;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The agent's work directory:
+ * <pre>
+ * node-id                     the node's id, kept across restarts
+ * jobs/JOB/sandbox/           the job's working directory
+ * jobs/JOB/stdout, stderr     its output while it runs
+ * jobs/JOB/job.json           pid and start time, to find it again after an agent restart
+ * jobs/JOB/result.json        its result until the scheduler acknowledged it
+ * logs/JOB/stdout, stderr     archived output, kept for the log retention
+ * </pre>
+ * Records are written to a temporary file, fsynced and renamed, so a crash leaves the old or the
+ * new one.
+ */
+public final class WorkDir {
+
+    private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,199}");
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
+
+    private final Path root;
+
+    public WorkDir(Path root) throws IOException {
+        this.root = root;
+        Files.createDirectories(root.resolve("jobs"));
+        Files.createDirectories(root.resolve("logs"));
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** Whether a job id is safe as a directory name. */
+    public static boolean isSafeId(String id) {
+        return id != null && SAFE_ID.matcher(id).matches();
+    }
+
+    public Path jobDir(String jobId) {
+        return root.resolve("jobs").resolve(jobId);
+    }
+
+    public Path sandbox(String jobId) {
+        return jobDir(jobId).resolve("sandbox");
+    }
+
+    /** Creates a job's sandbox and empty log files. */
+    public void prepare(String jobId) throws IOException {
+        Files.createDirectories(sandbox(jobId));
+        for (String log : List.of("stdout", "stderr")) {
+            Path file = jobDir(jobId).resolve(log);
+            if (!Files.exists(file)) {
+                Files.createFile(file);
+            }
+        }
+    }
+
+    /** What the agent records of a running job. */
+    public record JobRecord(String jobId, String operationId, long pid, long processStartTicks, long startedAtMs) {
+    }
+
+    public void writeRecord(JobRecord record) throws IOException {
+        writeAtomically(jobDir(record.jobId()).resolve("job.json"), JSON.writeValueAsBytes(record));
+    }
+
+    public void writeResult(FinishedJob result) throws IOException {
+        writeAtomically(jobDir(result.jobId()).resolve("result.json"), ProtocolJson.mapper().writeValueAsBytes(result));
+    }
+
+    /** Every job directory: its record if it has one, and its unacknowledged result if any. */
+    public List<Leftover> leftovers() throws IOException {
+        List<Leftover> found = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root.resolve("jobs"))) {
+            for (Path dir : dirs) {
+                String jobId = dir.getFileName().toString();
+                Optional<JobRecord> record = read(dir.resolve("job.json"), JobRecord.class);
+                Optional<FinishedJob> result = read(dir.resolve("result.json"), FinishedJob.class);
+                found.add(new Leftover(jobId, record, result));
+            }
+        }
+        return found;
+    }
+
+    /** A job directory found at start. */
+    public record Leftover(String jobId, Optional<JobRecord> record, Optional<FinishedJob> result) {
+    }
+
+    private static <T> Optional<T> read(Path file, Class<T> type) {
+        try {
+            ObjectMapper mapper = type == FinishedJob.class ? ProtocolJson.mapper() : JSON;
+            return Files.exists(file) ? Optional.of(mapper.readValue(file.toFile(), type)) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The last {@code bytes} of a file as text (invalid UTF-8 at the cut replaced). */
+    public static String tail(Path file, int bytes) {
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+            long length = in.length();
+            long from = Math.max(0, length - bytes);
+            byte[] data = new byte[(int) (length - from)];
+            in.seek(from);
+            in.readFully(data);
+            return new String(data, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** Where a job's log is now: in its job directory, else archived; empty if neither. */
+    public Optional<Path> log(String jobId, String stream) {
+        if (!isSafeId(jobId)) {
+            return Optional.empty();
+        }
+        for (Path file : List.of(jobDir(jobId).resolve(stream), root.resolve("logs").resolve(jobId).resolve(stream))) {
+            if (Files.exists(file)) {
+                return Optional.of(file);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Moves a finished job's logs to the archive. */
+    public void archiveLogs(String jobId) throws IOException {
+        Path target = root.resolve("logs").resolve(jobId);
+        Files.createDirectories(target);
+        for (String log : List.of("stdout", "stderr")) {
+            Path file = jobDir(jobId).resolve(log);
+            if (Files.exists(file)) {
+                Files.move(file, target.resolve(log), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    /** Removes a job's directory (sandbox, record, result). */
+    public void removeJob(String jobId) throws IOException {
+        deleteTree(jobDir(jobId));
+    }
+
+    /** Removes archived logs last written before {@code cutoffMs}; returns how many jobs' logs went. */
+    public int expireLogs(long cutoffMs) throws IOException {
+        int removed = 0;
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root.resolve("logs"))) {
+            for (Path dir : dirs) {
+                if (Files.getLastModifiedTime(dir).toMillis() < cutoffMs) {
+                    deleteTree(dir);
+                    removed++;
+                }
+            }
+        }
+        return removed;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+                Files.deleteIfExists(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    private static void writeAtomically(Path file, byte[] data) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            out.write(java.nio.ByteBuffer.wrap(data));
+            out.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

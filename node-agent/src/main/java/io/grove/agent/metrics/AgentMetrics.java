@@ -1,0 +1,125 @@
+package io.grove.agent.metrics;
+
+import io.grove.agent.AgentListener;
+import io.grove.agent.broker.BrokerEvent;
+import io.grove.agent.broker.BrokerStatus;
+import io.grove.protocol.FinishedJob;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The agent's metrics on {@code /metrics}: the seed's broker sensors with {@code queue} (and
+ * {@code total}) and {@code task} labels, and the agent's own job and heartbeat figures. Gauges
+ * read the latest broker status the agent published.
+ */
+public final class AgentMetrics implements AgentListener {
+
+    /** The label value of the label a series does not split by. */
+    static final String ALL = "all";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Set<String> registered = new HashSet<>();
+    private volatile BrokerStatus status;
+    private final Timer heartbeats;
+    private final Timer jobStartLatency;
+
+    public AgentMetrics() {
+        heartbeats = Timer.builder("grove_agent_heartbeat_round_trip").description("heartbeat request to reply")
+                .publishPercentileHistogram().register(registry);
+        jobStartLatency = Timer.builder("grove_agent_job_start_latency")
+                .description("start order received to process started (sandbox preparation through the broker)")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    /** Publishes the broker's status for the gauges; registers sensors of new queues and types. */
+    public void publish(BrokerStatus latest) {
+        status = latest;
+        FunctionCounter.builder("broker_MissingTaskTypeCounter", this, m -> m.status.missingTaskTypes())
+                .description("tasks submitted with a type the configuration does not declare").register(registry);
+        latest.queueCounters().keySet().forEach(queue -> sensors("queue", queue));
+        latest.typeCounters().keySet().forEach(type -> sensors("task", type));
+    }
+
+    private void sensors(String label, String name) {
+        if (!registered.add(label + "/" + name)) {
+            return;
+        }
+        Tags tags = tags(label, name);
+        gauge("broker_EnqueuedTasks", tags, label, name, v -> v.enqueuedTasks());
+        gauge("broker_InFlyTasks", tags, label, name, v -> v.inFlyTasks());
+        gauge("broker_CPUConsumption", tags, label, name, v -> v.cpuConsumptionMillis() / 1000.0);
+        gauge("broker_MemoryConsumption", tags, label, name, v -> v.memoryConsumption());
+        FunctionCounter.builder("broker_FinishedTasks", this, m -> value(m, label, name, v -> v.finishedTasks()))
+                .tags(tags).register(registry);
+    }
+
+    /**
+     * Prometheus wants one set of label names per metric: queue series carry {@code task="all"},
+     * task type series {@code queue="all"}.
+     */
+    static Tags tags(String label, String name) {
+        return label.equals("queue") ? Tags.of("queue", name, "task", ALL) : Tags.of("queue", ALL, "task", name);
+    }
+
+    private void gauge(String metric, Tags tags, String label, String name,
+            ToDoubleFunction<io.grove.agent.broker.Counters.CounterValues> read) {
+        Gauge.builder(metric, this, m -> value(m, label, name, read)).tags(tags).register(registry);
+    }
+
+    private static double value(AgentMetrics metrics, String label, String name,
+            ToDoubleFunction<io.grove.agent.broker.Counters.CounterValues> read) {
+        BrokerStatus current = metrics.status;
+        if (current == null) {
+            return 0;
+        }
+        var values = (label.equals("queue") ? current.queueCounters() : current.typeCounters()).get(name);
+        return values == null ? 0 : read.applyAsDouble(values);
+    }
+
+    @Override
+    public void brokerEvent(BrokerEvent event) {
+        if (event instanceof BrokerEvent.Allocated allocated) {
+            Duration waited = Duration.ofMillis(allocated.inQueueMs());
+            registry.timer("broker_InQueueTime", tags("queue", allocated.queue())).record(waited);
+            registry.timer("broker_InQueueTime", tags("queue", "total")).record(waited);
+            registry.timer("broker_InQueueTime", tags("task", allocated.type())).record(waited);
+        } else if (event instanceof BrokerEvent.Finished finished && !finished.cancelled()) {
+            registry.timer("broker_ExecutionTime", tags("task", finished.type())).record(Duration.ofMillis(finished.executionMs()));
+        }
+    }
+
+    @Override
+    public void jobStarted(String jobId, long pid, long waitedMs) {
+        jobStartLatency.record(Duration.ofMillis(waitedMs));
+        Counter.builder("grove_agent_jobs_started").register(registry).increment();
+    }
+
+    @Override
+    public void jobEnded(FinishedJob result) {
+        Counter.builder("grove_agent_jobs_ended").tag("outcome", result.outcome().name().toLowerCase(Locale.ROOT))
+                .register(registry).increment();
+    }
+
+    /** A heartbeat's round trip. */
+    public void heartbeat(Duration roundTrip) {
+        heartbeats.record(roundTrip);
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public String scrape() {
+        return registry.scrape();
+    }
+}

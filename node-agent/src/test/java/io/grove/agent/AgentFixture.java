@@ -1,0 +1,90 @@
+package io.grove.agent;
+
+import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.job.ProcTable;
+import io.grove.agent.job.ProcessJobRunner;
+import io.grove.agent.job.WorkDir;
+import io.grove.core.resource.Resources;
+import io.grove.protocol.FinishedJob;
+import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.NodeHeartbeat;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An agent with real processes on a thread of its own, driven by heartbeat replies written by the
+ * test instead of a scheduler. Results arrive through the listener, so tests wait on events.
+ */
+final class AgentFixture implements AutoCloseable {
+
+    static final Resources NODE = new Resources(4, 4, 0, 8L << 30, 0);
+
+    final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
+    final BlockingQueue<FinishedJob> results = new LinkedBlockingQueue<>();
+    final BlockingQueue<Long> started = new LinkedBlockingQueue<>();
+    final Agent agent;
+
+    AgentFixture(Path work) throws Exception {
+        WorkDir workDir = new WorkDir(work);
+        agent = call(() -> new Agent(new Agent.AgentParts("n1", NODE, AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
+                workDir, new ProcessJobRunner(), ProcTable.system(), System::currentTimeMillis,
+                (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
+                new AgentListener() {
+                    @Override
+                    public void jobEnded(FinishedJob result) {
+                        results.add(result);
+                    }
+
+                    @Override
+                    public void jobStarted(String jobId, long pid, long waitedMs) {
+                        started.add(pid);
+                    }
+                }, 3_600_000)));
+    }
+
+    <T> T call(Callable<T> work) throws Exception {
+        return loop.submit(work).get(30, TimeUnit.SECONDS);
+    }
+
+    static HeartbeatReply.JobToStart job(String id, String command, long memory) {
+        return new HeartbeatReply.JobToStart(id, "op-1", "main", 7, command, Map.of("MODE", "test"),
+                new Resources(1, 1, 0, memory, 0));
+    }
+
+    /** A heartbeat goes out and the scheduler answers with {@code reply}. */
+    NodeHeartbeat exchange(HeartbeatReply reply) throws Exception {
+        return call(() -> {
+            NodeHeartbeat heartbeat = agent.heartbeat();
+            agent.reply(reply);
+            return heartbeat;
+        });
+    }
+
+    NodeHeartbeat start(HeartbeatReply.JobToStart... jobs) throws Exception {
+        return exchange(new HeartbeatReply(List.of(jobs), List.of(), List.of(), 1000));
+    }
+
+    FinishedJob nextResult() throws InterruptedException {
+        FinishedJob result = results.poll(30, TimeUnit.SECONDS);
+        if (result == null) {
+            throw new AssertionError("no job ended within 30 s");
+        }
+        return result;
+    }
+
+    @Override
+    public void close() throws Exception {
+        call(() -> {
+            agent.killAll();
+            return null;
+        });
+        loop.shutdownNow();
+    }
+}
