@@ -79,7 +79,7 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--broker-config", paramLabel = "FILE", description = "broker YAML, or a legacy Compaction Broker one (default: built in, as config/broker.yaml)")
     Path brokerConfig;
 
-    @Option(names = "--broker-reserve", defaultValue = "cpu=0.1,memory=128Mi", paramLabel = "RES",
+    @Option(names = "--broker-reserve", defaultValue = "cpu=0,memory=64Mi", paramLabel = "RES",
             description = "CPU and memory kept for broker tasks, never offered to the scheduler (default: ${DEFAULT-VALUE})")
     String brokerReserve;
 

@@ -38,7 +38,8 @@ public final class Agent {
 
     /** The broker client name of the agent's own node-local work. */
     public static final String SELF = "agent";
-    static final BrokerResources NODE_TASK = new BrokerResources(50, 16L << 20);
+    /** What one of the agent's own node-local tasks holds: no CPU to speak of, some memory. */
+    static final BrokerResources NODE_TASK = new BrokerResources(0, 16L << 20);
     static final int STDERR_TAIL_BYTES = 4096;
 
     /** Runs a task on the agent's thread after a delay. */
@@ -152,6 +153,21 @@ public final class Agent {
         return ledger.offered();
     }
 
+    /**
+     * The results to carry in a handshake: jobs that ended while the scheduler was unreachable.
+     * The welcome acknowledges them ({@link #welcomed}), so the scheduler learns how they ended
+     * before it decides that jobs missing from the running list were lost.
+     */
+    public List<FinishedJob> handshakeResults() {
+        reportedFinished = List.copyOf(unacknowledged.keySet());
+        return List.copyOf(unacknowledged.values());
+    }
+
+    /** The scheduler welcomed the node: the results of the handshake are acknowledged. */
+    public void welcomed() {
+        acknowledgeReported();
+    }
+
     /** A heartbeat is going out: running jobs, results not yet acknowledged, the limits offered. */
     public NodeHeartbeat heartbeat() {
         Resources limits = ledger.heartbeatSent();
@@ -166,12 +182,7 @@ public final class Agent {
 
     /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
     public void reply(HeartbeatReply reply) {
-        for (String jobId : reportedFinished) {
-            if (unacknowledged.remove(jobId) != null) {
-                ownTask(BrokerConfig.LOG_ARCHIVE, "archive:" + jobId);
-            }
-        }
-        reportedFinished = List.of();
+        acknowledgeReported();
         for (HeartbeatReply.JobToStart start : reply.jobsToStart()) {
             accept(start);
         }
@@ -185,6 +196,15 @@ public final class Agent {
         }
         ledger.replyApplied();
         syncBroker();
+    }
+
+    private void acknowledgeReported() {
+        for (String jobId : reportedFinished) {
+            if (unacknowledged.remove(jobId) != null) {
+                ownTask(BrokerConfig.LOG_ARCHIVE, "archive:" + jobId);
+            }
+        }
+        reportedFinished = List.of();
     }
 
     /** The heartbeat got no reply (the connection dropped): its results will be sent again. */

@@ -174,14 +174,16 @@ public final class AgentDaemon implements AutoCloseable {
         }
         client = c;
         Handshake handshake = new Handshake(Message.VERSION, agent.nodeId(), address, settings.tags(), agent.offered(),
-                agent.runningJobs(), null);
+                agent.runningJobs(), null, agent.handshakeResults());
         c.request(handshake, settings.requestTimeout()).whenComplete((reply, error) -> loop.execute(() -> guarded(() -> {
             if (client != c) {
                 return;
             }
             if (error != null) {
+                agent.heartbeatLost();
                 disconnect("the handshake failed: " + error.getMessage());
             } else if (reply instanceof Welcome welcome) {
+                agent.welcomed();
                 connected = true;
                 periodMs = Math.max(10, welcome.heartbeatPeriodMs());
                 if (failures > 0) {
@@ -192,8 +194,10 @@ public final class AgentDaemon implements AutoCloseable {
                 firstWelcome.complete(null);
                 beat();
             } else if (reply instanceof ErrorReply refused) {
+                agent.heartbeatLost();
                 disconnect("the scheduler refused the handshake: " + refused.code() + ": " + refused.message());
             } else {
+                agent.heartbeatLost();
                 disconnect("unexpected answer to the handshake: " + reply);
             }
         })));

@@ -35,8 +35,11 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
-    /** By default 0.1 CPU and 128 MiB are kept for the broker's tasks. */
-    public static final BrokerResources DEFAULT_RESERVE = new BrokerResources(100, 128L << 20);
+    /**
+     * By default 64 MiB are kept for the broker's tasks: room for the agent's own node-local
+     * tasks (16 MiB each, no CPU), so a node full of jobs can still prepare their sandboxes.
+     */
+    public static final BrokerResources DEFAULT_RESERVE = new BrokerResources(0, 64L << 20);
 
     public AgentSettings {
         tags = List.copyOf(tags);

@@ -13,9 +13,18 @@ import java.util.List;
  * @param resourceLimits what the node offers
  * @param runningJobs jobs the node still runs (after a restart of either side)
  * @param nodeToken the cluster's node token when authentication is on, else {@code null}
+ * @param finishedJobs jobs that ended while the node was not connected and whose results the
+ *     scheduler has not acknowledged; the welcome acknowledges them
  */
 public record Handshake(int protocolVersion, String nodeId, String address, List<String> tags,
-        Resources resourceLimits, List<RunningJob> runningJobs, String nodeToken) implements Message {
+        Resources resourceLimits, List<RunningJob> runningJobs, String nodeToken, List<FinishedJob> finishedJobs)
+        implements Message {
+
+    /** A handshake without finished jobs. */
+    public Handshake(int protocolVersion, String nodeId, String address, List<String> tags, Resources resourceLimits,
+            List<RunningJob> runningJobs, String nodeToken) {
+        this(protocolVersion, nodeId, address, tags, resourceLimits, runningJobs, nodeToken, List.of());
+    }
 
     public Handshake {
         if (protocolVersion < 1) {
@@ -26,11 +35,12 @@ public record Handshake(int protocolVersion, String nodeId, String address, List
         tags = Checks.list(tags);
         Checks.required(resourceLimits, "resource_limits");
         runningJobs = Checks.list(runningJobs);
+        finishedJobs = Checks.list(finishedJobs);
     }
 
     @Override
     public String toString() {
         return "Handshake[" + nodeId + ", v" + protocolVersion + ", tags " + tags + ", limits " + resourceLimits
-                + ", " + runningJobs.size() + " running jobs" + (nodeToken == null ? "" : ", with a token") + "]";
+                + ", " + runningJobs.size() + " running jobs, " + finishedJobs.size() + " finished" + (nodeToken == null ? "" : ", with a token") + "]";
     }
 }

@@ -129,14 +129,15 @@ public final class SchedulerDaemon implements AutoCloseable {
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         AtomicLong numbers = new AtomicLong(revived.highestOperationNumber());
+        io.grove.server.net.NodeAddresses addresses = new io.grove.server.net.NodeAddresses();
         NodeEndpoint nodeEndpoint = null;
         ApiServer apiServer = null;
         try {
             nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
                     settings.maxFrameBytes(), settings.nodeIdleTimeout(),
-                    () -> new NodeSession(loop, clock, settings.heartbeatPeriod(), metrics));
+                    () -> new NodeSession(loop, clock, settings.heartbeatPeriod(), metrics, addresses));
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
-                    new Api(loop, journal, clock, reloader, metrics, numbers, apiJson()), apiJson());
+                    new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses), apiJson());
             reloader.watch();
         } catch (Exception e) {
             if (nodeEndpoint != null) {

@@ -83,7 +83,7 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
                 cpuQueue("queue_compaction_gen3", 100, 1),
                 cpuQueue("queue_transaction", 100, 4),
                 cpuQueue("queue_background_compaction", 10, 1)));
-        queues.add(new QueueConfig(NODE_QUEUE, 50, new BrokerResources(200, BrokerResources.UNLIMITED_AMOUNT)));
+        queues.add(new QueueConfig(NODE_QUEUE, 50, new BrokerResources(BrokerResources.UNLIMITED_AMOUNT, 64L << 20)));
         List<TaskTypeConfig> types = new ArrayList<>(List.of(
                 new TaskTypeConfig(UNKNOWN_TYPE, "queue_default", 60_000),
                 new TaskTypeConfig("compaction_gen0", "queue_compaction_gen0", 10_000),

@@ -49,7 +49,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
     private final Views views;
 
     public Api(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, ObjectMapper json) {
+            AtomicLong operationNumbers, ObjectMapper json, io.grove.server.net.NodeAddresses addresses) {
         this.loop = loop;
         this.journal = journal;
         this.clock = clock;
@@ -57,7 +57,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
         this.metrics = metrics;
         this.operationNumbers = operationNumbers;
         this.json = json;
-        this.views = new Views(json);
+        this.views = new Views(json, addresses);
     }
 
     @Override

@@ -26,8 +26,11 @@ final class Views {
 
     private final ObjectMapper json;
 
-    Views(ObjectMapper json) {
+    private final io.grove.server.net.NodeAddresses addresses;
+
+    Views(ObjectMapper json, io.grove.server.net.NodeAddresses addresses) {
         this.json = json;
+        this.addresses = addresses;
     }
 
     ObjectNode resources(Resources resources) {
@@ -145,6 +148,10 @@ final class Views {
         node.put("attempt", job.attempt());
         node.put("state", lower(job.state()));
         node.put("node", job.nodeId());
+        String address = addresses.of(job.nodeId());
+        if (address != null) {
+            node.put("node_address", address);
+        }
         node.put("tree", job.tree());
         node.set("resources", resources(job.resources()));
         node.put("started_at", time(job.startTime()));
@@ -181,6 +188,10 @@ final class Views {
         out.put("id", node.id());
         out.put("state", lower(node.state()));
         out.put("tree", node.tree());
+        String address = addresses.of(node.id());
+        if (address != null) {
+            out.put("address", address);
+        }
         if (node.treeProblem() != null) {
             out.put("tree_problem", node.treeProblem());
         }

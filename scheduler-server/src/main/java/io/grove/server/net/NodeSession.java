@@ -39,7 +39,11 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     private String nodeId;
     private Set<String> tags = Set.of();
 
-    public NodeSession(SchedulerLoop loop, Clock clock, Duration heartbeatPeriod, SchedulerMetrics metrics) {
+    private final NodeAddresses addresses;
+
+    public NodeSession(SchedulerLoop loop, Clock clock, Duration heartbeatPeriod, SchedulerMetrics metrics,
+            NodeAddresses addresses) {
+        this.addresses = addresses;
         this.loop = loop;
         this.clock = clock;
         this.heartbeatPeriod = heartbeatPeriod;
@@ -69,8 +73,9 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         }
         nodeId = handshake.nodeId();
         tags = Set.copyOf(handshake.tags());
+        addresses.put(nodeId, handshake.address());
         Heartbeat registration = new Heartbeat(nodeId, tags, handshake.resourceLimits(), null,
-                Wire.running(handshake.runningJobs()), List.of());
+                Wire.running(handshake.runningJobs()), Wire.finished(handshake.finishedJobs()));
         loop.call(cluster -> {
             cluster.report(registration, clock.now());
             return cluster.node(nodeId).treeProblem();

@@ -1,0 +1,138 @@
+package io.grove.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.job.ProcessJobRunner;
+import io.grove.core.resource.Resources;
+import io.grove.server.Clock;
+import io.grove.server.DaemonSettings;
+import io.grove.server.SchedulerDaemon;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/** A real scheduler daemon and real agents on loopback, and the HTTP calls users make. */
+final class ClusterFixture implements AutoCloseable {
+
+    static final String POOLS = """
+            default_tree: physical
+            pool_trees:
+              physical:
+                pools:
+                  prod: {weight: 1}
+            """;
+
+    final Path dir;
+    final HttpClient http = HttpClient.newHttpClient();
+    final ObjectMapper json = new ObjectMapper();
+    SchedulerDaemon scheduler;
+    int nodePort;
+    int httpPort;
+
+    ClusterFixture(Path dir) throws Exception {
+        this.dir = dir;
+        Files.writeString(dir.resolve("pools.yaml"), POOLS);
+        startScheduler(0, 0);
+    }
+
+    void startScheduler(int node, int api) throws Exception {
+        DaemonSettings settings = DaemonSettings.defaults(dir.resolve("pools.yaml"), dir.resolve("data"))
+                .withPorts(node, api).withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
+        scheduler = SchedulerDaemon.start(settings, Clock.SYSTEM);
+        nodePort = scheduler.nodePort();
+        httpPort = scheduler.httpPort();
+    }
+
+    AgentSettings agentSettings(String name, double cpu) {
+        AgentSettings base = AgentMain.defaults("127.0.0.1", nodePort, dir.resolve(name),
+                new Resources(Math.max(1, Math.floor(cpu)), cpu, 0, 4L << 30, 0));
+        return new AgentSettings(base.schedulerHost(), base.schedulerPort(), name, base.tags(), base.resources(),
+                base.workDir(), "127.0.0.1", 0, null, 0, BrokerConfig.builtIn(), base.brokerReserve(),
+                base.logRetention(), Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofMillis(500),
+                Duration.ofSeconds(5));
+    }
+
+    AgentDaemon agent(String name, double cpu) throws Exception {
+        return AgentDaemon.start(agentSettings(name, cpu), new ProcessJobRunner());
+    }
+
+    String submit(int jobs, double cpu, String command) throws Exception {
+        String spec = "pool: prod\ntasks:\n  main: {job_count: " + jobs + ", cpu: " + cpu + ", memory: 64Mi, command: "
+                + json.writeValueAsString(command) + "}\n";
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(api("/api/v1/operations"))
+                .header("X-Grove-User", "alice").POST(HttpRequest.BodyPublishers.ofString(spec)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new AssertionError("submit refused: " + response.body());
+        }
+        return json.readTree(response.body()).get("id").asText();
+    }
+
+    JsonNode get(String path) throws Exception {
+        return get(api(path));
+    }
+
+    JsonNode get(URI uri) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        return json.readTree(response.body());
+    }
+
+    JsonNode operation(String id) throws Exception {
+        return get("/api/v1/operations/" + id);
+    }
+
+    URI api(String path) {
+        return URI.create("http://127.0.0.1:" + httpPort + path);
+    }
+
+    /** Waits up to 30 s for something real processes and sockets do. */
+    static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            LockSupport.parkNanos(20_000_000);
+        }
+    }
+
+    static BooleanSupplier unchecked(Check check) {
+        return () -> {
+            try {
+                return check.test();
+            } catch (Exception e) {
+                return false;
+            }
+        };
+    }
+
+    interface Check {
+        boolean test() throws Exception;
+    }
+
+    String state(String op) throws Exception {
+        return operation(op).get("state").asText();
+    }
+
+    List<JsonNode> jobs(String op) throws Exception {
+        List<JsonNode> list = new java.util.ArrayList<>();
+        get("/api/v1/operations/" + op + "/jobs").forEach(list::add);
+        return list;
+    }
+
+    @Override
+    public void close() {
+        if (scheduler != null) {
+            scheduler.close();
+        }
+    }
+}
