@@ -1,0 +1,79 @@
+package io.grove.agent;
+
+import static io.grove.agent.ClusterFixture.await;
+import static io.grove.agent.ClusterFixture.unchecked;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The agent as its own process, killed with SIGKILL under a running job and started again. */
+class AgentRestartTest {
+
+    @Test
+    void aKilledAgentLeavesNoOrphanBehindOnceItIsBack(@TempDir Path dir) throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir)) {
+            Path work = dir.resolve("agent");
+            Process first = startAgent(cluster, work);
+            Path marker = dir.resolve("first-attempt");
+            String op = cluster.submit(1, 1, "if [ -e " + marker + " ]; then echo second; else touch " + marker
+                    + "; sleep 300; fi");
+            await("the job to run", unchecked(() -> cluster.operation(op).get("progress").get("running").asInt() == 1
+                    && Files.exists(marker)));
+            String jobId = cluster.jobs(op).get(0).get("id").asText();
+            Path record = work.resolve("jobs").resolve(jobId).resolve("job.json");
+            await("the job record", () -> Files.exists(record));
+            long pid = cluster.json.readTree(record.toFile()).get("pid").asLong();
+
+            first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            ProcessHandle orphan = ProcessHandle.of(pid).orElseThrow();
+            assertTrue(orphan.isAlive(), "the job outlives the agent (its own session)");
+
+            Process second = startAgent(cluster, work);
+            try {
+                orphan.onExit().get(30, TimeUnit.SECONDS);
+                await("the operation to complete on a new attempt", unchecked(() -> cluster.state(op).equals("completed")));
+                JsonNode progress = cluster.operation(op).get("progress");
+                assertEquals(1, progress.get("aborted").asInt(), "the killed attempt is reported aborted");
+                assertEquals(1, progress.get("completed").asInt());
+                JsonNode killed = cluster.jobs(op).stream().filter(j -> j.get("id").asText().equals(jobId)).findFirst()
+                        .orElseThrow();
+                assertTrue(killed.get("message").asText().contains("the node agent restarted"), killed.toString());
+                assertFalse(orphan.isAlive());
+            } finally {
+                second.destroy();
+                second.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static Process startAgent(ClusterFixture cluster, Path work) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), AgentMain.class.getName(),
+                "--scheduler", "127.0.0.1:" + cluster.nodePort, "--work-dir", work.toString(), "--node-id", "n1",
+                "--cpu", "2", "--memory", Long.toString(4L << 30), "--http-port", "0", "--broker-port", "-1")
+                .redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line;
+        StringBuilder seen = new StringBuilder();
+        while ((line = out.readLine()) != null) {
+            seen.append(line).append('\n');
+            if (line.startsWith("ready ")) {
+                Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "agent-output");
+                drain.setDaemon(true);
+                drain.start();
+                return process;
+            }
+        }
+        throw new AssertionError("the agent did not start:\n" + seen);
+    }
+}
