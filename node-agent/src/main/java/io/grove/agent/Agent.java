@@ -265,7 +265,7 @@ public final class Agent {
         } catch (IOException e) {
             LOG.warn("job {}: cannot write its record ({}); it would survive an agent crash", spec.jobId(), e.getMessage());
         }
-        listener.jobStarted(spec.jobId(), job.handle.pid(), now - job.acceptedAtMs);
+        listener.jobStarted(spec.jobId(), job.handle.pid(), clock.getAsLong() - job.acceptedAtMs);
         String jobId = spec.jobId();
         job.handle.exit().whenComplete((code, error) -> timers.after(0, () -> exited(jobId, code)));
     }

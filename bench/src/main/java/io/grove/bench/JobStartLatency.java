@@ -1,0 +1,84 @@
+package io.grove.bench;
+
+import io.grove.agent.Agent;
+import io.grove.agent.AgentListener;
+import io.grove.agent.AgentSettings;
+import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.job.ProcTable;
+import io.grove.agent.job.ProcessJobRunner;
+import io.grove.agent.job.WorkDir;
+import io.grove.core.resource.Resources;
+import io.grove.protocol.FinishedJob;
+import io.grove.protocol.HeartbeatReply;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Job start latency of a real agent: rounds of heartbeat replies each starting {@code batch} jobs
+ * of {@code true}; the time from the reply to each process being started (the broker's sandbox
+ * preparation, the directories, the fork of {@code setsid bash}), and jobs started and ended per
+ * second.
+ *
+ * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.JobStartLatency [rounds] [batch]</pre>
+ */
+public final class JobStartLatency {
+
+    private JobStartLatency() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        int batch = args.length > 1 ? Integer.parseInt(args[1]) : 25;
+        Path work = Files.createTempDirectory("grove-start-latency");
+        ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
+        List<Long> latencies = new ArrayList<>();
+        CountDownLatch[] ended = new CountDownLatch[1];
+        Agent agent = loop.submit(() -> new Agent(new Agent.AgentParts("bench", new Resources(1000, 1000, 0, 1L << 40, 0),
+                AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(), new WorkDir(work), new ProcessJobRunner(),
+                ProcTable.system(), System::currentTimeMillis,
+                (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
+                new AgentListener() {
+                    @Override
+                    public void jobStarted(String jobId, long pid, long waitedMs) {
+                        latencies.add(waitedMs);
+                    }
+
+                    @Override
+                    public void jobEnded(FinishedJob result) {
+                        ended[0].countDown();
+                    }
+                }, 3_600_000))).get();
+        long startedAt = System.nanoTime();
+        int id = 0;
+        for (int round = 0; round < rounds; round++) {
+            List<HeartbeatReply.JobToStart> jobs = new ArrayList<>();
+            for (int i = 0; i < batch; i++) {
+                jobs.add(new HeartbeatReply.JobToStart("job-" + id, "op", "main", id++, "true", Map.of(),
+                        new Resources(1, 1, 0, 1 << 20, 0)));
+            }
+            ended[0] = new CountDownLatch(batch);
+            loop.submit(() -> {
+                agent.heartbeat();
+                agent.reply(new HeartbeatReply(jobs, List.of(), List.of(), 1000));
+            }).get();
+            ended[0].await(60, TimeUnit.SECONDS);
+            loop.submit(() -> agent.reply(new HeartbeatReply(List.of(), List.of(), List.of(), 1000))).get();
+        }
+        double seconds = (System.nanoTime() - startedAt) / 1e9;
+        long[] sorted = loop.submit(() -> latencies.stream().mapToLong(Long::longValue).toArray()).get();
+        Arrays.sort(sorted);
+        System.out.printf("%d jobs in %d rounds of %d: %.1f s, %.0f jobs/s started and ended;"
+                + " start latency p50 %d ms, p99 %d ms, max %d ms%n", sorted.length, rounds, batch, seconds,
+                sorted.length / seconds, sorted[sorted.length / 2], sorted[(int) (sorted.length * 0.99)],
+                sorted[sorted.length - 1]);
+        loop.shutdownNow();
+    }
+}
