@@ -104,6 +104,7 @@ final class AgentCommand implements Callable<Integer> {
                 LoadResult<BrokerConfig> loaded = BrokerConfigLoader.load(brokerConfig);
                 if (!loaded.ok()) {
                     spec.commandLine().getErr().println(loaded.describe());
+                    spec.commandLine().getErr().flush();
                     return 1;
                 }
                 broker = loaded.value();
@@ -116,6 +117,7 @@ final class AgentCommand implements Callable<Integer> {
             settings = settings(broker);
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("grove agent: " + e.getMessage());
+            spec.commandLine().getErr().flush();
             return 2;
         }
         try {
@@ -123,6 +125,7 @@ final class AgentCommand implements Callable<Integer> {
             return 0;
         } catch (java.io.IOException e) {
             spec.commandLine().getErr().println("grove agent: " + e.getMessage());
+            spec.commandLine().getErr().flush();
             return 1;
         }
     }

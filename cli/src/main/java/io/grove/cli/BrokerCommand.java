@@ -49,11 +49,13 @@ final class BrokerCommand {
                                 HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     err.println("grove broker status: " + url + " answered " + response.statusCode() + ": " + response.body());
+                    err.flush();
                     return 1;
                 }
                 body = response.body();
             } catch (IOException | IllegalArgumentException e) {
                 err.println("grove broker status: cannot reach the agent at " + url + ": " + e.getMessage());
+                err.flush();
                 return 3;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -68,6 +70,7 @@ final class BrokerCommand {
                 print(new ObjectMapper().readTree(body), out);
             } catch (IOException e) {
                 err.println("grove broker status: the agent's answer is not JSON: " + e.getMessage());
+                err.flush();
                 return 1;
             }
             out.flush();

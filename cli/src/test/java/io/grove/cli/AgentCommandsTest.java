@@ -1,0 +1,72 @@
+package io.grove.cli;
+
+import static io.grove.cli.GroveCliTest.grove;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grove.agent.AgentDaemon;
+import io.grove.agent.AgentMain;
+import io.grove.agent.AgentSettings;
+import io.grove.agent.job.ProcessJobRunner;
+import io.grove.core.resource.Resources;
+import io.grove.protocol.broker.BrokerClient;
+import io.grove.protocol.broker.BrokerMessage;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code grove agent --show-broker-config} and {@code grove broker status} against a real agent. */
+class AgentCommandsTest {
+
+    private static final Path CONFIG = Path.of("..", "config");
+
+    @Test
+    void theLegacyBrokerConfigurationIsShownConverted() {
+        GroveCliTest.Run run = grove("agent", "--broker-config", CONFIG.resolve("broker-legacy.yaml").toString(),
+                "--show-broker-config");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("resource_limit: {cpu: 24}"), run.out());
+        assertTrue(run.out().contains("queue_legacy0: {weight: 100, limit: {cpu: 10}}"), run.out());
+        assertTrue(run.out().contains("compaction_gen3: {queue: queue_legacy3, default_duration: 30s}"), run.out());
+    }
+
+    @Test
+    void aBrokenBrokerConfigurationIsRefusedWithItsLine(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("broker.yaml");
+        java.nio.file.Files.writeString(file, "queues:\n  q: {weight: 1, limmit: {cpu: 1}}\ntask_types: {unknown: {queue: q}}\n");
+        GroveCliTest.Run run = grove("agent", "--broker-config", file.toString(), "--show-broker-config");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().contains("broker.yaml:2: q.limmit: unknown key 'limmit' (did you mean 'limit'?)"),
+                run.err());
+    }
+
+    @Test
+    void brokerStatusShowsQueuesTypesAndTasks(@TempDir Path dir) throws Exception {
+        int unusedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            unusedPort = socket.getLocalPort();
+        }
+        AgentSettings base = AgentMain.defaults("127.0.0.1", unusedPort, dir, new Resources(2, 2, 0, 4L << 30, 0));
+        AgentSettings settings = new AgentSettings(base.schedulerHost(), base.schedulerPort(), "n1", base.tags(),
+                base.resources(), dir, "127.0.0.1", 0, null, 0, base.brokerConfig(), base.brokerReserve(),
+                base.logRetention(), base.memorySampleInterval(), base.backoffBase(), base.backoffMax(),
+                base.requestTimeout());
+        try (AgentDaemon agent = AgentDaemon.start(settings, new ProcessJobRunner());
+                BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(), m -> { })) {
+            client.submit(new BrokerMessage.Submit(7, "compact t1", new BrokerMessage.Amounts(1.0, null),
+                    "compaction_gen0", 0, null)).get(30, TimeUnit.SECONDS);
+            GroveCliTest.Run run = grove("broker", "status", "--node", "127.0.0.1:" + agent.httpPort());
+            assertEquals(0, run.exitCode(), run.err());
+            assertTrue(run.out().contains("queue_compaction_gen0"), run.out());
+            assertTrue(run.out().matches("(?s).*local-1\\s+7 compact t1\\s+compaction_gen0\\s+in_fly.*"), run.out());
+            GroveCliTest.Run json = grove("broker", "status", "--node", "127.0.0.1:" + agent.httpPort(), "-o", "json");
+            assertTrue(json.out().contains("\"config_yaml\""), json.out());
+        }
+        GroveCliTest.Run down = grove("broker", "status", "--node", "127.0.0.1:" + unusedPort);
+        assertEquals(3, down.exitCode());
+        assertTrue(down.err().startsWith("grove broker status: cannot reach the agent at http://127.0.0.1:" + unusedPort),
+                down.err());
+    }
+}
