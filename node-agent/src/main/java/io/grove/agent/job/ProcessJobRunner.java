@@ -28,7 +28,8 @@ public final class ProcessJobRunner implements JobRunner {
     /** Sends a signal to a whole process group. */
     public static void signalGroup(long group, String signal) {
         try {
-            Process kill = new ProcessBuilder("kill", "-s", signal, "--", "-" + group)
+            // bash's built-in kill: no dependency on a kill binary being installed
+            Process kill = new ProcessBuilder("bash", "-c", "kill -s " + signal + " -- -" + group + " 2>/dev/null")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             kill.waitFor();
         } catch (IOException e) {
