@@ -107,7 +107,11 @@ public final class BrokerEndpoint implements AutoCloseable {
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             clients.remove(name);
-            loop.execute(() -> agent.dispatch(agent.broker().clientDied(clock.getAsLong(), name)));
+            try {
+                loop.execute(() -> agent.dispatch(agent.broker().clientDied(clock.getAsLong(), name)));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                return;  // the agent is stopping; its broker goes with it
+            }
             LOG.info("broker client {} disconnected: its tasks are dropped", name);
         }
 
@@ -120,7 +124,11 @@ public final class BrokerEndpoint implements AutoCloseable {
                 return;
             }
             BrokerMessage request = (BrokerMessage) message;
-            loop.execute(() -> apply(ctx, request));
+            try {
+                loop.execute(() -> apply(ctx, request));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                ctx.close();
+            }
         }
 
         private void apply(ChannelHandlerContext ctx, BrokerMessage request) {
