@@ -25,7 +25,9 @@ import picocli.CommandLine.Option;
         name = "agent",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the node agent of one exec node: it heartbeats to the scheduler, runs the jobs it is given as "
+            "Runs the node agent of one exec node.",
+            "",
+            "It heartbeats to the scheduler, runs the jobs it is given as "
                     + "process trees in sandboxes, kills jobs over their memory, and runs the node's Resource Broker.",
             "",
             "CPU and memory are detected; flags override them. Jobs still running from a previous run of the agent "

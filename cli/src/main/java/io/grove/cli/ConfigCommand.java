@@ -17,7 +17,8 @@ import picocli.CommandLine.Parameters;
         name = "config",
         mixinStandardHelpOptions = true,
         description = "Works with the pools file (pools.yaml).",
-        subcommands = {ConfigCommand.Validate.class})
+        subcommands = {ConfigCommand.Validate.class, ConfigCommand.Show.class, ConfigCommand.Reload.class,
+            ConfigDiffCommand.class})
 final class ConfigCommand implements Runnable {
 
     @CommandLine.Spec
@@ -56,6 +57,52 @@ final class ConfigCommand implements Runnable {
                         + (tree.nodesFilter().isEmpty() ? "" : ", nodes_filter \"" + tree.nodesFilter() + "\""));
             }
             out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code grove config show}: the running configuration. */
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = {"The scheduler's running pools file and how its last reload went.", "", "Example: grove config show"})
+    static final class Show extends ClientCommand {
+
+        @Override
+        int execute(io.grove.cli.client.SchedulerClient scheduler, io.grove.cli.out.Printer printer)
+                throws io.grove.cli.client.CliException {
+            com.fasterxml.jackson.databind.JsonNode config = scheduler.get("/config");
+            if (printer.data(config)) {
+                return 0;
+            }
+            printer.println("# " + config.path("file").asText() + " (default tree " + config.path("default_tree").asText()
+                    + "); last reload: " + reload(config.path("last_reload")));
+            printer.writer().print(config.path("text").asText());
+            printer.writer().flush();
+            return 0;
+        }
+    }
+
+    static String reload(com.fasterxml.jackson.databind.JsonNode last) {
+        if (last.isMissingNode() || last.isNull()) {
+            return "none";
+        }
+        return last.path("at").asText() + ", " + (last.path("applied").asBoolean() ? "applied" : "refused") + ": "
+                + last.path("message").asText();
+    }
+
+    /** {@code grove config reload}: reads the pools file again. */
+    @Command(name = "reload", mixinStandardHelpOptions = true,
+            description = {"Makes the scheduler read its pools file again: applied whole, or refused whole with the reasons.",
+                "", "Example: grove config reload"})
+    static final class Reload extends ClientCommand {
+
+        @Override
+        int execute(io.grove.cli.client.SchedulerClient scheduler, io.grove.cli.out.Printer printer)
+                throws io.grove.cli.client.CliException {
+            com.fasterxml.jackson.databind.JsonNode status = scheduler.post("/config/reload", null, null);
+            if (!printer.data(status)) {
+                printer.println("reloaded: " + reload(status.path("last_reload").isMissingNode() ? status
+                        : status.path("last_reload")));
+            }
             return 0;
         }
     }

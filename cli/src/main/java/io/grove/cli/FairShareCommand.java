@@ -18,7 +18,9 @@ import picocli.CommandLine.Option;
         name = "fair-share",
         mixinStandardHelpOptions = true,
         description = {
-            "Computes one fair-share update of a pool tree from a snapshot and prints it as JSON.",
+            "Computes fair shares of a pool tree from a snapshot (what-if).",
+            "",
+            "One fair-share update of the snapshot's tree, printed as JSON.",
             "",
             "The snapshot (YAML or JSON) holds the tree with its total_resources, the operations with "
                     + "their demand and usage, and optionally integral_state and elapsed_seconds. The output's "

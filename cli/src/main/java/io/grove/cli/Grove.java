@@ -9,13 +9,16 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Grove: a cluster fair-share scheduler with pool trees.",
-        subcommands = {SchedulerCommand.class, AgentCommand.class, BrokerCommand.class, FairShareCommand.class, SimulateCommand.class, ConfigCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {LocalCommand.class, SubmitCommand.class, OpsCommand.class, JobsCommand.class, PoolsCommand.class,
+            NodesCommand.class, ConfigCommand.class, SchedulerCommand.class, AgentCommand.class, BrokerCommand.class,
+            FairShareCommand.class, SimulateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Grove implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        standardOutput = true;
         System.exit(run(args));
     }
 
@@ -30,6 +33,19 @@ public final class Grove implements Runnable {
         commandLine.setOut(out);
         commandLine.setErr(err);
         return commandLine.execute(args);
+    }
+
+    /** Whether output goes to this process's standard output (not to a writer given by a test). */
+    private static volatile boolean standardOutput;
+
+    /** Color only when writing to the real standard output, and that is a terminal. */
+    static io.grove.cli.out.Style styleFor(CommandLine commandLine) {
+        return standardOutput ? io.grove.cli.out.Style.detect() : io.grove.cli.out.Style.PLAIN;
+    }
+
+    /** Whether standard output is a terminal that live displays may redraw. */
+    static boolean interactive() {
+        return standardOutput && System.console() != null;
     }
 
     @Override

@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
         name = "scheduler",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the scheduler daemon: nodes connect on the node port, users and tools use the HTTP API.",
+            "Runs the scheduler daemon.",
+            "",
+            "Nodes connect on the node port, users and tools use the HTTP API. Every setting is a flag; put them in a "
+                    + "file and run 'grove scheduler @FILE' to keep them there.",
             "",
             "State is journaled in the data directory and revived after a restart; the pools file is "
                     + "reloaded when it changes, on SIGHUP, or on POST /api/v1/config/reload. Stop with SIGTERM "

@@ -26,8 +26,9 @@ import picocli.CommandLine.Option;
         name = "simulate",
         mixinStandardHelpOptions = true,
         description = {
-            "Runs the real scheduler on a simulated cluster: nodes heartbeat on a virtual clock, "
-                    + "operations arrive as the workload says, fair shares are updated periodically, and "
+            "Runs the real scheduler on a simulated cluster.",
+            "",
+            "Nodes heartbeat on a virtual clock, operations arrive as the workload says, fair shares are updated periodically, and "
                     + "invariants are checked after every event.",
             "",
             "Prints a summary per pool; --output writes summary.json, timeseries.csv and chart.html. "

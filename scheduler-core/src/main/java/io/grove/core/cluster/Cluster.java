@@ -378,6 +378,26 @@ public final class Cluster {
         return new PreparedUpdate(treeName, input, operations, pendingJobs, total, now);
     }
 
+    /**
+     * What-if: the fair shares of {@code tree} for the current demands if {@code candidate} were
+     * its configuration (with the current ephemeral pools in place). Changes nothing; operations
+     * in pools the candidate lacks are left out.
+     */
+    public FairShareResult whatIf(String tree, PoolTreeConfig candidate, Instant now) {
+        PreparedUpdate prepared = prepareFairShare(tree, now);
+        PoolTreeConfig config = registry.pools(tree).effectiveConfig(candidate);
+        io.grove.core.pool.PoolTree shape = io.grove.core.pool.PoolTree.of(config);
+        List<OperationDemand> kept = new ArrayList<>();
+        for (OperationDemand demand : prepared.input().operations()) {
+            if (shape.contains(demand.pool())) {
+                kept.add(demand);
+            }
+        }
+        FairShareInput input = new FairShareInput(config, prepared.input().totalResources(), kept,
+                prepared.input().integralState(), null);
+        return FairShareUpdate.run(input);
+    }
+
     /** The pure middle step of an update; safe on any thread. */
     public static ComputedUpdate computeFairShare(PreparedUpdate prepared) {
         FairShareResult result = FairShareUpdate.run(prepared.input());

@@ -71,6 +71,36 @@ public final class TreePools {
         return out;
     }
 
+    /**
+     * A candidate configuration with this tree's ephemeral pools in place (those it does not
+     * configure itself and whose parent it has): what a fair-share update would get if the
+     * candidate were applied.
+     */
+    public PoolTreeConfig effectiveConfig(PoolTreeConfig candidate) {
+        PoolTree candidateShape = PoolTree.of(candidate);
+        List<EphemeralPool> kept = new ArrayList<>();
+        for (EphemeralPool pool : ephemeral.values()) {
+            if (!candidateShape.contains(pool.name())
+                    && (pool.parent().equals(PoolTreeConfig.ROOT) || candidateShape.contains(pool.parent()))) {
+                kept.add(pool);
+            }
+        }
+        return kept.isEmpty() ? candidate : candidate.withPools(graft(candidate.pools(), PoolTreeConfig.ROOT, kept));
+    }
+
+    private static List<PoolConfig> graft(List<PoolConfig> pools, String parent, List<EphemeralPool> kept) {
+        List<PoolConfig> out = new ArrayList<>(pools.size());
+        for (PoolConfig pool : pools) {
+            out.add(pool.withChildren(graft(pool.children(), pool.name(), kept)));
+        }
+        for (EphemeralPool pool : kept) {
+            if (pool.parent().equals(parent)) {
+                out.add(pool.config());
+            }
+        }
+        return out;
+    }
+
     public boolean contains(String pool) {
         return shape.contains(pool) || ephemeral.containsKey(pool);
     }

@@ -116,6 +116,16 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 if (r.size() == 1 && method.equals("GET")) {
                     return ok(configView());
                 }
+                if (r.size() == 2 && r.get(1).equals("diff") && method.equals("POST")) {
+                    io.grove.config.LoadResult<io.grove.core.pool.PoolsConfig> candidate =
+                            io.grove.config.PoolsConfigLoader.load(request.body(), "the candidate file");
+                    if (!candidate.ok()) {
+                        throw new ApiException(400, "INVALID_CONFIG", "the candidate pools file has "
+                                + candidate.problems().size() + " problem(s)", Map.of("problems", problems(candidate.problems())));
+                    }
+                    io.grove.core.pool.PoolsConfig current = config.current();
+                    return read(cluster -> new ConfigDiffView(json).render(current, candidate.value(), cluster, clock.now()));
+                }
                 if (r.size() == 2 && r.get(1).equals("reload") && method.equals("POST")) {
                     request.requireUser();
                     return config.reload("requested by " + request.user()).thenApply(status -> {

@@ -78,6 +78,8 @@ final class Views {
         if (shares != null) {
             node.put("fair_share", shares.fairShare().total().max());
             node.put("usage_share", shares.usageShare().max());
+            node.put("demand_share", shares.demandShare().max());
+            node.put("starvation", lower(cluster.starving(tree).getOrDefault(operation.id(), StarvationStatus.NON_STARVING)));
         }
         return node;
     }
@@ -180,6 +182,25 @@ final class Views {
         operations.put("max_running", counts.maxRunningOperationCount());
         node.put("starvation", lower(cluster.starving(tree).getOrDefault(shares.id(), StarvationStatus.NON_STARVING)));
         node.put("ephemeral", cluster.registry().pools(tree).isEphemeral(shares.id()));
+        io.grove.core.operation.TreePools pools = cluster.registry().pools(tree);
+        io.grove.core.pool.PoolConfig config = pools.contains(shares.id()) ? pools.configOf(shares.id()) : null;
+        if (config != null) {
+            node.put("mode", lower(config.mode()));
+            node.set("strong_guarantee_resources", partial(config.strongGuaranteeResources()));
+            node.set("resource_limits", partial(config.resourceLimits()));
+            if (config.integralGuarantees() != null) {
+                node.put("integral_guarantee_type", lower(config.integralGuarantees().guaranteeType()));
+            }
+        }
+        return node;
+    }
+
+    /** Configured resources: only the ones set. */
+    ObjectNode partial(io.grove.core.pool.PartialResources resources) {
+        ObjectNode node = json.createObjectNode();
+        if (resources != null) {
+            resources.values().forEach((type, value) -> node.put(type.key(), value));
+        }
         return node;
     }
 

@@ -1,0 +1,147 @@
+package io.grove.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.cli.client.CliException;
+import io.grove.cli.client.ExitCodes;
+import io.grove.cli.client.SchedulerClient;
+import io.grove.cli.out.Format;
+import io.grove.cli.out.Printer;
+import io.grove.cli.out.Table;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code grove jobs ...}: an operation's jobs and their logs. */
+@Command(name = "jobs", mixinStandardHelpOptions = true, description = "Lists an operation's jobs and shows their logs.",
+        subcommands = {JobsCommand.ListJobs.class, JobsCommand.Logs.class})
+final class JobsCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true,
+            description = {"An operation's running jobs and its last 1,000 ended attempts.", "", "Example: grove jobs list op-17"})
+    static final class ListJobs extends ClientCommand {
+
+        @Parameters(paramLabel = "OPERATION")
+        String operation;
+
+        @Override
+        int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+            JsonNode jobs = scheduler.get("/operations/" + operation + "/jobs");
+            if (printer.data(jobs)) {
+                return ExitCodes.OK;
+            }
+            Instant now = Instant.now();
+            Table table = new Table(Table.text("JOB"), Table.number("INDEX"), Table.number("TRY"), Table.text("STATE"),
+                    Table.text("NODE"), Table.number("TIME"), Table.text("REASON"));
+            for (JsonNode job : jobs) {
+                String state = job.get("state").asText();
+                String time = job.has("finished_at")
+                        ? Format.duration(Duration.between(Instant.parse(job.get("started_at").asText()),
+                                Instant.parse(job.get("finished_at").asText())))
+                        : Format.age(job.path("started_at").asText(null), now);
+                String reason = job.path("reason").asText("") + (job.has("message") ? ": "
+                        + firstLine(job.get("message").asText()) : "");
+                String[] row = {job.get("id").asText(), job.get("index").asText(), job.get("attempt").asText(), state,
+                    job.path("node").asText("-"), time, reason};
+                String[] shown = row.clone();
+                shown[3] = printer.style().state(state);
+                table.row(row, shown);
+            }
+            if (table.isEmpty()) {
+                printer.println("no jobs of " + operation + " yet");
+            } else {
+                printer.print(table);
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "logs", mixinStandardHelpOptions = true,
+            description = {"A job's output, read from its node's agent.",
+                "",
+                "Examples:",
+                "  grove jobs logs op-17-3",
+                "  grove jobs logs op-17-3 --stderr",
+                "  grove jobs logs op-17-3 --follow"})
+    static final class Logs extends ClientCommand {
+
+        @Parameters(paramLabel = "JOB")
+        String job;
+
+        @Option(names = "--operation", paramLabel = "ID", description = "the job's operation (default: from the job id)")
+        String operation;
+
+        @Option(names = "--stderr", description = "stderr instead of stdout")
+        boolean stderr;
+
+        @Option(names = {"-f", "--follow"}, description = "keep printing as the job writes, until it ends")
+        boolean follow;
+
+        @Override
+        int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+            String op = operation != null ? operation : job.contains("-") ? job.substring(0, job.lastIndexOf('-')) : job;
+            JsonNode found = find(scheduler, op);
+            String address = found.path("node_address").asText("");
+            if (address.isEmpty()) {
+                throw new CliException(ExitCodes.NOT_FOUND, "the scheduler does not know where job " + job
+                        + " ran (its node " + found.path("node").asText("?") + " gave no address)");
+            }
+            String stream = stderr ? "stderr" : "stdout";
+            long offset = 0;
+            while (true) {
+                JsonNode chunk = scheduler.getFrom(URI.create("http://" + address + "/api/v1/jobs/" + job
+                        + "/logs?stream=" + stream + "&offset=" + offset), "the agent of node " + found.path("node").asText());
+                String data = chunk.get("data").asText();
+                printer.writer().print(data);
+                printer.writer().flush();
+                long next = chunk.get("next_offset").asLong();
+                boolean more = next < chunk.get("size").asLong();
+                offset = next;
+                if (more) {
+                    continue;
+                }
+                if (!follow || !find(scheduler, op).get("state").asText().equals("running")) {
+                    if (follow) {
+                        JsonNode last = scheduler.getFrom(URI.create("http://" + address + "/api/v1/jobs/" + job
+                                + "/logs?stream=" + stream + "&offset=" + offset), "the agent");
+                        printer.writer().print(last.get("data").asText());
+                        printer.writer().flush();
+                    }
+                    return ExitCodes.OK;
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return ExitCodes.FAILED;
+                }
+            }
+        }
+
+        private JsonNode find(SchedulerClient scheduler, String op) throws CliException {
+            for (JsonNode candidate : scheduler.get("/operations/" + op + "/jobs")) {
+                if (candidate.get("id").asText().equals(job)) {
+                    return candidate;
+                }
+            }
+            throw new CliException(ExitCodes.NOT_FOUND, "operation " + op + " has no job " + job
+                    + " (see 'grove jobs list " + op + "')");
+        }
+    }
+
+    static String firstLine(String text) {
+        int newline = text.indexOf('\n');
+        return newline < 0 ? text : text.substring(0, newline);
+    }
+}

@@ -1,0 +1,250 @@
+package io.grove.cli;
+
+import io.grove.agent.AgentDaemon;
+import io.grove.agent.AgentMain;
+import io.grove.agent.AgentSettings;
+import io.grove.agent.MachineResources;
+import io.grove.agent.job.ProcessJobRunner;
+import io.grove.cli.client.CliException;
+import io.grove.cli.client.ExitCodes;
+import io.grove.cli.client.SchedulerClient;
+import io.grove.cli.client.Target;
+import io.grove.cli.out.Format;
+import io.grove.core.resource.Resources;
+import io.grove.server.Clock;
+import io.grove.server.DaemonSettings;
+import io.grove.server.SchedulerDaemon;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code grove local}: a scheduler and agents in one process, on loopback. */
+@Command(name = "local", mixinStandardHelpOptions = true,
+        description = {"Runs a whole cluster on this machine: a scheduler and N agents in one process.",
+            "",
+            "The agents share this machine's CPUs and memory; everything is on loopback, with the example pools of "
+                + "config/pools.yaml. Prints where the API is and how to submit. Ctrl-C stops everything (jobs are "
+                + "killed, state is saved in the data directory and comes back at the next start).",
+            "",
+            "Examples:",
+            "  grove local",
+            "  grove local --agents 4 --demo",
+            "  grove local --config my-pools.yaml --data-dir /tmp/grove"})
+final class LocalCommand implements Callable<Integer> {
+
+    @Option(names = "--agents", defaultValue = "2", description = "how many node agents (default: ${DEFAULT-VALUE})")
+    int agents;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "the pools file (default: config/pools.yaml if it is here, else the built-in copy of it)")
+    Path config;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "journal and agents' work directories (default: $XDG_DATA_HOME/grove/local, i.e. ~/.local/share/grove/local)")
+    Path dataDir;
+
+    @Option(names = "--http-port", defaultValue = "8080", description = "the API's port (default: ${DEFAULT-VALUE})")
+    int httpPort;
+
+    @Option(names = "--node-port", defaultValue = "7077", description = "the node port (default: ${DEFAULT-VALUE})")
+    int nodePort;
+
+    @Option(names = "--demo", description = "also submit a few operations into different pools, as different users")
+    boolean demo;
+
+    @Option(names = "--log-level", defaultValue = "warn",
+            description = "what the daemons log to stderr: error, warn, info, debug (default: ${DEFAULT-VALUE})")
+    String logLevel;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Set by tests: return once the cluster is up instead of waiting for Ctrl-C. */
+    CountDownLatch stop;
+    LocalCluster running;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", logLevel);
+        }
+        try {
+            if (agents < 1 || agents > 64) {
+                throw new CliException(ExitCodes.USAGE, "--agents must be between 1 and 64, got " + agents);
+            }
+            Path data = dataDir != null ? dataDir : defaultDataDir();
+            Files.createDirectories(data);
+            Path pools = poolsFile(data);
+            LocalCluster cluster = LocalCluster.start(pools, data, agents, nodePort, httpPort);
+            running = cluster;
+            CountDownLatch stopped = stop != null ? stop : new CountDownLatch(1);
+            if (stop == null) {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    System.out.println("\nstopping: killing jobs, saving state ...");
+                    cluster.close();
+                    System.out.println("stopped; state kept in " + data);
+                    System.out.flush();
+                    stopped.countDown();
+                }, "grove-local-shutdown"));
+            }
+            banner(out, cluster, pools, data);
+            if (demo) {
+                Demo.submit(new SchedulerClient(new Target(URI.create("http://127.0.0.1:" + cluster.httpPort()), "demo",
+                        "grove local")), out);
+            }
+            out.flush();
+            if (stop == null) {
+                stopped.await();
+            }
+            return ExitCodes.OK;
+        } catch (CliException e) {
+            err.println("grove local: " + e.getMessage());
+            err.flush();
+            return e.exitCode();
+        } catch (IOException | SchedulerDaemon.DaemonException e) {
+            err.println("grove local: " + e.getMessage());
+            err.flush();
+            return ExitCodes.FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return ExitCodes.FAILED;
+        }
+    }
+
+    private Path poolsFile(Path data) throws IOException, CliException {
+        if (config != null) {
+            if (!Files.isRegularFile(config)) {
+                throw new CliException(ExitCodes.USAGE, "no pools file " + config);
+            }
+            return config;
+        }
+        Path here = Path.of("config", "pools.yaml");
+        if (Files.isRegularFile(here)) {
+            return here;
+        }
+        Path copy = data.resolve("pools.yaml");
+        if (!Files.exists(copy)) {
+            try (InputStream in = LocalCommand.class.getResourceAsStream("/grove/config/pools.yaml")) {
+                if (in == null) {
+                    throw new CliException(ExitCodes.USAGE, "no pools file: give --config FILE");
+                }
+                Files.copy(in, copy);
+            }
+        }
+        return copy;
+    }
+
+    static Path defaultDataDir() {
+        String xdg = System.getenv("XDG_DATA_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".local", "share");
+        return base.resolve("grove").resolve("local");
+    }
+
+    private void banner(PrintWriter out, LocalCluster cluster, Path pools, Path data) {
+        String grove = Files.isExecutable(Path.of("grove")) ? "./grove" : "grove";
+        Resources each = cluster.agentResources();
+        out.println("Grove is running: a scheduler and " + agents + " agent" + (agents == 1 ? "" : "s") + " on this machine ("
+                + Format.cpu(each.cpu()) + " and " + Format.bytes(each.memory()) + " each).");
+        out.println("  API     http://127.0.0.1:" + cluster.httpPort() + "/api/v1");
+        out.println("  nodes   " + String.join(", ", cluster.agentIds()) + " (logs at " + String.join(", ",
+                cluster.agentAddresses()) + ")");
+        out.println("  pools   " + pools);
+        out.println("  data    " + data);
+        out.println();
+        out.println("In another terminal:");
+        out.println("  " + grove + " submit --pool etl --jobs 8 --cpu 0.5 --wait -- 'echo hello from job $GROVE_JOB_INDEX; sleep 5'");
+        out.println("  " + grove + " pools                 # the pool tree, fair shares at work");
+        out.println("  " + grove + " ops list --all-users  # operations, like squeue");
+        out.println("  " + grove + " nodes");
+        out.println("Stop with Ctrl-C.");
+        out.flush();
+    }
+
+    /** The scheduler and its agents, started and stopped together. */
+    static final class LocalCluster implements AutoCloseable {
+        private final SchedulerDaemon scheduler;
+        private final List<AgentDaemon> agents;
+        private final Resources each;
+
+        private LocalCluster(SchedulerDaemon scheduler, List<AgentDaemon> agents, Resources each) {
+            this.scheduler = scheduler;
+            this.agents = agents;
+            this.each = each;
+        }
+
+        static LocalCluster start(Path pools, Path data, int count, int nodePort, int httpPort)
+                throws SchedulerDaemon.DaemonException, IOException, InterruptedException, CliException {
+            DaemonSettings settings = DaemonSettings.defaults(pools, data.resolve("scheduler"))
+                    .withBindAddress("127.0.0.1").withPorts(nodePort, httpPort);
+            SchedulerDaemon scheduler;
+            try {
+                scheduler = SchedulerDaemon.start(settings, Clock.SYSTEM);
+            } catch (SchedulerDaemon.DaemonException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw new CliException(ExitCodes.FAILED, "cannot start the scheduler on ports " + nodePort + " and "
+                        + httpPort + " (" + e.getMessage() + "); is another one running? choose others with "
+                        + "--node-port and --http-port");
+            }
+            Resources machine = MachineResources.detect();
+            double cpu = Math.max(0.5, Math.floor(machine.cpu() / count * 100) / 100);
+            double memory = Math.floor(machine.memory() / count / (1 << 20)) * (1 << 20);
+            Resources each = new Resources(Math.max(1, Math.floor(cpu * 4)), cpu, 0, memory, 0);
+            List<AgentDaemon> agents = new ArrayList<>();
+            try {
+                for (int i = 1; i <= count; i++) {
+                    AgentSettings base = AgentMain.defaults("127.0.0.1", scheduler.nodePort(),
+                            data.resolve("agents").resolve("local-" + i), each);
+                    agents.add(AgentDaemon.start(new AgentSettings(base.schedulerHost(), base.schedulerPort(),
+                            "local-" + i, base.tags(), each, base.workDir(), "127.0.0.1", 0, null, 0, base.brokerConfig(),
+                            base.brokerReserve(), base.logRetention(), base.memorySampleInterval(), Duration.ofMillis(100),
+                            base.backoffMax(), base.requestTimeout()), new ProcessJobRunner()));
+                }
+                for (AgentDaemon agent : agents) {
+                    agent.welcomed().get(30, TimeUnit.SECONDS);
+                }
+            } catch (Exception e) {
+                agents.forEach(AgentDaemon::close);
+                scheduler.close();
+                throw new CliException(ExitCodes.FAILED, "the agents did not start: " + e.getMessage());
+            }
+            return new LocalCluster(scheduler, agents, each);
+        }
+
+        int httpPort() {
+            return scheduler.httpPort();
+        }
+
+        Resources agentResources() {
+            return each;
+        }
+
+        List<String> agentIds() {
+            return agents.stream().map(AgentDaemon::nodeId).toList();
+        }
+
+        List<String> agentAddresses() {
+            return agents.stream().map(a -> "127.0.0.1:" + a.httpPort()).toList();
+        }
+
+        @Override
+        public void close() {
+            agents.forEach(AgentDaemon::close);
+            scheduler.close();
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.grove.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.cli.client.CliException;
+import io.grove.cli.client.ExitCodes;
+import io.grove.cli.client.SchedulerClient;
+import io.grove.cli.out.Printer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code grove submit}: a new operation. */
+@Command(name = "submit", mixinStandardHelpOptions = true,
+        description = {"Submits an operation and prints its id.",
+            "",
+            "N jobs of one command, or a whole spec from a file (-f).",
+            "",
+            "Examples:",
+            "  grove submit --pool etl --jobs 20 --cpu 1 --memory 2Gi -- ./transform.sh",
+            "  grove submit --jobs 4 --env MODE=fast --wait -- 'echo $GROVE_JOB_INDEX; sleep 5'",
+            "  grove submit -f config/operations/etl.yaml --wait",
+            "",
+            "With --wait it follows the operation (a live progress bar on a terminal) and exits 0 when it "
+                    + "completed, 1 when it failed or was aborted."})
+final class SubmitCommand extends ClientCommand {
+
+    @Option(names = {"-f", "--file"}, paramLabel = "SPEC", description = "an operation spec (YAML or JSON, docs/api.md)")
+    Path file;
+
+    @Option(names = "--pool", description = "the pool (default: your own ephemeral pool)")
+    String pool;
+
+    @Option(names = "--tree", description = "the pool tree (default: the default tree)")
+    String tree;
+
+    @Option(names = "--jobs", defaultValue = "1", description = "how many jobs (default: ${DEFAULT-VALUE})")
+    int jobs;
+
+    @Option(names = "--cpu", defaultValue = "1", description = "CPUs per job (default: ${DEFAULT-VALUE})")
+    double cpu;
+
+    @Option(names = "--memory", defaultValue = "512Mi", description = "memory per job, e.g. 2Gi (default: ${DEFAULT-VALUE})")
+    String memory;
+
+    @Option(names = "--gpu", defaultValue = "0", description = "GPUs per job (default: ${DEFAULT-VALUE})")
+    int gpu;
+
+    @Option(names = "--weight", description = "the operation's weight in its pool (default: 1)")
+    Double weight;
+
+    @Option(names = "--title", description = "a title for lists")
+    String title;
+
+    @Option(names = "--env", paramLabel = "K=V", description = "environment for the jobs (repeatable)")
+    Map<String, String> env = new LinkedHashMap<>();
+
+    @Option(names = "--max-failed-jobs", description = "failed jobs allowed before the operation fails (default: scheduler's)")
+    Integer maxFailedJobs;
+
+    @Option(names = "--wait", description = "follow the operation until it ends")
+    boolean await;
+
+    @Parameters(paramLabel = "COMMAND", description = "the command each job runs with bash -c (after --)")
+    List<String> command = new ArrayList<>();
+
+    @Override
+    int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+        String body;
+        String type;
+        if (file != null) {
+            if (!command.isEmpty()) {
+                throw new CliException(ExitCodes.USAGE, "give either -f SPEC or a command, not both");
+            }
+            try {
+                body = Files.readString(file);
+            } catch (IOException e) {
+                throw new CliException(ExitCodes.USAGE, "cannot read " + file + ": " + e.getMessage());
+            }
+            type = file.toString().endsWith(".json") ? "application/json" : "application/yaml";
+        } else {
+            if (command.isEmpty()) {
+                throw new CliException(ExitCodes.USAGE, "nothing to run: give a command after --, or -f SPEC "
+                        + "(e.g. grove submit --jobs 4 -- 'echo $GROVE_JOB_INDEX')");
+            }
+            body = spec(scheduler).toString();
+            type = "application/json";
+        }
+        JsonNode created = scheduler.post("/operations", body, type);
+        String id = created.get("id").asText();
+        if (!printer.data(created)) {
+            printer.println(id);
+        }
+        if (!await) {
+            return ExitCodes.OK;
+        }
+        return new Waiter(scheduler, printer, Grove.interactive()).await(id);
+    }
+
+    private ObjectNode spec(SchedulerClient scheduler) {
+        ObjectNode spec = scheduler.json().createObjectNode();
+        if (title != null) {
+            spec.put("title", title);
+        }
+        if (pool != null) {
+            spec.put("pool", pool);
+        }
+        if (tree != null) {
+            spec.putArray("pool_trees").add(tree);
+        }
+        if (weight != null) {
+            spec.put("weight", weight);
+        }
+        if (maxFailedJobs != null) {
+            spec.put("max_failed_job_count", maxFailedJobs);
+        }
+        ObjectNode main = spec.putObject("tasks").putObject("main");
+        main.put("job_count", jobs);
+        main.put("command", String.join(" ", command));
+        main.put("cpu", cpu);
+        main.put("memory", memory);
+        if (gpu > 0) {
+            main.put("gpu", gpu);
+        }
+        if (!env.isEmpty()) {
+            ObjectNode vars = main.putObject("env");
+            env.forEach(vars::put);
+        }
+        return spec;
+    }
+}

@@ -1,0 +1,91 @@
+package io.grove.cli.client;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * Where the scheduler is and who the user is. The scheduler: {@code --scheduler URL}, else
+ * {@code GROVE_SCHEDULER}, else {@code scheduler:} in the user's config file
+ * ({@code $XDG_CONFIG_HOME/grove/config.yaml}, by default {@code ~/.config/grove/config.yaml}), else
+ * {@code http://127.0.0.1:8080}. The user: {@code --user}, else {@code user:} in that file, else the
+ * login name.
+ *
+ * @param scheduler the scheduler's base URL, without a trailing slash
+ * @param user who the requests are made for
+ * @param source where the scheduler's URL came from, for messages
+ */
+public record Target(URI scheduler, String user, String source) {
+
+    public static final String DEFAULT_SCHEDULER = "http://127.0.0.1:8080";
+
+    public static Target resolve(String schedulerFlag, String userFlag, Map<String, String> env, String loginName)
+            throws CliException {
+        Map<?, ?> file = configFile(env);
+        String scheduler;
+        String source;
+        if (schedulerFlag != null) {
+            scheduler = schedulerFlag;
+            source = "--scheduler";
+        } else if (env.get("GROVE_SCHEDULER") != null && !env.get("GROVE_SCHEDULER").isBlank()) {
+            scheduler = env.get("GROVE_SCHEDULER");
+            source = "GROVE_SCHEDULER";
+        } else if (file.get("scheduler") != null) {
+            scheduler = String.valueOf(file.get("scheduler"));
+            source = configPath(env).toString();
+        } else {
+            scheduler = DEFAULT_SCHEDULER;
+            source = "the default";
+        }
+        String user = userFlag != null ? userFlag : file.get("user") != null ? String.valueOf(file.get("user")) : loginName;
+        return new Target(parse(scheduler, source), user, source);
+    }
+
+    static URI parse(String text, String source) throws CliException {
+        String url = text.contains("://") ? text : "http://" + text;
+        while (url.endsWith("/")) {
+            url = url.substring(0, url.length() - 1);
+        }
+        try {
+            URI uri = URI.create(url);
+            if (uri.getHost() == null) {
+                throw new IllegalArgumentException("no host");
+            }
+            return uri;
+        } catch (IllegalArgumentException e) {
+            throw new CliException(ExitCodes.USAGE, "the scheduler URL '" + text + "' (from " + source + ") is not valid: "
+                    + e.getMessage());
+        }
+    }
+
+    static Path configPath(Map<String, String> env) {
+        String xdg = env.get("XDG_CONFIG_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(env.getOrDefault("HOME", "."), ".config");
+        return base.resolve("grove").resolve("config.yaml");
+    }
+
+    private static Map<?, ?> configFile(Map<String, String> env) throws CliException {
+        Path path = configPath(env);
+        if (!Files.isRegularFile(path)) {
+            return Map.of();
+        }
+        try (Reader reader = Files.newBufferedReader(path)) {
+            Object value = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
+            if (value == null) {
+                return Map.of();
+            }
+            if (!(value instanceof Map<?, ?> map)) {
+                throw new CliException(ExitCodes.USAGE, path + ": expected a mapping such as 'scheduler: http://host:8080'");
+            }
+            return map;
+        } catch (IOException | RuntimeException e) {
+            throw new CliException(ExitCodes.USAGE, path + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.grove.cli.out;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/** Prints what a command found as a table (the command's own rendering), JSON or YAML. */
+public final class Printer {
+
+    /** The width tables fit in. */
+    public static final int WIDTH = 100;
+
+    private final PrintWriter out;
+    private final String format;
+    private final Style style;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public Printer(PrintWriter out, String format, Style style) {
+        this.out = out;
+        this.format = format;
+        this.style = style;
+    }
+
+    public boolean table() {
+        return format.equals("table");
+    }
+
+    public Style style() {
+        return style;
+    }
+
+    /** The data as JSON or YAML; returns false when the format is a table (the caller renders it). */
+    public boolean data(JsonNode data) {
+        if (format.equals("json")) {
+            out.println(data.toPrettyString());
+            out.flush();
+            return true;
+        }
+        if (format.equals("yaml")) {
+            DumperOptions options = new DumperOptions();
+            options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+            options.setIndicatorIndent(0);
+            out.print(new Yaml(options).dump(json.convertValue(data, Object.class)));
+            out.flush();
+            return true;
+        }
+        return false;
+    }
+
+    public void print(Table table) {
+        out.print(table.render(WIDTH, style));
+        out.flush();
+    }
+
+    public void println(String line) {
+        out.println(line);
+        out.flush();
+    }
+
+    public PrintWriter writer() {
+        return out;
+    }
+}
