@@ -74,7 +74,7 @@ public final class AgentDaemon implements AutoCloseable {
         BrokerEndpoint[] endpoint = new BrokerEndpoint[1];
         this.agent = new Agent(new Agent.AgentParts(nodeId, settings.resources(), settings.brokerReserve(),
                 settings.brokerConfig(), workDir, runner, ProcTable.system(), clock,
-                (delay, task) -> loop.schedule(() -> guarded(task), delay, TimeUnit.MILLISECONDS),
+                (delay, task) -> onLoopLater(task, delay),
                 this::heartbeatSoon, (client, event) -> {
                     if (endpoint[0] != null) {
                         endpoint[0].deliver(client, event);
@@ -257,7 +257,19 @@ public final class AgentDaemon implements AutoCloseable {
     /** A job ended: report it now rather than at the next period. */
     private void heartbeatSoon() {
         if (connected) {
-            loop.execute(() -> guarded(this::beat));
+            onLoopLater(this::beat, 0);
+        }
+    }
+
+    /** Runs a task on the agent's thread after a delay; nothing runs once the agent is stopping. */
+    private void onLoopLater(Runnable task, long delayMs) {
+        if (closed) {
+            return;
+        }
+        try {
+            loop.schedule(() -> guarded(task), delayMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("agent stopping; dropped a task");
         }
     }
 

@@ -1,0 +1,165 @@
+package io.grove.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.cli.client.ExitCodes;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.Yaml;
+
+/** Every user and admin command against a real scheduler and two agents on loopback. */
+class CliClusterTest {
+
+    static final String POOLS = """
+            default_tree: physical
+            pool_trees:
+              physical:
+                default_parent_pool: research
+                pools:
+                  prod: {weight: 2}
+                  small: {max_operation_count: 1}
+                  research: {create_ephemeral_subpools: true}
+            """;
+
+    @TempDir
+    static Path dir;
+    static LocalCommand.LocalCluster cluster;
+    static String url;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Files.writeString(dir.resolve("pools.yaml"), POOLS);
+        cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 2, 0, 0);
+        url = "http://127.0.0.1:" + cluster.httpPort();
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    static GroveCliTest.Run grove(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        int split = all.indexOf("--");
+        List<String> options = List.of("--scheduler", url, "--user", "alice");
+        all.addAll(split < 0 ? all.size() : split, options);
+        return GroveCliTest.grove(all.toArray(String[]::new));
+    }
+
+    @Test
+    void submitFollowListAndReadTheLogs() throws Exception {
+        GroveCliTest.Run submitted = grove("submit", "--pool", "prod", "--jobs", "3", "--cpu", "0.25", "--title", "hello",
+                "--env", "WHO=world", "--wait", "--", "echo hello $WHO $GROVE_JOB_INDEX; echo oops >&2");
+        assertEquals(0, submitted.exitCode(), submitted.err());
+        String id = submitted.out().lines().findFirst().orElseThrow();
+        assertTrue(id.matches("op-\\d+"), submitted.out());
+        assertTrue(submitted.out().contains("3/3 done, 0 running, 0 pending"), submitted.out());
+        assertTrue(submitted.out().strip().endsWith(id + " completed"), submitted.out());
+
+        GroveCliTest.Run list = grove("ops", "list", "--all");
+        assertEquals(0, list.exitCode(), list.err());
+        assertTrue(list.out().startsWith("ID"), list.out());
+        assertTrue(list.out().lines().anyMatch(l -> l.startsWith(id) && l.contains("alice") && l.contains("prod")
+                && l.contains("completed") && l.contains("3/0/3")), list.out());
+        list.out().lines().forEach(l -> assertTrue(l.length() <= 100, "fits 100 columns: " + l));
+
+        JsonNode json = new ObjectMapper().readTree(grove("ops", "get", id, "-o", "json").out());
+        assertEquals("hello", json.get("title").asText());
+        Object yaml = new Yaml().load(grove("ops", "list", "--all", "-o", "yaml").out());
+        assertTrue(yaml instanceof List<?> ops && !ops.isEmpty(), String.valueOf(yaml));
+
+        GroveCliTest.Run jobs = grove("jobs", "list", id);
+        assertEquals(4, jobs.out().lines().count(), jobs.out());
+        GroveCliTest.Run stdout = grove("jobs", "logs", id + "-1");
+        assertEquals("hello world 0\n", stdout.out(), stdout.err());
+        assertEquals("oops\n", grove("jobs", "logs", id + "-1", "--stderr").out());
+        assertEquals(0, grove("ops", "wait", id).exitCode());
+    }
+
+    @Test
+    void aFailedOperationMakesWaitExitNonZero() {
+        GroveCliTest.Run run = grove("submit", "--jobs", "1", "--cpu", "0.25", "--max-failed-jobs", "0", "--wait", "--",
+                "exit 7");
+        assertEquals(ExitCodes.FAILED, run.exitCode(), run.out() + run.err());
+        assertTrue(run.out().contains(" failed"), run.out());
+    }
+
+    @Test
+    void updateAndAbort() {
+        String id = grove("submit", "--pool", "prod", "--jobs", "50", "--cpu", "0.25", "--", "sleep 60").out().strip();
+        GroveCliTest.Run updated = grove("ops", "update", id, "--weight", "3", "--limit", "cpu=1");
+        assertEquals(0, updated.exitCode(), updated.err());
+        assertEquals(id + " updated\n", updated.out());
+        assertEquals(0, grove("ops", "abort", id).exitCode());
+        GroveCliTest.Run again = grove("ops", "abort", id);
+        assertEquals(ExitCodes.REFUSED, again.exitCode());
+        assertTrue(again.err().startsWith("grove: Operation " + id + " is already aborted"), again.err());
+        assertEquals(ExitCodes.USAGE, grove("ops", "update", id).exitCode());
+    }
+
+    @Test
+    void errorsAreOneLineWithTheirExitCodes(@TempDir Path tmp) throws Exception {
+        GroveCliTest.Run unknown = grove("ops", "get", "op-9999");
+        assertEquals(ExitCodes.NOT_FOUND, unknown.exitCode());
+        assertEquals("grove: no operation op-9999 (see your operations with 'grove ops list --all')\n", unknown.err());
+
+        Path spec = tmp.resolve("bad.yaml");
+        Files.writeString(spec, "pool: prod\ntasks:\n  main: {job_count: 0, command: x, cpu: 1, memory: 1Gi, colour: red}\n");
+        GroveCliTest.Run invalid = grove("submit", "-f", spec.toString());
+        assertEquals(ExitCodes.REFUSED, invalid.exitCode());
+        assertTrue(invalid.err().contains("line 3"), invalid.err());
+        assertTrue(invalid.err().contains("colour"), invalid.err());
+
+        assertEquals(0, grove("submit", "--pool", "small", "--cpu", "0.25", "--", "sleep 30").exitCode());
+        GroveCliTest.Run limited = grove("submit", "--pool", "small", "--cpu", "0.25", "--", "sleep 30");
+        assertEquals(ExitCodes.REFUSED, limited.exitCode());
+        assertTrue(limited.err().contains("has been reached") && limited.err().contains("(wait for operations"),
+                limited.err());
+
+        GroveCliTest.Run nothing = grove("submit", "--pool", "prod");
+        assertEquals(ExitCodes.USAGE, nothing.exitCode());
+
+        GroveCliTest.Run down = GroveCliTest.grove("ops", "list", "--scheduler", "http://127.0.0.1:1");
+        assertEquals(ExitCodes.UNREACHABLE, down.exitCode());
+        assertTrue(down.err().startsWith("grove: cannot reach the scheduler at http://127.0.0.1:1"), down.err());
+    }
+
+    @Test
+    void poolsNodesAndConfig(@TempDir Path tmp) throws Exception {
+        GroveCliTest.Run pools = grove("pools");
+        assertEquals(0, pools.exitCode(), pools.err());
+        assertTrue(pools.out().startsWith("tree physical\nPOOL"), pools.out());
+        assertTrue(pools.out().lines().anyMatch(l -> l.startsWith("  prod ")), pools.out());
+        assertTrue(pools.out().lines().anyMatch(l -> l.startsWith("  research ")), pools.out());
+        GroveCliTest.Run pool = grove("pools", "get", "prod");
+        assertTrue(pool.out().lines().anyMatch(l -> l.matches("weight\\s+2")), pool.out());
+        assertEquals(ExitCodes.NOT_FOUND, grove("pools", "get", "nope").exitCode());
+
+        GroveCliTest.Run nodes = grove("nodes");
+        assertEquals(3, nodes.out().lines().count(), nodes.out());
+        assertTrue(nodes.out().lines().skip(1).allMatch(l -> l.contains("online") && l.contains("127.0.0.1:")), nodes.out());
+
+        GroveCliTest.Run shown = grove("config", "show");
+        assertTrue(shown.out().contains("small: {max_operation_count: 1}"), shown.out() + shown.err());
+        assertEquals(0, grove("config", "reload").exitCode());
+        Path next = tmp.resolve("next.yaml");
+        Files.writeString(next, POOLS.replace("prod: {weight: 2}", "prod: {weight: 5}\n      batch: {}"));
+        GroveCliTest.Run diff = grove("config", "diff", next.toString());
+        assertEquals(0, diff.exitCode(), diff.err());
+        assertTrue(diff.out().contains("~ pool prod (tree physical): weight"), diff.out());
+        assertTrue(diff.out().contains("+ pool batch (tree physical)"), diff.out());
+        assertTrue(diff.out().contains("fair shares in tree physical for the current demands:"), diff.out());
+        Files.writeString(next, POOLS.replace("      small: {max_operation_count: 1}\n", ""));
+        GroveCliTest.Run removing = grove("config", "diff", next.toString());
+        assertTrue(removing.out().contains("- pool small (tree physical)"), removing.out());
+    }
+}

@@ -1,0 +1,44 @@
+package io.grove.cli.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where the scheduler is: the flag, then GROVE_SCHEDULER, then the config file, then the default. */
+class TargetTest {
+
+    @Test
+    void theFlagWinsThenTheEnvironmentThenTheFileThenTheDefault(@TempDir Path home) throws Exception {
+        Path file = home.resolve(".config/grove/config.yaml");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "scheduler: http://from-file:8080/\nuser: filed\n");
+        Map<String, String> env = Map.of("HOME", home.toString(), "GROVE_SCHEDULER", "env-host:9090");
+        assertEquals("http://flag:1", Target.resolve("http://flag:1", null, env, "me").scheduler().toString());
+        Target fromEnv = Target.resolve(null, null, env, "me");
+        assertEquals("http://env-host:9090", fromEnv.scheduler().toString());
+        assertEquals("filed", fromEnv.user());
+        Target fromFile = Target.resolve(null, "given", Map.of("HOME", home.toString()), "me");
+        assertEquals("http://from-file:8080", fromFile.scheduler().toString());
+        assertEquals("given", fromFile.user());
+        Target fallback = Target.resolve(null, null, Map.of("HOME", home.resolve("nobody").toString()), "me");
+        assertEquals(Target.DEFAULT_SCHEDULER, fallback.scheduler().toString());
+        assertEquals("me", fallback.user());
+    }
+
+    @Test
+    void aBadUrlOrFileIsAUsageError(@TempDir Path home) throws Exception {
+        CliException bad = assertThrows(CliException.class, () -> Target.resolve("http://", null, Map.of(), "me"));
+        assertEquals(ExitCodes.USAGE, bad.exitCode());
+        Path file = home.resolve("grove/config.yaml");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "- not a mapping\n");
+        CliException broken = assertThrows(CliException.class,
+                () -> Target.resolve(null, null, Map.of("XDG_CONFIG_HOME", home.toString()), "me"));
+        assertEquals(ExitCodes.USAGE, broken.exitCode());
+    }
+}
