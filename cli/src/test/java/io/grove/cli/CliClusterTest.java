@@ -86,6 +86,18 @@ class CliClusterTest {
     }
 
     @Test
+    void followingALogPrintsItToTheEnd() throws Exception {
+        String id = grove("submit", "--pool", "prod", "--cpu", "0.25", "--", "echo first; sleep 1; echo second").out().strip();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!grove("jobs", "list", id).out().contains("running") && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);
+        }
+        GroveCliTest.Run followed = grove("jobs", "logs", id + "-1", "--follow");
+        assertEquals(0, followed.exitCode(), followed.err());
+        assertEquals("first\nsecond\n", followed.out());
+    }
+
+    @Test
     void aFailedOperationMakesWaitExitNonZero() {
         GroveCliTest.Run run = grove("submit", "--jobs", "1", "--cpu", "0.25", "--max-failed-jobs", "0", "--wait", "--",
                 "exit 7");

@@ -1,0 +1,117 @@
+package io.grove.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code grove local}: the banner, the demo, and a clean stop that keeps the state. */
+class LocalCommandTest {
+
+    @Test
+    void theBannerSaysWhereTheApiIsAndTheDemoSubmits(@TempDir Path dir) throws Exception {
+        LocalCommand local = new LocalCommand();
+        local.stop = new CountDownLatch(0);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = new CommandLine(local);
+        commandLine.setOut(new PrintWriter(out));
+        commandLine.setErr(new PrintWriter(err));
+        int code = commandLine.execute("--agents", "1", "--http-port", "0", "--node-port", "0", "--data-dir",
+                dir.toString(), "--demo");
+        try {
+            assertEquals(0, code, err.toString());
+            String text = out.toString();
+            assertTrue(text.startsWith("Grove is running: a scheduler and 1 agent on this machine"), text);
+            assertTrue(text.contains("  API     http://127.0.0.1:" + local.running.httpPort() + "/api/v1"), text);
+            assertTrue(text.contains("submit --pool etl --jobs 8"), text);
+            assertTrue(text.contains("alice -> etl: 40 jobs of 0.25 cpu"), text);
+            assertTrue(text.contains("carol -> research/carol (ephemeral)"), text);
+            GroveCliTest.Run ops = GroveCliTest.grove("ops", "list", "--all-users", "--scheduler",
+                    "http://127.0.0.1:" + local.running.httpPort());
+            assertEquals(5, ops.out().lines().count(), ops.out());
+        } finally {
+            local.running.close();
+        }
+    }
+
+    @Test
+    void completionScripts() {
+        GroveCliTest.Run bash = GroveCliTest.grove("completion", "bash");
+        assertEquals(0, bash.exitCode());
+        assertTrue(bash.out().contains("complete -F") && bash.out().contains("submit"), bash.out());
+        assertTrue(GroveCliTest.grove("completion", "zsh").out().startsWith("autoload -U +X compinit"));
+        assertEquals(2, GroveCliTest.grove("completion", "fish").exitCode());
+    }
+
+    @Test
+    void ctrlCKillsTheJobsAndKeepsTheState(@TempDir Path dir) throws Exception {
+        int http = freePort();
+        int node = freePort();
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Grove.class.getName(),
+                "local", "--agents", "1", "--http-port", Integer.toString(http), "--node-port", Integer.toString(node),
+                "--data-dir", dir.toString(), "--config", pools(dir).toString()).redirectErrorStream(true).start();
+        BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder seen = new StringBuilder();
+        String line;
+        while ((line = lines.readLine()) != null && !line.startsWith("Stop with Ctrl-C")) {
+            seen.append(line).append('\n');
+        }
+        assertTrue(line != null, "grove local did not start:\n" + seen);
+        String url = "http://127.0.0.1:" + http;
+        String id = GroveCliTest.grove("submit", "--scheduler", url, "--cpu", "0.25", "--", "sleep 300").out().strip();
+        Path jobs = dir.resolve("agents/local-1/jobs");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(jobs.resolve(id + "-1/job.json")) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(20_000_000);
+        }
+        long pid = new ObjectMapper().readTree(jobs.resolve(id + "-1/job.json").toFile()).get("pid").asLong();
+
+        StringBuffer rest = new StringBuffer();
+        Thread drain = new Thread(() -> lines.lines().forEach(l -> rest.append(l).append('\n')));
+        drain.start();
+        // SIGTERM, as Ctrl-C's SIGINT: the shutdown hook runs (Process.destroy would close our end of the output)
+        new ProcessBuilder("bash", "-c", "kill -TERM " + process.pid()).start().waitFor();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        drain.join(10_000);
+        assertTrue(rest.contains("stopped; state kept in " + dir), rest);
+        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the job was killed");
+
+        try (LocalCommand.LocalCluster again = LocalCommand.LocalCluster.start(pools(dir), dir, 1, 0, 0)) {
+            JsonNode op = new ObjectMapper().readTree(GroveCliTest.grove("ops", "get", id, "-o", "json", "--scheduler",
+                    "http://127.0.0.1:" + again.httpPort()).out());
+            assertEquals("running", op.get("state").asText(), "the operation is back after the restart");
+        }
+    }
+
+    private static Path pools(Path dir) throws Exception {
+        Path file = dir.resolve("pools.yaml");
+        if (!Files.exists(file)) {
+            Files.writeString(file, CliClusterTest.POOLS);
+        }
+        return file;
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
