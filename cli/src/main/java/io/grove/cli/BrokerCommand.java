@@ -1,14 +1,11 @@
 package io.grove.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
+import io.grove.cli.client.CliException;
+import io.grove.cli.client.SchedulerClient;
+import io.grove.cli.client.Target;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -41,37 +38,20 @@ final class BrokerCommand {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            String url = (node.startsWith("http") ? node : "http://" + node) + "/api/v1/broker";
-            String body;
+            URI url = URI.create((node.startsWith("http") ? node : "http://" + node) + "/api/v1/broker");
+            JsonNode status;
             try {
-                HttpResponse<String> response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
-                        .send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
-                                HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() != 200) {
-                    err.println("grove broker status: " + url + " answered " + response.statusCode() + ": " + response.body());
-                    err.flush();
-                    return 1;
-                }
-                body = response.body();
-            } catch (IOException | IllegalArgumentException e) {
-                err.println("grove broker status: cannot reach the agent at " + url + ": " + e.getMessage());
+                SchedulerClient client = new SchedulerClient(new Target(url, "grove", "--node"));
+                status = client.getFrom(url, "the agent");
+            } catch (CliException e) {
+                err.println("grove broker status: " + e.getMessage());
                 err.flush();
-                return 3;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return 1;
+                return e.exitCode();
             }
             if (output.equals("json")) {
-                out.println(body);
-                out.flush();
-                return 0;
-            }
-            try {
-                print(new ObjectMapper().readTree(body), out);
-            } catch (IOException e) {
-                err.println("grove broker status: the agent's answer is not JSON: " + e.getMessage());
-                err.flush();
-                return 1;
+                out.println(status.toPrettyString());
+            } else {
+                print(status, out);
             }
             out.flush();
             return 0;

@@ -91,7 +91,7 @@ class LocalCommandTest {
         new ProcessBuilder("bash", "-c", "kill -TERM " + process.pid()).start().waitFor();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS));
         drain.join(10_000);
-        assertTrue(rest.contains("stopped; state kept in " + dir), rest);
+        assertTrue(rest.toString().contains("stopped; state kept in " + dir), rest.toString());
         assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the job was killed");
 
         try (LocalCommand.LocalCluster again = LocalCommand.LocalCluster.start(pools(dir), dir, 1, 0, 0)) {
