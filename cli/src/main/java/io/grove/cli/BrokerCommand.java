@@ -25,7 +25,7 @@ final class BrokerCommand {
                 "Example: grove broker status --node 127.0.0.1:7078"})
     static final class Status implements Callable<Integer> {
 
-        @Option(names = "--node", required = true, paramLabel = "HOST:PORT", description = "the agent's HTTP endpoint")
+        @Option(names = "--node", required = true, paramLabel = "HOST:PORT", description = "the agent's HTTP endpoint (port 7078 when not given)")
         String node;
 
         @Option(names = {"-o", "--output"}, defaultValue = "table", description = "table or json (default: ${DEFAULT-VALUE})")
@@ -38,7 +38,11 @@ final class BrokerCommand {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            URI url = URI.create((node.startsWith("http") ? node : "http://" + node) + "/api/v1/broker");
+            String address = node.startsWith("http") ? node : "http://" + node;
+            if (address.indexOf(':', address.indexOf("//") + 2) < 0) {
+                address += ":" + io.grove.agent.AgentSettings.DEFAULT_HTTP_PORT;
+            }
+            URI url = URI.create(address + "/api/v1/broker");
             JsonNode status;
             try {
                 SchedulerClient client = new SchedulerClient(new Target(url, "grove", "--node"));

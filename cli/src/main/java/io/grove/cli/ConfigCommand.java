@@ -31,7 +31,8 @@ final class ConfigCommand implements Runnable {
 
     /** {@code grove config validate FILE}: every problem with its line, or a summary of the trees. */
     @Command(name = "validate", mixinStandardHelpOptions = true,
-            description = "Checks a pools file. Prints every problem with its line and pool, exits 1 if there is any.")
+            description = {"Checks a pools file. Prints every problem with its line and pool, exits 1 if there is any.",
+                "", "Example: grove config validate config/pools.yaml"})
     static final class Validate implements Callable<Integer> {
 
         @Parameters(paramLabel = "FILE", description = "the pools file to check")

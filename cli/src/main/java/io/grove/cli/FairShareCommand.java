@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
             "",
             "The snapshot (YAML or JSON) holds the tree with its total_resources, the operations with "
                     + "their demand and usage, and optionally integral_state and elapsed_seconds. The output's "
-                    + "integral_state can be fed back with a new elapsed_seconds to chain updates."})
+                    + "integral_state can be fed back with a new elapsed_seconds to chain updates.",
+            "",
+            "Example: grove fair-share --snapshot config/snapshots/example.yaml"})
 final class FairShareCommand implements Callable<Integer> {
 
     @Option(names = "--snapshot", required = true, paramLabel = "FILE", description = "the snapshot to compute")

@@ -23,7 +23,9 @@ import picocli.CommandLine.Option;
             "",
             "State is journaled in the data directory and revived after a restart; the pools file is "
                     + "reloaded when it changes, on SIGHUP, or on POST /api/v1/config/reload. Stop with SIGTERM "
-                    + "or Ctrl-C."})
+                    + "or Ctrl-C.",
+            "",
+            "Example: grove scheduler --config config/pools.yaml --data-dir /var/lib/grove --bind 0.0.0.0"})
 final class SchedulerCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "the pools file")

@@ -32,7 +32,9 @@ import picocli.CommandLine.Option;
                     + "invariants are checked after every event.",
             "",
             "Prints a summary per pool; --output writes summary.json, timeseries.csv and chart.html. "
-                    + "The same seed gives the same run."})
+                    + "The same seed gives the same run.",
+            "",
+            "Example: grove simulate --pools config/pools.yaml --workload config/workloads/example.yaml --output /tmp/sim"})
 final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--pools", required = true, paramLabel = "FILE", description = "the pool trees (pools.yaml)")
