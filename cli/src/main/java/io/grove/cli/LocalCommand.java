@@ -1,7 +1,6 @@
 package io.grove.cli;
 
 import io.grove.agent.AgentDaemon;
-import io.grove.agent.AgentMain;
 import io.grove.agent.AgentSettings;
 import io.grove.agent.MachineResources;
 import io.grove.agent.job.ProcessJobRunner;
@@ -207,12 +206,10 @@ final class LocalCommand implements Callable<Integer> {
             List<AgentDaemon> agents = new ArrayList<>();
             try {
                 for (int i = 1; i <= count; i++) {
-                    AgentSettings base = AgentMain.defaults("127.0.0.1", scheduler.nodePort(),
-                            data.resolve("agents").resolve("local-" + i), each);
-                    agents.add(AgentDaemon.start(new AgentSettings(base.schedulerHost(), base.schedulerPort(),
-                            "local-" + i, base.tags(), each, base.workDir(), "127.0.0.1", 0, null, 0, base.brokerConfig(),
-                            base.brokerReserve(), base.logRetention(), base.memorySampleInterval(), Duration.ofMillis(100),
-                            base.backoffMax(), base.requestTimeout()), new ProcessJobRunner()));
+                    AgentSettings agent = AgentSettings.defaults("127.0.0.1", scheduler.nodePort(),
+                            data.resolve("agents").resolve("local-" + i), each).withNodeId("local-" + i).withPorts(0, 0)
+                            .withTimings(Duration.ofSeconds(1), Duration.ofMillis(100));
+                    agents.add(AgentDaemon.start(agent, new ProcessJobRunner()));
                 }
                 for (AgentDaemon agent : agents) {
                     agent.welcomed().get(30, TimeUnit.SECONDS);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.agent.AgentDaemon;
-import io.grove.agent.AgentMain;
 import io.grove.agent.AgentSettings;
 import io.grove.agent.job.ProcessJobRunner;
 import io.grove.core.resource.Resources;
@@ -48,11 +47,8 @@ class AgentCommandsTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             unusedPort = socket.getLocalPort();
         }
-        AgentSettings base = AgentMain.defaults("127.0.0.1", unusedPort, dir, new Resources(2, 2, 0, 4L << 30, 0));
-        AgentSettings settings = new AgentSettings(base.schedulerHost(), base.schedulerPort(), "n1", base.tags(),
-                base.resources(), dir, "127.0.0.1", 0, null, 0, base.brokerConfig(), base.brokerReserve(),
-                base.logRetention(), base.memorySampleInterval(), base.backoffBase(), base.backoffMax(),
-                base.requestTimeout());
+        AgentSettings settings = AgentSettings.defaults("127.0.0.1", unusedPort, dir, new Resources(2, 2, 0, 4L << 30, 0))
+                .withNodeId("n1").withPorts(0, 0);
         try (AgentDaemon agent = AgentDaemon.start(settings, new ProcessJobRunner());
                 BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(), m -> { })) {
             client.submit(new BrokerMessage.Submit(7, "compact t1", new BrokerMessage.Amounts(1.0, null),

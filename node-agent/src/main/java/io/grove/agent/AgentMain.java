@@ -1,12 +1,9 @@
 package io.grove.agent;
 
-import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.job.ProcessJobRunner;
 import io.grove.core.resource.Resources;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -30,14 +27,6 @@ public final class AgentMain {
                 + daemon.brokerPort());
         System.out.flush();
         stopped.await();
-    }
-
-    /** Settings with the defaults of {@code grove agent}. */
-    public static AgentSettings defaults(String host, int port, Path workDir, Resources resources) {
-        return new AgentSettings(host, port, null, List.of(), resources, workDir, "127.0.0.1",
-                AgentSettings.DEFAULT_HTTP_PORT, null, AgentSettings.DEFAULT_BROKER_PORT, BrokerConfig.builtIn(),
-                AgentSettings.DEFAULT_RESERVE, Duration.ofHours(24), Duration.ofSeconds(1), Duration.ofMillis(500),
-                Duration.ofSeconds(30), Duration.ofSeconds(10));
     }
 
     /** {@code --scheduler HOST:PORT --work-dir DIR [--node-id ID] [--cpu N] [--memory BYTES] [--http-port N] [--broker-port N]}. */
@@ -66,11 +55,7 @@ public final class AgentMain {
             throw new IllegalArgumentException("usage: AgentMain --scheduler HOST:PORT --work-dir DIR [...]");
         }
         int colon = scheduler.lastIndexOf(':');
-        AgentSettings base = defaults(scheduler.substring(0, colon), Integer.parseInt(scheduler.substring(colon + 1)), work,
-                resources);
-        run(new AgentSettings(base.schedulerHost(), base.schedulerPort(), nodeId, base.tags(), resources, work,
-                base.bindHost(), httpPort, null, brokerPort, base.brokerConfig(), base.brokerReserve(),
-                base.logRetention(), base.memorySampleInterval(), base.backoffBase(), base.backoffMax(),
-                base.requestTimeout()));
+        run(AgentSettings.defaults(scheduler.substring(0, colon), Integer.parseInt(scheduler.substring(colon + 1)), work,
+                resources).withNodeId(nodeId).withPorts(httpPort, brokerPort));
     }
 }

@@ -44,4 +44,35 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     public AgentSettings {
         tags = List.copyOf(tags);
     }
+
+    /**
+     * The defaults of {@code grove agent} for a scheduler at {@code host:port}: loopback endpoints on
+     * the default ports, the built-in broker configuration and reserve, 24 h of logs, memory sampled
+     * every second, backoff from 0.5 s to 30 s, replies within 10 s.
+     */
+    public static AgentSettings defaults(String host, int port, Path workDir, Resources resources) {
+        return new AgentSettings(host, port, null, List.of(), resources, workDir, "127.0.0.1", DEFAULT_HTTP_PORT, null,
+                DEFAULT_BROKER_PORT, BrokerConfig.builtIn(), DEFAULT_RESERVE, Duration.ofHours(24), Duration.ofSeconds(1),
+                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10));
+    }
+
+    public AgentSettings withNodeId(String id) {
+        return new AgentSettings(schedulerHost, schedulerPort, id, tags, resources, workDir, bindHost, httpPort,
+                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
+                backoffMax, requestTimeout);
+    }
+
+    /** The HTTP endpoint's port and the broker's loopback port (0: any free one; broker -1: none). */
+    public AgentSettings withPorts(int http, int broker) {
+        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, http,
+                advertisedHost, broker, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
+                backoffMax, requestTimeout);
+    }
+
+    /** How often memory is sampled, and the first reconnection wait. */
+    public AgentSettings withTimings(Duration sampleInterval, Duration firstBackoff) {
+        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
+                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, sampleInterval, firstBackoff,
+                backoffMax, requestTimeout);
+    }
 }

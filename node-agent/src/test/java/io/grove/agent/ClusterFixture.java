@@ -2,7 +2,6 @@ package io.grove.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.job.ProcessJobRunner;
 import io.grove.core.resource.Resources;
 import io.grove.server.Clock;
@@ -52,12 +51,9 @@ final class ClusterFixture implements AutoCloseable {
     }
 
     AgentSettings agentSettings(String name, double cpu) {
-        AgentSettings base = AgentMain.defaults("127.0.0.1", nodePort, dir.resolve(name),
-                new Resources(Math.max(1, Math.floor(cpu)), cpu, 0, 4L << 30, 0));
-        return new AgentSettings(base.schedulerHost(), base.schedulerPort(), name, base.tags(), base.resources(),
-                base.workDir(), "127.0.0.1", 0, null, 0, BrokerConfig.builtIn(), base.brokerReserve(),
-                base.logRetention(), Duration.ofMillis(200), Duration.ofMillis(50), Duration.ofMillis(500),
-                Duration.ofSeconds(5));
+        return AgentSettings.defaults("127.0.0.1", nodePort, dir.resolve(name),
+                new Resources(Math.max(1, Math.floor(cpu)), cpu, 0, 4L << 30, 0)).withNodeId(name).withPorts(0, 0)
+                .withTimings(Duration.ofMillis(200), Duration.ofMillis(50));
     }
 
     AgentDaemon agent(String name, double cpu) throws Exception {
