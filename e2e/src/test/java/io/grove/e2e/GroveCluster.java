@@ -1,0 +1,249 @@
+package io.grove.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.ContainerNetwork;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.Wait;
+
+/**
+ * A scheduler and agents as containers on a user-defined Docker network, each its own host, from
+ * the image under test. The scheduler's data directory, its pools file and the jobs' side effects
+ * are folders of the test, so the scheduler can be replaced by a new container on the same state
+ * and the test can read what the jobs did.
+ */
+final class GroveCluster implements AutoCloseable {
+
+    /** Short node timeouts so that faults play out in seconds: offline after 4 s, jobs lost after 10 s. */
+    static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(4);
+    static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(10);
+
+    final Path dir;
+    final Path effects;
+    final Path config;
+    final Path data;
+    final Network network = Network.newNetwork();
+    final Map<String, GenericContainer<?>> agents = new LinkedHashMap<>();
+    final HttpClient http = HttpClient.newHttpClient();
+    final ObjectMapper json = new ObjectMapper();
+    final String image;
+    GenericContainer<?> scheduler;
+
+    GroveCluster(Path dir, String pools, int agentCount) throws Exception {
+        this.dir = dir;
+        this.image = GroveImage.ensureBuilt();
+        effects = Files.createDirectories(dir.resolve("effects"));
+        config = Files.createDirectories(dir.resolve("config"));
+        data = Files.createDirectories(dir.resolve("data"));
+        Files.writeString(config.resolve("pools.yaml"), pools);
+        startScheduler();
+        for (int i = 1; i <= agentCount; i++) {
+            startAgent("agent-" + i);
+        }
+        awaitTrue("all agents online", Duration.ofSeconds(60), () -> onlineNodes() == agentCount);
+    }
+
+    void startScheduler() {
+        scheduler = new GenericContainer<>(image)
+                .withNetwork(network).withNetworkAliases("scheduler")
+                .withFileSystemBind(config.toString(), "/etc/grove-test")
+                .withFileSystemBind(data.toString(), "/var/lib/grove")
+                .withCommand("scheduler", "--config", "/etc/grove-test/pools.yaml", "--data-dir", "/var/lib/grove",
+                        "--bind", "0.0.0.0", "--heartbeat-period", "500ms", "--node-heartbeat-timeout",
+                        HEARTBEAT_TIMEOUT.toSeconds() + "s", "--node-registration-timeout",
+                        REGISTRATION_TIMEOUT.toSeconds() + "s")
+                .withExposedPorts(8080)
+                .waitingFor(Wait.forHttp("/healthz").forPort(8080).withStartupTimeout(Duration.ofSeconds(90)));
+        scheduler.start();
+    }
+
+    void startAgent(String name) {
+        GenericContainer<?> agent = new GenericContainer<>(image)
+                .withNetwork(network).withNetworkAliases(name).withCreateContainerCmdModifier(c -> c.withHostName(name))
+                .withFileSystemBind(effects.toString(), "/effects")
+                .withCommand("agent", "--scheduler", "scheduler:7077", "--node-id", name, "--cpu", "2", "--memory", "2Gi",
+                        "--bind", "0.0.0.0", "--advertise-host", name, "--work-dir", "/var/lib/grove-agent")
+                .waitingFor(Wait.forLogMessage(".*ready node_id=.*", 1).withStartupTimeout(Duration.ofSeconds(90)));
+        agent.start();
+        agents.put(name, agent);
+    }
+
+    /** SIGKILL, as a crash: the container and every job in it die at once. */
+    void kill(GenericContainer<?> container) {
+        docker().killContainerCmd(container.getContainerId()).exec();
+        container.stop();
+    }
+
+    void disconnect(String agent) {
+        docker().disconnectFromNetworkCmd().withNetworkId(network.getId())
+                .withContainerId(agents.get(agent).getContainerId()).withForce(true).exec();
+    }
+
+    void reconnect(String agent) {
+        docker().connectToNetworkCmd().withNetworkId(network.getId()).withContainerId(agents.get(agent).getContainerId())
+                .withContainerNetwork(new ContainerNetwork().withAliases(agent)).exec();
+    }
+
+    private static DockerClient docker() {
+        return DockerClientFactory.instance().client();
+    }
+
+    // ------------------------------------------------------------------ the API
+
+    URI api(String path) {
+        return URI.create("http://" + scheduler.getHost() + ":" + scheduler.getMappedPort(8080) + "/api/v1" + path);
+    }
+
+    JsonNode get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(api(path)).GET());
+    }
+
+    JsonNode post(String path, String body) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(api(path)).POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(request.header("X-Grove-User", "e2e").timeout(Duration.ofSeconds(30))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode body = json.readTree(response.body());
+        if (response.statusCode() / 100 != 2) {
+            throw new ApiError(response.statusCode(), body);
+        }
+        return body;
+    }
+
+    /** A refusal of the API, with its status and body. */
+    static final class ApiError extends IOException {
+        final int status;
+        final JsonNode body;
+
+        ApiError(int status, JsonNode body) {
+            super(status + ": " + body);
+            this.status = status;
+            this.body = body;
+        }
+    }
+
+    /**
+     * Submits {@code jobs} jobs that each record their index, start and end (nanoseconds) in
+     * {@code /effects/JOB_ID} after running for {@code seconds}.
+     */
+    String submit(String pool, int jobs, double cpu, double seconds) throws IOException, InterruptedException {
+        String command = "s=$(date +%s%N); sleep " + seconds + "; echo \\\"$GROVE_JOB_INDEX $s $(date +%s%N)\\\" > "
+                + "/effects/$GROVE_JOB_ID";
+        String spec = "{\"pool\": \"" + pool + "\", \"max_failed_job_count\": 100, \"tasks\": {\"main\": {\"job_count\": "
+                + jobs + ", \"cpu\": " + cpu + ", \"memory\": \"64Mi\", \"command\": \"" + command + "\"}}}";
+        return post("/operations", spec).get("id").asText();
+    }
+
+    JsonNode operation(String id) throws IOException, InterruptedException {
+        return get("/operations/" + id);
+    }
+
+    String state(String id) throws IOException, InterruptedException {
+        return operation(id).get("state").asText();
+    }
+
+    List<JsonNode> attempts(String id) throws IOException, InterruptedException {
+        List<JsonNode> list = new ArrayList<>();
+        get("/operations/" + id + "/jobs").forEach(list::add);
+        return list;
+    }
+
+    int onlineNodes() {
+        try {
+            int online = 0;
+            for (JsonNode node : get("/nodes")) {
+                online += node.get("state").asText().equals("online") ? 1 : 0;
+            }
+            return online;
+        } catch (IOException | InterruptedException e) {
+            return -1;
+        }
+    }
+
+    // ------------------------------------------------------------------ side effects
+
+    /** What one job attempt did: its index and when it ran. */
+    record Effect(String jobId, String operation, int index, long start, long end) {
+    }
+
+    List<Effect> effects() throws IOException {
+        List<Effect> found = new ArrayList<>();
+        try (Stream<Path> files = Files.list(effects)) {
+            for (Path file : files.toList()) {
+                String[] parts = Files.readString(file).trim().split(" ");
+                if (parts.length != 3) {
+                    continue;   // being written
+                }
+                String jobId = file.getFileName().toString();
+                found.add(new Effect(jobId, jobId.substring(0, jobId.lastIndexOf('-')), Integer.parseInt(parts[0]),
+                        Long.parseLong(parts[1]), Long.parseLong(parts[2])));
+            }
+        }
+        return found;
+    }
+
+    // ------------------------------------------------------------------ waiting
+
+    interface Check {
+        boolean test() throws Exception;
+    }
+
+    /** Waits for real containers, processes and timeouts, polling every 200 ms. */
+    static void awaitTrue(String what, Duration timeout, Check check) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (check.test()) {
+                    return;
+                }
+            } catch (Exception e) {
+                last = e;
+            }
+            LockSupport.parkNanos(200_000_000);
+        }
+        throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what
+                + (last == null ? "" : " (last error: " + last + ")"));
+    }
+
+    /** Keeps what each container printed in target/e2e-logs/, then removes the containers. */
+    @Override
+    public void close() {
+        Path logs = Path.of("target", "e2e-logs", dir.getFileName().toString());
+        Map<String, GenericContainer<?>> all = new LinkedHashMap<>(agents);
+        if (scheduler != null) {
+            all.put("scheduler", scheduler);
+        }
+        for (Map.Entry<String, GenericContainer<?>> container : all.entrySet()) {
+            try {
+                if (container.getValue().isRunning()) {
+                    Files.createDirectories(logs);
+                    Files.writeString(logs.resolve(container.getKey() + ".log"), container.getValue().getLogs());
+                }
+            } catch (IOException | RuntimeException e) {
+                // the logs are a help, not a result
+            }
+            container.getValue().stop();
+        }
+        network.close();
+    }
+}
