@@ -11,18 +11,23 @@ final class GroveImage {
     static final String VERSION = System.getProperty("grove.version", "0.1.0-SNAPSHOT");
     static final String NAME = "grove:" + VERSION;
     private static volatile boolean built;
+    private static volatile String failure;
 
     private GroveImage() {
     }
 
     static synchronized String ensureBuilt() throws IOException, InterruptedException {
+        if (failure != null) {
+            throw new IllegalStateException(failure);
+        }
         if (!built) {
             Path root = Path.of(System.getProperty("grove.root", ".."));
             Process build = new ProcessBuilder("bash", root.resolve("deploy/image/build.sh").toString())
                     .redirectErrorStream(true).start();
             String output = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!build.waitFor(15, TimeUnit.MINUTES) || build.exitValue() != 0) {
-                throw new IllegalStateException("deploy/image/build.sh failed:\n" + output);
+                failure = "deploy/image/build.sh failed:\n" + output;
+                throw new IllegalStateException(failure);
             }
             built = true;
         }
