@@ -91,6 +91,9 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--memory-sample-interval", defaultValue = "1s", description = "how often job memory is measured (default: ${DEFAULT-VALUE})")
     String sampleInterval;
 
+    @Option(names = "--node-token-file", paramLabel = "FILE", description = "the cluster's node token, if the scheduler wants one")
+    Path nodeTokenFile;
+
     @Option(names = "--show-broker-config", description = "print the broker configuration in effect (a legacy one converted) and exit")
     boolean showBrokerConfig;
 
@@ -145,7 +148,19 @@ final class AgentCommand implements Callable<Integer> {
         Resources resources = new Resources(slots, cpus, gpu, bytes, network);
         return new AgentSettings(scheduler.substring(0, colon), port, nodeId, tags, resources, workDir, bind, httpPort,
                 advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
-                Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10));
+                Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
+                nodeToken());
+    }
+
+    private String nodeToken() {
+        if (nodeTokenFile == null) {
+            return null;
+        }
+        try {
+            return io.grove.server.security.Secrets.read(nodeTokenFile);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("--node-token-file: " + e.getMessage());
+        }
     }
 
     static BrokerResources reserve(String text) {

@@ -58,6 +58,20 @@ final class SchedulerCommand implements Callable<Integer> {
             description = "a silent node's jobs are aborted after this (default: ${DEFAULT-VALUE})")
     String registrationTimeout;
 
+    @Option(names = "--tokens-file", paramLabel = "FILE",
+            description = "users' bearer tokens (token -> user, groups); reloaded when it changes. Required unless --insecure-local")
+    Path tokensFile;
+
+    @Option(names = "--node-token-file", paramLabel = "FILE", description = "the cluster's node token; nodes without it are refused")
+    Path nodeTokenFile;
+
+    @Option(names = "--insecure-local",
+            description = "no authentication: the user is whatever X-Grove-User says; loopback only (grove local runs so)")
+    boolean insecureLocal;
+
+    @Option(names = "--audit-log", paramLabel = "FILE", description = "the audit log (default: DATA_DIR/audit.log)")
+    Path auditLog;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -68,7 +82,8 @@ final class SchedulerCommand implements Callable<Integer> {
             DaemonSettings defaults = DaemonSettings.defaults(config, dataDir);
             settings = defaults.withBindAddress(bind).withPorts(nodePort, httpPort)
                     .withPeriods(Durations.parse(heartbeatPeriod), Durations.parse(updatePeriod))
-                    .withCluster(new ClusterSettings(Durations.parse(heartbeatTimeout), Durations.parse(registrationTimeout)));
+                    .withCluster(new ClusterSettings(Durations.parse(heartbeatTimeout), Durations.parse(registrationTimeout)))
+                    .withSecurity(new io.grove.server.security.Security(insecureLocal, tokensFile, nodeTokenFile, auditLog));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
             return 2;

@@ -174,7 +174,7 @@ public final class AgentDaemon implements AutoCloseable {
         }
         client = c;
         Handshake handshake = new Handshake(Message.VERSION, agent.nodeId(), address, settings.tags(), agent.offered(),
-                agent.runningJobs(), null, agent.handshakeResults());
+                agent.runningJobs(), settings.nodeToken(), agent.handshakeResults());
         c.request(handshake, settings.requestTimeout()).whenComplete((reply, error) -> loop.execute(() -> guarded(() -> {
             if (client != c) {
                 return;

@@ -27,11 +27,13 @@ import java.util.List;
  * @param backoffBase the first wait before reconnecting, doubled after each failure
  * @param backoffMax the longest wait before reconnecting
  * @param requestTimeout how long a heartbeat may wait for its reply
+ * @param nodeToken the cluster's node token, sent in the handshake; {@code null} for none
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
-        Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout) {
+        Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
+        String nodeToken) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -53,26 +55,33 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     public static AgentSettings defaults(String host, int port, Path workDir, Resources resources) {
         return new AgentSettings(host, port, null, List.of(), resources, workDir, "127.0.0.1", DEFAULT_HTTP_PORT, null,
                 DEFAULT_BROKER_PORT, BrokerConfig.builtIn(), DEFAULT_RESERVE, Duration.ofHours(24), Duration.ofSeconds(1),
-                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10));
+                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10), null);
     }
 
     public AgentSettings withNodeId(String id) {
         return new AgentSettings(schedulerHost, schedulerPort, id, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout);
+                backoffMax, requestTimeout, nodeToken);
     }
 
     /** The HTTP endpoint's port and the broker's loopback port (0: any free one; broker -1: none). */
     public AgentSettings withPorts(int http, int broker) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, http,
                 advertisedHost, broker, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout);
+                backoffMax, requestTimeout, nodeToken);
+    }
+
+    /** The cluster's node token to present in the handshake. */
+    public AgentSettings withNodeToken(String token) {
+        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
+                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
+                backoffMax, requestTimeout, token);
     }
 
     /** How often memory is sampled, and the first reconnection wait. */
     public AgentSettings withTimings(Duration sampleInterval, Duration firstBackoff) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, sampleInterval, firstBackoff,
-                backoffMax, requestTimeout);
+                backoffMax, requestTimeout, nodeToken);
     }
 }

@@ -5,12 +5,14 @@ import io.grove.config.yaml.Problems;
 import io.grove.config.yaml.YamlDocument;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolTreeValidator;
+import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.PoolsConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -43,16 +45,20 @@ public final class PoolsConfigLoader {
 
     private static PoolsConfig read(MapReader top) {
         String defaultTree = top.string("default_tree");
+        List<String> admins = top.has("admins") ? top.strings("admins") : List.of();
         Map<String, PoolTreeConfig> trees = new LinkedHashMap<>();
+        Map<String, Map<String, AccessControl.PoolAccess>> acls = new LinkedHashMap<>();
         for (Map.Entry<String, MapReader> entry : top.namedMaps("pool_trees").entrySet()) {
             MapReader tree = entry.getValue();
-            trees.put(entry.getKey(), TreeConfigReader.read(entry.getKey(), tree));
+            Map<String, AccessControl.PoolAccess> treeAcls = new LinkedHashMap<>();
+            trees.put(entry.getKey(), TreeConfigReader.read(entry.getKey(), tree, treeAcls));
+            acls.put(entry.getKey(), treeAcls);
             tree.finish();
         }
         top.finish();
         if (defaultTree == null && trees.size() == 1) {
             defaultTree = trees.keySet().iterator().next();
         }
-        return new PoolsConfig(defaultTree, trees);
+        return new PoolsConfig(defaultTree, trees, new AccessControl(admins == null ? List.of() : admins, acls));
     }
 }

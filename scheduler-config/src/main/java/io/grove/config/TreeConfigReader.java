@@ -31,6 +31,12 @@ public final class TreeConfigReader {
 
     /** Reads the tree's own keys and its pools. Leaves other keys of {@code tree} to the caller. */
     public static PoolTreeConfig read(String name, MapReader tree) {
+        return read(name, tree, new java.util.HashMap<>());
+    }
+
+    /** As {@link #read(String, MapReader)}, collecting each pool's {@code acl} into {@code acls}. */
+    public static PoolTreeConfig read(String name, MapReader tree,
+            Map<String, io.grove.core.pool.AccessControl.PoolAccess> acls) {
         OperationCountSettings countDefaults = OperationCountSettings.DEFAULT;
         OperationCountSettings counts = new OperationCountSettings(
                 or(tree.integer("max_operation_count"), countDefaults.maxOperationCount()),
@@ -83,7 +89,7 @@ public final class TreeConfigReader {
                 starvation,
                 preemption,
                 integral,
-                readPools(tree));
+                readPools(tree, acls));
     }
 
     private static IntegralGuaranteesSettings readIntegralSettings(MapReader reader) {
@@ -100,15 +106,30 @@ public final class TreeConfigReader {
         return settings;
     }
 
-    private static List<PoolConfig> readPools(MapReader parent) {
+    private static List<PoolConfig> readPools(MapReader parent,
+            Map<String, io.grove.core.pool.AccessControl.PoolAccess> acls) {
         List<PoolConfig> pools = new ArrayList<>();
         for (Map.Entry<String, MapReader> entry : parent.namedMaps("pools").entrySet()) {
-            pools.add(readPool(entry.getKey(), entry.getValue()));
+            pools.add(readPool(entry.getKey(), entry.getValue(), acls));
         }
         return pools;
     }
 
-    private static PoolConfig readPool(String name, MapReader pool) {
+    /** A pool's {@code acl: {submit: [...], administer: [...]}}; absent lists are inherited. */
+    private static void readAcl(String name, MapReader pool, Map<String, io.grove.core.pool.AccessControl.PoolAccess> acls) {
+        MapReader acl = pool.map("acl");
+        if (acl == null) {
+            return;
+        }
+        List<String> submit = acl.has("submit") ? acl.strings("submit") : null;
+        List<String> administer = acl.has("administer") ? acl.strings("administer") : null;
+        acl.finish();
+        acls.put(name, new io.grove.core.pool.AccessControl.PoolAccess(submit, administer));
+    }
+
+    private static PoolConfig readPool(String name, MapReader pool,
+            Map<String, io.grove.core.pool.AccessControl.PoolAccess> acls) {
+        readAcl(name, pool, acls);
         PoolPreemptionConfig preemption = new PoolPreemptionConfig(
                 pool.duration("fair_share_starvation_timeout", "fair_share_preemption_timeout"),
                 pool.number("fair_share_starvation_tolerance"),
@@ -136,7 +157,7 @@ public final class TreeConfigReader {
                 or(pool.bool("compute_promised_guarantee_fair_share"), false),
                 pool.bool("enable_step_function_for_gang_operations"),
                 preemption,
-                readPools(pool));
+                readPools(pool, acls));
         pool.finish();
         return config;
     }

@@ -20,6 +20,7 @@ import java.time.Duration;
  * @param cluster node liveness timeouts
  * @param compactAfterRecords the journal is compacted after this many records
  * @param integralStateEvery how often integral volumes are journaled
+ * @param security authentication of users and nodes, and the audit log
  */
 public record DaemonSettings(
         Path configFile,
@@ -33,7 +34,8 @@ public record DaemonSettings(
         Duration fairShareUpdatePeriod,
         ClusterSettings cluster,
         long compactAfterRecords,
-        Duration integralStateEvery) {
+        Duration integralStateEvery,
+        io.grove.server.security.Security security) {
 
     public static final int DEFAULT_NODE_PORT = 7077;
     public static final int DEFAULT_HTTP_PORT = 8080;
@@ -42,26 +44,33 @@ public record DaemonSettings(
     public static DaemonSettings defaults(Path configFile, Path dataDir) {
         return new DaemonSettings(configFile, dataDir, "127.0.0.1", DEFAULT_NODE_PORT, DEFAULT_HTTP_PORT,
                 Message.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(120), Duration.ofSeconds(1),
-                Duration.ofMillis(200), ClusterSettings.DEFAULT, 200_000, Duration.ofSeconds(10));
+                Duration.ofMillis(200), ClusterSettings.DEFAULT, 200_000, Duration.ofSeconds(10),
+                io.grove.server.security.Security.INSECURE_LOCAL);
     }
 
     public DaemonSettings withPorts(int node, int http) {
         return new DaemonSettings(configFile, dataDir, bindAddress, node, http, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery);
+                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery, security);
     }
 
     public DaemonSettings withCluster(ClusterSettings value) {
         return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, value, compactAfterRecords, integralStateEvery);
+                heartbeatPeriod, fairShareUpdatePeriod, value, compactAfterRecords, integralStateEvery, security);
     }
 
     public DaemonSettings withPeriods(Duration heartbeat, Duration fairShareUpdate) {
         return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeat, fairShareUpdate, cluster, compactAfterRecords, integralStateEvery);
+                heartbeat, fairShareUpdate, cluster, compactAfterRecords, integralStateEvery, security);
+    }
+
+    /** Authentication: insecure local mode (the default of embedded daemons), or tokens. */
+    public DaemonSettings withSecurity(io.grove.server.security.Security value) {
+        return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
+                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery, value);
     }
 
     public DaemonSettings withBindAddress(String value) {
         return new DaemonSettings(configFile, dataDir, value, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery);
+                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery, security);
     }
 }

@@ -12,6 +12,7 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.server.http.Api;
+import io.grove.server.http.Authenticator;
 import io.grove.server.http.ApiServer;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
@@ -84,6 +85,30 @@ public final class SchedulerDaemon implements AutoCloseable {
      * @throws DaemonException if the pools file is invalid, the journal cannot be used, or a port is taken
      */
     public static SchedulerDaemon start(DaemonSettings settings, Clock clock) throws DaemonException {
+        io.grove.server.security.Security security = settings.security();
+        if (security.insecureLocal() && !isLoopback(settings.bindAddress())) {
+            throw new DaemonException("insecure local mode binds to loopback only, not " + settings.bindAddress()
+                    + "; give a tokens file (--tokens-file) to listen elsewhere", null);
+        }
+        if (!security.insecureLocal() && security.tokensFile() == null) {
+            throw new DaemonException("no tokens file: give --tokens-file FILE (users' bearer tokens), or run an "
+                    + "unauthenticated loopback-only daemon with --insecure-local", null);
+        }
+        io.grove.server.security.TokenStore tokens = null;
+        String nodeToken = null;
+        io.grove.server.security.AuditLog audit;
+        try {
+            if (security.tokensFile() != null) {
+                tokens = io.grove.server.security.TokenStore.load(security.tokensFile());
+            }
+            if (security.nodeTokenFile() != null) {
+                nodeToken = io.grove.server.security.Secrets.read(security.nodeTokenFile());
+            }
+            audit = new io.grove.server.security.AuditLog(security.auditLog() != null ? security.auditLog()
+                    : settings.dataDir().resolve("audit.log"));
+        } catch (IOException e) {
+            throw new DaemonException(e.getMessage(), e);
+        }
         String text;
         try {
             text = Files.readString(settings.configFile());
@@ -130,14 +155,18 @@ public final class SchedulerDaemon implements AutoCloseable {
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         AtomicLong numbers = new AtomicLong(revived.highestOperationNumber());
         io.grove.server.net.NodeAddresses addresses = new io.grove.server.net.NodeAddresses();
+        String acceptedNodeToken = nodeToken;
         NodeEndpoint nodeEndpoint = null;
         ApiServer apiServer = null;
         try {
             nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
                     settings.maxFrameBytes(), settings.nodeIdleTimeout(),
-                    () -> new NodeSession(loop, clock, settings.heartbeatPeriod(), metrics, addresses));
+                    () -> new NodeSession(loop, clock, settings.heartbeatPeriod(), metrics, addresses, acceptedNodeToken,
+                            audit));
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
-                    new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses), apiJson());
+                    new Authenticator(tokens, audit, clock,
+                            new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit)),
+                    apiJson());
             reloader.watch();
         } catch (Exception e) {
             if (nodeEndpoint != null) {
@@ -229,6 +258,14 @@ public final class SchedulerDaemon implements AutoCloseable {
     private void compactIfLong() {
         if (journal.records() > settings.compactAfterRecords()) {
             loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).join().join();
+        }
+    }
+
+    static boolean isLoopback(String address) {
+        try {
+            return java.net.InetAddress.getByName(address).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
         }
     }
 

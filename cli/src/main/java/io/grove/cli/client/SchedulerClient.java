@@ -26,7 +26,8 @@ public final class SchedulerClient {
             "NO_SUCH_OPERATION", "see your operations with 'grove ops list --all'",
             "INVALID_STATE", "the operation has finished already",
             "USER_REQUIRED", "say who you are with --user",
-            "NO_FAIR_SHARE_YET", "the scheduler has not computed fair shares yet; try again in a second");
+            "NO_FAIR_SHARE_YET", "the scheduler has not computed fair shares yet; try again in a second",
+            "FORBIDDEN", "ask an administrator of the pool");
 
     private final Target target;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -74,6 +75,9 @@ public final class SchedulerClient {
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
             builder.header("Content-Type", contentType);
+        }
+        if (target.token() != null && uri.toString().startsWith(target.scheduler().toString())) {
+            builder.header("Authorization", "Bearer " + target.token());
         }
         HttpResponse<String> response;
         try {

@@ -15,13 +15,18 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * {@code GROVE_SCHEDULER}, else {@code scheduler:} in the user's config file
  * ({@code $XDG_CONFIG_HOME/grove/config.yaml}, by default {@code ~/.config/grove/config.yaml}), else
  * {@code http://127.0.0.1:8080}. The user: {@code --user}, else {@code user:} in that file, else the
- * login name.
+ * login name. The token: {@code GROVE_TOKEN}, else {@code token:} in that file.
  *
  * @param scheduler the scheduler's base URL, without a trailing slash
  * @param user who the requests are made for
  * @param source where the scheduler's URL came from, for messages
+ * @param token the bearer token ({@code GROVE_TOKEN}, else {@code token:} in the config file), or {@code null}
  */
-public record Target(URI scheduler, String user, String source) {
+public record Target(URI scheduler, String user, String source, String token) {
+
+    public Target(URI scheduler, String user, String source) {
+        this(scheduler, user, source, null);
+    }
 
     public static final String DEFAULT_SCHEDULER = "http://127.0.0.1:8080";
 
@@ -44,7 +49,9 @@ public record Target(URI scheduler, String user, String source) {
             source = "the default";
         }
         String user = userFlag != null ? userFlag : file.get("user") != null ? String.valueOf(file.get("user")) : loginName;
-        return new Target(parse(scheduler, source), user, source);
+        String token = env.get("GROVE_TOKEN") != null && !env.get("GROVE_TOKEN").isBlank() ? env.get("GROVE_TOKEN").strip()
+                : file.get("token") != null ? String.valueOf(file.get("token")) : null;
+        return new Target(parse(scheduler, source), user, source, token);
     }
 
     static URI parse(String text, String source) throws CliException {

@@ -131,6 +131,34 @@ public final class OperationRegistry {
         return pools;
     }
 
+    /**
+     * Where an operation would go, without submitting it: per tree, the path from its pool (an
+     * ephemeral one that does not exist yet included) up to the root. For access rules.
+     *
+     * @throws SubmitException for an unknown tree or pool, as a submit would
+     */
+    public Map<String, List<String>> placementPaths(OperationSpec spec, String user) {
+        Map<String, List<String>> paths = new java.util.LinkedHashMap<>();
+        List<String> treeNames = spec.poolTrees().isEmpty() ? List.of(defaultTree) : spec.poolTrees();
+        for (String tree : treeNames) {
+            TreePools pools = trees.get(tree);
+            if (pools == null) {
+                throw new SubmitException(SubmitError.UNKNOWN_TREE, "Pool tree \"" + tree + "\" does not exist; trees: "
+                        + trees.keySet(), Map.of("pool_tree", tree));
+            }
+            TreePools.Placement placement = pools.resolve(spec.optionsFor(tree).pool(), user);
+            List<String> path = new ArrayList<>();
+            if (pools.contains(placement.pool())) {
+                path.addAll(pools.pathToRoot(placement.pool()));
+            } else {
+                path.add(placement.pool());
+                path.addAll(pools.pathToRoot(placement.ephemeralParent()));
+            }
+            paths.put(tree, path);
+        }
+        return paths;
+    }
+
     public OperationCounts counts(String tree) {
         pools(tree);
         return counts.get(tree);

@@ -9,10 +9,17 @@ import java.util.Map;
  *
  * @param defaultTree the tree of operations that name none
  * @param trees the trees in file order
+ * @param access who may submit to and administer which pools
  */
-public record PoolsConfig(String defaultTree, Map<String, PoolTreeConfig> trees) {
+public record PoolsConfig(String defaultTree, Map<String, PoolTreeConfig> trees, AccessControl access) {
 
     public PoolsConfig {
         trees = Collections.unmodifiableMap(new LinkedHashMap<>(trees));
+        access = access == null ? AccessControl.OPEN : access;
+    }
+
+    /** An open configuration: no access rules. */
+    public PoolsConfig(String defaultTree, Map<String, PoolTreeConfig> trees) {
+        this(defaultTree, trees, AccessControl.OPEN);
     }
 }

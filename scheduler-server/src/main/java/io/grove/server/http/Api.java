@@ -47,9 +47,12 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
     private final AtomicLong operationNumbers;
     private final ObjectMapper json;
     private final Views views;
+    private final io.grove.server.security.AuditLog audit;
 
     public Api(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, ObjectMapper json, io.grove.server.net.NodeAddresses addresses) {
+            AtomicLong operationNumbers, ObjectMapper json, io.grove.server.net.NodeAddresses addresses,
+            io.grove.server.security.AuditLog audit) {
+        this.audit = audit;
         this.loop = loop;
         this.journal = journal;
         this.clock = clock;
@@ -128,8 +131,13 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 }
                 if (r.size() == 2 && r.get(1).equals("reload") && method.equals("POST")) {
                     request.requireUser();
+                    if (!config.current().access().isAdmin(request.identity())) {
+                        throw forbidden(request, "reload", "config", "only the cluster admins "
+                                + config.current().access().admins() + " may reload the configuration");
+                    }
                     return config.reload("requested by " + request.user()).thenApply(status -> {
                         ObjectNode body = status(status);
+                        audit(request, "reload", "config", status.applied() ? "allowed" : "refused", status.message());
                         if (!status.applied()) {
                             throw new ApiException(status.problems().isEmpty() ? 409 : 400, "RELOAD_REFUSED",
                                     status.message(), Map.of("problems", problems(status.problems())));
@@ -170,20 +178,70 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                     + loaded.describe(), Map.of("problems", problems(loaded.problems())));
         }
         OperationSpec spec = loaded.value();
+        io.grove.core.pool.AccessControl access = config.current().access();
         return loop.call(cluster -> {
             String id = "op-" + (operationNumbers.get() + 1);
             Operation operation;
             try {
+                for (Map.Entry<String, List<String>> placed : cluster.registry().placementPaths(spec, user).entrySet()) {
+                    io.grove.core.pool.AccessControl.Decision decision =
+                            access.maySubmit(placed.getKey(), placed.getValue(), request.identity());
+                    if (!decision.allowed()) {
+                        throw forbidden(request, "submit", placed.getKey() + "/" + placed.getValue().get(0),
+                                "user " + user + " may not submit to pool \"" + placed.getValue().get(0) + "\" in tree \""
+                                        + placed.getKey() + "\": " + decision.rule());
+                    }
+                }
                 operation = cluster.submit(id, spec, user, clock.now());
             } catch (SubmitException e) {
+                audit(request, "submit", String.valueOf(spec.pool()), "refused", e.getMessage());
                 throw refusal(e);
             }
+            audit(request, "submit", id, "allowed", operation.poolByTree().toString());
             operationNumbers.incrementAndGet();
             CompletableFuture<Void> durable = journal.append(new JournalEvent.Submitted(id, spec, user,
                     operation.submitTime().toEpochMilli()));
             ObjectNode body = views.operationSummary(operation, cluster);
             return durable.thenApply(done -> ApiResponse.json(201, body.toPrettyString()));
         }).thenCompose(future -> future);
+    }
+
+    /**
+     * The operation, if {@code request}'s user may change it: its owner, an administrator of its
+     * pool (in any of its trees), or a cluster admin; else 403 with the rule.
+     */
+    private Operation mayChange(ApiRequest request, io.grove.core.cluster.Cluster cluster, Operation operation,
+            String action) {
+        if (operation.user().equals(request.user())) {
+            return operation;
+        }
+        io.grove.core.pool.AccessControl access = config.current().access();
+        String rule = null;
+        for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
+            io.grove.core.operation.TreePools pools = cluster.registry().pools(placed.getKey());
+            List<String> path = pools != null && pools.contains(placed.getValue()) ? pools.pathToRoot(placed.getValue())
+                    : List.of(placed.getValue());
+            io.grove.core.pool.AccessControl.Decision decision = access.mayAdminister(placed.getKey(), path,
+                    request.identity());
+            if (decision.allowed()) {
+                return operation;
+            }
+            rule = decision.rule();
+        }
+        throw forbidden(request, action, operation.id(), "user " + request.user() + " may not " + action + " "
+                + operation.id() + " of " + operation.user() + ": only its owner and its pool's administrators may ("
+                + rule + ")");
+    }
+
+    private ApiException forbidden(ApiRequest request, String action, String target, String message) {
+        audit(request, action, target, "refused", "403: " + message);
+        return new ApiException(403, "FORBIDDEN", message, Map.of("rule", message));
+    }
+
+    private void audit(ApiRequest request, String action, String target, String outcome, String detail) {
+        if (audit != null) {
+            audit.record(clock.now(), request.user(), request.source(), action, target, outcome, detail);
+        }
     }
 
     static ApiException refusal(SubmitException e) {
@@ -256,12 +314,13 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
         String user = request.requireUser();
         String message = "aborted by " + user;
         return loop.call(cluster -> {
-            operation(cluster, id);
+            mayChange(request, cluster, operation(cluster, id), "abort");
             try {
                 cluster.abort(id, clock.now(), message);
             } catch (SubmitException e) {
                 throw refusal(e);
             }
+            audit(request, "abort", id, "allowed", null);
             CompletableFuture<Void> durable = journal.append(new JournalEvent.Aborted(id, clock.now().toEpochMilli(), message));
             ObjectNode body = views.operationSummary(operation(cluster, id), cluster);
             return durable.thenApply(done -> ApiResponse.json(200, body.toPrettyString()));
@@ -294,6 +353,19 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
         String tree = body.has("tree") ? body.get("tree").asText() : null;
         io.grove.core.resource.Resources limits = body.has("resource_limits") ? limits(body.get("resource_limits")) : null;
         return loop.call(cluster -> {
+            Operation target = mayChange(request, cluster, operation(cluster, id), "update");
+            if (pool != null) {
+                String inTree = tree != null ? tree : target.poolByTree().keySet().iterator().next();
+                if (cluster.registry().pools(inTree) != null && cluster.registry().pools(inTree).contains(pool)) {
+                    io.grove.core.pool.AccessControl.Decision decision = config.current().access().maySubmit(inTree,
+                            cluster.registry().pools(inTree).pathToRoot(pool), request.identity());
+                    if (!decision.allowed()) {
+                        throw forbidden(request, "update", id, "user " + request.user() + " may not move " + id
+                                + " to pool \"" + pool + "\": " + decision.rule());
+                    }
+                }
+            }
+            audit(request, "update", id, "allowed", request.body().strip());
             try {
                 cluster.updateOperation(id, weight, limits, tree, pool);
             } catch (SubmitException e) {

@@ -13,9 +13,25 @@ import java.util.Map;
  * @param contentType the request's content type, or {@code null}
  * @param body the body as text
  * @param source the client's address
+ * @param groups the user's groups (from the tokens file), empty without authentication
+ * @param authorization the {@code Authorization} header, or {@code null}
  */
 public record ApiRequest(String method, List<String> path, Map<String, String> query, String user, String contentType,
-        String body, String source) {
+        String body, String source, List<String> groups, String authorization) {
+
+    public ApiRequest {
+        groups = groups == null ? List.of() : List.copyOf(groups);
+    }
+
+    /** The same request made by an authenticated user. */
+    public ApiRequest as(String authenticatedUser, List<String> userGroups) {
+        return new ApiRequest(method, path, query, authenticatedUser, contentType, body, source, userGroups, authorization);
+    }
+
+    /** Who makes the request, for access rules. */
+    public io.grove.core.pool.AccessControl.Identity identity() {
+        return new io.grove.core.pool.AccessControl.Identity(user == null ? "" : user, groups);
+    }
 
     /** The user, required for changes. */
     public String requireUser() {

@@ -101,7 +101,8 @@ public final class ApiServer implements AutoCloseable {
             uri.parameters().forEach((key, values) -> query.put(key, values.get(0)));
             ApiRequest api = new ApiRequest(request.method().name(), path, query,
                     request.headers().get("X-Grove-User"), request.headers().get(HttpHeaderNames.CONTENT_TYPE),
-                    request.content().toString(StandardCharsets.UTF_8), String.valueOf(ctx.channel().remoteAddress()));
+                    request.content().toString(StandardCharsets.UTF_8), String.valueOf(ctx.channel().remoteAddress()),
+                    List.of(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
             CompletableFuture<ApiResponse> response;
             try {
                 response = routes.apply(api);

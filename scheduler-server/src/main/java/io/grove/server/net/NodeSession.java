@@ -41,8 +41,16 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
 
     private final NodeAddresses addresses;
 
+    private final String nodeToken;
+    private final io.grove.server.security.AuditLog audit;
+
+    /**
+     * @param nodeToken the cluster's node token, or {@code null} when nodes join without one
+     */
     public NodeSession(SchedulerLoop loop, Clock clock, Duration heartbeatPeriod, SchedulerMetrics metrics,
-            NodeAddresses addresses) {
+            NodeAddresses addresses, String nodeToken, io.grove.server.security.AuditLog audit) {
+        this.nodeToken = nodeToken;
+        this.audit = audit;
         this.addresses = addresses;
         this.loop = loop;
         this.clock = clock;
@@ -68,6 +76,18 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         if (handshake.protocolVersion() != Message.VERSION) {
             ctx.writeAndFlush(new ErrorReply(ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, "protocol version "
                     + handshake.protocolVersion() + " is not supported (expected: " + Message.VERSION + ")", true))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        if (nodeToken != null && !io.grove.server.security.Secrets.equal(nodeToken, handshake.nodeToken())) {
+            String why = handshake.nodeToken() == null ? "no node token" : "a wrong node token";
+            LOG.warn("node {} from {} refused: {}", handshake.nodeId(), ctx.channel().remoteAddress(), why);
+            if (audit != null) {
+                audit.record(clock.now(), "node:" + handshake.nodeId(), String.valueOf(ctx.channel().remoteAddress()),
+                        "node handshake", handshake.nodeId(), "refused", why);
+            }
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.NODE_REFUSED, "node " + handshake.nodeId() + " refused: " + why
+                    + "; start the agent with --node-token-file holding the cluster's node token", true))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }

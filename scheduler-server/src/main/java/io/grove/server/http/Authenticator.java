@@ -1,0 +1,54 @@
+package io.grove.server.http;
+
+import io.grove.core.pool.AccessControl.Identity;
+import io.grove.server.Clock;
+import io.grove.server.security.AuditLog;
+import io.grove.server.security.TokenStore;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * Puts authentication in front of the API: every route but {@code /healthz} and {@code /metrics}
+ * needs {@code Authorization: Bearer TOKEN} from the tokens file (401 otherwise), and the request
+ * then acts as the token's user and groups. In insecure local mode ({@code tokens == null}) the
+ * user is whoever {@code X-Grove-User} says.
+ */
+public final class Authenticator implements Function<ApiRequest, CompletableFuture<ApiResponse>> {
+
+    private static final List<List<String>> PUBLIC = List.of(List.of("healthz"), List.of("metrics"));
+
+    private final TokenStore tokens;
+    private final AuditLog audit;
+    private final Clock clock;
+    private final Function<ApiRequest, CompletableFuture<ApiResponse>> routes;
+
+    public Authenticator(TokenStore tokens, AuditLog audit, Clock clock,
+            Function<ApiRequest, CompletableFuture<ApiResponse>> routes) {
+        this.tokens = tokens;
+        this.audit = audit;
+        this.clock = clock;
+        this.routes = routes;
+    }
+
+    @Override
+    public CompletableFuture<ApiResponse> apply(ApiRequest request) {
+        if (tokens == null || PUBLIC.contains(request.path())) {
+            return routes.apply(request);
+        }
+        String header = request.authorization();
+        String token = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).trim() : null;
+        Identity identity = tokens.identify(token);
+        if (identity == null) {
+            String why = header == null ? "no Authorization header" : token == null ? "not a bearer token" : "unknown token";
+            if (audit != null) {
+                audit.record(clock.now(), null, request.source(), request.method() + " /" + String.join("/", request.path()),
+                        "", "refused", "401: " + why);
+            }
+            throw new ApiException(401, "UNAUTHENTICATED", "this scheduler needs a bearer token (" + why
+                    + "): send 'Authorization: Bearer TOKEN'; the grove command takes it from GROVE_TOKEN or 'token:' in "
+                    + "its config file");
+        }
+        return routes.apply(request.as(identity.user(), identity.groups()));
+    }
+}

@@ -1,0 +1,62 @@
+package io.grove.server.security;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The audit log: one JSON object per line for every submit, abort, update and reload, and every
+ * refusal (401, 403, refused nodes), with the user and the source address.
+ */
+public final class AuditLog implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Writer out;
+
+    public AuditLog(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    /**
+     * Records one event.
+     *
+     * @param outcome {@code allowed} or {@code refused}
+     * @param detail the operation, the rule that refused, or what went wrong
+     */
+    public synchronized void record(Instant at, String user, String source, String action, String target, String outcome,
+            String detail) {
+        ObjectNode line = JSON.createObjectNode();
+        line.put("at", at.toString());
+        line.put("user", user);
+        line.put("source", source);
+        line.put("action", action);
+        line.put("target", target);
+        line.put("outcome", outcome);
+        if (detail != null) {
+            line.put("detail", detail);
+        }
+        try {
+            out.write(line.toString());
+            out.write('\n');
+            out.flush();
+        } catch (IOException e) {
+            LOG.error("cannot write the audit log: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        out.close();
+    }
+}

@@ -1,0 +1,2 @@
+/** Authentication of users and nodes, and the audit log. */
+package io.grove.server.security;
