@@ -55,7 +55,7 @@ public final class JobStartLatency {
                     public void jobEnded(FinishedJob result) {
                         ended[0].countDown();
                     }
-                }, 3_600_000))).get();
+                }, 3_600_000, io.grove.agent.job.JobUsers.forAgent(List.of(), false, null)))).get();
         long startedAt = System.nanoTime();
         int id = 0;
         for (int round = 0; round < rounds; round++) {

@@ -94,6 +94,11 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--node-token-file", paramLabel = "FILE", description = "the cluster's node token, if the scheduler wants one")
     Path nodeTokenFile;
 
+    @Option(names = "--job-users", split = ",", paramLabel = "USER",
+            description = "when the agent runs as root: the unprivileged users jobs run as, one per running job if several "
+                    + "(default: nobody); jobs never run as root")
+    List<String> jobUsers = List.of();
+
     @Option(names = "--show-broker-config", description = "print the broker configuration in effect (a legacy one converted) and exit")
     boolean showBrokerConfig;
 
@@ -149,7 +154,7 @@ final class AgentCommand implements Callable<Integer> {
         return new AgentSettings(scheduler.substring(0, colon), port, nodeId, tags, resources, workDir, bind, httpPort,
                 advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
-                nodeToken());
+                nodeToken(), jobUsers);
     }
 
     private String nodeToken() {

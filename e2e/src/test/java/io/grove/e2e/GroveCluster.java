@@ -35,6 +35,10 @@ final class GroveCluster implements AutoCloseable {
     static final Duration HEARTBEAT_TIMEOUT = Duration.ofSeconds(4);
     static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(10);
 
+    /** The test user's bearer token and the cluster's node token (this test's own, made up here). */
+    static final String USER_TOKEN = "e2e-user-token-" + Long.toHexString(System.nanoTime());
+    static final String NODE_TOKEN = "e2e-node-token-" + Long.toHexString(System.nanoTime() * 31);
+
     final Path dir;
     final Path effects;
     final Path config;
@@ -50,9 +54,14 @@ final class GroveCluster implements AutoCloseable {
         this.dir = dir;
         this.image = GroveImage.ensureBuilt();
         effects = Files.createDirectories(dir.resolve("effects"));
+        // the jobs run as nobody inside the agents: let them write their side effects
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+        Files.setPosixFilePermissions(effects, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         config = Files.createDirectories(dir.resolve("config"));
         data = Files.createDirectories(dir.resolve("data"));
         Files.writeString(config.resolve("pools.yaml"), pools);
+        Files.writeString(config.resolve("tokens.yaml"), "tokens:\n  - {token: " + USER_TOKEN + ", user: e2e, groups: [ops]}\n");
+        Files.writeString(config.resolve("node-token"), NODE_TOKEN + "\n");
         startScheduler();
         for (int i = 1; i <= agentCount; i++) {
             startAgent("agent-" + i);
@@ -66,7 +75,8 @@ final class GroveCluster implements AutoCloseable {
                 .withFileSystemBind(config.toString(), "/etc/grove-test")
                 .withFileSystemBind(data.toString(), "/var/lib/grove")
                 .withCommand("scheduler", "--config", "/etc/grove-test/pools.yaml", "--data-dir", "/var/lib/grove",
-                        "--bind", "0.0.0.0", "--heartbeat-period", "500ms", "--node-heartbeat-timeout",
+                        "--bind", "0.0.0.0", "--tokens-file", "/etc/grove-test/tokens.yaml", "--node-token-file",
+                        "/etc/grove-test/node-token", "--heartbeat-period", "500ms", "--node-heartbeat-timeout",
                         HEARTBEAT_TIMEOUT.toSeconds() + "s", "--node-registration-timeout",
                         REGISTRATION_TIMEOUT.toSeconds() + "s")
                 .withExposedPorts(8080)
@@ -78,7 +88,10 @@ final class GroveCluster implements AutoCloseable {
         GenericContainer<?> agent = new GenericContainer<>(image)
                 .withNetwork(network).withNetworkAliases(name).withCreateContainerCmdModifier(c -> c.withHostName(name))
                 .withFileSystemBind(effects.toString(), "/effects")
-                .withCommand("agent", "--scheduler", "scheduler:7077", "--node-id", name, "--cpu", "2", "--memory", "2Gi",
+                .withFileSystemBind(config.resolve("node-token").toString(), "/etc/grove-test/node-token",
+                        org.testcontainers.containers.BindMode.READ_ONLY)
+                .withCommand("agent", "--scheduler", "scheduler:7077", "--node-token-file", "/etc/grove-test/node-token",
+                        "--node-id", name, "--cpu", "2", "--memory", "2Gi",
                         "--bind", "0.0.0.0", "--advertise-host", name, "--work-dir", "/var/lib/grove-agent")
                 .waitingFor(Wait.forLogMessage(".*ready node_id=.*", 1).withStartupTimeout(Duration.ofSeconds(90)));
         agent.start();
@@ -120,7 +133,8 @@ final class GroveCluster implements AutoCloseable {
     }
 
     private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(request.header("X-Grove-User", "e2e").timeout(Duration.ofSeconds(30))
+        HttpResponse<String> response = http.send(request.header("Authorization", "Bearer " + USER_TOKEN)
+                .timeout(Duration.ofSeconds(30))
                 .build(), HttpResponse.BodyHandlers.ofString());
         JsonNode body = json.readTree(response.body());
         if (response.statusCode() / 100 != 2) {

@@ -60,6 +60,7 @@ public final class Agent {
     private final BiConsumer<String, BrokerEvent> brokerClients;
     private final AgentListener listener;
     private final long logRetentionMs;
+    private final io.grove.agent.job.JobUsers jobUsers;
 
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
     private final Map<String, FinishedJob> unacknowledged = new LinkedHashMap<>();
@@ -81,6 +82,7 @@ public final class Agent {
         this.brokerClients = parts.brokerClients();
         this.listener = parts.listener();
         this.logRetentionMs = parts.logRetentionMs();
+        this.jobUsers = parts.jobUsers();
         syncBroker();
     }
 
@@ -97,7 +99,7 @@ public final class Agent {
     public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
             WorkDir workDir, JobRunner runner, ProcTable proc, LongSupplier clock, Timers timers,
             Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
-            long logRetentionMs) {
+            long logRetentionMs, io.grove.agent.job.JobUsers jobUsers) {
     }
 
     // ---------------------------------------------------------------- restart
@@ -238,8 +240,9 @@ public final class Agent {
     private void launch(AgentJob job) {
         JobSpec spec = job.spec;
         long now = clock.getAsLong();
+        io.grove.agent.job.JobUsers.User user = jobUsers.assign(spec.jobId());
         try {
-            workDir.prepare(spec.jobId());
+            workDir.prepare(spec.jobId(), user);
             Map<String, String> env = new LinkedHashMap<>(spec.env());
             env.put("GROVE_OPERATION_ID", spec.operationId());
             env.put("GROVE_JOB_ID", spec.jobId());
@@ -248,9 +251,10 @@ public final class Agent {
             env.put("GROVE_NODE_ID", nodeId);
             java.nio.file.Path dir = workDir.jobDir(spec.jobId());
             job.handle = runner.start(spec, workDir.sandbox(spec.jobId()), dir.resolve("stdout"), dir.resolve("stderr"),
-                    env);
+                    env, user);
         } catch (IOException | RuntimeException e) {
             jobs.remove(spec.jobId());
+            jobUsers.release(spec.jobId());
             ledger.jobEnded(spec.resources());
             finished(new FinishedJob(spec.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
                     now, clock.getAsLong()), null);
@@ -318,6 +322,7 @@ public final class Agent {
         }
         // whatever the job left behind in its group goes with it
         job.handle.kill();
+        jobUsers.release(jobId);
         ledger.jobEnded(job.spec.resources());
         FinishedJob.Outcome outcome;
         String error;
@@ -470,6 +475,10 @@ public final class Agent {
     /** Results not yet acknowledged by the scheduler. */
     public int pendingResults() {
         return unacknowledged.size();
+    }
+
+    public io.grove.agent.job.JobUsers jobUsers() {
+        return jobUsers;
     }
 
     public NodeLedger ledger() {

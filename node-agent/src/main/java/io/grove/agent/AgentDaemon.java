@@ -70,7 +70,13 @@ public final class AgentDaemon implements AutoCloseable {
         this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-connect"));
         this.network = new NioEventLoopGroup(1, (java.util.concurrent.ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
         this.metrics = new AgentMetrics();
-        WorkDir workDir = new WorkDir(settings.workDir());
+        io.grove.agent.job.JobUsers jobUsers = io.grove.agent.job.JobUsers.forAgent(settings.jobUsers(),
+                io.grove.agent.job.JobUsers.processIsRoot(), java.nio.file.Path.of("/etc/passwd"));
+        WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
+        if (workDir.separateSandboxes() != null) {
+            LOG.info("jobs run as {}; the work directory is closed to them, so sandboxes are in {}", jobUsers.users(),
+                    workDir.separateSandboxes());
+        }
         BrokerEndpoint[] endpoint = new BrokerEndpoint[1];
         this.agent = new Agent(new Agent.AgentParts(nodeId, settings.resources(), settings.brokerReserve(),
                 settings.brokerConfig(), workDir, runner, ProcTable.system(), clock,
@@ -79,7 +85,7 @@ public final class AgentDaemon implements AutoCloseable {
                     if (endpoint[0] != null) {
                         endpoint[0].deliver(client, event);
                     }
-                }, metrics, settings.logRetention().toMillis()));
+                }, metrics, settings.logRetention().toMillis(), jobUsers));
         ObjectMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
         AgentRoutes routes = new AgentRoutes(workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.getAsLong())),
                 () -> onLoop(this::nodeView), json);
@@ -327,6 +333,8 @@ public final class AgentDaemon implements AutoCloseable {
         node.put("broker_share", agent.ledger().declared().toString());
         node.put("jobs", agent.jobCount());
         node.put("results_not_acknowledged", agent.pendingResults());
+        node.put("job_users", agent.jobUsers().switching() ? agent.jobUsers().users().toString()
+                : "the agent's own user (it does not run as root)");
         node.put("memory_enforcement", "resident memory sampled every " + settings.memorySampleInterval().toMillis() + " ms");
         return node;
     }

@@ -28,12 +28,14 @@ import java.util.List;
  * @param backoffMax the longest wait before reconnecting
  * @param requestTimeout how long a heartbeat may wait for its reply
  * @param nodeToken the cluster's node token, sent in the handshake; {@code null} for none
+ * @param jobUsers when the agent runs as root, the users jobs run as (one per slot when several;
+ *     {@code nobody} when none are given); ignored otherwise
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
-        String nodeToken) {
+        String nodeToken, List<String> jobUsers) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -45,6 +47,14 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
 
     public AgentSettings {
         tags = List.copyOf(tags);
+        jobUsers = jobUsers == null ? List.of() : List.copyOf(jobUsers);
+    }
+
+    /** The users jobs run as when the agent is root. */
+    public AgentSettings withJobUsers(List<String> users) {
+        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
+                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
+                backoffMax, requestTimeout, nodeToken, users);
     }
 
     /**
@@ -55,33 +65,33 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     public static AgentSettings defaults(String host, int port, Path workDir, Resources resources) {
         return new AgentSettings(host, port, null, List.of(), resources, workDir, "127.0.0.1", DEFAULT_HTTP_PORT, null,
                 DEFAULT_BROKER_PORT, BrokerConfig.builtIn(), DEFAULT_RESERVE, Duration.ofHours(24), Duration.ofSeconds(1),
-                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10), null);
+                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10), null, List.of());
     }
 
     public AgentSettings withNodeId(String id) {
         return new AgentSettings(schedulerHost, schedulerPort, id, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken);
+                backoffMax, requestTimeout, nodeToken, jobUsers);
     }
 
     /** The HTTP endpoint's port and the broker's loopback port (0: any free one; broker -1: none). */
     public AgentSettings withPorts(int http, int broker) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, http,
                 advertisedHost, broker, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken);
+                backoffMax, requestTimeout, nodeToken, jobUsers);
     }
 
     /** The cluster's node token to present in the handshake. */
     public AgentSettings withNodeToken(String token) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, token);
+                backoffMax, requestTimeout, token, jobUsers);
     }
 
     /** How often memory is sampled, and the first reconnection wait. */
     public AgentSettings withTimings(Duration sampleInterval, Duration firstBackoff) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, sampleInterval, firstBackoff,
-                backoffMax, requestTimeout, nodeToken);
+                backoffMax, requestTimeout, nodeToken, jobUsers);
     }
 }

@@ -44,7 +44,7 @@ class AgentClusterTest {
     void theSchedulerRestartsUnderARunningJob(@TempDir Path dir) throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir); AgentDaemon agent = cluster.agent("n1", 1)) {
             agent.welcomed().get(30, TimeUnit.SECONDS);
-            Path flag = dir.resolve("go");
+            Path flag = ClusterFixture.openFolder().resolve("go");
             String op = cluster.submit(1, 1, "while [ ! -e " + flag + " ]; do sleep 0.05; done; echo finished");
             await("the job to run", unchecked(() -> cluster.operation(op).get("progress").get("running").asInt() == 1));
             int node = cluster.nodePort;

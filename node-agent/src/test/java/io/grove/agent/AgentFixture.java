@@ -32,7 +32,12 @@ final class AgentFixture implements AutoCloseable {
     final Agent agent;
 
     AgentFixture(Path work) throws Exception {
-        WorkDir workDir = new WorkDir(work);
+        this(work, io.grove.agent.job.JobUsers.forAgent(List.of(), false, null));
+    }
+
+    /** An agent whose jobs run as {@code users} (the test must run as root for them to switch). */
+    AgentFixture(Path work, io.grove.agent.job.JobUsers users) throws Exception {
+        WorkDir workDir = new WorkDir(work, users.switching());
         agent = call(() -> new Agent(new Agent.AgentParts("n1", NODE, AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
                 workDir, new ProcessJobRunner(), ProcTable.system(), System::currentTimeMillis,
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
@@ -46,7 +51,7 @@ final class AgentFixture implements AutoCloseable {
                     public void jobStarted(String jobId, long pid, long waitedMs) {
                         started.add(pid);
                     }
-                }, 3_600_000)));
+                }, 3_600_000, users)));
     }
 
     <T> T call(Callable<T> work) throws Exception {

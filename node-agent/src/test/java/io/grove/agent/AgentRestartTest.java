@@ -24,7 +24,7 @@ class AgentRestartTest {
         try (ClusterFixture cluster = new ClusterFixture(dir)) {
             Path work = dir.resolve("agent");
             Process first = startAgent(cluster, work);
-            Path marker = dir.resolve("first-attempt");
+            Path marker = ClusterFixture.openFolder().resolve("first-attempt");
             String op = cluster.submit(1, 1, "if [ -e " + marker + " ]; then echo second; else touch " + marker
                     + "; sleep 300; fi");
             await("the job to run", unchecked(() -> cluster.operation(op).get("progress").get("running").asInt() == 1

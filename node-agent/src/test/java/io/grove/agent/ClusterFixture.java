@@ -90,6 +90,16 @@ final class ClusterFixture implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + httpPort + path);
     }
 
+    /**
+     * A fresh folder under /tmp that jobs can write to: when the tests run as root, jobs run as an
+     * unprivileged user, who cannot reach the tests' private temporary folders.
+     */
+    static Path openFolder() throws java.io.IOException {
+        Path folder = Files.createTempDirectory(Path.of("/tmp"), "grove-test-");
+        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        return folder;
+    }
+
     /** Waits up to 30 s for something real processes and sockets do. */
     static void await(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -18,6 +18,15 @@ public interface JobRunner {
      */
     Handle start(JobSpec job, Path sandbox, Path stdout, Path stderr, Map<String, String> env) throws IOException;
 
+    /** Starts a job as {@code user} (an unprivileged user), or as the agent's user when {@code null}. */
+    default Handle start(JobSpec job, Path sandbox, Path stdout, Path stderr, Map<String, String> env, JobUsers.User user)
+            throws IOException {
+        if (user != null) {
+            throw new IOException("this job runner cannot switch users");
+        }
+        return start(job, sandbox, stdout, stderr, env);
+    }
+
     /** A started job process. */
     interface Handle {
         /** The pid, which is also the process group of the whole tree. */

@@ -15,12 +15,32 @@ public final class ProcessJobRunner implements JobRunner {
 
     @Override
     public Handle start(JobSpec job, Path sandbox, Path stdout, Path stderr, Map<String, String> env) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(List.of("setsid", "bash", "-c", job.command()))
+        return start(job, sandbox, stdout, stderr, env, null);
+    }
+
+    /**
+     * As root, {@code setpriv} (util-linux) drops to the job's user and group, with no
+     * supplementary groups, before bash starts.
+     */
+    @Override
+    public Handle start(JobSpec job, Path sandbox, Path stdout, Path stderr, Map<String, String> env, JobUsers.User user)
+            throws IOException {
+        List<String> command = new java.util.ArrayList<>(List.of("setsid"));
+        if (user != null) {
+            command.addAll(List.of("setpriv", "--reuid=" + user.uid(), "--regid=" + user.gid(), "--clear-groups", "--"));
+        }
+        command.addAll(List.of("bash", "-c", job.command()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(sandbox.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(stdout.toFile()))
                 .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
         builder.environment().putAll(env);
+        if (user != null) {
+            builder.environment().put("USER", user.name());
+            builder.environment().put("LOGNAME", user.name());
+            builder.environment().put("HOME", sandbox.toString());
+        }
         Process process = builder.start();
         return new ProcessHandleImpl(process);
     }

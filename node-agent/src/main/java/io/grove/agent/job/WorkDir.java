@@ -42,11 +42,36 @@ public final class WorkDir {
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
 
     private final Path root;
+    /** Where sandboxes live when jobs run as other users and the work directory is closed to them. */
+    private final Path sandboxes;
 
     public WorkDir(Path root) throws IOException {
+        this(root, false);
+    }
+
+    /**
+     * @param forOtherUsers jobs run as other users: their sandboxes must be reachable by them. When
+     *     a directory above the work directory is closed to others (a home directory, a private
+     *     temporary folder), sandboxes go to {@code /var/tmp/grove-sandboxes/HASH} instead; records
+     *     and logs stay in the work directory.
+     */
+    public WorkDir(Path root, boolean forOtherUsers) throws IOException {
         this.root = root;
         Files.createDirectories(root.resolve("jobs"));
         Files.createDirectories(root.resolve("logs"));
+        Path absolute = root.toAbsolutePath().normalize();
+        this.sandboxes = forOtherUsers && !openToOthers(absolute.getParent())
+                ? Path.of("/var/tmp", "grove-sandboxes", Integer.toHexString(absolute.toString().hashCode()))
+                : null;
+    }
+
+    private static boolean openToOthers(Path dir) throws IOException {
+        for (Path at = dir; at != null; at = at.getParent()) {
+            if (!Files.getPosixFilePermissions(at).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public Path root() {
@@ -63,12 +88,40 @@ public final class WorkDir {
     }
 
     public Path sandbox(String jobId) {
-        return jobDir(jobId).resolve("sandbox");
+        return sandboxes != null ? sandboxes.resolve(jobId) : jobDir(jobId).resolve("sandbox");
     }
 
     /** Creates a job's sandbox and empty log files. */
     public void prepare(String jobId) throws IOException {
+        prepare(jobId, null);
+    }
+
+    /** Where sandboxes are kept apart from the work directory, or {@code null}. */
+    public Path separateSandboxes() {
+        return sandboxes;
+    }
+
+    /**
+     * Creates a job's sandbox and empty log files. With a job user, the sandbox is the user's with
+     * mode 0700 (no other job can read it) and the directories above it can be passed through
+     * but not listed (0711); the logs stay the agent's.
+     */
+    public void prepare(String jobId, JobUsers.User user) throws IOException {
+        Files.createDirectories(jobDir(jobId));
         Files.createDirectories(sandbox(jobId));
+        if (user != null) {
+            java.nio.file.attribute.PosixFileAttributeView view = Files.getFileAttributeView(sandbox(jobId),
+                    java.nio.file.attribute.PosixFileAttributeView.class);
+            java.nio.file.attribute.UserPrincipalLookupService lookup = root.getFileSystem().getUserPrincipalLookupService();
+            view.setOwner(lookup.lookupPrincipalByName(user.name()));
+            view.setGroup(lookup.lookupPrincipalByGroupName(Integer.toString(user.gid())));
+            Files.setPosixFilePermissions(sandbox(jobId), java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            List<Path> passages = sandboxes != null ? List.of(sandboxes.getParent(), sandboxes)
+                    : List.of(root, root.resolve("jobs"), jobDir(jobId));
+            for (Path passage : passages) {
+                Files.setPosixFilePermissions(passage, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+            }
+        }
         for (String log : List.of("stdout", "stderr")) {
             Path file = jobDir(jobId).resolve(log);
             if (!Files.exists(file)) {
@@ -158,6 +211,9 @@ public final class WorkDir {
     /** Removes a job's directory (sandbox, record, result). */
     public void removeJob(String jobId) throws IOException {
         deleteTree(jobDir(jobId));
+        if (sandboxes != null) {
+            deleteTree(sandbox(jobId));
+        }
     }
 
     /** Removes archived logs last written before {@code cutoffMs}; returns how many jobs' logs went. */

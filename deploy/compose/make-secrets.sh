@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Makes the secrets the compose file mounts: a random node token, and a tokens file with one
+# admin user ("admin", group ops) whose token is printed. Run once before `docker compose up`.
+set -euo pipefail
+dir="$(cd "$(dirname "$0")" && pwd)/secrets"
+mkdir -p "$dir"
+chmod 700 "$dir"
+random() { head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+if [ ! -f "$dir/node-token" ]; then
+  random > "$dir/node-token"
+fi
+if [ ! -f "$dir/tokens.yaml" ]; then
+  token="$(random)"
+  printf 'tokens:\n  - {token: %s, user: admin, groups: [ops]}\n' "$token" > "$dir/tokens.yaml"
+  echo "admin token: $token   (export GROVE_TOKEN=$token)"
+fi
+chmod 644 "$dir/node-token" "$dir/tokens.yaml"
+echo "secrets in $dir"

@@ -1,0 +1,79 @@
+package io.grove.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grove.agent.job.JobUsers;
+import io.grove.agent.job.WorkDir;
+import io.grove.protocol.FinishedJob;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** An agent running as root runs its jobs as unprivileged users, in sandboxes other jobs cannot read. */
+class JobUsersTest {
+
+    static final Path PASSWD = Path.of("/etc/passwd");
+
+    @Test
+    void jobsRunAsTheUnprivilegedUserNeverAsRoot(@TempDir Path work) throws Exception {
+        Assumptions.assumeTrue(JobUsers.processIsRoot(), "switching users needs an agent running as root");
+        try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of(), true, PASSWD))) {
+            f.start(AgentFixture.job("op-1-1", "id -un; id -u; id -G; touch mine; stat -c %U:%a .", 0));
+            FinishedJob result = f.nextResult();
+            assertEquals(FinishedJob.Outcome.COMPLETED, result.outcome(), String.valueOf(result.error()));
+            List<String> lines = Files.readAllLines(new WorkDir(work).log("op-1-1", "stdout").orElseThrow());
+            assertEquals("nobody", lines.get(0));
+            assertNotEquals("0", lines.get(1));
+            assertEquals(lines.get(2).trim(), Files.readAllLines(Path.of("/etc/group")).stream()
+                    .filter(l -> l.startsWith("nogroup:")).map(l -> l.split(":")[2]).findFirst().orElse(lines.get(2).trim()),
+                    "only the job user's own group");
+            assertEquals("nobody:700", lines.get(3), "the sandbox is the job user's, closed to others");
+        }
+    }
+
+    @Test
+    void perSlotUsersCannotReadEachOthersSandboxes(@TempDir Path work) throws Exception {
+        Assumptions.assumeTrue(JobUsers.processIsRoot(), "switching users needs an agent running as root");
+        try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of("nobody", "daemon"), true, PASSWD))) {
+            f.start(AgentFixture.job("op-1-1", "echo secret > secret; sleep 3", 0));
+            f.started.take();
+            WorkDir dirs = new WorkDir(work, true);
+            Path secret = dirs.sandbox("op-1-1").resolve("secret");
+            f.start(AgentFixture.job("op-1-2", "id -un; cat " + secret + " && echo READ", 0));
+            FinishedJob second = null;
+            for (int i = 0; i < 2; i++) {
+                FinishedJob result = f.nextResult();
+                if (result.jobId().equals("op-1-2")) {
+                    second = result;
+                }
+            }
+            String out = Files.readString(dirs.log("op-1-2", "stdout").orElseThrow());
+            assertTrue(out.startsWith("daemon\n"), "the second slot's user: " + out);
+            assertTrue(!out.contains("READ"), "it could not read the other job's sandbox: " + out);
+            assertTrue(second != null && second.error().contains("Permission denied"), String.valueOf(second));
+        }
+    }
+
+    @Test
+    void rootIsNeverAJobUser() {
+        IOException refused = assertThrows(IOException.class, () -> JobUsers.forAgent(List.of("root"), true, PASSWD));
+        assertTrue(refused.getMessage().contains("jobs never run as root"));
+        assertThrows(IOException.class, () -> JobUsers.forAgent(List.of("no-such-user-here"), true, PASSWD));
+        assertTrue(!assertDoesNotThrowSwitching(), "an agent that is not root does not switch");
+    }
+
+    private static boolean assertDoesNotThrowSwitching() {
+        try {
+            return JobUsers.forAgent(List.of("nobody"), false, PASSWD).switching();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
