@@ -7,7 +7,6 @@ import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.out.Format;
 import io.grove.cli.out.Printer;
 import io.grove.cli.out.Table;
-import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import picocli.CommandLine;
@@ -68,7 +67,8 @@ final class JobsCommand implements Runnable {
     }
 
     @Command(name = "logs", mixinStandardHelpOptions = true,
-            description = {"A job's output, read from its node's agent.",
+            description = {"A job's output, read through the scheduler from its node's agent (your own jobs, or any as an "
+                    + "administrator of their pool).",
                 "",
                 "Examples:",
                 "  grove jobs logs op-17-3",
@@ -91,17 +91,12 @@ final class JobsCommand implements Runnable {
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
             String op = operation != null ? operation : job.contains("-") ? job.substring(0, job.lastIndexOf('-')) : job;
-            JsonNode found = find(scheduler, op);
-            String address = found.path("node_address").asText("");
-            if (address.isEmpty()) {
-                throw new CliException(ExitCodes.NOT_FOUND, "the scheduler does not know where job " + job
-                        + " ran (its node " + found.path("node").asText("?") + " gave no address)");
-            }
+            find(scheduler, op);
             String stream = stderr ? "stderr" : "stdout";
+            String logs = "/operations/" + op + "/jobs/" + job + "/logs?stream=" + stream + "&offset=";
             long offset = 0;
             while (true) {
-                JsonNode chunk = scheduler.getFrom(URI.create("http://" + address + "/api/v1/jobs/" + job
-                        + "/logs?stream=" + stream + "&offset=" + offset), "the agent of node " + found.path("node").asText());
+                JsonNode chunk = scheduler.get(logs + offset);
                 String data = chunk.get("data").asText();
                 printer.writer().print(data);
                 printer.writer().flush();
@@ -113,8 +108,7 @@ final class JobsCommand implements Runnable {
                 }
                 if (!follow || !find(scheduler, op).get("state").asText().equals("running")) {
                     if (follow) {
-                        JsonNode last = scheduler.getFrom(URI.create("http://" + address + "/api/v1/jobs/" + job
-                                + "/logs?stream=" + stream + "&offset=" + offset), "the agent");
+                        JsonNode last = scheduler.get(logs + offset);
                         printer.writer().print(last.get("data").asText());
                         printer.writer().flush();
                     }

@@ -87,7 +87,7 @@ public final class AgentDaemon implements AutoCloseable {
                     }
                 }, metrics, settings.logRetention().toMillis(), jobUsers));
         ObjectMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
-        AgentRoutes routes = new AgentRoutes(workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.getAsLong())),
+        AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.getAsLong())),
                 () -> onLoop(this::nodeView), json);
         this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json);
         this.brokerEndpoint = settings.brokerPort() < 0 ? null

@@ -36,14 +36,16 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     private final Supplier<CompletableFuture<BrokerStatus>> brokerStatus;
     private final Supplier<CompletableFuture<ObjectNode>> node;
     private final ObjectMapper json;
+    private final String nodeToken;
 
-    AgentRoutes(WorkDir workDir, AgentMetrics metrics, Supplier<CompletableFuture<BrokerStatus>> brokerStatus,
+    AgentRoutes(String nodeToken, WorkDir workDir, AgentMetrics metrics, Supplier<CompletableFuture<BrokerStatus>> brokerStatus,
             Supplier<CompletableFuture<ObjectNode>> node, ObjectMapper json) {
         this.workDir = workDir;
         this.metrics = metrics;
         this.brokerStatus = brokerStatus;
         this.node = node;
         this.json = json;
+        this.nodeToken = nodeToken;
     }
 
     @Override
@@ -59,6 +61,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
             return done(ApiResponse.text(metrics.scrape()));
         }
         if (path.size() == 5 && path.subList(0, 3).equals(List.of("api", "v1", "jobs")) && path.get(4).equals("logs")) {
+            requireNodeToken(request);
             return done(log(path.get(3), request));
         }
         if (path.equals(List.of("api", "v1", "broker"))) {
@@ -69,6 +72,22 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
         }
         throw new ApiException(404, "NOT_FOUND", "no route " + String.join("/", path)
                 + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs)");
+    }
+
+    /**
+     * With a node token, job logs are for the scheduler only (it checks who may read them and
+     * asks with the node token).
+     */
+    private void requireNodeToken(ApiRequest request) {
+        if (nodeToken == null) {
+            return;
+        }
+        String header = request.authorization();
+        String token = header != null && header.startsWith("Bearer ") ? header.substring(7).trim() : null;
+        if (!io.grove.server.security.Secrets.equal(nodeToken, token)) {
+            throw new ApiException(401, "UNAUTHENTICATED", "job logs are read through the scheduler "
+                    + "(GET /api/v1/operations/OP/jobs/JOB/logs, or grove jobs logs)");
+        }
     }
 
     private ApiResponse log(String jobId, ApiRequest request) {

@@ -165,7 +165,8 @@ public final class SchedulerDaemon implements AutoCloseable {
                             audit));
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
                     new Authenticator(tokens, audit, clock,
-                            new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit)),
+                            new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit,
+                                    acceptedNodeToken)),
                     apiJson());
             reloader.watch();
         } catch (Exception e) {

@@ -48,11 +48,15 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
     private final ObjectMapper json;
     private final Views views;
     private final io.grove.server.security.AuditLog audit;
+    private final String nodeToken;
+    private final java.net.http.HttpClient agents = java.net.http.HttpClient.newBuilder()
+            .connectTimeout(java.time.Duration.ofSeconds(5)).build();
 
     public Api(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, ObjectMapper json, io.grove.server.net.NodeAddresses addresses,
-            io.grove.server.security.AuditLog audit) {
+            io.grove.server.security.AuditLog audit, String nodeToken) {
         this.audit = audit;
+        this.nodeToken = nodeToken;
         this.loop = loop;
         this.journal = journal;
         this.clock = clock;
@@ -94,6 +98,9 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 }
                 if (r.size() == 3 && r.get(2).equals("jobs") && method.equals("GET")) {
                     return jobs(r.get(1));
+                }
+                if (r.size() == 5 && r.get(2).equals("jobs") && r.get(4).equals("logs") && method.equals("GET")) {
+                    return logs(request, r.get(1), r.get(3));
                 }
                 if (r.size() == 3 && r.get(2).equals("abort") && method.equals("POST")) {
                     return abort(request, r.get(1));
@@ -307,6 +314,51 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 list.add(views.job(job));
             }
             return list;
+        });
+    }
+
+    /**
+     * A job's log, read from its node's agent (with the node token) for its owner, its pool's
+     * administrators and the cluster admins only.
+     */
+    private CompletableFuture<ApiResponse> logs(ApiRequest request, String id, String jobId) {
+        String stream = request.query().getOrDefault("stream", "stdout");
+        String offset = request.query().getOrDefault("offset", "0");
+        if (!stream.matches("stdout|stderr") || !offset.matches("-?[0-9]{1,18}")) {
+            throw new ApiException(400, "BAD_PARAMETER", "stream must be stdout or stderr and offset a number of bytes");
+        }
+        return loop.call(cluster -> {
+            Operation operation = mayChange(request, cluster, operation(cluster, id), "read the logs of");
+            Job job = null;
+            for (Job candidate : operation.finishedJobs()) {
+                job = candidate.id().equals(jobId) ? candidate : job;
+            }
+            for (Job candidate : operation.runningJobs()) {
+                job = candidate.id().equals(jobId) ? candidate : job;
+            }
+            if (job == null) {
+                throw ApiException.notFound("operation " + id + " has no job " + jobId);
+            }
+            String address = views.nodeAddress(job.nodeId());
+            if (address == null) {
+                throw ApiException.notFound("the node of job " + jobId + " (" + job.nodeId() + ") gave no address");
+            }
+            return java.net.URI.create("http://" + address + "/api/v1/jobs/" + jobId + "/logs?stream=" + stream
+                    + "&offset=" + offset);
+        }).thenCompose(uri -> {
+            java.net.http.HttpRequest.Builder get = java.net.http.HttpRequest.newBuilder(uri)
+                    .timeout(java.time.Duration.ofSeconds(30)).GET();
+            if (nodeToken != null) {
+                get.header("Authorization", "Bearer " + nodeToken);
+            }
+            return agents.sendAsync(get.build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .handle((response, failure) -> {
+                        if (failure != null) {
+                            throw new ApiException(502, "AGENT_UNREACHABLE", "the agent at " + uri.getAuthority()
+                                    + " did not answer: " + failure.getMessage());
+                        }
+                        return ApiResponse.json(response.statusCode(), response.body());
+                    });
         });
     }
 

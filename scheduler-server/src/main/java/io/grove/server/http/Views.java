@@ -195,6 +195,10 @@ final class Views {
         return node;
     }
 
+    String nodeAddress(String nodeId) {
+        return addresses.of(nodeId);
+    }
+
     /** Configured resources: only the ones set. */
     ObjectNode partial(io.grove.core.pool.PartialResources resources) {
         ObjectNode node = json.createObjectNode();
