@@ -78,6 +78,10 @@ final class AgentCommand implements Callable<Integer> {
             description = "the broker's loopback port; -1 for none (default: ${DEFAULT-VALUE})")
     int brokerPort;
 
+    @Option(names = "--broker-bind", defaultValue = "127.0.0.1",
+            description = "address of the broker's API; it has no authentication, keep it local (default: ${DEFAULT-VALUE})")
+    String brokerBind;
+
     @Option(names = "--broker-config", paramLabel = "FILE", description = "broker YAML, or a legacy Compaction Broker one (default: built in, as config/broker.yaml)")
     Path brokerConfig;
 
@@ -98,6 +102,15 @@ final class AgentCommand implements Callable<Integer> {
             description = "when the agent runs as root: the unprivileged users jobs run as, one per running job if several "
                     + "(default: nobody); jobs never run as root")
     List<String> jobUsers = List.of();
+
+    @Option(names = "--tls-cert", paramLabel = "PEM", description = "this node's certificate, for a scheduler with mutual TLS")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "PEM", description = "its private key (PKCS#8)")
+    Path tlsKey;
+
+    @Option(names = "--tls-ca", paramLabel = "PEM", description = "the CA the scheduler's certificate is signed by")
+    Path tlsCa;
 
     @Option(names = "--show-broker-config", description = "print the broker configuration in effect (a legacy one converted) and exit")
     boolean showBrokerConfig;
@@ -154,7 +167,8 @@ final class AgentCommand implements Callable<Integer> {
         return new AgentSettings(scheduler.substring(0, colon), port, nodeId, tags, resources, workDir, bind, httpPort,
                 advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
-                nodeToken(), jobUsers);
+                nodeToken(), jobUsers, tlsCa == null && tlsCert == null ? null : new io.grove.protocol.Tls(tlsCert, tlsKey, tlsCa),
+                brokerBind);
     }
 
     private String nodeToken() {

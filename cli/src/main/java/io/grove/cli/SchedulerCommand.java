@@ -69,6 +69,22 @@ final class SchedulerCommand implements Callable<Integer> {
             description = "no authentication: the user is whatever X-Grove-User says; loopback only (grove local runs so)")
     boolean insecureLocal;
 
+    @Option(names = "--node-tls-cert", paramLabel = "PEM", description = "TLS on the node port: the scheduler's certificate")
+    Path nodeTlsCert;
+
+    @Option(names = "--node-tls-key", paramLabel = "PEM", description = "its private key (PKCS#8)")
+    Path nodeTlsKey;
+
+    @Option(names = "--node-tls-ca", paramLabel = "PEM",
+            description = "mutual TLS: nodes must present a certificate signed by this CA")
+    Path nodeTlsCa;
+
+    @Option(names = "--http-tls-cert", paramLabel = "PEM", description = "HTTPS on the API: the certificate")
+    Path httpTlsCert;
+
+    @Option(names = "--http-tls-key", paramLabel = "PEM", description = "its private key (PKCS#8)")
+    Path httpTlsKey;
+
     @Option(names = "--audit-log", paramLabel = "FILE", description = "the audit log (default: DATA_DIR/audit.log)")
     Path auditLog;
 
@@ -83,7 +99,9 @@ final class SchedulerCommand implements Callable<Integer> {
             settings = defaults.withBindAddress(bind).withPorts(nodePort, httpPort)
                     .withPeriods(Durations.parse(heartbeatPeriod), Durations.parse(updatePeriod))
                     .withCluster(new ClusterSettings(Durations.parse(heartbeatTimeout), Durations.parse(registrationTimeout)))
-                    .withSecurity(new io.grove.server.security.Security(insecureLocal, tokensFile, nodeTokenFile, auditLog));
+                    .withSecurity(new io.grove.server.security.Security(insecureLocal, tokensFile, nodeTokenFile, auditLog)
+                            .withTls(nodeTlsCert == null ? null : new io.grove.protocol.Tls(nodeTlsCert, nodeTlsKey, nodeTlsCa),
+                                    httpTlsCert == null ? null : new io.grove.protocol.Tls(httpTlsCert, httpTlsKey, null)));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
             return 2;

@@ -54,6 +54,7 @@ public final class AgentDaemon implements AutoCloseable {
     private final String address;
     private final LongSupplier clock = System::currentTimeMillis;
 
+    private final io.netty.handler.ssl.SslContext tls;
     private NodeClient client;
     private boolean connected;
     private boolean heartbeatInFlight;
@@ -70,6 +71,7 @@ public final class AgentDaemon implements AutoCloseable {
         this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-connect"));
         this.network = new NioEventLoopGroup(1, (java.util.concurrent.ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
         this.metrics = new AgentMetrics();
+        this.tls = settings.tls() == null ? null : settings.tls().client();
         io.grove.agent.job.JobUsers jobUsers = io.grove.agent.job.JobUsers.forAgent(settings.jobUsers(),
                 io.grove.agent.job.JobUsers.processIsRoot(), java.nio.file.Path.of("/etc/passwd"));
         WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
@@ -91,7 +93,7 @@ public final class AgentDaemon implements AutoCloseable {
                 () -> onLoop(this::nodeView), json);
         this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json);
         this.brokerEndpoint = settings.brokerPort() < 0 ? null
-                : BrokerEndpoint.start(network, settings.brokerPort(), agent, loop, clock);
+                : BrokerEndpoint.start(network, settings.brokerBind(), settings.brokerPort(), agent, loop, clock);
         endpoint[0] = brokerEndpoint;
         String host = settings.advertisedHost() != null ? settings.advertisedHost()
                 : settings.bindHost().equals("0.0.0.0") ? java.net.InetAddress.getLocalHost().getHostName()
@@ -165,7 +167,7 @@ public final class AgentDaemon implements AutoCloseable {
         connector.execute(() -> {
             try {
                 NodeClient c = NodeClient.connect(network, settings.schedulerHost(), settings.schedulerPort(),
-                        CONNECT_TIMEOUT, Message.DEFAULT_MAX_FRAME_BYTES);
+                        CONNECT_TIMEOUT, Message.DEFAULT_MAX_FRAME_BYTES, tls);
                 loop.execute(() -> guarded(() -> handshake(c)));
             } catch (IOException e) {
                 loop.execute(() -> guarded(() -> retryLater(e.getMessage())));

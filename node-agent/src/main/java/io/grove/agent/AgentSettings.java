@@ -30,12 +30,15 @@ import java.util.List;
  * @param nodeToken the cluster's node token, sent in the handshake; {@code null} for none
  * @param jobUsers when the agent runs as root, the users jobs run as (one per slot when several;
  *     {@code nobody} when none are given); ignored otherwise
+ * @param brokerBind the address of the broker's API (loopback by default: co-located services only)
+ * @param tls TLS to the scheduler's node port (this node's certificate and key, the scheduler's CA);
+ *     {@code null} for plain TCP
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
-        String nodeToken, List<String> jobUsers) {
+        String nodeToken, List<String> jobUsers, io.grove.protocol.Tls tls, String brokerBind) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -48,13 +51,21 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     public AgentSettings {
         tags = List.copyOf(tags);
         jobUsers = jobUsers == null ? List.of() : List.copyOf(jobUsers);
+        brokerBind = brokerBind == null ? "127.0.0.1" : brokerBind;
+    }
+
+    /** TLS to the scheduler's node port. */
+    public AgentSettings withTls(io.grove.protocol.Tls value) {
+        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
+                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
+                backoffMax, requestTimeout, nodeToken, jobUsers, value, brokerBind);
     }
 
     /** The users jobs run as when the agent is root. */
     public AgentSettings withJobUsers(List<String> users) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, users);
+                backoffMax, requestTimeout, nodeToken, users, tls, brokerBind);
     }
 
     /**
@@ -65,33 +76,33 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     public static AgentSettings defaults(String host, int port, Path workDir, Resources resources) {
         return new AgentSettings(host, port, null, List.of(), resources, workDir, "127.0.0.1", DEFAULT_HTTP_PORT, null,
                 DEFAULT_BROKER_PORT, BrokerConfig.builtIn(), DEFAULT_RESERVE, Duration.ofHours(24), Duration.ofSeconds(1),
-                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10), null, List.of());
+                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10), null, List.of(), null, "127.0.0.1");
     }
 
     public AgentSettings withNodeId(String id) {
         return new AgentSettings(schedulerHost, schedulerPort, id, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, jobUsers);
+                backoffMax, requestTimeout, nodeToken, jobUsers, tls, brokerBind);
     }
 
     /** The HTTP endpoint's port and the broker's loopback port (0: any free one; broker -1: none). */
     public AgentSettings withPorts(int http, int broker) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, http,
                 advertisedHost, broker, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, jobUsers);
+                backoffMax, requestTimeout, nodeToken, jobUsers, tls, brokerBind);
     }
 
     /** The cluster's node token to present in the handshake. */
     public AgentSettings withNodeToken(String token) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, token, jobUsers);
+                backoffMax, requestTimeout, token, jobUsers, tls, brokerBind);
     }
 
     /** How often memory is sampled, and the first reconnection wait. */
     public AgentSettings withTimings(Duration sampleInterval, Duration firstBackoff) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, sampleInterval, firstBackoff,
-                backoffMax, requestTimeout, nodeToken, jobUsers);
+                backoffMax, requestTimeout, nodeToken, jobUsers, tls, brokerBind);
     }
 }

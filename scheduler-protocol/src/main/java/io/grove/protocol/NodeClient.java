@@ -36,6 +36,17 @@ public final class NodeClient implements AutoCloseable {
      */
     public static NodeClient connect(EventLoopGroup group, String host, int port, Duration timeout, int maxFrameBytes)
             throws IOException {
+        return connect(group, host, port, timeout, maxFrameBytes, null);
+    }
+
+    /**
+     * Connects to {@code host:port}, over TLS when {@code tls} is given (the server's certificate
+     * is checked against the host name).
+     *
+     * @throws IOException if the connection (or the TLS handshake) cannot be made within {@code timeout}
+     */
+    public static NodeClient connect(EventLoopGroup group, String host, int port, Duration timeout, int maxFrameBytes,
+            io.netty.handler.ssl.SslContext tls) throws IOException {
         NodeClient[] holder = new NodeClient[1];
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeout.toMillis())
@@ -43,12 +54,23 @@ public final class NodeClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            io.netty.handler.ssl.SslHandler ssl = tls.newHandler(ch.alloc(), host, port);
+                            javax.net.ssl.SSLParameters parameters = ssl.engine().getSSLParameters();
+                            parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                            ssl.engine().setSSLParameters(parameters);
+                            ch.pipeline().addLast("tls", ssl);
+                        }
                         FrameCodec.install(ch.pipeline(), maxFrameBytes);
                         ch.pipeline().addLast("client", new Replies(() -> holder[0]));
                     }
                 });
         try {
             Channel channel = bootstrap.connect(host, port).sync().channel();
+            io.netty.handler.ssl.SslHandler ssl = channel.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+            if (ssl != null) {
+                ssl.handshakeFuture().sync();
+            }
             NodeClient client = new NodeClient(channel);
             holder[0] = client;
             return client;

@@ -97,7 +97,15 @@ public final class SchedulerDaemon implements AutoCloseable {
         io.grove.server.security.TokenStore tokens = null;
         String nodeToken = null;
         io.grove.server.security.AuditLog audit;
+        io.netty.handler.ssl.SslContext nodeTls = null;
+        io.netty.handler.ssl.SslContext httpTls = null;
         try {
+            if (security.nodeTls() != null) {
+                nodeTls = security.nodeTls().server();
+            }
+            if (security.httpTls() != null) {
+                httpTls = security.httpTls().server();
+            }
             if (security.tokensFile() != null) {
                 tokens = io.grove.server.security.TokenStore.load(security.tokensFile());
             }
@@ -156,18 +164,20 @@ public final class SchedulerDaemon implements AutoCloseable {
         AtomicLong numbers = new AtomicLong(revived.highestOperationNumber());
         io.grove.server.net.NodeAddresses addresses = new io.grove.server.net.NodeAddresses();
         String acceptedNodeToken = nodeToken;
+        io.netty.handler.ssl.SslContext nodeTlsContext = nodeTls;
+        io.netty.handler.ssl.SslContext httpTlsContext = httpTls;
         NodeEndpoint nodeEndpoint = null;
         ApiServer apiServer = null;
         try {
             nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
                     settings.maxFrameBytes(), settings.nodeIdleTimeout(),
                     () -> new NodeSession(loop, clock, settings.heartbeatPeriod(), metrics, addresses, acceptedNodeToken,
-                            audit));
+                            audit), nodeTlsContext);
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
                     new Authenticator(tokens, audit, clock,
                             new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit,
                                     acceptedNodeToken)),
-                    apiJson());
+                    apiJson(), httpTlsContext);
             reloader.watch();
         } catch (Exception e) {
             if (nodeEndpoint != null) {

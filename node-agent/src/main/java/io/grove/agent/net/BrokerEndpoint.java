@@ -49,6 +49,12 @@ public final class BrokerEndpoint implements AutoCloseable {
      */
     public static BrokerEndpoint start(EventLoopGroup group, int port, Agent agent, Executor loop, LongSupplier clock)
             throws InterruptedException {
+        return start(group, "127.0.0.1", port, agent, loop, clock);
+    }
+
+    /** Listens on {@code host} (loopback unless configured otherwise). */
+    public static BrokerEndpoint start(EventLoopGroup group, String host, int port, Agent agent, Executor loop,
+            LongSupplier clock) throws InterruptedException {
         Map<String, Channel> clients = new ConcurrentHashMap<>();
         AtomicLong sequence = new AtomicLong();
         Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -60,7 +66,7 @@ public final class BrokerEndpoint implements AutoCloseable {
                         String name = "local-" + sequence.incrementAndGet();
                         ch.pipeline().addLast("broker", new Session(name, agent, loop, clock, clients));
                     }
-                }).bind("127.0.0.1", port).sync().channel();
+                }).bind(host, port).sync().channel();
         return new BrokerEndpoint(channel, clients);
     }
 

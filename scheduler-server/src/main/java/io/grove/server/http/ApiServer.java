@@ -52,10 +52,20 @@ public final class ApiServer implements AutoCloseable {
 
     public static ApiServer start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
             Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json) throws InterruptedException {
+        return start(boss, workers, host, port, routes, json, null);
+    }
+
+    /** As above, over TLS (HTTPS) when {@code tls} is given. */
+    public static ApiServer start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
+            Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json,
+            io.netty.handler.ssl.SslContext tls) throws InterruptedException {
         Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+                        }
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY),
                                 new Handler(routes, json));
                     }

@@ -26,18 +26,45 @@ public final class NodeEndpoint implements AutoCloseable {
     /** Binds and starts accepting. */
     public static NodeEndpoint start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
             int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions) throws InterruptedException {
+        return start(boss, workers, host, port, maxFrameBytes, idleTimeout, sessions, null);
+    }
+
+    /** Binds and starts accepting; with {@code tls}, every connection is TLS first (mutual when it has a CA). */
+    public static NodeEndpoint start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
+            int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions, io.netty.handler.ssl.SslContext tls)
+            throws InterruptedException {
         Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 4096)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
+                            ch.pipeline().addLast("tls-failures", new TlsFailures());
+                        }
                         ch.pipeline().addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
                         FrameCodec.install(ch.pipeline(), maxFrameBytes);
                         ch.pipeline().addLast("session", sessions.get());
                     }
                 }).bind(host, port).sync().channel();
         return new NodeEndpoint(channel);
+    }
+
+    /** Logs a refused TLS handshake (a bad or missing certificate) and closes the connection. */
+    static final class TlsFailures extends io.netty.channel.ChannelInboundHandlerAdapter {
+        private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TlsFailures.class);
+
+        @Override
+        public void userEventTriggered(io.netty.channel.ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof io.netty.handler.ssl.SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                LOG.warn("node connection from {} refused: TLS handshake failed: {}", ctx.channel().remoteAddress(),
+                        done.cause() == null ? "?" : done.cause().getMessage());
+                ctx.close();
+                return;
+            }
+            super.userEventTriggered(ctx, event);
+        }
     }
 
     public int port() {

@@ -11,13 +11,21 @@ import java.nio.file.Path;
  * @param nodeTokenFile the cluster's node token; nodes must present it in their handshake
  * @param auditLog where submits, aborts, updates, reloads and refusals are recorded; {@code null}
  *     for the data directory's {@code audit.log}
+ * @param nodeTls TLS on the node port, mutual when it has a CA (nodes need a certificate it signed);
+ *     {@code null} for none
+ * @param httpTls TLS on the HTTP API; {@code null} for none
  */
-public record Security(boolean insecureLocal, Path tokensFile, Path nodeTokenFile, Path auditLog) {
+public record Security(boolean insecureLocal, Path tokensFile, Path nodeTokenFile, Path auditLog,
+        io.grove.protocol.Tls nodeTls, io.grove.protocol.Tls httpTls) {
 
     /** No authentication, loopback only. */
     public static final Security INSECURE_LOCAL = new Security(true, null, null, null);
 
-    public Security withNodeToken(Path file) {
-        return new Security(insecureLocal, tokensFile, file, auditLog);
+    public Security(boolean insecureLocal, Path tokensFile, Path nodeTokenFile, Path auditLog) {
+        this(insecureLocal, tokensFile, nodeTokenFile, auditLog, null, null);
+    }
+
+    public Security withTls(io.grove.protocol.Tls node, io.grove.protocol.Tls http) {
+        return new Security(insecureLocal, tokensFile, nodeTokenFile, auditLog, node, http);
     }
 }
