@@ -31,6 +31,17 @@ class TargetTest {
     }
 
     @Test
+    void theTokenComesFromTheEnvironmentThenTheFile(@TempDir Path home) throws Exception {
+        Path file = home.resolve(".config/grove/config.yaml");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "token: from-the-file-0123456789\n");
+        assertEquals("from-the-env-0123456789", Target.resolve(null, null,
+                Map.of("HOME", home.toString(), "GROVE_TOKEN", "from-the-env-0123456789"), "me").token());
+        assertEquals("from-the-file-0123456789", Target.resolve(null, null, Map.of("HOME", home.toString()), "me").token());
+        assertEquals(null, Target.resolve(null, null, Map.of("HOME", home.resolve("none").toString()), "me").token());
+    }
+
+    @Test
     void aBadUrlOrFileIsAUsageError(@TempDir Path home) throws Exception {
         CliException bad = assertThrows(CliException.class, () -> Target.resolve("http://", null, Map.of(), "me"));
         assertEquals(ExitCodes.USAGE, bad.exitCode());
