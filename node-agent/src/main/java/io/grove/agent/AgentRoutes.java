@@ -82,9 +82,8 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
         if (nodeToken == null) {
             return;
         }
-        String header = request.authorization();
-        String token = header != null && header.startsWith("Bearer ") ? header.substring(7).trim() : null;
-        if (!io.grove.server.security.Secrets.equal(nodeToken, token)) {
+        if (!io.grove.server.security.Secrets.equal(nodeToken,
+                io.grove.server.security.Secrets.bearer(request.authorization()))) {
             throw new ApiException(401, "UNAUTHENTICATED", "job logs are read through the scheduler "
                     + "(GET /api/v1/operations/OP/jobs/JOB/logs, or grove jobs logs)");
         }

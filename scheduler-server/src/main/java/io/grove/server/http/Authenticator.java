@@ -37,7 +37,7 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
             return routes.apply(request);
         }
         String header = request.authorization();
-        String token = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).trim() : null;
+        String token = io.grove.server.security.Secrets.bearer(header);
         Identity identity = tokens.identify(token);
         if (identity == null) {
             String why = header == null ? "no Authorization header" : token == null ? "not a bearer token" : "unknown token";

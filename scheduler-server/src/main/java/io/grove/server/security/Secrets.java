@@ -25,6 +25,15 @@ public final class Secrets {
         return secret;
     }
 
+    /** The token of an {@code Authorization: Bearer TOKEN} header, or {@code null} for any other header. */
+    public static String bearer(String header) {
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        String token = header.substring(7).trim();
+        return token.isEmpty() ? null : token;
+    }
+
     /** Whether two secrets are equal, in time that does not depend on where they differ. */
     public static boolean equal(String expected, String given) {
         if (expected == null || given == null) {
