@@ -127,7 +127,9 @@ class ClusterEndToEndTest {
             awaitTrue("all six running", Duration.ofSeconds(60),
                     () -> cluster.operation(shortOp).get("progress").get("running").asInt() == 6);
             cluster.disconnect("agent-1");
-            Thread.sleep(2_000);   // well within the heartbeat timeout (4 s): a real-time fault, not a test clock
+            // the partition lasts until the scheduler has missed agent-1 for 2 s: within the heartbeat timeout (4 s)
+            awaitTrue("the scheduler to miss agent-1 for 2 s", Duration.ofSeconds(30),
+                    () -> cluster.silence("agent-1").compareTo(Duration.ofSeconds(2)) >= 0);
             cluster.reconnect("agent-1");
             awaitTrue("the short-partition operation to complete", Duration.ofSeconds(120),
                     () -> cluster.state(shortOp).equals("completed"));

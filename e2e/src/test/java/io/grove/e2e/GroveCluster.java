@@ -181,6 +181,16 @@ final class GroveCluster implements AutoCloseable {
         return list;
     }
 
+    /** How long the scheduler has not heard from a node, by the node's last heartbeat in the API. */
+    Duration silence(String node) throws IOException, InterruptedException {
+        for (JsonNode view : get("/nodes")) {
+            if (view.get("id").asText().equals(node)) {
+                return Duration.between(java.time.Instant.parse(view.get("last_heartbeat").asText()), java.time.Instant.now());
+            }
+        }
+        throw new IOException("no node " + node);
+    }
+
     int onlineNodes() {
         try {
             int online = 0;
