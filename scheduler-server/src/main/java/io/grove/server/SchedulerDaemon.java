@@ -57,9 +57,12 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final ApiServer api;
     private final ScheduledExecutorService timer;
 
+    private final io.grove.server.security.AuditLog audit;
+
     private SchedulerDaemon(DaemonSettings settings, Clock clock, Journal journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
-            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer) {
+            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, io.grove.server.security.AuditLog audit) {
+        this.audit = audit;
         this.settings = settings;
         this.clock = clock;
         this.journal = journal;
@@ -187,6 +190,11 @@ public final class SchedulerDaemon implements AutoCloseable {
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             loop.close();
             journal.close();
+            try {
+                audit.close();
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
             throw new DaemonException("cannot start: " + e.getMessage(), e);
         }
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -195,7 +203,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             return t;
         });
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeEndpoint, apiServer, timer);
+                nodeEndpoint, apiServer, timer, audit);
         daemon.schedule();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs",
                 settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(), revived.operations(),
@@ -303,6 +311,11 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         loop.close();
         journal.close();
+        try {
+            audit.close();
+        } catch (java.io.IOException e) {
+            LOG.warn("closing the audit log: {}", e.getMessage());
+        }
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         LOG.info("scheduler stopped");
