@@ -42,7 +42,7 @@ public final class JobStartLatency {
         List<Long> latencies = new ArrayList<>();
         CountDownLatch[] ended = new CountDownLatch[1];
         Agent agent = loop.submit(() -> new Agent(new Agent.AgentParts("bench", new Resources(1000, 1000, 0, 1L << 40, 0),
-                AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(), new WorkDir(work), new ProcessJobRunner(),
+                AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(), new WorkDir(work), ProcessJobRunner.system(),
                 ProcTable.system(), System::currentTimeMillis,
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
                 new AgentListener() {
@@ -55,7 +55,7 @@ public final class JobStartLatency {
                     public void jobEnded(FinishedJob result) {
                         ended[0].countDown();
                     }
-                }, 3_600_000, io.grove.agent.job.JobUsers.forAgent(List.of(), false, null)))).get();
+                }, 3_600_000, io.grove.agent.job.JobUsers.none()))).get();
         long startedAt = System.nanoTime();
         int id = 0;
         for (int round = 0; round < rounds; round++) {

@@ -98,9 +98,14 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--node-token-file", paramLabel = "FILE", description = "the cluster's node token, if the scheduler wants one")
     Path nodeTokenFile;
 
+    @Option(names = "--job-uids", paramLabel = "LOW-HIGH",
+            description = "when the agent runs as root: the uids jobs run as, one of its own for each running job, with no "
+                    + "passwd entry needed (default: " + io.grove.agent.job.JobUsers.DEFAULT_UIDS + "); no account may use them")
+    String jobUids;
+
     @Option(names = "--job-users", split = ",", paramLabel = "USER",
-            description = "when the agent runs as root: the unprivileged users jobs run as, one per running job if several "
-                    + "(default: nobody); jobs never run as root")
+            description = "when the agent runs as root: named unprivileged users jobs run as instead of --job-uids; jobs "
+                    + "running as the same user at once can see each other (the agent warns); jobs never run as root")
     List<String> jobUsers = List.of();
 
     @Option(names = "--tls-cert", paramLabel = "PEM", description = "this node's certificate, for a scheduler with mutual TLS")
@@ -167,7 +172,7 @@ final class AgentCommand implements Callable<Integer> {
         return new AgentSettings(scheduler.substring(0, colon), port, nodeId, tags, resources, workDir, bind, httpPort,
                 advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
-                nodeToken(), jobUsers, tlsCa == null && tlsCert == null ? null : new io.grove.protocol.Tls(tlsCert, tlsKey, tlsCa),
+                nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new io.grove.protocol.Tls(tlsCert, tlsKey, tlsCa),
                 brokerBind);
     }
 

@@ -209,7 +209,7 @@ final class LocalCommand implements Callable<Integer> {
                     AgentSettings agent = AgentSettings.defaults("127.0.0.1", scheduler.nodePort(),
                             data.resolve("agents").resolve("local-" + i), each).withNodeId("local-" + i).withPorts(0, 0)
                             .withTimings(Duration.ofSeconds(1), Duration.ofMillis(100));
-                    agents.add(AgentDaemon.start(agent, new ProcessJobRunner()));
+                    agents.add(AgentDaemon.start(agent, ProcessJobRunner.system()));
                 }
                 for (AgentDaemon agent : agents) {
                     agent.welcomed().get(30, TimeUnit.SECONDS);

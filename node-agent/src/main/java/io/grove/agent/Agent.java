@@ -5,6 +5,8 @@ import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.broker.ResourceBroker;
 import io.grove.agent.broker.TaskRequest;
+import io.grove.agent.job.JobEnvironment;
+import io.grove.agent.job.JobLaunch;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobSpec;
 import io.grove.agent.job.ProcTable;
@@ -122,7 +124,7 @@ public final class Agent {
                 WorkDir.JobRecord record = leftover.record().get();
                 started = record.startedAtMs();
                 if (proc.startTime(record.pid()).orElse(-1) == record.processStartTicks()) {
-                    io.grove.agent.job.ProcessJobRunner.signalGroup(record.pid(), "KILL");
+                    runner.killGroup(record.pid());
                     killed++;
                 }
             }
@@ -240,18 +242,14 @@ public final class Agent {
     private void launch(AgentJob job) {
         JobSpec spec = job.spec;
         long now = clock.getAsLong();
-        io.grove.agent.job.JobUsers.User user = jobUsers.assign(spec.jobId());
         try {
+            io.grove.agent.job.JobUsers.User user = jobUsers.assign(spec.jobId());
             workDir.prepare(spec.jobId(), user);
-            Map<String, String> env = new LinkedHashMap<>(spec.env());
-            env.put("GROVE_OPERATION_ID", spec.operationId());
-            env.put("GROVE_JOB_ID", spec.jobId());
-            env.put("GROVE_JOB_INDEX", Integer.toString(spec.index()));
-            env.put("GROVE_TASK", spec.task() == null ? "" : spec.task());
-            env.put("GROVE_NODE_ID", nodeId);
+            java.nio.file.Path sandbox = workDir.sandbox(spec.jobId());
+            Map<String, String> env = JobEnvironment.of(spec, nodeId, sandbox, user);
             java.nio.file.Path dir = workDir.jobDir(spec.jobId());
-            job.handle = runner.start(spec, workDir.sandbox(spec.jobId()), dir.resolve("stdout"), dir.resolve("stderr"),
-                    env, user);
+            job.handle = runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
+                    dir.resolve("stderr"), env, user, List.of()));
         } catch (IOException | RuntimeException e) {
             jobs.remove(spec.jobId());
             jobUsers.release(spec.jobId());
@@ -320,8 +318,13 @@ public final class Agent {
         if (job == null) {
             return;
         }
-        // whatever the job left behind in its group goes with it
+        // whatever the job left behind in its group goes with it, and with a uid of its own,
+        // whatever it started outside its group too
         job.handle.kill();
+        io.grove.agent.job.JobUsers.User user = jobUsers.of(jobId);
+        if (user != null && jobUsers.exclusive()) {
+            runner.killUser(user);
+        }
         jobUsers.release(jobId);
         ledger.jobEnded(job.spec.resources());
         FinishedJob.Outcome outcome;

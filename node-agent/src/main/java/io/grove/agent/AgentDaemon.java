@@ -73,14 +73,20 @@ public final class AgentDaemon implements AutoCloseable {
         this.metrics = new AgentMetrics();
         this.tls = settings.tls() == null ? null : settings.tls().client();
         io.grove.agent.job.JobUsers jobUsers = io.grove.agent.job.JobUsers.forAgent(settings.jobUsers(),
-                io.grove.agent.job.JobUsers.processIsRoot(), java.nio.file.Path.of("/etc/passwd"));
+                settings.jobUids(), io.grove.agent.job.JobUsers.processIsRoot(), java.nio.file.Path.of("/etc/passwd"));
         WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
+        LOG.info("jobs run as {}", jobUsers.describe());
         if (workDir.separateSandboxes() != null) {
-            LOG.info("jobs run as {}; the work directory is closed to them, so sandboxes are in {}", jobUsers.users(),
-                    workDir.separateSandboxes());
+            LOG.info("the work directory is closed to job users, so sandboxes are in {}", workDir.separateSandboxes());
+        }
+        io.grove.core.resource.Resources offered = settings.resources();
+        if (jobUsers.exclusive() && offered.userSlots() > jobUsers.users().size()) {
+            LOG.warn("{} user slots but only {} job uids: the node offers {} slots", (long) offered.userSlots(),
+                    jobUsers.users().size(), jobUsers.users().size());
+            offered = offered.with(io.grove.core.resource.ResourceType.USER_SLOTS, jobUsers.users().size());
         }
         BrokerEndpoint[] endpoint = new BrokerEndpoint[1];
-        this.agent = new Agent(new Agent.AgentParts(nodeId, settings.resources(), settings.brokerReserve(),
+        this.agent = new Agent(new Agent.AgentParts(nodeId, offered, settings.brokerReserve(),
                 settings.brokerConfig(), workDir, runner, ProcTable.system(), clock,
                 (delay, task) -> onLoopLater(task, delay),
                 this::heartbeatSoon, (client, event) -> {
@@ -335,7 +341,7 @@ public final class AgentDaemon implements AutoCloseable {
         node.put("broker_share", agent.ledger().declared().toString());
         node.put("jobs", agent.jobCount());
         node.put("results_not_acknowledged", agent.pendingResults());
-        node.put("job_users", agent.jobUsers().switching() ? agent.jobUsers().users().toString()
+        node.put("job_users", agent.jobUsers().switching() ? agent.jobUsers().describe()
                 : "the agent's own user (it does not run as root)");
         node.put("memory_enforcement", "resident memory sampled every " + settings.memorySampleInterval().toMillis() + " ms");
         return node;

@@ -17,7 +17,7 @@ public final class AgentMain {
     }
 
     public static void run(AgentSettings settings) throws Exception {
-        AgentDaemon daemon = AgentDaemon.start(settings, new ProcessJobRunner());
+        AgentDaemon daemon = AgentDaemon.start(settings, ProcessJobRunner.system());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemon.close();

@@ -28,8 +28,10 @@ import java.util.List;
  * @param backoffMax the longest wait before reconnecting
  * @param requestTimeout how long a heartbeat may wait for its reply
  * @param nodeToken the cluster's node token, sent in the handshake; {@code null} for none
- * @param jobUsers when the agent runs as root, the users jobs run as (one per slot when several;
- *     {@code nobody} when none are given); ignored otherwise
+ * @param jobUsers when the agent runs as root, named users jobs run as, shared by the jobs that
+ *     run as them at once; empty for a uid of its own for each job ({@code jobUids})
+ * @param jobUids when the agent runs as root and names no job users, the range of uids jobs run as
+ *     ({@code LOW-HIGH}; {@code null} for {@value io.grove.agent.job.JobUsers#DEFAULT_UIDS})
  * @param brokerBind the address of the broker's API (loopback by default: co-located services only)
  * @param tls TLS to the scheduler's node port (this node's certificate and key, the scheduler's CA);
  *     {@code null} for plain TCP
@@ -38,7 +40,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
-        String nodeToken, List<String> jobUsers, io.grove.protocol.Tls tls, String brokerBind) {
+        String nodeToken, List<String> jobUsers, String jobUids, io.grove.protocol.Tls tls, String brokerBind) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -58,14 +60,21 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     public AgentSettings withTls(io.grove.protocol.Tls value) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, jobUsers, value, brokerBind);
+                backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, value, brokerBind);
     }
 
-    /** The users jobs run as when the agent is root. */
+    /** The range of uids jobs run as when the agent is root. */
+    public AgentSettings withJobUids(String uids) {
+        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
+                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
+                backoffMax, requestTimeout, nodeToken, List.of(), uids, tls, brokerBind);
+    }
+
+    /** The named users jobs run as when the agent is root. */
     public AgentSettings withJobUsers(List<String> users) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, users, tls, brokerBind);
+                backoffMax, requestTimeout, nodeToken, users, null, tls, brokerBind);
     }
 
     /**
@@ -76,33 +85,33 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     public static AgentSettings defaults(String host, int port, Path workDir, Resources resources) {
         return new AgentSettings(host, port, null, List.of(), resources, workDir, "127.0.0.1", DEFAULT_HTTP_PORT, null,
                 DEFAULT_BROKER_PORT, BrokerConfig.builtIn(), DEFAULT_RESERVE, Duration.ofHours(24), Duration.ofSeconds(1),
-                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10), null, List.of(), null, "127.0.0.1");
+                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10), null, List.of(), null, null, "127.0.0.1");
     }
 
     public AgentSettings withNodeId(String id) {
         return new AgentSettings(schedulerHost, schedulerPort, id, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, jobUsers, tls, brokerBind);
+                backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind);
     }
 
     /** The HTTP endpoint's port and the broker's loopback port (0: any free one; broker -1: none). */
     public AgentSettings withPorts(int http, int broker) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, http,
                 advertisedHost, broker, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, jobUsers, tls, brokerBind);
+                backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind);
     }
 
     /** The cluster's node token to present in the handshake. */
     public AgentSettings withNodeToken(String token) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, token, jobUsers, tls, brokerBind);
+                backoffMax, requestTimeout, token, jobUsers, jobUids, tls, brokerBind);
     }
 
     /** How often memory is sampled, and the first reconnection wait. */
     public AgentSettings withTimings(Duration sampleInterval, Duration firstBackoff) {
         return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
                 advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, sampleInterval, firstBackoff,
-                backoffMax, requestTimeout, nodeToken, jobUsers, tls, brokerBind);
+                backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind);
     }
 }

@@ -32,14 +32,14 @@ final class AgentFixture implements AutoCloseable {
     final Agent agent;
 
     AgentFixture(Path work) throws Exception {
-        this(work, io.grove.agent.job.JobUsers.forAgent(List.of(), false, null));
+        this(work, io.grove.agent.job.JobUsers.none());
     }
 
     /** An agent whose jobs run as {@code users} (the test must run as root for them to switch). */
     AgentFixture(Path work, io.grove.agent.job.JobUsers users) throws Exception {
         WorkDir workDir = new WorkDir(work, users.switching());
         agent = call(() -> new Agent(new Agent.AgentParts("n1", NODE, AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
-                workDir, new ProcessJobRunner(), ProcTable.system(), System::currentTimeMillis,
+                workDir, ProcessJobRunner.system(), ProcTable.system(), System::currentTimeMillis,
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
                 new AgentListener() {
                     @Override

@@ -57,7 +57,7 @@ final class ClusterFixture implements AutoCloseable {
     }
 
     AgentDaemon agent(String name, double cpu) throws Exception {
-        return AgentDaemon.start(agentSettings(name, cpu), new ProcessJobRunner());
+        return AgentDaemon.start(agentSettings(name, cpu), ProcessJobRunner.system());
     }
 
     String submit(int jobs, double cpu, String command) throws Exception {

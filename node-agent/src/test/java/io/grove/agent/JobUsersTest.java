@@ -24,7 +24,7 @@ class JobUsersTest {
     @Test
     void jobsRunAsTheUnprivilegedUserNeverAsRoot(@TempDir Path work) throws Exception {
         Assumptions.assumeTrue(JobUsers.processIsRoot(), "switching users needs an agent running as root");
-        try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of(), true, PASSWD))) {
+        try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of("nobody"), null, true, PASSWD))) {
             f.start(AgentFixture.job("op-1-1", "id -un; id -u; id -G; touch mine; stat -c %U:%a .", 0));
             FinishedJob result = f.nextResult();
             assertEquals(FinishedJob.Outcome.COMPLETED, result.outcome(), String.valueOf(result.error()));
@@ -34,14 +34,14 @@ class JobUsersTest {
             assertEquals(lines.get(2).trim(), Files.readAllLines(Path.of("/etc/group")).stream()
                     .filter(l -> l.startsWith("nogroup:")).map(l -> l.split(":")[2]).findFirst().orElse(lines.get(2).trim()),
                     "only the job user's own group");
-            assertEquals("nobody:700", lines.get(3), "the sandbox is the job user's, closed to others");
+            assertEquals("65534:700", lines.get(3).replace("nobody", "65534"), "the sandbox is the job user's, closed to others");
         }
     }
 
     @Test
     void perSlotUsersCannotReadEachOthersSandboxes(@TempDir Path work) throws Exception {
         Assumptions.assumeTrue(JobUsers.processIsRoot(), "switching users needs an agent running as root");
-        try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of("nobody", "daemon"), true, PASSWD))) {
+        try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of("nobody", "daemon"), null, true, PASSWD))) {
             f.start(AgentFixture.job("op-1-1", "echo secret > secret; sleep 3", 0));
             f.started.take();
             WorkDir dirs = new WorkDir(work, true);
@@ -63,15 +63,15 @@ class JobUsersTest {
 
     @Test
     void rootIsNeverAJobUser() {
-        IOException refused = assertThrows(IOException.class, () -> JobUsers.forAgent(List.of("root"), true, PASSWD));
+        IOException refused = assertThrows(IOException.class, () -> JobUsers.forAgent(List.of("root"), null, true, PASSWD));
         assertTrue(refused.getMessage().contains("jobs never run as root"));
-        assertThrows(IOException.class, () -> JobUsers.forAgent(List.of("no-such-user-here"), true, PASSWD));
+        assertThrows(IOException.class, () -> JobUsers.forAgent(List.of("no-such-user-here"), null, true, PASSWD));
         assertTrue(!assertDoesNotThrowSwitching(), "an agent that is not root does not switch");
     }
 
     private static boolean assertDoesNotThrowSwitching() {
         try {
-            return JobUsers.forAgent(List.of("nobody"), false, PASSWD).switching();
+            return JobUsers.forAgent(List.of("nobody"), null, false, PASSWD).switching();
         } catch (IOException e) {
             throw new AssertionError(e);
         }

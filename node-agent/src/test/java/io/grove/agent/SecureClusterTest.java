@@ -56,7 +56,7 @@ class SecureClusterTest {
         try (SchedulerDaemon scheduler = SchedulerDaemon.start(settings, Clock.SYSTEM);
                 AgentDaemon agent = AgentDaemon.start(AgentSettings.defaults("127.0.0.1", scheduler.nodePort(),
                         dir.resolve("agent"), new Resources(2, 2, 0, 4L << 30, 0)).withNodeId("n1").withPorts(0, 0)
-                        .withNodeToken(NODE_TOKEN), new ProcessJobRunner())) {
+                        .withNodeToken(NODE_TOKEN), ProcessJobRunner.system())) {
             agent.welcomed().get(30, TimeUnit.SECONDS);
             String api = "http://127.0.0.1:" + scheduler.httpPort() + "/api/v1";
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(api + "/operations"))

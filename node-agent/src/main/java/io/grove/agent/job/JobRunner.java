@@ -1,31 +1,26 @@
 package io.grove.agent.job;
 
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Runs job processes. The real one starts {@code bash -c} as its own session; tests may use a
- * twin.
+ * Runs job processes. The real one starts {@code bash} as its own session after dropping
+ * privileges; tests may use a twin.
  */
 public interface JobRunner {
 
     /**
-     * Starts a job's process in {@code sandbox}, with stdout and stderr going to files.
+     * Starts a job's process in its sandbox, with stdout and stderr going to files.
      *
      * @throws IOException if it cannot be started
      */
-    Handle start(JobSpec job, Path sandbox, Path stdout, Path stderr, Map<String, String> env) throws IOException;
+    Handle start(JobLaunch launch) throws IOException;
 
-    /** Starts a job as {@code user} (an unprivileged user), or as the agent's user when {@code null}. */
-    default Handle start(JobSpec job, Path sandbox, Path stdout, Path stderr, Map<String, String> env, JobUsers.User user)
-            throws IOException {
-        if (user != null) {
-            throw new IOException("this job runner cannot switch users");
-        }
-        return start(job, sandbox, stdout, stderr, env);
-    }
+    /** Sends SIGKILL to a whole process group (a job of a previous run of the agent). */
+    void killGroup(long group);
+
+    /** Sends SIGKILL to every process of a job's own uid (it ended; nothing of it may stay). */
+    void killUser(JobUsers.User user);
 
     /** A started job process. */
     interface Handle {

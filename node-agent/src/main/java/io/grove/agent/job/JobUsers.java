@@ -8,49 +8,113 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The unprivileged users jobs run as when the agent runs as root: one user for every job, or one
- * per slot (each running job gets a user no other running job has, so jobs cannot read each
- * other's sandboxes). Jobs never run as root.
+ * The unprivileged identities jobs run as when the agent runs as root. By default every running
+ * job gets a uid of its own from a numeric range ({@code --job-uids}, 20000-20999), with a group of
+ * the same number and no passwd entry, as YARN's and Kubernetes' per-container users: no job can
+ * read another's files or {@code /proc/PID/environ}, or signal its processes, and when a job ends
+ * every process left with its uid is killed before the uid is given to another job. Named users
+ * ({@code --job-users}) are shared by every job that runs as them, and the agent warns about it.
+ * Jobs never run as root.
  */
 public final class JobUsers {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobUsers.class);
+
+    /** The default range of job uids. */
+    public static final String DEFAULT_UIDS = "20000-20999";
 
     /** A user a job runs as. */
     public record User(String name, int uid, int gid) {
     }
 
     private final List<User> users;
+    /** Whether each running job has its uid to itself (a uid range), or users are shared (named users). */
+    private final boolean exclusive;
     private final Map<String, User> assigned = new HashMap<>();
     private int next;
 
-    private JobUsers(List<User> users) {
+    private JobUsers(List<User> users, boolean exclusive) {
         this.users = users;
+        this.exclusive = exclusive;
+    }
+
+    /** No switching: jobs run as the agent's own user (an agent that is not root). */
+    public static JobUsers none() {
+        return new JobUsers(List.of(), false);
     }
 
     /**
-     * The users for this agent: none (jobs run as the agent's own user) when the agent is not root;
-     * else the given names, {@code nobody} when none are given.
+     * The identities for this agent: none (jobs run as the agent's own user) when the agent is not
+     * root; else the named users if any are given, else a uid of its own for each running job from
+     * {@code uidRange} ({@value #DEFAULT_UIDS} when {@code null}).
      *
-     * @throws IOException if a user does not exist, or is root
+     * @throws IOException if a named user does not exist or is root, the range is malformed,
+     *     contains 0, or holds the uid of an account in {@code passwd} (jobs would own its files)
      */
-    public static JobUsers forAgent(List<String> names, boolean agentIsRoot, Path passwd) throws IOException {
+    public static JobUsers forAgent(List<String> names, String uidRange, boolean agentIsRoot, Path passwd)
+            throws IOException {
         if (!agentIsRoot) {
-            return new JobUsers(List.of());
+            return none();
         }
         Map<String, User> known = readPasswd(passwd);
+        if (!names.isEmpty()) {
+            if (uidRange != null) {
+                throw new IOException("give either job users or a job uid range, not both");
+            }
+            return named(names, known);
+        }
+        return range(uidRange == null ? DEFAULT_UIDS : uidRange, known, passwd);
+    }
+
+    private static JobUsers named(List<String> names, Map<String, User> known) throws IOException {
         List<User> users = new ArrayList<>();
-        for (String name : names.isEmpty() ? List.of("nobody") : names) {
+        for (String name : names) {
             User user = known.get(name);
             if (user == null) {
-                throw new IOException("job user '" + name + "' does not exist (see " + passwd + ")");
+                throw new IOException("job user '" + name + "' does not exist (see /etc/passwd)");
             }
             if (user.uid() == 0 || user.gid() == 0) {
                 throw new IOException("job user '" + name + "' is root: jobs never run as root");
             }
             users.add(user);
         }
-        return new JobUsers(List.copyOf(users));
+        LOG.warn("jobs run as the named user(s) {}: jobs that run as the same user at once can read each other's "
+                + "files and environment and signal each other; a uid range (--job-uids) gives each job its own", names);
+        return new JobUsers(List.copyOf(users), false);
+    }
+
+    private static JobUsers range(String text, Map<String, User> known, Path passwd) throws IOException {
+        String[] bounds = text.trim().split("-", -1);
+        long low;
+        long high;
+        try {
+            if (bounds.length != 2) {
+                throw new NumberFormatException();
+            }
+            low = Long.parseLong(bounds[0].trim());
+            high = Long.parseLong(bounds[1].trim());
+        } catch (NumberFormatException e) {
+            throw new IOException("job uids must be a range LOW-HIGH such as " + DEFAULT_UIDS + ", got '" + text + "'");
+        }
+        if (low < 1 || high < low || high >= Integer.MAX_VALUE || high - low >= 65_536) {
+            throw new IOException("job uids " + text + ": the range must be within 1.." + (Integer.MAX_VALUE - 1)
+                    + ", low before high, at most 65536 uids; jobs never run as root (uid 0)");
+        }
+        for (User user : known.values()) {
+            if (user.uid() >= low && user.uid() <= high) {
+                throw new IOException("job uids " + text + " include uid " + user.uid() + " of the account '"
+                        + user.name() + "' in " + passwd + ": jobs would own its files; pick a range no account uses");
+            }
+        }
+        List<User> users = new ArrayList<>();
+        for (long uid = low; uid <= high; uid++) {
+            users.add(new User("grove-" + uid, (int) uid, (int) uid));
+        }
+        return new JobUsers(List.copyOf(users), true);
     }
 
     /** Whether jobs switch users (the agent runs as root). */
@@ -58,15 +122,34 @@ public final class JobUsers {
         return !users.isEmpty();
     }
 
+    /**
+     * Whether each running job has a uid no other running job has: then every process with that
+     * uid belongs to the job, and all of them are killed when it ends.
+     */
+    public boolean exclusive() {
+        return exclusive;
+    }
+
     public List<User> users() {
         return users;
     }
 
+    /** How the identities are described in logs and the node view. */
+    public String describe() {
+        if (!switching()) {
+            return "the agent's own user";
+        }
+        return exclusive ? "a uid of their own from " + users.get(0).uid() + "-" + users.get(users.size() - 1).uid()
+                : "the shared user(s) " + users.stream().map(User::name).toList();
+    }
+
     /**
-     * A user for a job: one no running job has, else (more jobs than users) the next in turn.
-     * {@code null} when jobs do not switch users.
+     * A user for a job: one no running job has; with named users, when there are more jobs than
+     * users, the next in turn. {@code null} when jobs do not switch users.
+     *
+     * @throws IOException when every uid of the range is taken by a running job
      */
-    public User assign(String jobId) {
+    public User assign(String jobId) throws IOException {
         if (users.isEmpty()) {
             return null;
         }
@@ -78,10 +161,18 @@ public final class JobUsers {
                 return candidate;
             }
         }
+        if (exclusive) {
+            throw new IOException("every one of the " + users.size() + " job uids is taken by a running job");
+        }
         User shared = users.get(next);
         next = (next + 1) % users.size();
         assigned.put(jobId, shared);
         return shared;
+    }
+
+    /** The user a running job was given, or {@code null}. */
+    public User of(String jobId) {
+        return assigned.get(jobId);
     }
 
     public void release(String jobId) {

@@ -1,59 +1,119 @@
 package io.grove.agent.job;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Starts each job as {@code setsid bash -c COMMAND}: the job leads its own session and process
- * group, so signals sent to the group reach every process it started, even those re-parented
- * after their parent exited.
+ * Starts each job as its own session and process group, so signals sent to the group reach every
+ * process it started, even those re-parented after their parent exited:
+ * <pre>
+ * [/usr/bin/bash -c 'echo $$ &gt; CGROUP/cgroup.procs; exec "$@"'] \    with cgroups: join them first
+ *   /usr/bin/setsid [/usr/bin/setpriv --reuid=U --regid=G --clear-groups --no-new-privs --] \
+ *   /usr/bin/bash --noprofile --norc LAUNCH_SCRIPT                      as the job's user from here on
+ * </pre>
+ * Every program up to the privilege drop is named by absolute path and runs with the fixed
+ * {@link SystemPrograms#ENVIRONMENT}; the job's own environment is exported by its launch script,
+ * which runs as the job's user.
  */
 public final class ProcessJobRunner implements JobRunner {
 
+    private final SystemPrograms programs;
+
+    public ProcessJobRunner(SystemPrograms programs) {
+        this.programs = programs;
+    }
+
+    /** A runner with the programs of this machine, {@code setpriv} included only if it is installed. */
+    public static ProcessJobRunner system() {
+        try {
+            return new ProcessJobRunner(SystemPrograms.find(JobUsers.processIsRoot()));
+        } catch (IOException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     @Override
-    public Handle start(JobSpec job, Path sandbox, Path stdout, Path stderr, Map<String, String> env) throws IOException {
-        return start(job, sandbox, stdout, stderr, env, null);
+    public Handle start(JobLaunch launch) throws IOException {
+        JobUsers.User user = launch.user();
+        writeScript(launch);
+        List<String> command = new ArrayList<>();
+        if (!launch.cgroupProcs().isEmpty()) {
+            StringBuilder join = new StringBuilder();
+            for (int i = 0; i < launch.cgroupProcs().size(); i++) {
+                join.append("echo $$ > \"$").append(i == 0 ? "0" : "{" + i + "}").append("\" || exit 125; ");
+            }
+            command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c",
+                    join + "shift " + (launch.cgroupProcs().size() - 1) + "; exec \"$@\""));
+            launch.cgroupProcs().forEach(p -> command.add(p.toString()));
+        }
+        command.add(programs.setsid().toString());
+        if (user != null) {
+            if (programs.setpriv() == null) {
+                throw new IOException("setpriv is needed to run jobs as other users");
+            }
+            command.addAll(List.of(programs.setpriv().toString(), "--reuid=" + user.uid(), "--regid=" + user.gid(),
+                    "--clear-groups", "--no-new-privs", "--"));
+        }
+        command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", launch.script().toString()));
+        ProcessBuilder builder = programs.builder(command)
+                .directory(launch.sandbox().toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(launch.stdout().toFile()))
+                .redirectError(ProcessBuilder.Redirect.appendTo(launch.stderr().toFile()));
+        return new ProcessHandleImpl(builder.start(), programs);
+    }
+
+    private void writeScript(JobLaunch launch) throws IOException {
+        Path script = launch.script();
+        Files.deleteIfExists(script);
+        Files.createFile(script, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(script, LaunchScript.text(launch.job().jobId(), launch.env(), launch.job().command(),
+                programs.bash().toString()), StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+        if (launch.user() != null) {
+            Files.setAttribute(script, "unix:gid", launch.user().gid());
+            Files.setAttribute(script, "unix:uid", launch.user().uid());
+        }
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("r--------"));
+    }
+
+    /** Sends SIGKILL to a whole process group (with bash's built-in kill, no kill binary needed). */
+    @Override
+    public void killGroup(long group) {
+        run(programs, "kill -s KILL -- -" + group + " 2>/dev/null");
     }
 
     /**
-     * As root, {@code setpriv} (util-linux) drops to the job's user and group, with no
-     * supplementary groups, before bash starts.
+     * Kills every process of a job's own uid from that uid: {@code kill -9 -1} reaches exactly the
+     * processes it may signal, its own (three rounds, for processes forked in between).
      */
     @Override
-    public Handle start(JobSpec job, Path sandbox, Path stdout, Path stderr, Map<String, String> env, JobUsers.User user)
-            throws IOException {
-        List<String> command = new java.util.ArrayList<>(List.of("setsid"));
-        if (user != null) {
-            command.addAll(List.of("setpriv", "--reuid=" + user.uid(), "--regid=" + user.gid(), "--clear-groups", "--"));
+    public void killUser(JobUsers.User user) {
+        if (programs.setpriv() == null) {
+            return;
         }
-        command.addAll(List.of("bash", "-c", job.command()));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(sandbox.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(stdout.toFile()))
-                .redirectError(ProcessBuilder.Redirect.appendTo(stderr.toFile()));
-        builder.environment().putAll(env);
-        if (user != null) {
-            builder.environment().put("USER", user.name());
-            builder.environment().put("LOGNAME", user.name());
-            builder.environment().put("HOME", sandbox.toString());
-        }
-        Process process = builder.start();
-        return new ProcessHandleImpl(process);
+        runCommand(programs, List.of(programs.setpriv().toString(), "--reuid=" + user.uid(), "--regid=" + user.gid(),
+                "--clear-groups", "--", programs.bash().toString(), "--noprofile", "--norc", "-c",
+                "for i in 1 2 3; do kill -9 -1 2>/dev/null; done"));
     }
 
-    /** Sends a signal to a whole process group. */
-    public static void signalGroup(long group, String signal) {
+    static void run(SystemPrograms programs, String script) {
+        runCommand(programs, List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", script));
+    }
+
+    private static void runCommand(SystemPrograms programs, List<String> command) {
         try {
-            // bash's built-in kill: no dependency on a kill binary being installed
-            Process kill = new ProcessBuilder("bash", "-c", "kill -s " + signal + " -- -" + group + " 2>/dev/null")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            kill.waitFor();
+            Process process = programs.builder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            process.waitFor();
         } catch (IOException e) {
-            // the group is gone or kill is missing; the descendants are signalled below
+            // the group is gone; the descendants are signalled below
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -62,9 +122,11 @@ public final class ProcessJobRunner implements JobRunner {
     private static final class ProcessHandleImpl implements Handle {
         private final Process process;
         private final CompletableFuture<Integer> exit;
+        private final SystemPrograms programs;
 
-        ProcessHandleImpl(Process process) {
+        ProcessHandleImpl(Process process, SystemPrograms programs) {
             this.process = process;
+            this.programs = programs;
             this.exit = process.onExit().thenApply(Process::exitValue);
         }
 
@@ -90,7 +152,7 @@ public final class ProcessJobRunner implements JobRunner {
 
         private void signal(String name) {
             List<ProcessHandle> descendants = process.descendants().toList();
-            signalGroup(process.pid(), name);
+            run(programs, "kill -s " + name + " -- -" + process.pid() + " 2>/dev/null");
             for (ProcessHandle child : descendants) {
                 if (name.equals("KILL")) {
                     child.destroyForcibly();

@@ -12,11 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -41,7 +43,12 @@ public final class WorkDir {
     private static final ObjectMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
 
+    private static final String PRIVATE_DIR = "rwx------";
+    private static final String PASSAGE = "rwx--x--x";
+    private static final String PRIVATE_FILE = "rw-------";
+
     private final Path root;
+    private final boolean forOtherUsers;
     /** Where sandboxes live when jobs run as other users and the work directory is closed to them. */
     private final Path sandboxes;
 
@@ -57,12 +64,25 @@ public final class WorkDir {
      */
     public WorkDir(Path root, boolean forOtherUsers) throws IOException {
         this.root = root;
+        this.forOtherUsers = forOtherUsers;
+        Files.createDirectories(root);
         Files.createDirectories(root.resolve("jobs"));
         Files.createDirectories(root.resolve("logs"));
+        // records and logs are the agent's alone; with job users the job directories can be
+        // passed through (to reach a sandbox) but not listed
+        String passage = forOtherUsers ? PASSAGE : PRIVATE_DIR;
+        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString(passage));
+        Files.setPosixFilePermissions(root.resolve("jobs"), PosixFilePermissions.fromString(passage));
+        Files.setPosixFilePermissions(root.resolve("logs"), PosixFilePermissions.fromString(PRIVATE_DIR));
         Path absolute = root.toAbsolutePath().normalize();
         this.sandboxes = forOtherUsers && !openToOthers(absolute.getParent())
                 ? Path.of("/var/tmp", "grove-sandboxes", Integer.toHexString(absolute.toString().hashCode()))
                 : null;
+        if (sandboxes != null) {
+            Files.createDirectories(sandboxes);
+            Files.setPosixFilePermissions(sandboxes.getParent(), PosixFilePermissions.fromString(PASSAGE));
+            Files.setPosixFilePermissions(sandboxes, PosixFilePermissions.fromString(PASSAGE));
+        }
     }
 
     private static boolean openToOthers(Path dir) throws IOException {
@@ -102,32 +122,36 @@ public final class WorkDir {
     }
 
     /**
-     * Creates a job's sandbox and empty log files. With a job user, the sandbox is the user's with
-     * mode 0700 (no other job can read it) and the directories above it can be passed through
-     * but not listed (0711); the logs stay the agent's.
+     * Creates a job's sandbox (with {@code tmp/} for its {@code TMPDIR}) and empty log files. With
+     * a job user, the sandbox is the user's with mode 0700 (no other job can read it) and the
+     * directories above it can be passed through but not listed (0711); the logs are the agent's
+     * (0600), the job writes them through the descriptors the agent opened.
      */
     public void prepare(String jobId, JobUsers.User user) throws IOException {
-        Files.createDirectories(jobDir(jobId));
-        Files.createDirectories(sandbox(jobId));
-        if (user != null) {
-            java.nio.file.attribute.PosixFileAttributeView view = Files.getFileAttributeView(sandbox(jobId),
-                    java.nio.file.attribute.PosixFileAttributeView.class);
-            java.nio.file.attribute.UserPrincipalLookupService lookup = root.getFileSystem().getUserPrincipalLookupService();
-            view.setOwner(lookup.lookupPrincipalByName(user.name()));
-            view.setGroup(lookup.lookupPrincipalByGroupName(Integer.toString(user.gid())));
-            Files.setPosixFilePermissions(sandbox(jobId), java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
-            List<Path> passages = sandboxes != null ? List.of(sandboxes.getParent(), sandboxes)
-                    : List.of(root, root.resolve("jobs"), jobDir(jobId));
-            for (Path passage : passages) {
-                Files.setPosixFilePermissions(passage, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+        Path dir = jobDir(jobId);
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString(forOtherUsers ? PASSAGE : PRIVATE_DIR));
+        Path sandbox = sandbox(jobId);
+        Path tmp = sandbox.resolve("tmp");
+        Files.createDirectories(tmp);
+        for (Path owned : List.of(sandbox, tmp)) {
+            if (user != null) {
+                Files.setAttribute(owned, "unix:gid", user.gid(), LinkOption.NOFOLLOW_LINKS);
+                Files.setAttribute(owned, "unix:uid", user.uid(), LinkOption.NOFOLLOW_LINKS);
             }
+            Files.setPosixFilePermissions(owned, PosixFilePermissions.fromString(PRIVATE_DIR));
         }
         for (String log : List.of("stdout", "stderr")) {
-            Path file = jobDir(jobId).resolve(log);
-            if (!Files.exists(file)) {
-                Files.createFile(file);
+            Path file = dir.resolve(log);
+            if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(PRIVATE_FILE)));
             }
         }
+    }
+
+    /** Where a job's launch script is written: beside its sandbox, reachable by its user only. */
+    public Path launchScript(String jobId) {
+        return sandboxes != null ? sandboxes.resolve(jobId + ".launch") : jobDir(jobId).resolve("launch.sh");
     }
 
     /** What the agent records of a running job. */
@@ -200,6 +224,7 @@ public final class WorkDir {
     public void archiveLogs(String jobId) throws IOException {
         Path target = root.resolve("logs").resolve(jobId);
         Files.createDirectories(target);
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(PRIVATE_DIR));
         for (String log : List.of("stdout", "stderr")) {
             Path file = jobDir(jobId).resolve(log);
             if (Files.exists(file)) {
@@ -213,6 +238,7 @@ public final class WorkDir {
         deleteTree(jobDir(jobId));
         if (sandboxes != null) {
             deleteTree(sandbox(jobId));
+            Files.deleteIfExists(launchScript(jobId));
         }
     }
 
@@ -251,8 +277,9 @@ public final class WorkDir {
 
     private static void writeAtomically(Path file, byte[] data) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        Files.deleteIfExists(tmp);
+        try (FileChannel out = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(PRIVATE_FILE)))) {
             out.write(java.nio.ByteBuffer.wrap(data));
             out.force(true);
         }

@@ -1,0 +1,61 @@
+package io.grove.agent.job;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The whole environment of a job: a fixed base ({@code PATH}, {@code HOME} and {@code TMPDIR} in
+ * its sandbox, {@code LANG}, and {@code USER}/{@code LOGNAME} when it runs as a user of its own),
+ * then its spec's {@code env}, then the {@code GROVE_*} variables, which the spec cannot replace.
+ * Nothing of the agent's own environment is passed on.
+ */
+public final class JobEnvironment {
+
+    /** A valid environment variable name (POSIX portable: letters, digits, underscore, not first a digit). */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+    /** The PATH a job starts with unless its spec sets one. */
+    public static final String BASE_PATH = "/usr/local/bin:/usr/bin:/bin";
+
+    private JobEnvironment() {
+    }
+
+    /**
+     * The environment of {@code job}.
+     *
+     * @throws IllegalArgumentException if a name of the spec's env is not a valid variable name or
+     *     a value holds a NUL byte
+     */
+    public static Map<String, String> of(JobSpec job, String nodeId, Path sandbox, JobUsers.User user) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", BASE_PATH);
+        env.put("HOME", sandbox.toString());
+        env.put("TMPDIR", sandbox.resolve("tmp").toString());
+        env.put("LANG", "C.UTF-8");
+        if (user != null) {
+            env.put("USER", user.name());
+            env.put("LOGNAME", user.name());
+        }
+        for (Map.Entry<String, String> entry : job.env().entrySet()) {
+            if (!NAME.matcher(entry.getKey()).matches()) {
+                throw new IllegalArgumentException("env name '" + printable(entry.getKey()) + "' is not a valid variable name");
+            }
+            if (entry.getValue().indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("env " + entry.getKey() + " holds a NUL byte");
+            }
+            env.put(entry.getKey(), entry.getValue());
+        }
+        env.put("GROVE_OPERATION_ID", job.operationId());
+        env.put("GROVE_JOB_ID", job.jobId());
+        env.put("GROVE_JOB_INDEX", Integer.toString(job.index()));
+        env.put("GROVE_TASK", job.task() == null ? "" : job.task());
+        env.put("GROVE_NODE_ID", nodeId);
+        return env;
+    }
+
+    private static String printable(String text) {
+        String cut = text.length() > 64 ? text.substring(0, 64) + "…" : text;
+        return cut.replaceAll("\\p{Cntrl}", "?");
+    }
+}

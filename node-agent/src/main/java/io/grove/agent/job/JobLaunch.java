@@ -1,0 +1,23 @@
+package io.grove.agent.job;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Everything needed to start one job's process.
+ *
+ * @param sandbox its working directory
+ * @param script where its launch script is written (readable by its user only)
+ * @param env its whole environment ({@link JobEnvironment})
+ * @param user the unprivileged user it runs as, or {@code null} to run as the agent's user
+ * @param cgroupProcs the {@code cgroup.procs} files of the job's cgroups, which the process joins
+ *     before anything of the job runs; empty without cgroups
+ */
+public record JobLaunch(JobSpec job, Path sandbox, Path script, Path stdout, Path stderr, Map<String, String> env,
+        JobUsers.User user, java.util.List<Path> cgroupProcs) {
+
+    public JobLaunch {
+        env = Map.copyOf(env);
+        cgroupProcs = cgroupProcs == null ? java.util.List.of() : java.util.List.copyOf(cgroupProcs);
+    }
+}

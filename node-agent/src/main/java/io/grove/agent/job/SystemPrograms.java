@@ -1,0 +1,72 @@
+package io.grove.agent.job;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The programs the agent runs itself ({@code setsid}, {@code setpriv}, {@code bash}), found once at
+ * start in the system's own directories, never through a {@code PATH}; when the agent is root each
+ * must be owned by root and writable by nobody else. They are started with {@link #ENVIRONMENT}
+ * and nothing else, so no variable of a job or of the agent reaches a process that still has the
+ * agent's privileges.
+ */
+public record SystemPrograms(Path setsid, Path setpriv, Path bash) {
+
+    /** Where the programs are looked for, in order. */
+    static final List<Path> TRUSTED_DIRS = List.of(Path.of("/usr/bin"), Path.of("/bin"), Path.of("/usr/sbin"),
+            Path.of("/sbin"));
+
+    /** The whole environment of every process the agent starts before a job's privileges are dropped. */
+    public static final Map<String, String> ENVIRONMENT = Map.of("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", "LANG", "C");
+
+    /**
+     * Finds the programs.
+     *
+     * @param needSetpriv whether jobs switch users (the agent is root), so {@code setpriv} must exist
+     * @throws IOException if one is missing or, for a root agent, not owned by root or writable by others
+     */
+    public static SystemPrograms find(boolean needSetpriv) throws IOException {
+        boolean root = JobUsers.processIsRoot();
+        Path setsid = locate("setsid", "util-linux", root);
+        Path setpriv = needSetpriv ? locate("setpriv", "util-linux", root) : null;
+        Path bash = locate("bash", "bash", root);
+        return new SystemPrograms(setsid, setpriv, bash);
+    }
+
+    private static Path locate(String name, String pkg, boolean root) throws IOException {
+        for (Path dir : TRUSTED_DIRS) {
+            Path candidate = dir.resolve(name);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+                if (root) {
+                    checkOwnedByRoot(candidate.toRealPath());
+                }
+                return candidate;
+            }
+        }
+        throw new IOException(name + " was not found in " + TRUSTED_DIRS + " (install " + pkg + ")");
+    }
+
+    private static void checkOwnedByRoot(Path program) throws IOException {
+        Object owner = Files.getAttribute(program, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(program, LinkOption.NOFOLLOW_LINKS);
+        if (!Integer.valueOf(0).equals(owner) || perms.contains(PosixFilePermission.GROUP_WRITE)
+                || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+            throw new IOException(program + " is not owned by root or is writable by others: an agent running as root "
+                    + "will not run it");
+        }
+    }
+
+    /** Starts a process of the agent's (not a job's): fixed environment, no input, output discarded. */
+    public ProcessBuilder builder(List<String> command) {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().clear();
+        builder.environment().putAll(ENVIRONMENT);
+        return builder;
+    }
+}
