@@ -115,6 +115,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             if (security.nodeTokenFile() != null) {
                 nodeToken = io.grove.server.security.Secrets.read(security.nodeTokenFile());
             }
+            Journal.createPrivateDirectory(settings.dataDir());
             audit = new io.grove.server.security.AuditLog(security.auditLog() != null ? security.auditLog()
                     : settings.dataDir().resolve("audit.log"));
         } catch (IOException e) {

@@ -197,7 +197,7 @@ public final class OperationRegistry {
                 throw new SubmitException(SubmitError.UNKNOWN_TREE, "Pool tree \"" + tree + "\" does not exist; trees: "
                         + trees.keySet(), Map.of("pool_tree", tree));
             }
-            TreePools.Placement placement = pools.resolve(spec.optionsFor(tree).pool(), user);
+            TreePools.Placement placement = pools.resolve(spec.optionsFor(tree).pool(), user, !enforceLimits);
             if (enforceLimits) {
                 pools.checkEphemeralLimit(placement);
                 counts.get(tree).checkCanAdd(pools.contains(placement.pool()) ? placement.pool() : placement.ephemeralParent());

@@ -14,6 +14,8 @@ public enum SubmitError {
     FORBIDDEN_IMMEDIATE_OPERATIONS,
     /** The user is at {@code max_ephemeral_pools_per_user}. */
     TOO_MANY_EPHEMERAL_POOLS,
+    /** The pool is another user's ephemeral pool. */
+    FOREIGN_EPHEMERAL_POOL,
     /** No such operation. */
     NO_SUCH_OPERATION,
     /** The operation is in a state that does not allow the request. */

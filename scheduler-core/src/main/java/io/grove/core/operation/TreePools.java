@@ -176,6 +176,20 @@ public final class TreePools {
      * @throws SubmitException for an unknown pool, a forbidden one, or a bad user name
      */
     public Placement resolve(String requested, String user) {
+        return resolve(requested, user, false);
+    }
+
+    /**
+     * As {@link #resolve(String, String)}; when {@code restoring} an operation that was accepted
+     * before (a journal replay), nothing refuses it: a pool that no longer exists is made again as
+     * an ephemeral pool under the default parent, and another user's ephemeral pool is allowed.
+     */
+    public Placement resolve(String requested, String user, boolean restoring) {
+        if (restoring && requested != null && !PoolTreeConfig.ROOT.equals(requested) && !shape.contains(requested)) {
+            EphemeralPool existing = ephemeral.get(requested);
+            return existing != null ? new Placement(requested, null, null, user)
+                    : new Placement(requested, defaultParent(), EphemeralSubpoolConfig.DEFAULT, user);
+        }
         if (requested == null) {
             if (shape.contains(user) && !PoolTreeConfig.ROOT.equals(user)) {
                 return checkImmediate(new Placement(user, null, null, user));
@@ -191,7 +205,13 @@ public final class TreePools {
             }
             return new Placement(requested, null, null, user);
         }
-        if (ephemeral.containsKey(requested)) {
+        EphemeralPool existing = ephemeral.get(requested);
+        if (existing != null) {
+            if (!existing.user().equals(user)) {
+                throw new SubmitException(SubmitError.FOREIGN_EPHEMERAL_POOL, "Pool \"" + requested
+                        + "\" is the ephemeral pool of user \"" + existing.user() + "\"; only its user submits into it",
+                        Map.of("pool", requested, "pool_tree", name(), "owner", existing.user()));
+            }
             return new Placement(requested, null, null, user);
         }
         PoolConfig config = shape.pool(requested).map(PoolTree.Node::config).orElseThrow(() -> new SubmitException(

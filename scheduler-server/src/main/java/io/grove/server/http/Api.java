@@ -255,6 +255,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
         int status = switch (e.code()) {
             case TOO_MANY_OPERATIONS, TOO_MANY_EPHEMERAL_POOLS -> 429;
             case NO_SUCH_OPERATION -> 404;
+            case FOREIGN_EPHEMERAL_POOL -> 403;
             case INVALID_STATE -> 409;
             default -> 400;
         };

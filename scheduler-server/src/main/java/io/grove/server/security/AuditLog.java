@@ -25,6 +25,11 @@ public final class AuditLog implements AutoCloseable {
 
     public AuditLog(Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
+        if (!Files.exists(file)) {
+            Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        }
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 

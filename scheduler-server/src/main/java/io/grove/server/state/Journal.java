@@ -1,43 +1,49 @@
 package io.grove.server.state;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grove.protocol.ProtocolJson;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.zip.CRC32;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The append-only journal in {@code DIR/journal}: records of a 4-byte length, a 4-byte CRC-32 and
- * a JSON body. One writer thread writes queued records in batches and fsyncs each batch before
- * completing the records' futures, so an acknowledged change is on disk. A torn record at the end
- * (a crash in mid-write) is cut off on open; a bad record followed by good ones is corruption and
- * refuses to open. {@link #compact} replaces the file with a snapshot of the live state.
+ * The append-only journal in {@code DIR/journal} (0600, in a 0700 directory), records as
+ * {@link JournalFormat} describes. One writer thread writes queued records in batches and fsyncs
+ * each batch before completing the records' futures, so an acknowledged change is on disk. A
+ * batch that fails is cut back off the file, so later appends follow the last good record; a
+ * failed compaction leaves the journal as it was, still open for appends. A torn tail is cut off
+ * on open; damage with valid records after it refuses to open. {@link #compact} replaces the file
+ * with a snapshot of the live state.
  */
 public final class Journal implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
-    static final int MAX_RECORD = 64 * 1024 * 1024;
-    private static final ObjectMapper JSON = ProtocolJson.mapper();
+    static final int MAX_RECORD = JournalFormat.MAX_RECORD;
+    private static final Set<StandardOpenOption> APPEND = Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
+            StandardOpenOption.WRITE);
 
     private final Path file;
     private final Path directory;
+    private final JournalDisk disk;
     private final List<JournalEvent> recovered;
     private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
     private final Thread writer;
+    /** The open journal; {@code null} after a failure that left it to be opened again. */
     private FileChannel channel;
+    /** Where the last acknowledged record ends. */
+    private long good;
+    /** The number of the next record. */
+    private long sequence;
     private volatile long records;
     private volatile boolean closed;
 
@@ -53,11 +59,14 @@ public final class Journal implements AutoCloseable {
     private record Stop() implements Task {
     }
 
-    private Journal(Path directory, List<JournalEvent> recovered, FileChannel channel) {
+    private Journal(Path directory, JournalDisk disk, List<JournalEvent> recovered, FileChannel channel, long good) {
         this.directory = directory;
+        this.disk = disk;
         this.file = directory.resolve("journal");
         this.recovered = recovered;
         this.channel = channel;
+        this.good = good;
+        this.sequence = recovered.size() + 1;
         this.records = recovered.size();
         this.writer = new Thread(this::writeLoop, "grove-journal");
         this.writer.setDaemon(true);
@@ -70,77 +79,40 @@ public final class Journal implements AutoCloseable {
      * @throws IOException if the directory cannot be used or the journal is corrupt before its end
      */
     public static Journal open(Path directory) throws IOException {
-        Files.createDirectories(directory);
+        return open(directory, JournalDisk.REAL);
+    }
+
+    static Journal open(Path directory, JournalDisk disk) throws IOException {
+        createPrivateDirectory(directory);
         Path file = directory.resolve("journal");
-        List<JournalEvent> events = new ArrayList<>();
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        long good = read(channel, file, events);
-        if (good < channel.size()) {
-            LOG.warn("journal {}: torn record at offset {} ({} bytes) cut off; {} records kept", file, good,
-                    channel.size() - good, events.size());
-            channel.truncate(good);
-            channel.force(true);
-        }
-        channel.position(good);
-        return new Journal(directory, List.copyOf(events), channel);
-    }
-
-    /** Reads records until the end or a torn tail; returns the offset after the last good record. */
-    private static long read(FileChannel channel, Path file, List<JournalEvent> into) throws IOException {
-        long size = channel.size();
-        long at = 0;
-        ByteBuffer header = ByteBuffer.allocate(8);
-        while (at < size) {
-            if (size - at < 8) {
-                return at;
-            }
-            header.clear();
-            channel.read(header, at);
-            header.flip();
-            int length = header.getInt();
-            int crc = header.getInt();
-            if (length < 0 || length > MAX_RECORD || at + 8 + length > size) {
-                return tornOrCorrupt(file, at, size, at + 8 + Math.max(0, Math.min(length, MAX_RECORD)), "length " + length);
-            }
-            ByteBuffer body = ByteBuffer.allocate(length);
-            channel.read(body, at + 8);
-            byte[] bytes = body.array();
-            if (crc(bytes) != crc) {
-                return tornOrCorrupt(file, at, size, at + 8 + length, "checksum mismatch");
-            }
-            try {
-                into.add(JSON.readValue(bytes, JournalEvent.class));
-            } catch (IOException e) {
-                throw new IOException("journal " + file + ": record at offset " + at + " does not parse: " + e.getMessage(), e);
-            }
-            at += 8 + length;
-        }
-        return at;
-    }
-
-    /** A bad record is a torn tail when nothing follows it; otherwise the journal is corrupt. */
-    private static long tornOrCorrupt(Path file, long at, long size, long end, String why) throws IOException {
-        if (end >= size) {
-            return at;
-        }
-        throw new IOException("journal " + file + " is corrupt at offset " + at + " (" + why + ") with "
-                + (size - end) + " bytes after it; move it aside to start empty, or restore a copy");
-    }
-
-    private static int crc(byte[] bytes) {
-        CRC32 crc = new CRC32();
-        crc.update(bytes);
-        return (int) crc.getValue();
-    }
-
-    static byte[] encode(JournalEvent event) {
+        FileChannel channel = disk.open(file, APPEND);
         try {
-            byte[] body = JSON.writeValueAsBytes(event);
-            return ByteBuffer.allocate(8 + body.length).putInt(body.length).putInt(crc(body)).put(body).array();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+            byte[] data = Files.readAllBytes(file);
+            JournalFormat.Contents contents = JournalFormat.read(data, file, new ArrayList<>());
+            List<JournalEvent> events = List.copyOf(contents.events());
+            if (contents.legacy()) {
+                channel.close();
+                LOG.info("journal {}: {} records of the first format, rewritten in the current one", file, events.size());
+                channel = rewrite(directory, disk, events);
+                return new Journal(directory, disk, events, channel, channel.size());
+            }
+            if (contents.goodLength() < data.length) {
+                channel.truncate(contents.goodLength());
+                channel.force(true);
+            }
+            channel.position(contents.goodLength());
+            return new Journal(directory, disk, events, channel, contents.goodLength());
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
+    }
+
+    /** Creates the data directory 0700 (an existing one is closed to others too). */
+    public static void createPrivateDirectory(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
     }
 
     /** What the journal held when it was opened, in order. */
@@ -180,21 +152,7 @@ public final class Journal implements AutoCloseable {
             try {
                 batch.add(queue.take());
                 queue.drainTo(batch);
-                List<CompletableFuture<Void>> written = new ArrayList<>();
-                boolean stop = false;
-                for (Task task : batch) {
-                    if (task instanceof Append append) {
-                        write(encode(append.event()));
-                        written.add(append.done());
-                    } else if (task instanceof Compact compact) {
-                        flush(written);
-                        replaceWith(compact.snapshot());
-                        compact.done().complete(null);
-                    } else {
-                        stop = true;
-                    }
-                }
-                flush(written);
+                boolean stop = runBatch(batch);
                 batch.clear();
                 if (stop) {
                     return;
@@ -202,61 +160,142 @@ public final class Journal implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (IOException | RuntimeException e) {
-                LOG.error("journal {}: write failed; the records of this batch are not acknowledged", file, e);
-                for (Task task : batch) {
-                    if (task instanceof Append append) {
-                        append.done().completeExceptionally(e);
-                    } else if (task instanceof Compact compact) {
-                        compact.done().completeExceptionally(e);
-                    }
-                }
-                batch.clear();
             }
         }
     }
 
-    private void write(byte[] record) throws IOException {
-        ByteBuffer buffer = ByteBuffer.wrap(record);
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
+    /** Writes appends in groups (one fsync each) with compactions between them; true on a stop. */
+    private boolean runBatch(List<Task> batch) {
+        List<Append> group = new ArrayList<>();
+        for (Task task : batch) {
+            if (task instanceof Append append) {
+                group.add(append);
+            } else if (task instanceof Compact compact) {
+                writeGroup(group);
+                try {
+                    replaceWith(compact.snapshot());
+                    compact.done().complete(null);
+                } catch (IOException | RuntimeException e) {
+                    LOG.error("journal {}: compaction failed ({}); the journal stays as it was", file, e.toString());
+                    compact.done().completeExceptionally(e);
+                }
+            } else {
+                writeGroup(group);
+                return true;
+            }
         }
-        records++;
+        writeGroup(group);
+        return false;
     }
 
-    private void flush(List<CompletableFuture<Void>> written) throws IOException {
-        if (written.isEmpty()) {
+    private void writeGroup(List<Append> group) {
+        if (group.isEmpty()) {
             return;
         }
-        channel.force(false);
-        for (CompletableFuture<Void> done : written) {
-            done.complete(null);
+        long firstSequence = sequence;
+        try {
+            FileChannel out = channel();
+            for (Append append : group) {
+                ByteBuffer buffer = ByteBuffer.wrap(JournalFormat.encode(append.event(), sequence));
+                while (buffer.hasRemaining()) {
+                    out.write(buffer);
+                }
+                sequence++;
+            }
+            out.force(false);
+            good = out.position();
+            records += group.size();
+            group.forEach(a -> a.done().complete(null));
+        } catch (IOException | RuntimeException e) {
+            sequence = firstSequence;
+            LOG.error("journal {}: write failed ({}); the {} record(s) of this batch are not acknowledged", file,
+                    e.toString(), group.size());
+            cutBack();
+            group.forEach(a -> a.done().completeExceptionally(e));
         }
-        written.clear();
+        group.clear();
+    }
+
+    /** The open journal, opened again after a failure closed it. */
+    private FileChannel channel() throws IOException {
+        if (channel == null || !channel.isOpen()) {
+            FileChannel reopened = disk.open(file, APPEND);
+            try {
+                reopened.truncate(good);
+                reopened.position(good);
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(reopened);
+                throw e;
+            }
+            channel = reopened;
+        }
+        return channel;
+    }
+
+    /** Cuts a failed batch off the file, so the next one follows the last good record. */
+    private void cutBack() {
+        try {
+            channel().truncate(good);
+            channel.position(good);
+            channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            LOG.error("journal {}: cannot cut the failed batch back to offset {} ({}); retried before the next write",
+                    file, good, e.toString());
+            closeQuietly(channel);
+            channel = null;
+        }
     }
 
     private void replaceWith(List<JournalEvent> snapshot) throws IOException {
+        FileChannel next = rewrite(directory, disk, snapshot);
+        closeQuietly(channel);
+        channel = next;
+        good = next.size();
+        sequence = snapshot.size() + 1;
+        records = snapshot.size();
+        LOG.info("journal {} compacted to {} records", file, snapshot.size());
+    }
+
+    /**
+     * Writes {@code events} to {@code journal.next}, fsyncs it, renames it over the journal and
+     * returns it open for appends; on a failure the journal is untouched.
+     */
+    private static FileChannel rewrite(Path directory, JournalDisk disk, List<JournalEvent> events) throws IOException {
         Path next = directory.resolve("journal.next");
-        try (FileChannel out = FileChannel.open(next, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            for (JournalEvent event : snapshot) {
-                ByteBuffer buffer = ByteBuffer.wrap(encode(event));
+        Files.deleteIfExists(next);
+        FileChannel out = disk.open(next, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE));
+        try {
+            long sequence = 1;
+            for (JournalEvent event : events) {
+                ByteBuffer buffer = ByteBuffer.wrap(JournalFormat.encode(event, sequence++));
                 while (buffer.hasRemaining()) {
                     out.write(buffer);
                 }
             }
             out.force(true);
+            disk.move(next, directory.resolve("journal"));
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(out);
+            Files.deleteIfExists(next);
+            throw e;
         }
-        channel.close();
-        Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);
         } catch (IOException ignored) {
             // some file systems cannot fsync a directory; the rename is still atomic
         }
-        channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-        records = snapshot.size();
-        LOG.info("journal {} compacted to {} records", file, snapshot.size());
+        return out;
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            if (channel != null) {
+                channel.close();
+            }
+        } catch (IOException ignored) {
+            // closing a failed channel
+        }
     }
 
     @Override
@@ -268,11 +307,9 @@ public final class Journal implements AutoCloseable {
         queue.add(new Stop());
         try {
             writer.join(10_000);
-            channel.close();
+            closeQuietly(channel);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (IOException e) {
-            LOG.warn("journal {}: close failed", file, e);
         }
     }
 }

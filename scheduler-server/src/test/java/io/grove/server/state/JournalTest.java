@@ -48,7 +48,7 @@ class JournalTest {
                 journal.append(event).get();
             }
         }
-        byte[] next = Journal.encode(new JournalEvent.Aborted("op-2", 5000, "x"));
+        byte[] next = JournalFormat.encode(new JournalEvent.Aborted("op-2", 5000, "x"), 5);
         Files.write(dir.resolve("journal"), java.util.Arrays.copyOf(next, next.length - 3), StandardOpenOption.APPEND);
         long sizeWithTorn = Files.size(dir.resolve("journal"));
         try (Journal journal = Journal.open(dir)) {
@@ -70,10 +70,12 @@ class JournalTest {
             }
         }
         byte[] bytes = Files.readAllBytes(dir.resolve("journal"));
-        bytes[12] ^= 0x55;
+        bytes[30] ^= 0x55;
         Files.write(dir.resolve("journal"), bytes);
         IOException error = assertThrows(IOException.class, () -> Journal.open(dir));
-        assertTrue(error.getMessage().contains("is corrupt at offset 0 (checksum mismatch)"), error.getMessage());
+        assertTrue(error.getMessage().contains("is corrupt at offset 0 (a body checksum mismatch, with a valid record at offset"),
+                error.getMessage());
+        assertTrue(java.util.Arrays.equals(bytes, Files.readAllBytes(dir.resolve("journal"))), "nothing was changed");
     }
 
     @Test
@@ -89,5 +91,156 @@ class JournalTest {
             assertEquals(List.of(new JournalEvent.Submitted("op-9", SPEC, "bob", 1),
                     new JournalEvent.Aborted("op-9", 2, "z")), journal.recovered());
         }
+    }
+
+    static List<JournalEvent> many(int count) {
+        List<JournalEvent> events = new java.util.ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            events.add(new JournalEvent.Submitted("op-" + i, SPEC, "alice", i));
+        }
+        return events;
+    }
+
+    static void write(Path dir, List<JournalEvent> events) throws Exception {
+        try (Journal journal = Journal.open(dir)) {
+            for (JournalEvent event : events) {
+                journal.append(event);
+            }
+            journal.append(new JournalEvent.Aborted("op-1", 1, "last")).get();
+        }
+    }
+
+    @Test
+    void aCorruptedLengthInTheMiddleRefusesTheStartInsteadOfDroppingHalfTheJournal(@TempDir Path dir) throws Exception {
+        write(dir, many(2000));
+        Path file = dir.resolve("journal");
+        byte[] bytes = Files.readAllBytes(file);
+        int middle = offsetOfRecord(bytes, 1000);
+        java.nio.ByteBuffer.wrap(bytes).putInt(middle + 12, 0x7fff_0000);
+        Files.write(file, bytes);
+        IOException error = assertThrows(IOException.class, () -> Journal.open(dir));
+        assertTrue(error.getMessage().contains("is corrupt at offset " + middle + " (a damaged header"), error.getMessage());
+        assertTrue(java.util.Arrays.equals(bytes, Files.readAllBytes(file)), "the journal is left as it was");
+    }
+
+    @Test
+    void aTailOfZerosIsCutLikeATornTail(@TempDir Path dir) throws Exception {
+        write(dir, many(10));
+        Files.write(dir.resolve("journal"), new byte[64 * 1024], StandardOpenOption.APPEND);
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(11, journal.recovered().size());
+            journal.append(new JournalEvent.Aborted("op-2", 2, "after")).get();
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(12, journal.recovered().size());
+        }
+    }
+
+    @Test
+    void zerosInTheMiddleWithRecordsAfterThemAreCorruption(@TempDir Path dir) throws Exception {
+        write(dir, many(10));
+        Path file = dir.resolve("journal");
+        byte[] bytes = Files.readAllBytes(file);
+        int at = offsetOfRecord(bytes, 4);
+        java.util.Arrays.fill(bytes, at, at + 40, (byte) 0);
+        Files.write(file, bytes);
+        IOException error = assertThrows(IOException.class, () -> Journal.open(dir));
+        assertTrue(error.getMessage().contains("corrupt at offset " + at), error.getMessage());
+    }
+
+    @Test
+    void aFailedWriteIsCutBackSoLaterAppendsFollowTheLastGoodRecord(@TempDir Path dir) throws Exception {
+        FaultyDisk disk = new FaultyDisk();
+        try (Journal journal = Journal.open(dir, disk)) {
+            journal.append(new JournalEvent.Aborted("op-1", 1, "one")).get();
+            disk.failWritesAfter(30);
+            assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> journal.append(new JournalEvent.Aborted("op-2", 2, "lost")).get());
+            disk.heal();
+            journal.append(new JournalEvent.Aborted("op-3", 3, "three")).get();
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(List.of(new JournalEvent.Aborted("op-1", 1, "one"), new JournalEvent.Aborted("op-3", 3, "three")),
+                    journal.recovered(), "the acknowledged records, and nothing of the failed one");
+        }
+    }
+
+    @Test
+    void aFailedCutBackIsRetriedBeforeTheNextWrite(@TempDir Path dir) throws Exception {
+        FaultyDisk disk = new FaultyDisk();
+        try (Journal journal = Journal.open(dir, disk)) {
+            journal.append(new JournalEvent.Aborted("op-1", 1, "one")).get();
+            disk.failWritesAfter(30);
+            disk.failTruncate = true;
+            assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> journal.append(new JournalEvent.Aborted("op-2", 2, "lost")).get());
+            disk.heal();
+            journal.append(new JournalEvent.Aborted("op-3", 3, "three")).get();
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(2, journal.recovered().size());
+        }
+    }
+
+    @Test
+    void aFailedCompactionLeavesTheJournalAsItWasAndOpenForAppends(@TempDir Path dir) throws Exception {
+        FaultyDisk disk = new FaultyDisk();
+        try (Journal journal = Journal.open(dir, disk)) {
+            for (JournalEvent event : someEvents()) {
+                journal.append(event);
+            }
+            disk.failMove = true;
+            assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> journal.compact(List.of(new JournalEvent.Submitted("op-9", SPEC, "bob", 1))).get());
+            disk.heal();
+            disk.failWritesAfter(10);
+            assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> journal.compact(List.of(new JournalEvent.Submitted("op-9", SPEC, "bob", 1))).get());
+            disk.heal();
+            journal.append(new JournalEvent.Aborted("op-5", 5, "after")).get();
+        }
+        assertTrue(!Files.exists(dir.resolve("journal.next")));
+        try (Journal journal = Journal.open(dir)) {
+            List<JournalEvent> expected = new java.util.ArrayList<>(someEvents());
+            expected.add(new JournalEvent.Aborted("op-5", 5, "after"));
+            assertEquals(expected, journal.recovered());
+        }
+    }
+
+    @Test
+    void theJournalAndItsDirectoryAreClosedToOthers(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        write(data, many(1));
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(data)));
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(data.resolve("journal"))));
+    }
+
+    @Test
+    void aJournalOfTheFirstFormatIsReadAndRewritten(@TempDir Path dir) throws Exception {
+        java.io.ByteArrayOutputStream legacy = new java.io.ByteArrayOutputStream();
+        for (JournalEvent event : someEvents()) {
+            byte[] body = io.grove.protocol.ProtocolJson.mapper().writeValueAsBytes(event);
+            legacy.write(java.nio.ByteBuffer.allocate(8).putInt(body.length)
+                    .putInt(JournalFormat.crc(body, 0, body.length)).array());
+            legacy.write(body);
+        }
+        Files.write(dir.resolve("journal"), legacy.toByteArray());
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(someEvents(), journal.recovered());
+            journal.append(new JournalEvent.Aborted("op-5", 5, "after")).get();
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(5, journal.recovered().size());
+        }
+    }
+
+    /** The offset of the record numbered {@code n} (from 1). */
+    static int offsetOfRecord(byte[] bytes, int n) {
+        int at = 0;
+        for (int i = 1; i < n; i++) {
+            at += JournalFormat.HEADER + java.nio.ByteBuffer.wrap(bytes).getInt(at + 12);
+        }
+        return at;
     }
 }

@@ -104,4 +104,30 @@ class RevivalTest {
             assertEquals(operation.runningJobCount(), other.runningJobCount(), operation.id());
         }
     }
+
+    @Test
+    void anOperationInAPoolThatIsGoneAtReplayIsKeptInAnEphemeralPoolOfTheSameName() {
+        OperationSpec intoAlice = OperationSpec.builder().pool("alice").jobs(1, Resources.cpu(1)).build();
+        // what an earlier version wrote: bob's operation in alice's ephemeral pool, alice's long gone
+        List<JournalEvent> journal = List.of(new JournalEvent.Submitted("op-7", intoAlice, "bob", T0.toEpochMilli()));
+        Cluster revived = cluster();
+        Revival.Outcome outcome = Revival.replay(revived, journal, T0);
+        assertEquals(1, outcome.operations(), "the acknowledged operation is not dropped");
+        assertEquals("alice", revived.registry().operation("op-7").poolByTree().get("t"));
+        // and it replays again after the next compaction
+        Cluster again = cluster();
+        Revival.replay(again, Revival.snapshot(revived, T0), T0);
+        assertEquals(OperationState.PENDING.isFinished(), again.registry().operation("op-7").state().isFinished());
+    }
+
+    @Test
+    void nobodySubmitsIntoAnotherUsersEphemeralPool() {
+        Cluster cluster = cluster();
+        cluster.submit("op-1", OperationSpec.builder().jobs(1, Resources.cpu(1)).build(), "alice", T0);
+        io.grove.core.operation.SubmitException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.grove.core.operation.SubmitException.class, () -> cluster.submit("op-2",
+                        OperationSpec.builder().pool("alice").jobs(1, Resources.cpu(1)).build(), "bob", T0));
+        assertEquals(io.grove.core.operation.SubmitError.FOREIGN_EPHEMERAL_POOL, refused.code());
+        cluster.submit("op-3", OperationSpec.builder().pool("alice").jobs(1, Resources.cpu(1)).build(), "alice", T0);
+    }
 }
