@@ -69,6 +69,11 @@ final class SchedulerCommand implements Callable<Integer> {
             description = "no authentication: the user is whatever X-Grove-User says; loopback only (grove local runs so)")
     boolean insecureLocal;
 
+    @Option(names = "--allow-unauthenticated-nodes",
+            description = "listening beyond loopback, accept nodes with neither a node token nor mutual TLS "
+                    + "(refused by default)")
+    boolean allowUnauthenticatedNodes;
+
     @Option(names = "--node-tls-cert", paramLabel = "PEM", description = "TLS on the node port: the scheduler's certificate")
     Path nodeTlsCert;
 
@@ -101,7 +106,8 @@ final class SchedulerCommand implements Callable<Integer> {
                     .withCluster(new ClusterSettings(Durations.parse(heartbeatTimeout), Durations.parse(registrationTimeout)))
                     .withSecurity(new io.grove.server.security.Security(insecureLocal, tokensFile, nodeTokenFile, auditLog)
                             .withTls(nodeTlsCert == null ? null : new io.grove.protocol.Tls(nodeTlsCert, nodeTlsKey, nodeTlsCa),
-                                    httpTlsCert == null ? null : new io.grove.protocol.Tls(httpTlsCert, httpTlsKey, null)));
+                                    httpTlsCert == null ? null : new io.grove.protocol.Tls(httpTlsCert, httpTlsKey, null))
+                            .withUnauthenticatedNodes(allowUnauthenticatedNodes));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
             return 2;

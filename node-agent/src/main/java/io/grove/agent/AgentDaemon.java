@@ -97,7 +97,8 @@ public final class AgentDaemon implements AutoCloseable {
         ObjectMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
         AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.getAsLong())),
                 () -> onLoop(this::nodeView), json);
-        this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json);
+        this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json, null,
+                io.grove.server.http.HttpLimits.AGENT);
         this.brokerEndpoint = settings.brokerPort() < 0 ? null
                 : BrokerEndpoint.start(network, settings.brokerBind(), settings.brokerPort(), agent, loop, clock);
         endpoint[0] = brokerEndpoint;

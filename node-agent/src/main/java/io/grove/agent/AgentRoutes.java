@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * ({@code /api/v1/jobs/JOB/logs?stream=stdout|stderr&offset=N}), the broker's monitoring view
  * ({@code /api/v1/broker}) and the node ({@code /api/v1/node}).
  */
-final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiResponse>> {
+final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiResponse>>, io.grove.server.http.HeaderGate {
 
     /** The most log bytes one request returns. */
     static final int MAX_LOG_CHUNK = 1 << 20;
@@ -46,6 +46,13 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
         this.node = node;
         this.json = json;
         this.nodeToken = nodeToken;
+    }
+
+    /** The endpoint is read-only: anything but GET is refused on its head, its body never read. */
+    @Override
+    public ApiException checkHead(ApiRequest head) {
+        return head.method().equals("GET") ? null
+                : new ApiException(405, "METHOD_NOT_ALLOWED", "the agent's endpoint is read-only");
     }
 
     @Override

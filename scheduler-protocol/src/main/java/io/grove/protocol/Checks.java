@@ -9,11 +9,55 @@ public final class Checks {
     private Checks() {
     }
 
+    /** The longest identifier (node, job, operation id) a message may carry. */
+    public static final int MAX_ID = 256;
+    /** The most tags a node may have, and the longest tag. */
+    public static final int MAX_TAGS = 64;
+    public static final int MAX_TAG = 128;
+    /** The longest free text (a job's error with its stderr tail) kept from a message. */
+    public static final int MAX_TEXT = 16 * 1024;
+
+    /** A required identifier: at most {@value #MAX_ID} characters, no control characters. */
     public static String required(String value, String field) {
         if (value == null || value.isEmpty()) {
             throw new IllegalArgumentException("'" + field + "' is required");
         }
+        return bounded(value, field, MAX_ID);
+    }
+
+    /** Text of at most {@code max} characters without control characters ({@code null} passes). */
+    public static String bounded(String value, String field, int max) {
+        if (value == null) {
+            return null;
+        }
+        if (value.length() > max) {
+            throw new IllegalArgumentException("'" + field + "' is " + value.length() + " characters long, above the "
+                    + max + " allowed");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            if (Character.isISOControl(value.charAt(i))) {
+                throw new IllegalArgumentException("'" + field + "' holds a control character at " + i);
+            }
+        }
         return value;
+    }
+
+    /** Free text cut to {@code max} characters (what is cut is said). */
+    public static String cut(String value, int max) {
+        return value == null || value.length() <= max ? value
+                : value.substring(0, max) + "… (" + (value.length() - max) + " more characters cut)";
+    }
+
+    /** Tags: at most {@value #MAX_TAGS}, each a bounded identifier. */
+    public static List<String> tags(List<String> value) {
+        List<String> tags = list(value);
+        if (tags.size() > MAX_TAGS) {
+            throw new IllegalArgumentException("'tags' has " + tags.size() + " entries, above the " + MAX_TAGS + " allowed");
+        }
+        for (int i = 0; i < tags.size(); i++) {
+            bounded(tags.get(i), "tags[" + i + "]", MAX_TAG);
+        }
+        return tags;
     }
 
     public static Resources required(Resources value, String field) {

@@ -23,6 +23,9 @@ public enum ErrorCode {
     /** The node was refused (for example, its token). */
     @com.fasterxml.jackson.annotation.JsonProperty("node_refused")
     NODE_REFUSED,
+    /** Another live connection holds this node id; the connection is closed. */
+    @com.fasterxml.jackson.annotation.JsonProperty("node_id_in_use")
+    NODE_ID_IN_USE,
     /** The scheduler failed to answer; the node should retry. */
     @com.fasterxml.jackson.annotation.JsonProperty("internal")
     INTERNAL

@@ -25,6 +25,7 @@ public record FinishedJob(String jobId, Outcome outcome, Integer exitCode, Strin
 
     public FinishedJob {
         Checks.required(jobId, "job_id");
+        error = Checks.cut(error, Checks.MAX_TEXT);
         if (outcome == null) {
             throw new IllegalArgumentException("'outcome' is required (completed, failed or aborted)");
         }

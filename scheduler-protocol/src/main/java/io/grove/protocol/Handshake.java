@@ -31,8 +31,9 @@ public record Handshake(int protocolVersion, String nodeId, String address, List
             throw new IllegalArgumentException("'protocol_version' must be at least 1, got " + protocolVersion);
         }
         Checks.required(nodeId, "node_id");
-        address = address == null ? "" : address;
-        tags = Checks.list(tags);
+        address = address == null ? "" : Checks.bounded(address, "address", Checks.MAX_ID);
+        tags = Checks.tags(tags);
+        Checks.bounded(nodeToken, "node_token", 4096);
         Checks.required(resourceLimits, "resource_limits");
         runningJobs = Checks.list(runningJobs);
         finishedJobs = Checks.list(finishedJobs);

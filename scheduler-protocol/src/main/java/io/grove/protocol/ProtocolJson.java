@@ -18,7 +18,13 @@ import java.util.stream.Collectors;
  */
 public final class ProtocolJson {
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /** How deep a message may nest: the deepest valid one nests 4 levels; a deeper one is refused early. */
+    public static final int MAX_DEPTH = 32;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder(com.fasterxml.jackson.core.JsonFactory.builder()
+                    .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_DEPTH).build())
+                    .build())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -71,13 +77,18 @@ public final class ProtocolJson {
                     + path(e));
         } catch (JsonMappingException e) {
             Throwable cause = e.getCause();
-            String why = cause instanceof IllegalArgumentException ? cause.getMessage() : e.getOriginalMessage();
+            String why = cause instanceof IllegalArgumentException ? cause.getMessage()
+                    : cause instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException limit ? limit.getOriginalMessage()
+                    : e.getOriginalMessage();
             throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "invalid message at " + path(e) + ": " + firstLine(why));
         } catch (JsonProcessingException e) {
             throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "the body is not JSON: " + firstLine(e.getOriginalMessage())
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ")"));
         } catch (IOException e) {
             throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "cannot read the body: " + e.getMessage());
+        } catch (StackOverflowError e) {
+            throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "the body nests too deep");
         }
     }
 

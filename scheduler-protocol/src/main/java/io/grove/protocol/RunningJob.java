@@ -13,6 +13,7 @@ public record RunningJob(String jobId, String operationId, Resources usage) {
 
     public RunningJob {
         Checks.required(jobId, "job_id");
+        Checks.bounded(operationId, "operation_id", Checks.MAX_ID);
         usage = usage == null ? Resources.ZERO : usage;
     }
 }

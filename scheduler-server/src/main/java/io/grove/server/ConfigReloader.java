@@ -72,18 +72,39 @@ public final class ConfigReloader implements AutoCloseable {
         return status;
     }
 
-    /** Reads the file again and applies it, or refuses it whole. */
+    /** Reloads run one at a time, on a thread of their own. */
+    private final java.util.concurrent.ExecutorService reloads = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "grove-config-reload");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /**
+     * Reads the file again and applies it, or refuses it whole. Reloads run one at a time; no
+     * input (however malformed) makes one fail without a refusal, or stops later ones.
+     */
     public CompletableFuture<Status> reload(String trigger) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return reloadNow(trigger);
+            } catch (RuntimeException | StackOverflowError e) {
+                LOG.error("pool configuration reload ({}) failed", trigger, e);
+                return refused("the reload failed: " + e, List.of(), trigger);
+            }
+        }, reloads);
+    }
+
+    private Status reloadNow(String trigger) {
         String text;
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            return CompletableFuture.completedFuture(refused("cannot read " + file + ": " + e.getMessage(), List.of(), trigger));
+            return refused("cannot read " + file + ": " + e.getMessage(), List.of(), trigger);
         }
         LoadResult<PoolsConfig> loaded = PoolsConfigLoader.load(text, file.toString());
         if (!loaded.ok()) {
-            return CompletableFuture.completedFuture(refused(loaded.problems().size() + " problem(s) in " + file + ":\n"
-                    + loaded.describe(), loaded.problems(), trigger));
+            return refused(loaded.problems().size() + " problem(s) in " + file + ":\n" + loaded.describe(),
+                    loaded.problems(), trigger);
         }
         return loop.call(cluster -> {
             try {
@@ -98,7 +119,7 @@ public final class ConfigReloader implements AutoCloseable {
             } catch (ReloadRefusedException e) {
                 return refused(e.getMessage(), List.of(), trigger);
             }
-        });
+        }).join();
     }
 
     private Status refused(String message, List<ConfigProblem> problems, String trigger) {
@@ -142,6 +163,7 @@ public final class ConfigReloader implements AutoCloseable {
 
     @Override
     public void close() {
+        reloads.shutdownNow();
         try {
             if (watcher != null) {
                 watcher.close();

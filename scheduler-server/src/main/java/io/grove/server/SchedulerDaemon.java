@@ -97,6 +97,13 @@ public final class SchedulerDaemon implements AutoCloseable {
             throw new DaemonException("no tokens file: give --tokens-file FILE (users' bearer tokens), or run an "
                     + "unauthenticated loopback-only daemon with --insecure-local", null);
         }
+        if (!security.insecureLocal() && !isLoopback(settings.bindAddress()) && !security.nodesAuthenticated()
+                && !security.allowUnauthenticatedNodes()) {
+            throw new DaemonException("listening on " + settings.bindAddress() + " with no node authentication: any "
+                    + "machine could join as a node and be sent jobs with their environments; give --node-token-file "
+                    + "or mutual TLS (--node-tls-ca), or --allow-unauthenticated-nodes on a network where only nodes "
+                    + "reach the node port", null);
+        }
         io.grove.server.security.TokenStore tokens = null;
         String nodeToken = null;
         io.grove.server.security.AuditLog audit;
@@ -181,7 +188,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                     new Authenticator(tokens, audit, clock,
                             new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit,
                                     acceptedNodeToken)),
-                    apiJson(), httpTlsContext);
+                    apiJson(), httpTlsContext, io.grove.server.http.HttpLimits.API);
             reloader.watch();
         } catch (Exception e) {
             if (nodeEndpoint != null) {

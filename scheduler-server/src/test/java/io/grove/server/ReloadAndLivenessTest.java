@@ -58,6 +58,31 @@ class ReloadAndLivenessTest {
     }
 
     @Test
+    void aRecursiveOrDuplicatedFileIsRefusedAndTheWatcherLivesOn(@TempDir Path dir) throws Exception {
+        Path config = DaemonFixture.config(dir, DaemonFixture.POOLS);
+        try (SchedulerDaemon daemon = start(config, dir);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {
+            Files.writeString(config, "pool_trees: &loop\n  physical:\n    pools:\n      a: {pools: *loop}\n");
+            DaemonFixture.Reply cycle = users.send("POST", "/api/v1/config/reload", null);
+            assertEquals(400, cycle.status(), cycle.toString());
+            assertEquals("duplicate_key", cycle.body().get("details").get("problems").get(0).get("code").asText());
+            Files.writeString(config, DaemonFixture.POOLS + "      prod: {weight: 1}\n");
+            DaemonFixture.Reply twice = users.send("POST", "/api/v1/config/reload", null);
+            assertEquals(400, twice.status(), twice.toString());
+            assertTrue(twice.body().get("message").asText().contains("appears twice"), twice.toString());
+            // the watcher still applies the next change by itself
+            Files.writeString(config, DaemonFixture.POOLS + "      watched: {weight: 2}\n");
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!users.get("/api/v1/config").body().get("text").asText().contains("watched")
+                    && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertEquals(201, users.send("POST", "/api/v1/operations",
+                    "pool: watched\ntasks: {main: {job_count: 1, command: x, cpu: 1}}").status());
+        }
+    }
+
+    @Test
     void aChangedFileIsReloadedByItself(@TempDir Path dir) throws Exception {
         Path config = DaemonFixture.config(dir, DaemonFixture.POOLS);
         try (SchedulerDaemon daemon = start(config, dir);

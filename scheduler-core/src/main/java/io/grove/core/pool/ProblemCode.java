@@ -3,6 +3,8 @@ package io.grove.core.pool;
 /** Why a configuration was refused. */
 public enum ProblemCode {
     YAML_SYNTAX,
+    /** A key appears twice in one mapping, or an alias refers to a node that contains it. */
+    DUPLICATE_KEY,
     UNKNOWN_KEY,
     MISSING_KEY,
     WRONG_TYPE,

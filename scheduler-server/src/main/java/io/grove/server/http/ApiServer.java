@@ -12,13 +12,13 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -36,13 +36,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP endpoint: requests up to 1 MiB, answered by a route that returns a future; errors are
- * JSON {@code {code, message, details}}.
+ * The HTTP endpoint: requests within {@link HttpLimits} (connection caps, header, body and idle
+ * timeouts, body size), answered by a route that returns a future; errors are JSON
+ * {@code {code, message, details}}.
  */
 public final class ApiServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
-    static final int MAX_BODY = 1 << 20;
 
     private final Channel server;
 
@@ -52,25 +52,87 @@ public final class ApiServer implements AutoCloseable {
 
     public static ApiServer start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
             Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json) throws InterruptedException {
-        return start(boss, workers, host, port, routes, json, null);
+        return start(boss, workers, host, port, routes, json, null, HttpLimits.API);
     }
 
-    /** As above, over TLS (HTTPS) when {@code tls} is given. */
+    /**
+     * As above, over TLS (HTTPS) when {@code tls} is given, within {@code limits}. Routes that are
+     * a {@link HeaderGate} refuse requests on their head, before any body is read.
+     */
     public static ApiServer start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
             Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json,
-            io.netty.handler.ssl.SslContext tls) throws InterruptedException {
+            io.netty.handler.ssl.SslContext tls, HttpLimits limits) throws InterruptedException {
+        ConnectionLimiter connections = new ConnectionLimiter("HTTP " + host + ":" + port, limits.maxConnections(),
+                limits.maxConnectionsPerAddress());
+        java.util.function.BiFunction<HttpRequest, String, ApiException> gate = routes instanceof HeaderGate headerGate
+                ? (head, source) -> headerGate.checkHead(toApi(head, "", source)) : (head, source) -> null;
         Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .option(io.netty.channel.ChannelOption.SO_BACKLOG, 1024)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast("connections", connections);
                         if (tls != null) {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc()));
                         }
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY),
+                        ch.pipeline().addLast(new HttpServerCodec(4096, 16 * 1024, 64 * 1024),
+                                new RequestGuard(limits, gate), new Aggregator(limits.maxBodyBytes()),
                                 new Handler(routes, json));
                     }
                 }).bind(host, port).sync().channel();
         return new ApiServer(channel);
+    }
+
+    /** Collects a request's body, answering one above the maximum with the documented JSON 413. */
+    private static final class Aggregator extends HttpObjectAggregator {
+        private final int max;
+
+        Aggregator(int max) {
+            super(max);
+            this.max = max;
+        }
+
+        @Override
+        protected void handleOversizedMessage(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpMessage oversized) {
+            ctx.writeAndFlush(errorResponse(413, "TOO_LARGE", "the request's body is larger than " + max + " bytes",
+                    Map.of("max_bytes", max), false)).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    private static final ObjectMapper ERRORS = new ObjectMapper();
+
+    /** An error as the API writes them: JSON {@code {code, message, details}}. */
+    static FullHttpResponse errorResponse(int status, String code, String message, Map<String, Object> details,
+            boolean keepAlive) {
+        ObjectNode body = ERRORS.createObjectNode();
+        body.put("code", code);
+        body.put("message", message);
+        body.set("details", ERRORS.valueToTree(details));
+        byte[] bytes = body.toPrettyString().getBytes(StandardCharsets.UTF_8);
+        FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
+                Unpooled.wrappedBuffer(bytes));
+        http.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+        http.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        if (!keepAlive) {
+            http.headers().set(HttpHeaderNames.CONNECTION, "close");
+        }
+        return http;
+    }
+
+    /** A Netty request as the routes see it. */
+    static ApiRequest toApi(HttpRequest request, String body, String source) {
+        QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+        List<String> path = new ArrayList<>();
+        for (String part : uri.path().split("/")) {
+            if (!part.isEmpty()) {
+                path.add(QueryStringDecoder.decodeComponent(part));
+            }
+        }
+        Map<String, String> query = new LinkedHashMap<>();
+        uri.parameters().forEach((key, values) -> query.put(key, values.get(0)));
+        return new ApiRequest(request.method().name(), path, query, request.headers().get("X-Grove-User"),
+                request.headers().get(HttpHeaderNames.CONTENT_TYPE), body, source, List.of(),
+                request.headers().get(HttpHeaderNames.AUTHORIZATION));
     }
 
     public int port() {
@@ -100,19 +162,8 @@ public final class ApiServer implements AutoCloseable {
                         Map.of()), false);
                 return;
             }
-            QueryStringDecoder uri = new QueryStringDecoder(request.uri());
-            List<String> path = new ArrayList<>();
-            for (String part : uri.path().split("/")) {
-                if (!part.isEmpty()) {
-                    path.add(QueryStringDecoder.decodeComponent(part));
-                }
-            }
-            Map<String, String> query = new LinkedHashMap<>();
-            uri.parameters().forEach((key, values) -> query.put(key, values.get(0)));
-            ApiRequest api = new ApiRequest(request.method().name(), path, query,
-                    request.headers().get("X-Grove-User"), request.headers().get(HttpHeaderNames.CONTENT_TYPE),
-                    request.content().toString(StandardCharsets.UTF_8), String.valueOf(ctx.channel().remoteAddress()),
-                    List.of(), request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            ApiRequest api = toApi(request, request.content().toString(StandardCharsets.UTF_8),
+                    String.valueOf(ctx.channel().remoteAddress()));
             CompletableFuture<ApiResponse> response;
             try {
                 response = routes.apply(api);
@@ -155,11 +206,7 @@ public final class ApiServer implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (cause instanceof TooLongFrameException) {
-                write(ctx, error(413, "TOO_LARGE", "the request is larger than " + MAX_BODY + " bytes", Map.of()), false);
-            } else {
-                ctx.close();
-            }
+            ctx.close();
         }
     }
 }

@@ -14,7 +14,7 @@ import java.util.function.Function;
  * then acts as the token's user and groups. In insecure local mode ({@code tokens == null}) the
  * user is whoever {@code X-Grove-User} says.
  */
-public final class Authenticator implements Function<ApiRequest, CompletableFuture<ApiResponse>> {
+public final class Authenticator implements Function<ApiRequest, CompletableFuture<ApiResponse>>, HeaderGate {
 
     private static final List<List<String>> PUBLIC = List.of(List.of("healthz"), List.of("metrics"));
 
@@ -32,10 +32,28 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
     }
 
     @Override
+    public ApiException checkHead(ApiRequest head) {
+        if (tokens == null || PUBLIC.contains(head.path())) {
+            return null;
+        }
+        try {
+            identify(head);
+            return null;
+        } catch (ApiException refused) {
+            return refused;
+        }
+    }
+
+    @Override
     public CompletableFuture<ApiResponse> apply(ApiRequest request) {
         if (tokens == null || PUBLIC.contains(request.path())) {
             return routes.apply(request);
         }
+        Identity identity = identify(request);
+        return routes.apply(request.as(identity.user(), identity.groups()));
+    }
+
+    private Identity identify(ApiRequest request) {
         String header = request.authorization();
         String token = io.grove.server.security.Secrets.bearer(header);
         Identity identity = tokens.identify(token);
@@ -49,6 +67,6 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
                     + "): send 'Authorization: Bearer TOKEN'; the grove command takes it from GROVE_TOKEN or 'token:' in "
                     + "its config file");
         }
-        return routes.apply(request.as(identity.user(), identity.groups()));
+        return identity;
     }
 }

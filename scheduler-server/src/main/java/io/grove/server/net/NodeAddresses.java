@@ -10,13 +10,37 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class NodeAddresses {
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
+    private final Map<String, Object> sessions = new ConcurrentHashMap<>();
 
-    void put(String nodeId, String address) {
+    /** Sets a node's address; returns the one it had before, or {@code null}. */
+    String put(String nodeId, String address) {
         if (address == null || address.isEmpty()) {
-            addresses.remove(nodeId);
-        } else {
-            addresses.put(nodeId, address);
+            return addresses.remove(nodeId);
         }
+        return addresses.put(nodeId, address);
+    }
+
+    /**
+     * Makes {@code session} the one connection of {@code nodeId}, unless another live one holds
+     * it ({@code alive} says whether a holder is still connected).
+     *
+     * @return the holder that kept the id, or {@code null} when {@code session} now holds it
+     */
+    Object claim(String nodeId, Object session, java.util.function.Predicate<Object> alive) {
+        Object[] kept = new Object[1];
+        sessions.compute(nodeId, (id, holder) -> {
+            if (holder != null && holder != session && alive.test(holder)) {
+                kept[0] = holder;
+                return holder;
+            }
+            return session;
+        });
+        return kept[0];
+    }
+
+    /** The session's connection ended: the id is free. */
+    void release(String nodeId, Object session) {
+        sessions.remove(nodeId, session);
     }
 
     /** The node's address, or {@code null} when it gave none. */

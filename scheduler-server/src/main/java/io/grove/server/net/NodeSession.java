@@ -61,6 +61,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Object message) {
         if (message instanceof DecodeFailure failure) {
+            LOG.warn("node {} from {}: bad frame refused: {}", nodeId == null ? "(no handshake yet)" : nodeId,
+                    ctx.channel().remoteAddress(), io.grove.protocol.Checks.cut(failure.reply().message(), 300));
             ctx.writeAndFlush(failure.reply());
         } else if (message instanceof Handshake handshake) {
             handshake(ctx, handshake);
@@ -91,9 +93,33 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
+        if (nodeId != null && !nodeId.equals(handshake.nodeId())) {
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.HANDSHAKE_REQUIRED, "this connection belongs to node " + nodeId
+                    + "; a node id is for the whole connection", true)).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        Object holder = addresses.claim(handshake.nodeId(), ctx.channel(),
+                other -> other instanceof io.netty.channel.Channel channel && channel.isActive());
+        if (holder != null) {
+            String why = "node id " + handshake.nodeId() + " is in use by a live connection from "
+                    + ((io.netty.channel.Channel) holder).remoteAddress();
+            LOG.warn("node connection from {} refused: {}", ctx.channel().remoteAddress(), why);
+            if (audit != null) {
+                audit.record(clock.now(), "node:" + handshake.nodeId(), String.valueOf(ctx.channel().remoteAddress()),
+                        "node handshake", handshake.nodeId(), "refused", why);
+            }
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.NODE_ID_IN_USE, why + "; two agents with one id? (the id is "
+                    + "kept in the agent's work directory, or given with --node-id)", true))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
         nodeId = handshake.nodeId();
         tags = Set.copyOf(handshake.tags());
-        addresses.put(nodeId, handshake.address());
+        String previous = addresses.put(nodeId, handshake.address());
+        if (previous != null && !previous.equals(handshake.address()) && audit != null) {
+            audit.record(clock.now(), "node:" + nodeId, String.valueOf(ctx.channel().remoteAddress()), "node address",
+                    nodeId, "allowed", "address changed from " + previous + " to " + handshake.address());
+        }
         Heartbeat registration = new Heartbeat(nodeId, tags, handshake.resourceLimits(), null,
                 Wire.running(handshake.runningJobs()), Wire.finished(handshake.finishedJobs()));
         loop.call(cluster -> {
@@ -157,6 +183,14 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         } else {
             super.userEventTriggered(ctx, event);
         }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (nodeId != null) {
+            addresses.release(nodeId, ctx.channel());
+        }
+        super.channelInactive(ctx);
     }
 
     @Override

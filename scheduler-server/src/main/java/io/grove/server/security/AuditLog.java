@@ -21,6 +21,10 @@ public final class AuditLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The most characters of an untrusted field (a user, a node id, a path) kept in a line. */
+    static final int FIELD_LIMIT = 256;
+    static final int DETAIL_LIMIT = 1024;
+
     private final Writer out;
 
     public AuditLog(Path file) throws IOException {
@@ -43,13 +47,13 @@ public final class AuditLog implements AutoCloseable {
             String detail) {
         ObjectNode line = JSON.createObjectNode();
         line.put("at", at.toString());
-        line.put("user", user);
-        line.put("source", source);
-        line.put("action", action);
-        line.put("target", target);
+        line.put("user", cut(user, FIELD_LIMIT));
+        line.put("source", cut(source, FIELD_LIMIT));
+        line.put("action", cut(action, FIELD_LIMIT));
+        line.put("target", cut(target, FIELD_LIMIT));
         line.put("outcome", outcome);
         if (detail != null) {
-            line.put("detail", detail);
+            line.put("detail", cut(detail, DETAIL_LIMIT));
         }
         try {
             out.write(line.toString());
@@ -63,5 +67,13 @@ public final class AuditLog implements AutoCloseable {
     @Override
     public synchronized void close() throws IOException {
         out.close();
+    }
+
+    /** Untrusted text cut to {@code max} characters, with how much was left out. */
+    public static String cut(String text, int max) {
+        if (text == null || text.length() <= max) {
+            return text;
+        }
+        return text.substring(0, max) + "… (" + (text.length() - max) + " more characters)";
     }
 }

@@ -14,18 +14,30 @@ import java.nio.file.Path;
  * @param nodeTls TLS on the node port, mutual when it has a CA (nodes need a certificate it signed);
  *     {@code null} for none
  * @param httpTls TLS on the HTTP API; {@code null} for none
+ * @param allowUnauthenticatedNodes a daemon listening beyond loopback accepts nodes with neither a
+ *     node token nor mutual TLS (otherwise it refuses to start so)
  */
 public record Security(boolean insecureLocal, Path tokensFile, Path nodeTokenFile, Path auditLog,
-        io.grove.protocol.Tls nodeTls, io.grove.protocol.Tls httpTls) {
+        io.grove.protocol.Tls nodeTls, io.grove.protocol.Tls httpTls, boolean allowUnauthenticatedNodes) {
 
     /** No authentication, loopback only. */
     public static final Security INSECURE_LOCAL = new Security(true, null, null, null);
 
     public Security(boolean insecureLocal, Path tokensFile, Path nodeTokenFile, Path auditLog) {
-        this(insecureLocal, tokensFile, nodeTokenFile, auditLog, null, null);
+        this(insecureLocal, tokensFile, nodeTokenFile, auditLog, null, null, false);
     }
 
     public Security withTls(io.grove.protocol.Tls node, io.grove.protocol.Tls http) {
-        return new Security(insecureLocal, tokensFile, nodeTokenFile, auditLog, node, http);
+        return new Security(insecureLocal, tokensFile, nodeTokenFile, auditLog, node, http, allowUnauthenticatedNodes);
+    }
+
+    /** Nodes may join without a node token or mutual TLS even beyond loopback. */
+    public Security withUnauthenticatedNodes(boolean allowed) {
+        return new Security(insecureLocal, tokensFile, nodeTokenFile, auditLog, nodeTls, httpTls, allowed);
+    }
+
+    /** Whether nodes must prove who they are: a node token, or mutual TLS. */
+    public boolean nodesAuthenticated() {
+        return nodeTokenFile != null || (nodeTls != null && nodeTls.ca() != null);
     }
 }

@@ -1,0 +1,14 @@
+package io.grove.server.http;
+
+/**
+ * Routes that can refuse a request on its head alone (method, path, headers), before its body is
+ * read: an unauthenticated request never gets to send a megabyte.
+ */
+public interface HeaderGate {
+
+    /**
+     * The refusal of a request whose body is not read yet ({@code body} is empty), or {@code null}
+     * to read the body and route it.
+     */
+    ApiException checkHead(ApiRequest head);
+}

@@ -1,0 +1,112 @@
+package io.grove.server.http;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+
+/**
+ * Guards one HTTP connection between the codec and the aggregator: the request head must arrive
+ * within the header timeout (from the connection's start; on a kept-alive connection the idle
+ * timeout from the last response), its body within the body timeout; a head the routes refuse
+ * ({@link HeaderGate}, e.g. without a valid token) is answered at once and its body is never read.
+ */
+final class RequestGuard extends ChannelDuplexHandler {
+
+    private final HttpLimits limits;
+    private final BiFunction<HttpRequest, String, ApiException> gate;
+    private ScheduledFuture<?> deadline;
+    private boolean discarding;
+    private boolean inBody;
+
+    RequestGuard(HttpLimits limits, BiFunction<HttpRequest, String, ApiException> gate) {
+        this.limits = limits;
+        this.gate = gate;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        arm(ctx, limits.headerTimeout().toMillis(), false);
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof HttpRequest head) {
+            cancel();
+            ApiException refusal = head.decoderResult().isSuccess() ? gate.apply(head, String.valueOf(ctx.channel().remoteAddress())) : null;
+            if (refusal != null) {
+                discarding = true;
+                ReferenceCountUtil.release(msg);
+                ctx.writeAndFlush(ApiServer.errorResponse(refusal.status(), refusal.code(), refusal.getMessage(),
+                        refusal.details(), false)).addListener(ChannelFutureListener.CLOSE);
+                return;
+            }
+            inBody = !(msg instanceof LastHttpContent);
+            if (inBody) {
+                arm(ctx, limits.bodyTimeout().toMillis(), true);
+            }
+        } else if (msg instanceof HttpContent content) {
+            if (discarding) {
+                ReferenceCountUtil.release(content);
+                return;
+            }
+            if (content instanceof LastHttpContent) {
+                inBody = false;
+                cancel();
+            }
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        if (msg instanceof HttpResponse response && !discarding
+                && !"close".equalsIgnoreCase(response.headers().get(HttpHeaderNames.CONNECTION))) {
+            // the next request on this connection must start within the idle timeout
+            arm(ctx, limits.idleTimeout().toMillis(), false);
+        }
+        super.write(ctx, msg, promise);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        cancel();
+        super.channelInactive(ctx);
+    }
+
+    private void arm(ChannelHandlerContext ctx, long millis, boolean body) {
+        cancel();
+        deadline = ctx.executor().schedule(() -> expired(ctx, body), millis, TimeUnit.MILLISECONDS);
+    }
+
+    private void expired(ChannelHandlerContext ctx, boolean body) {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        if (body && inBody) {
+            discarding = true;
+            ctx.writeAndFlush(ApiServer.errorResponse(408, "REQUEST_TIMEOUT", "the request's body did not arrive within "
+                    + limits.bodyTimeout().toSeconds() + " s", java.util.Map.of(), false))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
+        }
+    }
+
+    private void cancel() {
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = null;
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.grove.server.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an unauthenticated client can do to an HTTP endpoint: half-sent requests and idle
+ * connections are closed, connections are capped in all and per address, a request without a
+ * token is answered on its head without its body being read, and an oversized body gets the
+ * documented JSON 413.
+ */
+class HttpLimitsTest {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final HttpLimits SMALL = new HttpLimits(6, 3, Duration.ofMillis(300), Duration.ofMillis(300),
+            Duration.ofMillis(500), 1024);
+
+    final NioEventLoopGroup group = new NioEventLoopGroup(2);
+    final List<Socket> sockets = new ArrayList<>();
+    ApiServer server;
+
+    /** Routes that need {@code Authorization: Bearer ok} for everything but /healthz, checked on the head. */
+    static final class Routes implements Function<ApiRequest, CompletableFuture<ApiResponse>>, HeaderGate {
+        volatile int bodiesRead;
+
+        @Override
+        public ApiException checkHead(ApiRequest head) {
+            return head.path().equals(List.of("healthz")) || "Bearer ok".equals(head.authorization()) ? null
+                    : new ApiException(401, "UNAUTHENTICATED", "a token is needed");
+        }
+
+        @Override
+        public CompletableFuture<ApiResponse> apply(ApiRequest request) {
+            bodiesRead++;
+            return CompletableFuture.completedFuture(ApiResponse.json(200, "{\"length\": " + request.body().length() + "}"));
+        }
+    }
+
+    final Routes routes = new Routes();
+
+    void start(HttpLimits limits) throws InterruptedException {
+        server = ApiServer.start(group, group, "127.0.0.1", 0, routes, JSON, null, limits);
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    Socket connect() throws IOException {
+        Socket socket = new Socket("127.0.0.1", server.port());
+        socket.setSoTimeout(10_000);
+        sockets.add(socket);
+        return socket;
+    }
+
+    static void send(Socket socket, String text) throws IOException {
+        OutputStream out = socket.getOutputStream();
+        out.write(text.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
+    /** Everything the server sends until it closes the connection. */
+    static String readToClose(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    /** One response (head and a body of its Content-Length), the connection left open. */
+    static String readResponse(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed in the middle of a response: " + head);
+            }
+            head.append((char) b);
+        }
+        java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: (\\d+)").matcher(head);
+        int bytes = length.find() ? Integer.parseInt(length.group(1)) : 0;
+        return head + new String(in.readNBytes(bytes), StandardCharsets.UTF_8);
+    }
+
+    static JsonNode body(String response) throws IOException {
+        return JSON.readTree(response.substring(response.indexOf("\r\n\r\n") + 4));
+    }
+
+    @Test
+    void aHalfSentHeadIsClosedAfterTheHeaderTimeout() throws Exception {
+        start(SMALL);
+        Socket slow = connect();
+        send(slow, "GET /healthz HTTP/1.1\r\nHost: x\r\n");
+        assertEquals("", readToClose(slow), "closed without an answer");
+    }
+
+    @Test
+    void aBodyThatDoesNotArriveGets408() throws Exception {
+        start(SMALL);
+        Socket slow = connect();
+        send(slow, "POST /x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 100\r\n\r\nonly part");
+        String response = readToClose(slow);
+        assertTrue(response.startsWith("HTTP/1.1 408"), response);
+        assertEquals("REQUEST_TIMEOUT", body(response).get("code").asText());
+        assertEquals(0, routes.bodiesRead);
+    }
+
+    @Test
+    void anIdleKeptAliveConnectionIsClosed() throws Exception {
+        start(SMALL);
+        Socket socket = connect();
+        send(socket, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        String response = readToClose(socket);
+        assertTrue(response.startsWith("HTTP/1.1 200"), "answered, then closed when idle: " + response);
+    }
+
+    @Test
+    void withoutATokenTheBodyIsNeverRead() throws Exception {
+        start(HttpLimits.API);
+        Socket socket = connect();
+        // a megabyte announced, not one byte of it sent: the answer comes on the head alone
+        send(socket, "POST /api/v1/operations HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n");
+        String response = readToClose(socket);
+        assertTrue(response.startsWith("HTTP/1.1 401"), response);
+        assertEquals("UNAUTHENTICATED", body(response).get("code").asText());
+        assertEquals(0, routes.bodiesRead);
+    }
+
+    @Test
+    void anOversizedBodyGetsTheDocumentedJson413() throws Exception {
+        start(SMALL);
+        Socket socket = connect();
+        send(socket, "POST /x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 5000\r\n\r\n");
+        String response = readToClose(socket);
+        assertTrue(response.startsWith("HTTP/1.1 413"), response);
+        JsonNode error = body(response);
+        assertEquals("TOO_LARGE", error.get("code").asText());
+        assertEquals(1024, error.get("details").get("max_bytes").asInt());
+    }
+
+    @Test
+    void connectionsAreCappedPerAddressAndTheRestStillServed() throws Exception {
+        start(new HttpLimits(6, 3, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024));
+        List<Socket> held = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Socket socket = connect();
+            send(socket, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertTrue(readResponse(socket).startsWith("HTTP/1.1 200"), "kept alive, and counted");
+            held.add(socket);
+        }
+        Socket refused = connect();
+        assertEquals("", readToClose(refused), "the fourth connection from one address is closed at once");
+        held.get(0).close();
+        // once one closes, the address is served again (the close is counted asynchronously)
+        String answer = "";
+        for (int attempt = 0; attempt < 50 && !answer.startsWith("HTTP/1.1 200"); attempt++) {
+            Socket again = connect();
+            send(again, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            answer = readToClose(again);
+        }
+        assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+    }
+}
