@@ -126,6 +126,9 @@ final class OpsCommand implements Runnable {
     static String reason(JsonNode op) {
         if (op.has("pending_reason")) {
             JsonNode r = op.get("pending_reason");
+            if (!r.path("code").asText().equals("max_running_operation_count")) {
+                return r.path("message").asText();
+            }
             return "queued #" + (r.path("queue_position").asInt() + 1) + " in " + r.path("pool").asText()
                     + ": at max_running_operation_count " + r.path("limit").asInt();
         }

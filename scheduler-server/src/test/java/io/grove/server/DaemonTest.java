@@ -34,6 +34,24 @@ class DaemonTest {
     }
 
     @Test
+    void aJobLargerThanEveryNodeSaysSoWhileItWaits(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            assertInstanceOf(Welcome.class, node.handshake());
+            DaemonFixture.Reply submitted = users.send("POST", "/api/v1/operations",
+                    "pool: prod\ntasks: {huge: {job_count: 1, command: x, cpu: 64}}");
+            assertEquals(201, submitted.status(), submitted.toString());
+            daemon.updateFairShare();
+            assertEquals(0, node.heartbeat().jobsToStart().size());
+            JsonNode reason = users.get("/api/v1/operations/" + submitted.body().get("id").asText()).body()
+                    .get("pending_reason");
+            assertEquals("job_larger_than_every_node", reason.get("code").asText(), String.valueOf(reason));
+            assertTrue(reason.get("message").asText().contains("task huge: a job asks for"), reason.toString());
+        }
+    }
+
+    @Test
     void submitScheduleFinishAndAbort(@TempDir Path dir) throws Exception {
         try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());

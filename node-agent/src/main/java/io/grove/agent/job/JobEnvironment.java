@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 public final class JobEnvironment {
 
     /** A valid environment variable name (POSIX portable: letters, digits, underscore, not first a digit). */
-    public static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+    public static final Pattern NAME = io.grove.core.operation.SpecBounds.ENV_NAME;
     /** The PATH a job starts with unless its spec sets one. */
     public static final String BASE_PATH = "/usr/local/bin:/usr/bin:/bin";
 

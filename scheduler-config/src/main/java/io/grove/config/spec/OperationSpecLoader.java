@@ -7,6 +7,7 @@ import io.grove.config.yaml.YamlDocument;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.OperationType;
 import io.grove.core.operation.PreemptionMode;
+import io.grove.core.operation.SpecBounds;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.operation.TreeOptions;
 import io.grove.core.pool.PartialResources;
@@ -46,19 +47,23 @@ public final class OperationSpecLoader {
 
     private static OperationSpec read(MapReader top, Problems problems) {
         OperationType type = top.enumValue("type", OperationType.class);
-        String title = top.string("title");
-        String pool = top.string("pool");
+        String title = bounded(top, "title", top.string("title"), SpecBounds.MAX_TITLE);
+        String pool = bounded(top, "pool", top.string("pool"), SpecBounds.MAX_NAME);
         List<String> trees = top.strings("pool_trees");
+        if (trees != null) {
+            trees.forEach(tree -> bounded(top, "pool_trees", tree, SpecBounds.MAX_NAME));
+        }
         Map<String, TreeOptions> options = new LinkedHashMap<>();
         for (Map.Entry<String, MapReader> entry : top.namedMaps("scheduling_options_per_pool_tree").entrySet()) {
             MapReader tree = entry.getValue();
-            Double weight = positive(tree, "weight", tree.number("weight"));
+            Double weight = weight(tree, tree.number("weight"));
+            bounded(tree, "pool", tree.string("pool"), SpecBounds.MAX_NAME);
             PartialResources limits = tree.resources("resource_limits");
             options.put(entry.getKey(), new TreeOptions(tree.string("pool"), weight,
                     limits == null ? null : limits.asLimits()));
             tree.finish();
         }
-        Double weight = positive(top, "weight", top.number("weight"));
+        Double weight = weight(top, top.number("weight"));
         PartialResources limits = top.resources("resource_limits");
         Integer maxFailed = top.integer("max_failed_job_count");
         if (maxFailed != null && maxFailed < 0) {
@@ -74,6 +79,15 @@ public final class OperationSpecLoader {
             }
             entry.getValue().finish();
         }
+        long jobs = tasks.values().stream().mapToLong(TaskSpec::jobCount).sum();
+        if (jobs > SpecBounds.MAX_JOBS) {
+            top.problem("tasks", ProblemCode.BAD_VALUE, "an operation may have at most " + SpecBounds.MAX_JOBS
+                    + " jobs over all its tasks, got " + jobs);
+        }
+        if (tasks.size() > SpecBounds.MAX_TASKS) {
+            top.problem("tasks", ProblemCode.BAD_VALUE, "an operation may have at most " + SpecBounds.MAX_TASKS
+                    + " tasks, got " + tasks.size());
+        }
         if (tasks.isEmpty() && problems.isEmpty()) {
             problems.add("", "tasks", ProblemCode.MISSING_KEY, "an operation needs at least one task under 'tasks'",
                     top.line());
@@ -88,9 +102,19 @@ public final class OperationSpecLoader {
                 gang != null && gang);
     }
 
-    private static Double positive(MapReader reader, String key, Double value) {
-        if (value != null && !(value > 0 && value < Double.POSITIVE_INFINITY)) {
-            reader.problem(key, ProblemCode.BAD_VALUE, "must be a positive number, got " + value);
+    private static Double weight(MapReader reader, Double value) {
+        if (value != null && !SpecBounds.weightInRange(value)) {
+            reader.problem("weight", ProblemCode.BAD_VALUE, SpecBounds.weightProblem(value));
+            return null;
+        }
+        return value;
+    }
+
+    /** Text of at most {@code max} characters; a longer one is a problem (and its text is not echoed). */
+    private static String bounded(MapReader reader, String key, String value, int max) {
+        if (value != null && value.length() > max) {
+            reader.problem(key, ProblemCode.BAD_VALUE, "is " + value.length() + " characters long, above the " + max
+                    + " allowed");
             return null;
         }
         return value;
@@ -107,7 +131,14 @@ public final class OperationSpecLoader {
             }
         }
         Map<String, String> env = task.stringMap("env");
-        boolean ok = true;
+        boolean ok = bounded(task, "command", command, SpecBounds.MAX_COMMAND) != null || command == null;
+        if (name.length() > SpecBounds.MAX_NAME) {
+            task.problem("", ProblemCode.BAD_VALUE, "a task name may be at most " + SpecBounds.MAX_NAME + " characters");
+            ok = false;
+        }
+        if (env != null) {
+            ok &= envProblems(task, env);
+        }
         if (count == null || count < 1) {
             task.problem("job_count", count == null ? ProblemCode.MISSING_KEY : ProblemCode.BAD_VALUE,
                     "a task needs 'job_count' of at least 1" + (count == null ? "" : ", got " + count));
@@ -126,6 +157,30 @@ public final class OperationSpecLoader {
         }
         Resources job = new PartialResources(values).orElse(0);
         return new TaskSpec(name, count, command, job, env);
+    }
+
+    /** Env names must be valid variable names; entries and values are bounded. */
+    private static boolean envProblems(MapReader task, Map<String, String> env) {
+        boolean ok = true;
+        if (env.size() > SpecBounds.MAX_ENV_ENTRIES) {
+            task.problem("env", ProblemCode.BAD_VALUE, "at most " + SpecBounds.MAX_ENV_ENTRIES + " variables, got "
+                    + env.size());
+            ok = false;
+        }
+        for (Map.Entry<String, String> entry : env.entrySet()) {
+            if (!SpecBounds.ENV_NAME.matcher(entry.getKey()).matches()) {
+                String shown = entry.getKey().length() > 64 ? entry.getKey().substring(0, 64) + "…" : entry.getKey();
+                task.problem("env", ProblemCode.BAD_VALUE, "'" + shown.replaceAll("\\p{Cntrl}", "?") + "' is not a valid "
+                        + "variable name (letters, digits and _, not first a digit, at most 128)");
+                ok = false;
+            } else if (entry.getValue() != null && (entry.getValue().length() > SpecBounds.MAX_ENV_VALUE
+                    || entry.getValue().indexOf('\0') >= 0)) {
+                task.problem("env", ProblemCode.BAD_VALUE, entry.getKey() + ": a value may be at most "
+                        + SpecBounds.MAX_ENV_VALUE + " characters, without NUL");
+                ok = false;
+            }
+        }
+        return ok;
     }
 
     /** One resource amount of a job, with units for memory. */

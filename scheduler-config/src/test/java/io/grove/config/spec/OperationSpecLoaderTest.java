@@ -74,6 +74,46 @@ class OperationSpecLoaderTest {
     }
 
     @Test
+    void countsThatWouldOverflowAndWeightsThatWouldMakeNaNAreRefused() {
+        String overflow = OperationSpecLoader.load("""
+                tasks:
+                  a: {job_count: 2147483647, command: x, cpu: 1}
+                  b: {job_count: 2147483647, command: x, cpu: 1}
+                  c: {job_count: 2, command: x, cpu: 1}
+                """, "spec.yaml").describe();
+        assertTrue(overflow.contains("at most 10000000 jobs over all its tasks, got 4294967296"), overflow);
+        String weight = OperationSpecLoader.load("weight: 1.7e308\ntasks: {a: {job_count: 1, command: x, cpu: 1}}",
+                "spec.yaml").describe();
+        assertTrue(weight.contains("weight must be within"), weight);
+        String perTree = OperationSpecLoader.load("scheduling_options_per_pool_tree: {t: {weight: 1e-300}}\n"
+                + "tasks: {a: {job_count: 1, command: x, cpu: 1}}", "spec.yaml").describe();
+        assertTrue(perTree.contains("weight must be within"), perTree);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> OperationSpec.builder()
+                .weight(1.7e308).jobs(1, io.grove.core.resource.Resources.cpu(1)).build(), "the core refuses it too");
+    }
+
+    @Test
+    void envNamesMustBeVariableNamesAndEverythingIsBounded() {
+        String env = OperationSpecLoader.load("""
+                tasks:
+                  a: {job_count: 1, command: x, cpu: 1, env: {"A=B; rm -rf /": "1", "1X": "2", OK_NAME: "fine"}}
+                """, "spec.yaml").describe();
+        assertTrue(env.contains("'A=B; rm -rf /' is not a valid variable name"), env);
+        assertTrue(env.contains("'1X' is not a valid variable name"), env);
+        assertTrue(!env.contains("OK_NAME"), env);
+        String title = OperationSpecLoader.load("title: " + "t".repeat(5000)
+                + "\ntasks: {a: {job_count: 1, command: x, cpu: 1}}", "spec.yaml").describe();
+        assertTrue(title.contains("title") && title.contains("5000 characters long, above the 1024 allowed"), title);
+        assertTrue(title.length() < 1000, "the long text is not echoed back");
+        String command = OperationSpecLoader.load("tasks: {a: {job_count: 1, cpu: 1, command: " + "c".repeat(70_000)
+                + "}}", "spec.yaml").describe();
+        assertTrue(command.contains("70000 characters long, above the 65536 allowed"), command);
+        String pool = OperationSpecLoader.load("pool: " + "p".repeat(300) + "\ntasks: {a: {job_count: 1, command: x, cpu: 1}}",
+                "spec.yaml").describe();
+        assertTrue(pool.contains("300 characters long"), pool);
+    }
+
+    @Test
     void noTasksIsAProblem() {
         assertTrue(OperationSpecLoader.load("pool: a", "x").describe().contains("at least one task"));
     }

@@ -276,8 +276,8 @@ public final class OperationRegistry {
                     + operation.state().name().toLowerCase(java.util.Locale.ROOT) + " and cannot be updated",
                     Map.of("operation_id", id));
         }
-        if (weight != null && !(weight > 0 && weight < Double.POSITIVE_INFINITY)) {
-            throw new SubmitException(SubmitError.INVALID_SPEC, "weight must be positive, got " + weight);
+        if (weight != null && !SpecBounds.weightInRange(weight)) {
+            throw new SubmitException(SubmitError.INVALID_SPEC, SpecBounds.weightProblem(weight));
         }
         String target = pool == null ? null : tree != null ? tree : operation.poolByTree().keySet().iterator().next();
         List<Activation> activated = new ArrayList<>();

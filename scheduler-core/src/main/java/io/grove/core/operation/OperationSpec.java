@@ -46,8 +46,21 @@ public record OperationSpec(
         tasks = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tasks));
         poolTrees = List.copyOf(poolTrees == null ? List.of() : poolTrees);
         treeOptions = Map.copyOf(treeOptions == null ? Map.of() : treeOptions);
-        if (!(weight > 0) || Double.isInfinite(weight)) {
-            throw new IllegalArgumentException("weight must be positive, got " + weight);
+        if (!SpecBounds.weightInRange(weight)) {
+            throw new IllegalArgumentException(SpecBounds.weightProblem(weight));
+        }
+        for (TreeOptions options : treeOptions.values()) {
+            if (options.weight() != null && !SpecBounds.weightInRange(options.weight())) {
+                throw new IllegalArgumentException(SpecBounds.weightProblem(options.weight()));
+            }
+        }
+        long jobs = 0;
+        for (TaskSpec task : tasks.values()) {
+            jobs += task.jobCount();
+        }
+        if (jobs > SpecBounds.MAX_JOBS) {
+            throw new IllegalArgumentException("an operation may have at most " + SpecBounds.MAX_JOBS
+                    + " jobs over all its tasks, got " + jobs);
         }
         resourceLimits = resourceLimits == null ? Resources.UNLIMITED : resourceLimits;
         if (maxFailedJobCount < 0) {

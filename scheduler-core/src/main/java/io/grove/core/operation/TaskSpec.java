@@ -25,8 +25,8 @@ public record TaskSpec(String name, int jobCount, String command, Resources jobR
         command = command == null ? "" : command;
         jobResources = (jobResources == null ? Resources.ZERO : jobResources).with(
                 io.grove.core.resource.ResourceType.USER_SLOTS, 1);
-        if (Double.isInfinite(jobResources.cpu()) || Double.isInfinite(jobResources.memory())
-                || Double.isInfinite(jobResources.gpu()) || Double.isInfinite(jobResources.network())) {
+        if (!Double.isFinite(jobResources.cpu()) || !Double.isFinite(jobResources.memory())
+                || !Double.isFinite(jobResources.gpu()) || !Double.isFinite(jobResources.network())) {
             throw new IllegalArgumentException("task " + name + ": job resources must be finite, got " + jobResources);
         }
         env = Map.copyOf(env == null ? Map.of() : env);

@@ -11,8 +11,8 @@ public record TreeOptions(String pool, Double weight, Resources resourceLimits) 
     public static final TreeOptions NONE = new TreeOptions(null, null, null);
 
     public TreeOptions {
-        if (weight != null && !(weight > 0)) {
-            throw new IllegalArgumentException("weight must be positive, got " + weight);
+        if (weight != null && !SpecBounds.weightInRange(weight)) {
+            throw new IllegalArgumentException(SpecBounds.weightProblem(weight));
         }
     }
 }

@@ -73,6 +73,14 @@ final class Views {
         PendingReason pending = cluster.registry().pendingReason(operation.id(), tree);
         if (pending != null) {
             node.set("pending_reason", pendingReason(pending));
+        } else if (!operation.state().isFinished()) {
+            java.util.List<String> tooLarge = cluster.tasksLargerThanEveryNode(operation, tree);
+            if (!tooLarge.isEmpty()) {
+                ObjectNode reason = node.putObject("pending_reason");
+                reason.put("code", "job_larger_than_every_node");
+                reason.put("tree", tree);
+                reason.put("message", String.join("; ", tooLarge));
+            }
         }
         ElementShares shares = shares(cluster, tree, operation.id());
         if (shares != null) {
