@@ -55,7 +55,8 @@ public final class JobStartLatency {
                     public void jobEnded(FinishedJob result) {
                         ended[0].countDown();
                     }
-                }, 3_600_000, io.grove.agent.job.JobUsers.none()))).get();
+                }, 3_600_000, io.grove.agent.job.JobUsers.none(),
+                io.grove.agent.job.JobCgroups.none("the benchmark measures the agent alone")))).get();
         long startedAt = System.nanoTime();
         int id = 0;
         for (int round = 0; round < rounds; round++) {

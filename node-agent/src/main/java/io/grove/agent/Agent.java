@@ -5,6 +5,7 @@ import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.broker.ResourceBroker;
 import io.grove.agent.broker.TaskRequest;
+import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobEnvironment;
 import io.grove.agent.job.JobLaunch;
 import io.grove.agent.job.JobRunner;
@@ -63,6 +64,7 @@ public final class Agent {
     private final AgentListener listener;
     private final long logRetentionMs;
     private final io.grove.agent.job.JobUsers jobUsers;
+    private final JobCgroups cgroups;
 
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
     private final Map<String, FinishedJob> unacknowledged = new LinkedHashMap<>();
@@ -85,6 +87,7 @@ public final class Agent {
         this.listener = parts.listener();
         this.logRetentionMs = parts.logRetentionMs();
         this.jobUsers = parts.jobUsers();
+        this.cgroups = parts.cgroups();
         syncBroker();
     }
 
@@ -101,7 +104,7 @@ public final class Agent {
     public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
             WorkDir workDir, JobRunner runner, ProcTable proc, LongSupplier clock, Timers timers,
             Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
-            long logRetentionMs, io.grove.agent.job.JobUsers jobUsers) {
+            long logRetentionMs, io.grove.agent.job.JobUsers jobUsers, JobCgroups cgroups) {
     }
 
     // ---------------------------------------------------------------- restart
@@ -113,7 +116,7 @@ public final class Agent {
      * @return how many jobs were killed
      */
     public int recover() throws IOException {
-        int killed = 0;
+        int killed = cgroups.sweep();
         for (WorkDir.Leftover leftover : workDir.leftovers()) {
             if (leftover.result().isPresent()) {
                 unacknowledged.put(leftover.jobId(), leftover.result().get());
@@ -248,11 +251,13 @@ public final class Agent {
             java.nio.file.Path sandbox = workDir.sandbox(spec.jobId());
             Map<String, String> env = JobEnvironment.of(spec, nodeId, sandbox, user);
             java.nio.file.Path dir = workDir.jobDir(spec.jobId());
+            List<java.nio.file.Path> cgroup = cgroups.create(spec.jobId(), (long) spec.resources().memory());
             job.handle = runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
-                    dir.resolve("stderr"), env, user, List.of()));
+                    dir.resolve("stderr"), env, user, cgroup));
         } catch (IOException | RuntimeException e) {
             jobs.remove(spec.jobId());
             jobUsers.release(spec.jobId());
+            cgroups.killAndRemove(spec.jobId());
             ledger.jobEnded(spec.resources());
             finished(new FinishedJob(spec.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
                     now, clock.getAsLong()), null);
@@ -321,6 +326,8 @@ public final class Agent {
         // whatever the job left behind in its group goes with it, and with a uid of its own,
         // whatever it started outside its group too
         job.handle.kill();
+        boolean outOfMemory = cgroups.oomKilled(jobId);
+        cgroups.killAndRemove(jobId);
         io.grove.agent.job.JobUsers.User user = jobUsers.of(jobId);
         if (user != null && jobUsers.exclusive()) {
             runner.killUser(user);
@@ -332,6 +339,10 @@ public final class Agent {
         if (job.stopOutcome != null) {
             outcome = job.stopOutcome;
             error = job.stopMessage;
+        } else if (outOfMemory) {
+            outcome = FinishedJob.Outcome.FAILED;
+            error = "memory limit exceeded: the kernel killed a process of the job (its cgroup reached its memory of "
+                    + mib(job.spec.resources().memory()) + ")";
         } else if (code != null && code == 0) {
             outcome = FinishedJob.Outcome.COMPLETED;
             error = null;
@@ -387,7 +398,8 @@ public final class Agent {
             job.usage = new Resources(1, Math.max(0, Math.round(cpu * 100) / 100.0), job.spec.resources().gpu(),
                     usage.residentBytes(), job.spec.resources().network());
             double limit = job.spec.resources().memory();
-            if (limit > 0 && usage.residentBytes() > limit && job.state == AgentJob.State.RUNNING) {
+            // with cgroups the kernel holds jobs to their memory; the sampler only measures
+            if (!cgroups.enabled() && limit > 0 && usage.residentBytes() > limit && job.state == AgentJob.State.RUNNING) {
                 stop(job.spec.jobId(), FinishedJob.Outcome.FAILED, "memory limit exceeded: the job's "
                         + usage.processes() + " process(es) hold " + mib(usage.residentBytes())
                         + " resident, above its memory of " + mib(limit), 0);

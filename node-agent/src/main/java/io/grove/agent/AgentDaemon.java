@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grove.agent.broker.BrokerStatus;
+import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.WorkDir;
@@ -55,6 +56,7 @@ public final class AgentDaemon implements AutoCloseable {
     private final LongSupplier clock = System::currentTimeMillis;
 
     private final io.netty.handler.ssl.SslContext tls;
+    private final JobCgroups cgroups;
     private NodeClient client;
     private boolean connected;
     private boolean heartbeatInFlight;
@@ -76,6 +78,7 @@ public final class AgentDaemon implements AutoCloseable {
                 settings.jobUids(), io.grove.agent.job.JobUsers.processIsRoot(), java.nio.file.Path.of("/etc/passwd"));
         WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
         LOG.info("jobs run as {}", jobUsers.describe());
+        this.cgroups = cgroups(settings);
         if (workDir.separateSandboxes() != null) {
             LOG.info("the work directory is closed to job users, so sandboxes are in {}", workDir.separateSandboxes());
         }
@@ -93,7 +96,7 @@ public final class AgentDaemon implements AutoCloseable {
                     if (endpoint[0] != null) {
                         endpoint[0].deliver(client, event);
                     }
-                }, metrics, settings.logRetention().toMillis(), jobUsers));
+                }, metrics, settings.logRetention().toMillis(), jobUsers, cgroups));
         ObjectMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
         AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.getAsLong())),
                 () -> onLoop(this::nodeView), json);
@@ -106,6 +109,16 @@ public final class AgentDaemon implements AutoCloseable {
                 : settings.bindHost().equals("0.0.0.0") ? java.net.InetAddress.getLocalHost().getHostName()
                 : settings.bindHost();
         this.address = host + ":" + http.port();
+    }
+
+    /** A cgroup per job where the machine lets the agent make them (see {@link JobCgroups}). */
+    private static JobCgroups cgroups(AgentSettings settings) {
+        JobCgroups cgroups = !io.grove.agent.job.JobUsers.processIsRoot()
+                ? JobCgroups.none("the agent is not root")
+                : JobCgroups.detect("grove-jobs-" + Integer.toHexString(
+                        settings.workDir().toAbsolutePath().normalize().toString().hashCode()));
+        LOG.info("jobs are contained by {}", cgroups.describe());
+        return cgroups;
     }
 
     /**
@@ -381,6 +394,7 @@ public final class AgentDaemon implements AutoCloseable {
         loop.shutdown();
         try {
             loop.awaitTermination(5, TimeUnit.SECONDS);
+            cgroups.removeAll();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -37,6 +37,11 @@ final class AgentFixture implements AutoCloseable {
 
     /** An agent whose jobs run as {@code users} (the test must run as root for them to switch). */
     AgentFixture(Path work, io.grove.agent.job.JobUsers users) throws Exception {
+        this(work, users, io.grove.agent.job.JobCgroups.none("tests without cgroups"));
+    }
+
+    /** An agent whose jobs run as {@code users} in {@code cgroups}. */
+    AgentFixture(Path work, io.grove.agent.job.JobUsers users, io.grove.agent.job.JobCgroups cgroups) throws Exception {
         WorkDir workDir = new WorkDir(work, users.switching());
         agent = call(() -> new Agent(new Agent.AgentParts("n1", NODE, AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
                 workDir, ProcessJobRunner.system(), ProcTable.system(), System::currentTimeMillis,
@@ -51,7 +56,7 @@ final class AgentFixture implements AutoCloseable {
                     public void jobStarted(String jobId, long pid, long waitedMs) {
                         started.add(pid);
                     }
-                }, 3_600_000, users)));
+                }, 3_600_000, users, cgroups)));
     }
 
     <T> T call(Callable<T> work) throws Exception {
