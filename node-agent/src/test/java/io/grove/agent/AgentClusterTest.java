@@ -41,6 +41,39 @@ class AgentClusterTest {
     }
 
     @Test
+    void aFloodOfHalfSentRequestsOnTheAgentsPortDoesNotStopItsJobs(@TempDir Path dir) throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir); AgentDaemon agent = cluster.agent("n1", 2)) {
+            agent.welcomed().get(30, TimeUnit.SECONDS);
+            java.util.List<java.net.Socket> flood = new java.util.ArrayList<>();
+            long descriptorsBefore = openDescriptors();
+            try {
+                for (int i = 0; i < 2_000; i++) {
+                    java.net.Socket socket = new java.net.Socket("127.0.0.1", agent.httpPort());
+                    socket.getOutputStream().write("GET /api/v1/node HTTP/1.1\r\nHost: x\r\n".getBytes());
+                    flood.add(socket);
+                }
+                // the test's own 2,000 client sockets are in this process too: the agent's side stays capped
+                await("the refused connections to be closed", () -> openDescriptors() - descriptorsBefore < 2_000 + 300);
+                String op = cluster.submit(4, 0.5, "echo ran $GROVE_JOB_INDEX");
+                await("the jobs to run and complete under the flood", unchecked(() -> cluster.state(op).equals("completed")));
+                assertEquals(4, cluster.operation(op).get("progress").get("completed").asInt());
+            } finally {
+                for (java.net.Socket socket : flood) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    static long openDescriptors() {
+        try (java.util.stream.Stream<java.nio.file.Path> fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            return fds.count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void theSchedulerRestartsUnderARunningJob(@TempDir Path dir) throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir); AgentDaemon agent = cluster.agent("n1", 1)) {
             agent.welcomed().get(30, TimeUnit.SECONDS);
