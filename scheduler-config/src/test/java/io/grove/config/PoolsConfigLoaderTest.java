@@ -69,7 +69,7 @@ class PoolsConfigLoaderTest {
                         new Expected(ProblemCode.WRONG_TYPE, "physical/prod", "resource_limits", 8))),
                 new Case("yaml-syntax.yaml", List.of(new Expected(ProblemCode.YAML_SYNTAX, "", null, 6))),
                 new Case("duplicate-key.yaml", List.of(new Expected(ProblemCode.DUPLICATE_KEY, "", "pool_trees.physical.pools.prod", 8))),
-                new Case("alias-cycle.yaml", List.of(new Expected(ProblemCode.DUPLICATE_KEY, "",
+                new Case("alias-cycle.yaml", List.of(new Expected(ProblemCode.RECURSIVE_ALIAS, "",
                         "pool_trees.physical.pools.prod.pools", 4))),
                 new Case("guarantee-without-main-resource.yaml", List.of(new Expected(
                         ProblemCode.GUARANTEE_WITHOUT_MAIN_RESOURCE, "physical/prod", "strong_guarantee_resources", 6))),

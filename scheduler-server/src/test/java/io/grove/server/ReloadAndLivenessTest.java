@@ -65,7 +65,7 @@ class ReloadAndLivenessTest {
             Files.writeString(config, "pool_trees: &loop\n  physical:\n    pools:\n      a: {pools: *loop}\n");
             DaemonFixture.Reply cycle = users.send("POST", "/api/v1/config/reload", null);
             assertEquals(400, cycle.status(), cycle.toString());
-            assertEquals("duplicate_key", cycle.body().get("details").get("problems").get(0).get("code").asText());
+            assertEquals("recursive_alias", cycle.body().get("details").get("problems").get(0).get("code").asText());
             Files.writeString(config, DaemonFixture.POOLS + "      prod: {weight: 1}\n");
             DaemonFixture.Reply twice = users.send("POST", "/api/v1/config/reload", null);
             assertEquals(400, twice.status(), twice.toString());

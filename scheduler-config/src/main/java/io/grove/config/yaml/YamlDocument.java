@@ -93,7 +93,7 @@ public final class YamlDocument {
             return true;
         }
         if (!path.add(node)) {
-            problems.add("", keys.isEmpty() ? null : keys, ProblemCode.DUPLICATE_KEY, "an alias refers to a node that "
+            problems.add("", keys.isEmpty() ? null : keys, ProblemCode.RECURSIVE_ALIAS, "an alias refers to a node that "
                     + "contains it (the anchor at line " + MapReader.line(node) + "): the document would never end",
                     MapReader.line(node));
             return false;

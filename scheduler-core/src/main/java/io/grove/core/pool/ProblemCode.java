@@ -3,8 +3,10 @@ package io.grove.core.pool;
 /** Why a configuration was refused. */
 public enum ProblemCode {
     YAML_SYNTAX,
-    /** A key appears twice in one mapping, or an alias refers to a node that contains it. */
+    /** A key appears twice in one mapping. */
     DUPLICATE_KEY,
+    /** An alias refers to a node that contains it: the document would never end. */
+    RECURSIVE_ALIAS,
     UNKNOWN_KEY,
     MISSING_KEY,
     WRONG_TYPE,
