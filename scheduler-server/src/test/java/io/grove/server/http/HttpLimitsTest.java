@@ -76,6 +76,13 @@ class HttpLimitsTest {
         return socket;
     }
 
+    /** Sends {@code request} on a new connection and reads until the server closes it. */
+    String exchange(String request) throws IOException {
+        Socket socket = connect();
+        send(socket, request);
+        return readToClose(socket);
+    }
+
     static void send(Socket socket, String text) throws IOException {
         OutputStream out = socket.getOutputStream();
         out.write(text.getBytes(StandardCharsets.ISO_8859_1));
@@ -119,9 +126,7 @@ class HttpLimitsTest {
     @Test
     void aBodyThatDoesNotArriveGets408() throws Exception {
         start(SMALL);
-        Socket slow = connect();
-        send(slow, "POST /x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 100\r\n\r\nonly part");
-        String response = readToClose(slow);
+        String response = exchange("POST /x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 100\r\n\r\nonly part");
         assertTrue(response.startsWith("HTTP/1.1 408"), response);
         assertEquals("REQUEST_TIMEOUT", body(response).get("code").asText());
         assertEquals(0, routes.bodiesRead);
@@ -130,19 +135,15 @@ class HttpLimitsTest {
     @Test
     void anIdleKeptAliveConnectionIsClosed() throws Exception {
         start(SMALL);
-        Socket socket = connect();
-        send(socket, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
-        String response = readToClose(socket);
+        String response = exchange("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
         assertTrue(response.startsWith("HTTP/1.1 200"), "answered, then closed when idle: " + response);
     }
 
     @Test
     void withoutATokenTheBodyIsNeverRead() throws Exception {
         start(HttpLimits.API);
-        Socket socket = connect();
         // a megabyte announced, not one byte of it sent: the answer comes on the head alone
-        send(socket, "POST /api/v1/operations HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n");
-        String response = readToClose(socket);
+        String response = exchange("POST /api/v1/operations HTTP/1.1\r\nHost: x\r\nContent-Length: 1048576\r\n\r\n");
         assertTrue(response.startsWith("HTTP/1.1 401"), response);
         assertEquals("UNAUTHENTICATED", body(response).get("code").asText());
         assertEquals(0, routes.bodiesRead);
@@ -151,9 +152,7 @@ class HttpLimitsTest {
     @Test
     void anOversizedBodyGetsTheDocumentedJson413() throws Exception {
         start(SMALL);
-        Socket socket = connect();
-        send(socket, "POST /x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 5000\r\n\r\n");
-        String response = readToClose(socket);
+        String response = exchange("POST /x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 5000\r\n\r\n");
         assertTrue(response.startsWith("HTTP/1.1 413"), response);
         JsonNode error = body(response);
         assertEquals("TOO_LARGE", error.get("code").asText());
