@@ -69,7 +69,9 @@ public final class DaemonLoadDriver {
                       adhoc: {weight: 1}
                 """);
         DaemonSettings settings = DaemonSettings.defaults(pools, dir.resolve("data")).withPorts(0, 0)
-                .withPeriods(Duration.ofMillis(periodMs), Duration.ofMillis(200));
+                .withPeriods(Duration.ofMillis(periodMs), Duration.ofMillis(200))
+                // every simulated node connects from loopback
+                .withNodeConnectionsPerAddress(io.grove.server.net.NodeEndpoint.MAX_CONNECTIONS);
         try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM)) {
             submit(daemon.httpPort());
             run(daemon.nodePort(), nodes, seconds, periodMs);

@@ -74,6 +74,11 @@ final class SchedulerCommand implements Callable<Integer> {
                     + "(refused by default)")
     boolean allowUnauthenticatedNodes;
 
+    @Option(names = "--max-node-connections-per-address", paramLabel = "N", defaultValue = "16",
+            description = "connections one address may hold on the node port (a node needs one; raise it for nodes "
+                    + "behind one NAT address) (default: ${DEFAULT-VALUE})")
+    int nodeConnectionsPerAddress;
+
     @Option(names = "--node-tls-cert", paramLabel = "PEM", description = "TLS on the node port: the scheduler's certificate")
     Path nodeTlsCert;
 
@@ -107,7 +112,8 @@ final class SchedulerCommand implements Callable<Integer> {
                     .withSecurity(new io.grove.server.security.Security(insecureLocal, tokensFile, nodeTokenFile, auditLog)
                             .withTls(nodeTlsCert == null ? null : new io.grove.protocol.Tls(nodeTlsCert, nodeTlsKey, nodeTlsCa),
                                     httpTlsCert == null ? null : new io.grove.protocol.Tls(httpTlsCert, httpTlsKey, null))
-                            .withUnauthenticatedNodes(allowUnauthenticatedNodes));
+                            .withUnauthenticatedNodes(allowUnauthenticatedNodes))
+                    .withNodeConnectionsPerAddress(nodeConnectionsPerAddress);
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
             return 2;

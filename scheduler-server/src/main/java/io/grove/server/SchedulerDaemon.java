@@ -183,7 +183,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
                     settings.maxFrameBytes(), settings.nodeIdleTimeout(),
                     () -> new NodeSession(loop, clock, settings.heartbeatPeriod(), metrics, addresses, acceptedNodeToken,
-                            audit), nodeTlsContext);
+                            audit), nodeTlsContext, settings.nodeConnectionsPerAddress());
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
                     new Authenticator(tokens, audit, clock,
                             new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit,

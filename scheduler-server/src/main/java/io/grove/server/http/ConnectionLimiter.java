@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * process's file descriptors. Refusals are logged at most once a minute with their count.
  */
 @ChannelHandler.Sharable
-final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
+public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionLimiter.class);
     private static final long LOG_PERIOD_NANOS = 60_000_000_000L;
@@ -30,7 +30,7 @@ final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_PERIOD_NANOS);
 
-    ConnectionLimiter(String endpoint, int maxTotal, int maxPerAddress) {
+    public ConnectionLimiter(String endpoint, int maxTotal, int maxPerAddress) {
         this.endpoint = endpoint;
         this.maxTotal = maxTotal;
         this.maxPerAddress = maxPerAddress;

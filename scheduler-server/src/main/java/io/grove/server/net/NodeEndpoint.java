@@ -14,8 +14,16 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-/** The TCP endpoint nodes connect to: frames, an idle timeout, and a {@link NodeSession} per connection. */
+/**
+ * The TCP endpoint nodes connect to: frames, an idle timeout, and a {@link NodeSession} per
+ * connection. Connections are capped ({@value #MAX_CONNECTIONS} in all, {@value #MAX_PER_ADDRESS}
+ * from one address: a node needs one), so no flood of peers can take the descriptors.
+ */
 public final class NodeEndpoint implements AutoCloseable {
+
+    /** Room for the 10,000 nodes of the design target and their reconnections. */
+    public static final int MAX_CONNECTIONS = 16_384;
+    public static final int MAX_PER_ADDRESS = 16;
 
     private final Channel server;
 
@@ -23,22 +31,19 @@ public final class NodeEndpoint implements AutoCloseable {
         this.server = server;
     }
 
-    /** Binds and starts accepting. */
-    public static NodeEndpoint start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
-            int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions) throws InterruptedException {
-        return start(boss, workers, host, port, maxFrameBytes, idleTimeout, sessions, null);
-    }
-
     /** Binds and starts accepting; with {@code tls}, every connection is TLS first (mutual when it has a CA). */
     public static NodeEndpoint start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
-            int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions, io.netty.handler.ssl.SslContext tls)
-            throws InterruptedException {
+            int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions, io.netty.handler.ssl.SslContext tls,
+            int perAddress) throws InterruptedException {
+        io.grove.server.http.ConnectionLimiter connections = new io.grove.server.http.ConnectionLimiter(
+                "node port " + host + ":" + port, MAX_CONNECTIONS, perAddress);
         Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 4096)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast("connections", connections);
                         if (tls != null) {
                             ch.pipeline().addLast("tls", tls.newHandler(ch.alloc()));
                             ch.pipeline().addLast("tls-failures", new TlsFailures());

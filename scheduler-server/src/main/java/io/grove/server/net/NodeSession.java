@@ -185,6 +185,21 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         }
     }
 
+    /** A connection must complete its handshake this soon, however it trickles bytes. */
+    static final long HANDSHAKE_DEADLINE_MS = 30_000;
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        ctx.executor().schedule(() -> {
+            if (nodeId == null && ctx.channel().isActive()) {
+                LOG.info("node connection from {}: no handshake within {} s, closing", ctx.channel().remoteAddress(),
+                        HANDSHAKE_DEADLINE_MS / 1000);
+                ctx.close();
+            }
+        }, HANDSHAKE_DEADLINE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        super.channelActive(ctx);
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (nodeId != null) {

@@ -122,6 +122,25 @@ class NodeHardeningTest {
     }
 
     @Test
+    void connectionsToTheNodePortAreCappedPerAddress(@TempDir Path dir) throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try (SchedulerDaemon daemon = start(dir, Security.INSECURE_LOCAL, "127.0.0.1")) {
+            for (int i = 0; i < io.grove.server.net.NodeEndpoint.MAX_PER_ADDRESS; i++) {
+                NodeClient node = NodeClient.connect(group, "127.0.0.1", daemon.nodePort(), TIMEOUT,
+                        Message.DEFAULT_MAX_FRAME_BYTES);
+                assertInstanceOf(Welcome.class, node.request(new Handshake(Message.VERSION, "n" + i, "", List.of(), LIMITS,
+                        List.of(), null), TIMEOUT).get());
+            }
+            try (Socket oneTooMany = new Socket("127.0.0.1", daemon.nodePort())) {
+                oneTooMany.setSoTimeout(10_000);
+                assertEquals(-1, oneTooMany.getInputStream().read(), "closed as soon as it is accepted");
+            }
+        } finally {
+            group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void listeningBeyondLoopbackNeedsNodesToAuthenticate(@TempDir Path dir) {
         Security noNodeAuth = new Security(false, dir.resolve("tokens.yaml"), null, null);
         SchedulerDaemon.DaemonException refused = assertThrows(SchedulerDaemon.DaemonException.class,
