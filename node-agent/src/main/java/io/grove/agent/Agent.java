@@ -247,6 +247,10 @@ public final class Agent {
         long now = clock.getAsLong();
         try {
             io.grove.agent.job.JobUsers.User user = jobUsers.assign(spec.jobId());
+            if (user != null && jobUsers.exclusive()) {
+                // whatever a crashed run may have left with this uid goes before the uid is reused
+                runner.killUser(user);
+            }
             workDir.prepare(spec.jobId(), user);
             java.nio.file.Path sandbox = workDir.sandbox(spec.jobId());
             Map<String, String> env = JobEnvironment.of(spec, nodeId, sandbox, user);

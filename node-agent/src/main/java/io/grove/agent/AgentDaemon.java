@@ -75,7 +75,8 @@ public final class AgentDaemon implements AutoCloseable {
         this.metrics = new AgentMetrics();
         this.tls = settings.tls() == null ? null : settings.tls().client();
         io.grove.agent.job.JobUsers jobUsers = io.grove.agent.job.JobUsers.forAgent(settings.jobUsers(),
-                settings.jobUids(), io.grove.agent.job.JobUsers.processIsRoot(), java.nio.file.Path.of("/etc/passwd"));
+                settings.jobUids(), io.grove.agent.job.JobUsers.processIsRoot(), java.nio.file.Path.of("/etc/passwd"))
+                .leasingIn(io.grove.agent.job.JobUsers.LEASES);
         WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
         LOG.info("jobs run as {}", jobUsers.describe());
         this.cgroups = cgroups(settings);

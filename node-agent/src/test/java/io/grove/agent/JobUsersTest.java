@@ -76,4 +76,26 @@ class JobUsersTest {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void agentsSharingARangeOnOneMachineNeverGiveOneUidToTwoJobs(@org.junit.jupiter.api.io.TempDir Path leases)
+            throws IOException {
+        JobUsers first = JobUsers.forAgent(List.of(), "43000-43001", true, PASSWD).leasingIn(leases);
+        JobUsers second = JobUsers.forAgent(List.of(), "43000-43001", true, PASSWD).leasingIn(leases);
+        assertEquals(43000, first.assign("op-1-1").uid());
+        assertEquals(43001, second.assign("op-2-1").uid(), "the other agent's uid is leased");
+        IOException full = assertThrows(IOException.class, () -> first.assign("op-1-2"));
+        assertTrue(full.getMessage().contains("every one of the 2 job uids is taken"), full.getMessage());
+        second.release("op-2-1");
+        assertEquals(43001, first.assign("op-1-2").uid(), "released, it can be leased again");
+    }
+
+    @Test
+    void aRangeThatHoldsAnAccountOrRootIsRefused() {
+        IOException account = assertThrows(IOException.class, () -> JobUsers.forAgent(List.of(), "65000-65535", true, PASSWD));
+        assertTrue(account.getMessage().contains("nobody"), account.getMessage());
+        assertThrows(IOException.class, () -> JobUsers.forAgent(List.of(), "0-10", true, PASSWD));
+        assertThrows(IOException.class, () -> JobUsers.forAgent(List.of(), "30-20", true, PASSWD));
+        assertThrows(IOException.class, () -> JobUsers.forAgent(List.of(), "many", true, PASSWD));
+    }
 }

@@ -31,15 +31,34 @@ public final class JobUsers {
     public record User(String name, int uid, int gid) {
     }
 
+    /** Where agents of one machine lease job uids, so that agents sharing a range never share a uid. */
+    public static final Path LEASES = Path.of("/run/grove/job-uids");
+
     private final List<User> users;
     /** Whether each running job has its uid to itself (a uid range), or users are shared (named users). */
     private final boolean exclusive;
     private final Map<String, User> assigned = new HashMap<>();
+    private final Map<String, java.nio.channels.FileChannel> leases = new HashMap<>();
+    private Path leaseDir;
     private int next;
 
     private JobUsers(List<User> users, boolean exclusive) {
         this.users = users;
         this.exclusive = exclusive;
+    }
+
+    /**
+     * Leases uids machine-wide in {@code dir} (a lock file per uid, held while a job runs; the
+     * kernel drops the locks of an agent that dies), so agents that share a uid range on one
+     * machine — {@code grove local}'s, or several agents' — never give one uid to two jobs.
+     */
+    public JobUsers leasingIn(Path dir) throws IOException {
+        if (exclusive) {
+            Files.createDirectories(dir);
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            this.leaseDir = dir;
+        }
+        return this;
     }
 
     /** No switching: jobs run as the agent's own user (an agent that is not root). */
@@ -155,14 +174,15 @@ public final class JobUsers {
         }
         for (int i = 0; i < users.size(); i++) {
             User candidate = users.get((next + i) % users.size());
-            if (!assigned.containsValue(candidate)) {
+            if (!assigned.containsValue(candidate) && lease(jobId, candidate)) {
                 next = (next + i + 1) % users.size();
                 assigned.put(jobId, candidate);
                 return candidate;
             }
         }
         if (exclusive) {
-            throw new IOException("every one of the " + users.size() + " job uids is taken by a running job");
+            throw new IOException("every one of the " + users.size() + " job uids is taken by a running job"
+                    + (leaseDir == null ? "" : " (of this agent or another on this machine)"));
         }
         User shared = users.get(next);
         next = (next + 1) % users.size();
@@ -177,6 +197,37 @@ public final class JobUsers {
 
     public void release(String jobId) {
         assigned.remove(jobId);
+        java.nio.channels.FileChannel lease = leases.remove(jobId);
+        if (lease != null) {
+            try {
+                lease.close();
+            } catch (IOException e) {
+                LOG.warn("cannot release the lease of job {}'s uid: {}", jobId, e.getMessage());
+            }
+        }
+    }
+
+    /** Takes the machine-wide lease of a uid; false when another job (of any agent) holds it. */
+    private boolean lease(String jobId, User user) throws IOException {
+        if (leaseDir == null || !exclusive) {
+            return true;
+        }
+        java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(leaseDir.resolve(Integer.toString(user.uid())),
+                java.util.Set.of(java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        java.nio.channels.FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException heldHere) {
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            return false;
+        }
+        leases.put(jobId, channel);
+        return true;
     }
 
     /** Whether this process runs as root (from /proc/self/status). */
