@@ -29,6 +29,8 @@ final class DecisionContext {
     final List<Decision.JobAbort> aborts = new ArrayList<>();
     final Set<String> released = new HashSet<>();
     final Map<Decision.IdleCode, Integer> idle = new EnumMap<>(Decision.IdleCode.class);
+    /** Active operations left when nothing more fit in what is free: fragmentation, untried. */
+    int unfitLeft;
     private final List<Integer> plannedOperations = new ArrayList<>();
     private final List<int[]> deactivated = new ArrayList<>();
     private final List<Object[]> usageChanges = new ArrayList<>();
@@ -96,6 +98,14 @@ final class DecisionContext {
         index.refresh(at);
         deactivated.add(new int[] {at});
         idle.merge(code, 1, Integer::sum);
+    }
+
+    /** A pool none of whose active operations fits in what is free: out of this decision, its operations counted. */
+    void deactivatePool(int at) {
+        idle.merge(Decision.IdleCode.FRAGMENTATION, index.activeCount[at], Integer::sum);
+        index.deactivated[at] = true;
+        index.refresh(at);
+        deactivated.add(new int[] {at});
     }
 
     boolean hasFreeSlot() {

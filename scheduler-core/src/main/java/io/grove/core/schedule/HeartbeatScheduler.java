@@ -115,6 +115,9 @@ public final class HeartbeatScheduler {
 
     /** Reference §3.6: jobs of graceful operations above their fair share are interrupted, with a long grace. */
     private static void interruptGraceful(DecisionContext context, Preemptibility statuses) {
+        if (!context.index.anyGraceful) {
+            return;
+        }
         Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
         for (Job job : context.node.jobs()) {
             if (context.released.contains(job.id()) || job.interrupting()) {
@@ -132,18 +135,35 @@ public final class HeartbeatScheduler {
         }
     }
 
-    /** Reference §2.8: descend by lowest satisfaction, start one job, repeat until full. */
+    /**
+     * Reference §2.8: descend by lowest satisfaction, start one job, repeat until full. Subtrees
+     * whose smallest job does not fit in what is free are skipped whole; a node where nothing fits
+     * (a full node, the common case) skips the descent. Either way every operation skipped counts
+     * as fragmentation, as if it had been tried.
+     */
     static void scheduleRegular(DecisionContext context) {
         SchedulingIndex index = context.index;
         while (context.hasFreeSlot()) {
-            int at = 0;
-            while (at >= 0 && index.operations[at] == null) {
-                at = index.bestChild(at);
-            }
-            if (at < 0) {
+            if (!index.somethingMayFit(context.free)) {
+                context.unfitLeft = index.activeCount[0];
                 return;
             }
-            tryStart(context, at, context.free, false);
+            int at = 0;
+            while (at >= 0 && index.operations[at] == null) {
+                int child = index.bestChild(at, context.free);
+                if (child < 0 && at == 0) {
+                    context.unfitLeft = index.activeCount[0];
+                    return;
+                }
+                if (child < 0) {
+                    // the pool's smallest job mixes its children's: none of them fits after all
+                    context.deactivatePool(at);
+                }
+                at = child;
+            }
+            if (at >= 0) {
+                tryStart(context, at, context.free, false);
+            }
         }
     }
 
@@ -172,7 +192,7 @@ public final class HeartbeatScheduler {
             return List.of();
         }
         List<Decision.IdleReason> reasons = new ArrayList<>();
-        int fragmented = context.idle.getOrDefault(Decision.IdleCode.FRAGMENTATION, 0);
+        int fragmented = context.idle.getOrDefault(Decision.IdleCode.FRAGMENTATION, 0) + context.unfitLeft;
         int limited = context.idle.getOrDefault(Decision.IdleCode.LIMITS, 0);
         if (fragmented > 0) {
             reasons.add(new Decision.IdleReason(Decision.IdleCode.FRAGMENTATION, fragmented, context.freeResources(),

@@ -63,10 +63,21 @@ public final class SchedulingIndex {
     final int[] planned;
     private final int[][] plannedTasks;
     final boolean[] deactivated;
+    /**
+     * Per element, the component-wise minimum of the jobs left to plan of its active operations
+     * ({@code +∞} when none): a subtree whose minimum does not fit in what is free on the node can
+     * start nothing there, so the descent skips it whole — and a full node skips the descent.
+     */
+    final double[] minJob;
+    /** Per element, how many of its operations are active (see the class comment). */
+    final int[] activeCount;
+    /** Whether an operation of the tree is graceful (else no job is interrupted for being above its share). */
+    final boolean anyGraceful;
     private final Map<String, Integer> index;
     private final double[] scratchFs = new double[N];
     private final double[] scratchUsage = new double[N];
     private final double[] scratchDemand = new double[N];
+    private final double[] scratchMin = new double[N];
 
     SchedulingIndex(String tree, PoolTreeConfig config, List<ElementShares> elements, double[] total,
             Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
@@ -92,6 +103,8 @@ public final class SchedulingIndex {
         this.planned = new int[size];
         this.plannedTasks = new int[size][];
         this.deactivated = new boolean[size];
+        this.minJob = new double[size * N];
+        this.activeCount = new int[size];
         this.index = new HashMap<>(size * 4 / 3 + 1);
         PoolTree shape = PoolTree.of(config);
 
@@ -158,9 +171,18 @@ public final class SchedulingIndex {
             }
             children[i] = ordered;
         }
+        boolean graceful = false;
         for (int i = size - 1; i >= 0; i--) {
-            satisfaction[i] = operations[i] != null ? operationSatisfaction(i) : poolSatisfaction(i);
+            recompute(i);
+            graceful |= operations[i] != null
+                    && operations[i].spec().preemptionMode() == io.grove.core.operation.PreemptionMode.GRACEFUL;
         }
+        this.anyGraceful = graceful;
+    }
+
+    /** Whether some job of an active operation could start in {@code free}; false proves that none can. */
+    boolean somethingMayFit(double[] free) {
+        return fits(minJob, 0, free);
     }
 
     /**
@@ -314,10 +336,6 @@ public final class SchedulingIndex {
         return Satisfaction.local(scratchFs, scratchUsage, scratchDemand);
     }
 
-    private double operationSatisfaction(int at) {
-        return isActive(at) ? localSatisfaction(at) : INACTIVE;
-    }
-
     private double poolSatisfaction(int at) {
         int[] kids = children[at];
         if (fifoScheduling[at]) {
@@ -336,27 +354,89 @@ public final class SchedulingIndex {
     }
 
     /**
-     * Recomputes the cached satisfaction of {@code at} and of its ancestors as far as it changes. A
-     * pool's cached value depends on its children's only, so an unchanged pool ends the walk.
+     * Recomputes the cached values (satisfaction, active count, smallest job) of {@code at} and of
+     * its ancestors as far as they change. A pool's values depend on its children's only, so an
+     * unchanged pool ends the walk.
      */
     void refresh(int at) {
-        satisfaction[at] = operations[at] != null ? operationSatisfaction(at) : poolSatisfaction(at);
-        for (int p = parent[at]; p >= 0; p = parent[p]) {
-            double updated = poolSatisfaction(p);
-            if (updated == satisfaction[p]) {
-                break;
-            }
-            satisfaction[p] = updated;
+        boolean satisfactionChanged = recomputeSatisfaction(at);
+        boolean shapeChanged = recomputeShape(at);
+        for (int p = parent[at]; p >= 0 && (satisfactionChanged || shapeChanged); p = parent[p]) {
+            satisfactionChanged = satisfactionChanged && recomputeSatisfaction(p);
+            shapeChanged = shapeChanged && recomputeShape(p);
         }
     }
 
-    /** The child of a pool to descend into, or -1 if nothing below is active. */
-    int bestChild(int pool) {
+    /** Both cached values of one element, from scratch (at build). */
+    private void recompute(int at) {
+        recomputeSatisfaction(at);
+        recomputeShape(at);
+    }
+
+    /** Recomputes the cached satisfaction of one element; whether it changed. */
+    private boolean recomputeSatisfaction(int at) {
+        double old = satisfaction[at];
+        if (operations[at] != null) {
+            satisfaction[at] = isActive(at) ? localSatisfaction(at) : INACTIVE;
+        } else {
+            satisfaction[at] = deactivated[at] ? INACTIVE : poolSatisfaction(at);
+        }
+        return Double.doubleToRawLongBits(old) != Double.doubleToRawLongBits(satisfaction[at]);
+    }
+
+    /** Recomputes the active count and the smallest job of one element; whether either changed. */
+    private boolean recomputeShape(int at) {
+        int oldCount = activeCount[at];
+        for (int r = 0; r < N; r++) {
+            scratchMin[r] = INACTIVE;
+        }
+        if (operations[at] != null) {
+            boolean active = isActive(at);
+            activeCount[at] = active ? 1 : 0;
+            Operation op = operations[at];
+            for (int t = 0; active && t < op.taskCount(); t++) {
+                if (left(op, at, t) > 0) {
+                    double[] job = op.jobVector(t);
+                    for (int r = 0; r < N; r++) {
+                        scratchMin[r] = Math.min(scratchMin[r], job[r]);
+                    }
+                }
+            }
+        } else if (deactivated[at]) {
+            // nothing below fits on this node for the rest of the decision
+            activeCount[at] = 0;
+        } else {
+            int count = 0;
+            for (int child : children[at]) {
+                count += activeCount[child];
+                int c = child * N;
+                for (int r = 0; r < N; r++) {
+                    scratchMin[r] = Math.min(scratchMin[r], minJob[c + r]);
+                }
+            }
+            activeCount[at] = count;
+        }
+        boolean changed = oldCount != activeCount[at];
+        int base = at * N;
+        for (int r = 0; r < N; r++) {
+            if (minJob[base + r] != scratchMin[r]) {
+                minJob[base + r] = scratchMin[r];
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * The child of a pool to descend into: the best active child (see the class comment) among
+     * those whose smallest job fits in {@code free}; -1 if none.
+     */
+    int bestChild(int pool, double[] free) {
         int best = -1;
         double bestValue = INACTIVE;
         for (int child : children[pool]) {
             double value = satisfaction[child];
-            if (value < bestValue) {
+            if (value < bestValue && fits(minJob, child * N, free)) {
                 best = child;
                 bestValue = value;
                 if (fifoScheduling[pool]) {
@@ -404,8 +484,13 @@ public final class SchedulingIndex {
 
     /** Whether job resources fit into {@code room}. */
     static boolean fits(double[] job, double[] room) {
+        return fits(job, 0, room);
+    }
+
+    /** Whether the job at {@code offset} of {@code jobs} fits into {@code room}. */
+    static boolean fits(double[] jobs, int offset, double[] room) {
         for (int r = 0; r < N; r++) {
-            if (job[r] > room[r] + 1e-9) {
+            if (jobs[offset + r] > room[r] + 1e-9) {
                 return false;
             }
         }
