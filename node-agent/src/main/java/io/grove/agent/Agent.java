@@ -70,6 +70,13 @@ public final class Agent {
     private final Map<String, FinishedJob> unacknowledged = new LinkedHashMap<>();
     private final Map<Long, String> ownTasks = new HashMap<>();
     private List<String> reportedFinished = List.of();
+    /** Whether the scheduler speaks version 2: heartbeats then list only what started. */
+    private boolean deltas;
+    /** The next heartbeat carries the full running list (the scheduler asked, or one got no reply). */
+    private boolean fullNext;
+    /** Jobs accepted since the last acknowledged heartbeat, for a delta heartbeat. */
+    private final List<RunningJob> startedSinceAck = new ArrayList<>();
+    private int reportedStarted;
     private long nextOwnTask = 1;
 
     public Agent(AgentParts parts) {
@@ -172,7 +179,20 @@ public final class Agent {
 
     /** The scheduler welcomed the node: the results of the handshake are acknowledged. */
     public void welcomed() {
+        welcomed(1);
+    }
+
+    /**
+     * The scheduler welcomed the node speaking {@code version}: the results of the handshake are
+     * acknowledged, and from version 2 on heartbeats list only the jobs started since the previous
+     * acknowledged one (the handshake carried the full list).
+     */
+    public void welcomed(int version) {
         acknowledgeReported();
+        deltas = version >= 2;
+        fullNext = false;
+        startedSinceAck.clear();
+        reportedStarted = 0;
     }
 
     /** A heartbeat is going out: running jobs, results not yet acknowledged, the limits offered. */
@@ -184,12 +204,28 @@ public final class Agent {
             usage = usage.plus(job.usage);
         }
         reportedFinished = List.copyOf(unacknowledged.keySet());
-        return new NodeHeartbeat(nodeId, limits, usage, runningJobs(), List.copyOf(unacknowledged.values()));
+        List<FinishedJob> finishedJobs = List.copyOf(unacknowledged.values());
+        if (deltas && !fullNext) {
+            reportedStarted = startedSinceAck.size();
+            List<RunningJob> started = new ArrayList<>(startedSinceAck.size());
+            for (RunningJob job : startedSinceAck) {
+                if (!unacknowledged.containsKey(job.jobId())) {   // a job that already ended is reported so
+                    started.add(job);
+                }
+            }
+            return NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs);
+        }
+        reportedStarted = startedSinceAck.size();
+        fullNext = false;
+        return new NodeHeartbeat(nodeId, limits, usage, runningJobs(), finishedJobs);
     }
 
     /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
     public void reply(HeartbeatReply reply) {
         acknowledgeReported();
+        startedSinceAck.subList(0, Math.min(reportedStarted, startedSinceAck.size())).clear();
+        reportedStarted = 0;
+        fullNext |= reply.wantsResync();
         for (HeartbeatReply.JobToStart start : reply.jobsToStart()) {
             accept(start);
         }
@@ -217,6 +253,8 @@ public final class Agent {
     /** The heartbeat got no reply (the connection dropped): its results will be sent again. */
     public void heartbeatLost() {
         reportedFinished = List.of();
+        reportedStarted = 0;
+        fullNext = true;
         ledger.heartbeatLost();
         syncBroker();
     }
@@ -237,6 +275,7 @@ public final class Agent {
         AgentJob job = new AgentJob(spec);
         job.acceptedAtMs = clock.getAsLong();
         jobs.put(spec.jobId(), job);
+        startedSinceAck.add(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO));
         ledger.jobStarted(spec.resources());
         job.prepareTaskId = ownTask(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
     }

@@ -212,7 +212,7 @@ public final class AgentDaemon implements AutoCloseable {
                 agent.heartbeatLost();
                 disconnect("the handshake failed: " + error.getMessage());
             } else if (reply instanceof Welcome welcome) {
-                agent.welcomed();
+                agent.welcomed(welcome.protocolVersion());
                 connected = true;
                 periodMs = Math.max(10, welcome.heartbeatPeriodMs());
                 if (failures > 0) {

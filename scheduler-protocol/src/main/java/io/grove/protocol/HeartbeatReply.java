@@ -11,9 +11,23 @@ import java.util.Map;
  * @param jobsToAbort jobs to kill now
  * @param jobsToInterrupt jobs to stop: SIGTERM, then SIGKILL after their grace
  * @param nextHeartbeatMs when to heartbeat next
+ * @param resync (version 2) {@code true}: send the full running list in the next heartbeat; never
+ *     sent to version 1 nodes
  */
 public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobsToAbort,
-        List<JobToInterrupt> jobsToInterrupt, long nextHeartbeatMs) implements Message {
+        List<JobToInterrupt> jobsToInterrupt, long nextHeartbeatMs,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        Boolean resync) implements Message {
+
+    public HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobsToAbort,
+            List<JobToInterrupt> jobsToInterrupt, long nextHeartbeatMs) {
+        this(jobsToStart, jobsToAbort, jobsToInterrupt, nextHeartbeatMs, null);
+    }
+
+    /** Whether the scheduler asks for the full running list next. */
+    public boolean wantsResync() {
+        return Boolean.TRUE.equals(resync);
+    }
 
     public HeartbeatReply {
         jobsToStart = Checks.list(jobsToStart);

@@ -17,8 +17,14 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 })
 public sealed interface Message permits Handshake, Welcome, NodeHeartbeat, HeartbeatReply, ErrorReply {
 
-    /** The protocol version this code speaks. */
-    int VERSION = 1;
+    /**
+     * The protocol version this code speaks: 2 adds heartbeats that list only the jobs started
+     * since the previous acknowledged one ({@code delta}) and the scheduler's {@code resync}.
+     */
+    int VERSION = 2;
+
+    /** The oldest version still served: version 1 nodes send their full running list every time. */
+    int MIN_VERSION = 1;
 
     /** The default maximum frame body, 16 MiB. */
     int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;

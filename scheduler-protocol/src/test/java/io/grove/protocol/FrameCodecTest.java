@@ -60,7 +60,10 @@ class FrameCodecTest {
                         List.of(new HeartbeatReply.JobToAbort("x", "unknown_job", "who?")),
                         List.of(new HeartbeatReply.JobToInterrupt("op-2-1", "starvation", "op-3", "op-3-1", 10_000, "m")),
                         1000),
-                new ErrorReply(ErrorCode.INVALID_MESSAGE, "bad", false));
+                new ErrorReply(ErrorCode.INVALID_MESSAGE, "bad", false),
+                NodeHeartbeat.delta("n1", limits, Resources.cpu(1), List.of(new RunningJob("op-1-4", "op-1", null)),
+                        List.of()),
+                new HeartbeatReply(List.of(), List.of(), List.of(), 1000, true));
         for (Message message : messages) {
             EmbeddedChannel out = channel(1 << 20);
             out.writeOutbound(message);
@@ -83,6 +86,23 @@ class FrameCodecTest {
         String finished = new String(ProtocolJson.write(new NodeHeartbeat("n", Resources.ZERO, null, List.of(),
                 List.of(new FinishedJob("j", FinishedJob.Outcome.COMPLETED, 0, null, 1, 2)))), StandardCharsets.UTF_8);
         assertTrue(finished.contains("\"outcome\":\"completed\""), finished);
+    }
+
+    @Test
+    void version1MessagesLookAsTheyDidAndDeltasAreChecked() {
+        String full = new String(ProtocolJson.write(new NodeHeartbeat("n", Resources.ZERO, null, List.of(), List.of())),
+                StandardCharsets.UTF_8);
+        assertTrue(!full.contains("delta") && !full.contains("started_jobs"), "a version 1 scheduler reads it: " + full);
+        String reply = new String(ProtocolJson.write(new HeartbeatReply(List.of(), List.of(), List.of(), 5)),
+                StandardCharsets.UTF_8);
+        assertTrue(!reply.contains("resync"), "a version 1 agent reads it: " + reply);
+        String delta = new String(ProtocolJson.write(NodeHeartbeat.delta("n", Resources.ZERO, null,
+                List.of(new RunningJob("j", "op", null)), List.of())), StandardCharsets.UTF_8);
+        assertTrue(delta.contains("\"delta\":true") && delta.contains("\"started_jobs\":[{\"job_id\":\"j\""), delta);
+        DecodeFailure mixed = assertInstanceOf(DecodeFailure.class, decodeAny(frame("{\"type\": \"heartbeat\", "
+                + "\"node_id\": \"n\", \"resource_limits\": {}, \"delta\": true, \"running_jobs\": "
+                + "[{\"job_id\": \"j\"}]}")));
+        assertTrue(mixed.error().getMessage().contains("a delta heartbeat lists 'started_jobs'"), mixed.error().getMessage());
     }
 
     @Test
@@ -135,6 +155,12 @@ class FrameCodecTest {
         channel.writeInbound(frame("{\"type\":\"welcome\",\"protocol_version\":1,\"node_id\":\"n\",\"heartbeat_period_ms\":1}"));
         assertEquals(new Welcome(1, "n", 1), channel.readInbound());
         assertTrue(channel.isActive());
+    }
+
+    static Object decodeAny(ByteBuf bytes) {
+        EmbeddedChannel in = channel(1 << 20);
+        in.writeInbound(bytes);
+        return in.readInbound();
     }
 
     static Message decode(ByteBuf bytes) {

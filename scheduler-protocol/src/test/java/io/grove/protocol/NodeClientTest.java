@@ -70,7 +70,7 @@ class NodeClientTest {
             Resources limits = new Resources(2, 2, 0, 4e9, 0);
             Message welcome = client.request(new Handshake(1, "n1", "", List.of(), limits, List.of(), null),
                     Duration.ofSeconds(5)).get();
-            assertEquals(new Welcome(1, "n1", 1000), welcome);
+            assertEquals(new Welcome(Message.VERSION, "n1", 1000), welcome);
             var first = client.request(new NodeHeartbeat("n1", limits, null, List.of(), List.of()), Duration.ofSeconds(5));
             var second = client.request(new NodeHeartbeat("n1", limits, null,
                     List.of(new RunningJob("j", "o", null)), List.of()), Duration.ofSeconds(5));

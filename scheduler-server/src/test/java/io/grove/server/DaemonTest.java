@@ -1,5 +1,6 @@
 package io.grove.server;
 
+import io.grove.protocol.RunningJob;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,6 +32,61 @@ class DaemonTest {
         DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, pools), dir.resolve("data"))
                 .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
         return SchedulerDaemon.start(settings, clock);
+    }
+
+    @Test
+    void version2NodesSendOnlyWhatStartedAndAreAskedForTheirFullListNowAndThen(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            assertEquals(Message.VERSION, ((Welcome) node.handshake()).protocolVersion());
+            String op = users.submit("prod", 6);
+            daemon.updateFairShare();
+            HeartbeatReply first = node.heartbeat();
+            assertEquals(4, first.jobsToStart().size());
+            List<RunningJob> started = first.jobsToStart().stream()
+                    .map(s -> new RunningJob(s.jobId(), s.operationId(), null)).toList();
+            HeartbeatReply delta = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null,
+                    started, List.of()), DaemonFixture.TIMEOUT).get();
+            assertEquals(List.of(), delta.jobsToAbort(), "the started jobs are the scheduler's");
+            HeartbeatReply unknown = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null,
+                    List.of(new RunningJob("op-9-9", "op-9", null)), List.of()), DaemonFixture.TIMEOUT).get();
+            assertEquals("unknown_job", unknown.jobsToAbort().get(0).reason());
+            // a job the node lost is found by the full list the scheduler asks for
+            HeartbeatReply reply = unknown;
+            int deltas = 2;
+            while (!reply.wantsResync()) {
+                reply = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null, List.of(),
+                        List.of()), DaemonFixture.TIMEOUT).get();
+                deltas++;
+                assertTrue(deltas <= 60, "a resync within a minute of heartbeats");
+            }
+            node.running.remove(started.get(0).jobId());
+            node.heartbeat();
+            JsonNode progress = users.get("/api/v1/operations/" + op).body().get("progress");
+            assertEquals(1, progress.get("aborted").asInt(), "the lost job ended: " + progress);
+            assertEquals(4, progress.get("running").asInt(), "and its index ran again at once: " + progress);
+        }
+    }
+
+    @Test
+    void version1NodesAreStillServedWithFullLists(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("old", 4)) {
+            Resources limits = node.limits;
+            Welcome welcome = (Welcome) node.client.request(new Handshake(1, "old", "", List.of(), limits, List.of(), null),
+                    DaemonFixture.TIMEOUT).get();
+            assertEquals(1, welcome.protocolVersion());
+            for (int i = 0; i < 70; i++) {
+                HeartbeatReply reply = (HeartbeatReply) node.client.request(new NodeHeartbeat("old", limits, null,
+                        List.of(), List.of()), DaemonFixture.TIMEOUT).get();
+                assertEquals(null, reply.resync(), "a version 1 node is never sent what it cannot read");
+            }
+            Message refused = node.client.request(NodeHeartbeat.delta("old", limits, null, List.of(), List.of()),
+                    DaemonFixture.TIMEOUT).get();
+            assertEquals(ErrorCode.INVALID_MESSAGE, ((ErrorReply) refused).code());
+        }
     }
 
     @Test

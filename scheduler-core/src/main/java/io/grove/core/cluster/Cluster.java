@@ -226,6 +226,10 @@ public final class Cluster {
                         finished.error() == null ? "aborted on node " + node.id() : finished.error());
             }
         }
+        if (heartbeat.delta()) {
+            // only what started is listed: the node's full list (at handshake and on resync) finds lost jobs
+            return ended;
+        }
         // The common case: every job placed on the node is reported running; then nothing was lost.
         int placedAndReported = 0;
         for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {

@@ -11,8 +11,11 @@ import java.util.Set;
  * @param tags the node's tags, which choose its pool tree
  * @param resourceLimits what the node offers
  * @param resourceUsage what its running jobs use, as the node measures it
- * @param runningJobs jobs still running, with their usage
+ * @param runningJobs jobs still running, with their usage; in a delta heartbeat only the jobs that
+ *     started since the previous acknowledged one
  * @param finishedJobs jobs that ended since the previous heartbeat
+ * @param delta whether {@code runningJobs} holds only what started (the rest is as the scheduler
+ *     last knew it); a full list, the default, also finds the jobs the node lost
  */
 public record Heartbeat(
         String nodeId,
@@ -20,7 +23,14 @@ public record Heartbeat(
         Resources resourceLimits,
         Resources resourceUsage,
         List<RunningJob> runningJobs,
-        List<FinishedJob> finishedJobs) {
+        List<FinishedJob> finishedJobs,
+        boolean delta) {
+
+    /** A heartbeat with the node's full running list. */
+    public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
+            List<RunningJob> runningJobs, List<FinishedJob> finishedJobs) {
+        this(nodeId, tags, resourceLimits, resourceUsage, runningJobs, finishedJobs, false);
+    }
 
     public Heartbeat {
         if (nodeId == null || nodeId.isEmpty()) {

@@ -36,7 +36,15 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     private final Clock clock;
     private final Duration heartbeatPeriod;
     private final SchedulerMetrics metrics;
+    /**
+     * A version 2 node is asked for its full running list every this many heartbeats (a minute at
+     * the default period), so a job the node lost without saying so is found within that time.
+     */
+    static final int RESYNC_EVERY = 60;
+
     private String nodeId;
+    private int version;
+    private int sinceFullList;
     private Set<String> tags = Set.of();
 
     private final NodeAddresses addresses;
@@ -75,9 +83,10 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     }
 
     private void handshake(ChannelHandlerContext ctx, Handshake handshake) {
-        if (handshake.protocolVersion() != Message.VERSION) {
+        if (handshake.protocolVersion() < Message.MIN_VERSION || handshake.protocolVersion() > Message.VERSION) {
             ctx.writeAndFlush(new ErrorReply(ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, "protocol version "
-                    + handshake.protocolVersion() + " is not supported (expected: " + Message.VERSION + ")", true))
+                    + handshake.protocolVersion() + " is not supported (expected: " + Message.MIN_VERSION + " to "
+                    + Message.VERSION + ")", true))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
@@ -114,6 +123,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             return;
         }
         nodeId = handshake.nodeId();
+        version = handshake.protocolVersion();
         tags = Set.copyOf(handshake.tags());
         String previous = addresses.put(nodeId, handshake.address());
         if (previous != null && !previous.equals(handshake.address()) && audit != null) {
@@ -136,7 +146,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                 LOG.info("node {} registered from {} with tags {} and {} running jobs", nodeId, ctx.channel().remoteAddress(),
                         tags, handshake.runningJobs().size());
             }
-            ctx.writeAndFlush(new Welcome(Message.VERSION, nodeId, heartbeatPeriod.toMillis()));
+            ctx.writeAndFlush(new Welcome(version, nodeId, heartbeatPeriod.toMillis()));
         });
     }
 
@@ -147,8 +157,17 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                     + ", not " + message.nodeId(), false));
             return;
         }
+        if (message.deltaOnly() && version < 2) {
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.INVALID_MESSAGE, "a delta heartbeat needs protocol version 2; "
+                    + "this connection shook hands with version " + version, false));
+            return;
+        }
         long started = System.nanoTime();
         Heartbeat heartbeat = Wire.heartbeat(nodeId, tags, message);
+        Boolean resync = version < 2 ? null : ++sinceFullList >= RESYNC_EVERY ? Boolean.TRUE : null;
+        if (!message.deltaOnly()) {
+            sinceFullList = 0;
+        }
         loop.call(cluster -> cluster.heartbeat(heartbeat, clock.now())).whenComplete((decision, error) -> {
             if (error != null) {
                 fail(ctx, error);
@@ -156,7 +175,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             }
             metrics.heartbeat(decision, System.nanoTime() - started);
             logPreemptions(decision);
-            ctx.writeAndFlush(Wire.reply(decision, heartbeatPeriod.toMillis()));
+            ctx.writeAndFlush(Wire.reply(decision, heartbeatPeriod.toMillis(), resync));
         });
     }
 

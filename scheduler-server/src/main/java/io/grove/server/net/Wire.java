@@ -19,7 +19,8 @@ final class Wire {
 
     static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message) {
         return new Heartbeat(nodeId, tags, message.resourceLimits(), message.resourceUsage(),
-                running(message.runningJobs()), finished(message.finishedJobs()));
+                running(message.deltaOnly() ? message.startedJobs() : message.runningJobs()),
+                finished(message.finishedJobs()), message.deltaOnly());
     }
 
     static List<Heartbeat.RunningJob> running(List<RunningJob> jobs) {
@@ -44,6 +45,11 @@ final class Wire {
     }
 
     static HeartbeatReply reply(Decision decision, long nextHeartbeatMs) {
+        return reply(decision, nextHeartbeatMs, null);
+    }
+
+    /** The reply; {@code resync} is {@code null} for version 1 nodes, which do not know it. */
+    static HeartbeatReply reply(Decision decision, long nextHeartbeatMs, Boolean resync) {
         List<HeartbeatReply.JobToStart> starts = new ArrayList<>(decision.starts().size());
         for (Decision.JobStart start : decision.starts()) {
             starts.add(new HeartbeatReply.JobToStart(start.jobId(), start.operationId(), start.task(), start.index(),
@@ -59,7 +65,7 @@ final class Wire {
                     preemption.preemptorOperationId(), preemption.preemptorJobId(), preemption.grace().toMillis(),
                     preemption.message()));
         }
-        return new HeartbeatReply(starts, aborts, interrupts, nextHeartbeatMs);
+        return new HeartbeatReply(starts, aborts, interrupts, nextHeartbeatMs, resync);
     }
 
     static String key(Enum<?> value) {
