@@ -33,7 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Load driver: N simulated nodes over real TCP against a real daemon, each heartbeating every
  * period (like an agent, it waits for the reply before the next one); every heartbeat completes
- * one of the node's jobs, so jobs keep starting. Reports round
+ * one of the node's jobs, so jobs keep starting. Heartbeats are version 2 deltas (what started and
+ * ended), with the full list when the scheduler asks, as the agent sends them. Reports round
  * trips (p50/p99/max), heartbeats per second and missed heartbeats (no reply within the period).
  * Without ports it starts a daemon in this JVM (and reports the heap of both); with the node and
  * HTTP ports of a running {@code grove scheduler} it drives that one (each process then has its
@@ -157,6 +158,9 @@ public final class DaemonLoadDriver {
         final NodeClient client;
         final Resources limits = new Resources(32, 32, 0, 128e9, 0);
         final Map<String, HeartbeatReply.JobToStart> running = new LinkedHashMap<>();
+        /** Jobs started since the last acknowledged heartbeat (protocol version 2 deltas). */
+        List<RunningJob> started = new ArrayList<>();
+        boolean fullNext;
 
         SimNode(String id, NodeClient client) {
             this.id = id;
@@ -174,16 +178,27 @@ public final class DaemonLoadDriver {
                 running.remove(done);
                 finished.add(new FinishedJob(done, FinishedJob.Outcome.COMPLETED, 0, null, 0, 0));
             }
-            List<RunningJob> jobs = new ArrayList<>(running.size());
-            running.forEach((job, start) -> jobs.add(new RunningJob(job, start.operationId(), start.resources())));
-            client.request(new NodeHeartbeat(id, limits, null, jobs, finished), Duration.ofSeconds(60))
+            NodeHeartbeat heartbeat;
+            List<RunningJob> reported = started;
+            if (fullNext) {
+                List<RunningJob> jobs = new ArrayList<>(running.size());
+                running.forEach((job, start) -> jobs.add(new RunningJob(job, start.operationId(), start.resources())));
+                heartbeat = new NodeHeartbeat(id, limits, null, jobs, finished);
+                fullNext = false;
+            } else {
+                heartbeat = NodeHeartbeat.delta(id, limits, null, reported, finished);
+            }
+            started = new ArrayList<>();
+            client.request(heartbeat, Duration.ofSeconds(60))
                     .whenComplete((reply, error) -> {
                         long rtt = System.nanoTime() - now;
                         if (error != null || !(reply instanceof HeartbeatReply heartbeatReply)) {
+                            fullNext = true;
                             if (now > warmup) {
                                 stats.missed.incrementAndGet();
                             }
                         } else {
+                            fullNext |= heartbeatReply.wantsResync();
                             if (now > warmup) {
                                 stats.add(rtt);
                                 if (rtt > TimeUnit.MILLISECONDS.toNanos(periodMs)) {
@@ -192,6 +207,7 @@ public final class DaemonLoadDriver {
                             }
                             for (HeartbeatReply.JobToStart start : heartbeatReply.jobsToStart()) {
                                 running.put(start.jobId(), start);
+                                started.add(new RunningJob(start.jobId(), start.operationId(), start.resources()));
                                 stats.started.incrementAndGet();
                             }
                             heartbeatReply.jobsToAbort().forEach(abort -> running.remove(abort.jobId()));

@@ -51,6 +51,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final SchedulerLoop loop;
     private final SchedulerMetrics metrics;
     private final ConfigReloader reloader;
+    private volatile long lastSnapshotRecords;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final NodeEndpoint nodes;
@@ -179,11 +180,12 @@ public final class SchedulerDaemon implements AutoCloseable {
         io.netty.handler.ssl.SslContext httpTlsContext = httpTls;
         NodeEndpoint nodeEndpoint = null;
         ApiServer apiServer = null;
+        io.grove.server.net.HeartbeatBatcher batcher = new io.grove.server.net.HeartbeatBatcher(loop, clock);
         try {
             nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
                     settings.maxFrameBytes(), settings.nodeIdleTimeout(),
-                    () -> new NodeSession(loop, clock, settings.heartbeatPeriod(), metrics, addresses, acceptedNodeToken,
-                            audit), nodeTlsContext, settings.nodeConnectionsPerAddress());
+                    () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics, addresses,
+                            acceptedNodeToken, audit), nodeTlsContext, settings.nodeConnectionsPerAddress());
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
                     new Authenticator(tokens, audit, clock,
                             new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit,
@@ -282,9 +284,19 @@ public final class SchedulerDaemon implements AutoCloseable {
         }).join();
     }
 
+    /**
+     * Compacts once the journal holds {@code compactAfterRecords} records and twice the last
+     * snapshot: a snapshot holds every running job, so on a busy cluster compacting at a fixed
+     * count would rewrite more than the events it saves.
+     */
     private void compactIfLong() {
-        if (journal.records() > settings.compactAfterRecords()) {
-            loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).join().join();
+        if (journal.records() > Math.max(settings.compactAfterRecords(), 2 * lastSnapshotRecords)) {
+            // queued from the loop, so that every event after the snapshot is appended after it
+            loop.call(cluster -> {
+                List<JournalEvent> snapshot = Revival.snapshot(cluster, clock.now());
+                lastSnapshotRecords = snapshot.size();
+                return journal.compact(snapshot);
+            }).join().join();
         }
     }
 

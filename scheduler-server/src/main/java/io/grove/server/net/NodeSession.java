@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One node connection. A handshake registers the node (with the jobs it still runs); heartbeats
- * then go to the scheduler loop as report → decide → apply, and the decision goes back as the
- * reply. The handler never blocks: replies are written when the loop's future completes. Bad
+ * then go to the scheduler loop as report → decide → apply, batched with the others waiting
+ * ({@link HeartbeatBatcher}), and the decision goes back as the reply. The handler never blocks: replies are written when the loop's future completes. Bad
  * frames get typed errors; a wrong protocol version or an oversized frame closes the connection.
  */
 public final class NodeSession extends SimpleChannelInboundHandler<Object> {
@@ -33,6 +33,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     private static final Logger LOG = LoggerFactory.getLogger(NodeSession.class);
 
     private final SchedulerLoop loop;
+    private final HeartbeatBatcher batcher;
     private final Clock clock;
     private final Duration heartbeatPeriod;
     private final SchedulerMetrics metrics;
@@ -55,8 +56,9 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     /**
      * @param nodeToken the cluster's node token, or {@code null} when nodes join without one
      */
-    public NodeSession(SchedulerLoop loop, Clock clock, Duration heartbeatPeriod, SchedulerMetrics metrics,
-            NodeAddresses addresses, String nodeToken, io.grove.server.security.AuditLog audit) {
+    public NodeSession(SchedulerLoop loop, HeartbeatBatcher batcher, Clock clock, Duration heartbeatPeriod,
+            SchedulerMetrics metrics, NodeAddresses addresses, String nodeToken, io.grove.server.security.AuditLog audit) {
+        this.batcher = batcher;
         this.nodeToken = nodeToken;
         this.audit = audit;
         this.addresses = addresses;
@@ -168,15 +170,11 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         if (!message.deltaOnly()) {
             sinceFullList = 0;
         }
-        loop.call(cluster -> cluster.heartbeat(heartbeat, clock.now())).whenComplete((decision, error) -> {
-            if (error != null) {
-                fail(ctx, error);
-                return;
-            }
+        batcher.submit(ctx.executor(), heartbeat, decision -> {
             metrics.heartbeat(decision, System.nanoTime() - started);
             logPreemptions(decision);
             ctx.writeAndFlush(Wire.reply(decision, heartbeatPeriod.toMillis(), resync));
-        });
+        }, error -> fail(ctx, error));
     }
 
     private void logPreemptions(Decision decision) {
