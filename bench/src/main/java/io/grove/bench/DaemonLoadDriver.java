@@ -101,12 +101,14 @@ public final class DaemonLoadDriver {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         List<SimNode> all = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
-            SimNode node = new SimNode("load-" + i, NodeClient.connect(group, "127.0.0.1", port, Duration.ofSeconds(30),
-                    Message.DEFAULT_MAX_FRAME_BYTES));
-            node.client.request(new Handshake(Message.VERSION, node.id, "", List.of(), node.limits, List.of(), null),
-                    Duration.ofSeconds(30)).get();
+            SimNode node = new SimNode("load-" + i, RawNode.connect(group, "127.0.0.1", port));
+            RawNode.Reply welcome = node.client.send(RawNode.handshake(node.id, SimNode.LIMITS)).get(30, TimeUnit.SECONDS);
+            if (!welcome.ok()) {
+                throw new IllegalStateException("handshake refused: " + welcome.text());
+            }
             all.add(node);
         }
+        long cpuBefore = ownCpuNanos();
         long warmup = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.min(10, seconds / 4));
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         Stats stats = new Stats();
@@ -116,6 +118,7 @@ public final class DaemonLoadDriver {
         }
         long waitMs = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()) + 5_000;
         Thread.sleep(waitMs);
+        long cpu = ownCpuNanos() - cpuBefore;
         long[] rtts = stats.rtts();
         Arrays.sort(rtts);
         double measured = seconds - Math.min(10, seconds / 4);
@@ -123,10 +126,17 @@ public final class DaemonLoadDriver {
                         + "round trip p50 %.2f ms, p99 %.2f ms, max %.2f ms; missed (no reply within the period or failed): %d%n",
                 nodes, periodMs, (long) measured, rtts.length, rtts.length / measured, stats.started.get(),
                 pct(rtts, 0.50), pct(rtts, 0.99), rtts.length == 0 ? 0 : rtts[rtts.length - 1] / 1e6, stats.missed.get());
+        System.out.printf("driver CPU while heartbeating: %.1f s of %.0f s (%.2f cores)%n", cpu / 1e9,
+                (double) seconds, cpu / 1e9 / seconds);
         for (SimNode node : all) {
             node.client.close();
         }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private static long ownCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static double pct(long[] sorted, double q) {
@@ -154,15 +164,15 @@ public final class DaemonLoadDriver {
 
     /** One simulated node: its running jobs, completing one per heartbeat. */
     private static final class SimNode {
+        static final String LIMITS = "{\"user_slots\":32,\"cpu\":32,\"gpu\":0,\"memory\":1.28E11,\"network\":0}";
         final String id;
-        final NodeClient client;
-        final Resources limits = new Resources(32, 32, 0, 128e9, 0);
-        final Map<String, HeartbeatReply.JobToStart> running = new LinkedHashMap<>();
+        final RawNode client;
+        final Map<String, String> running = new LinkedHashMap<>();
         /** Jobs started since the last acknowledged heartbeat (protocol version 2 deltas). */
-        List<RunningJob> started = new ArrayList<>();
+        List<String[]> started = new ArrayList<>();
         boolean fullNext;
 
-        SimNode(String id, NodeClient client) {
+        SimNode(String id, RawNode client) {
             this.id = id;
             this.client = client;
         }
@@ -172,50 +182,47 @@ public final class DaemonLoadDriver {
             if (now > end) {
                 return;
             }
-            List<FinishedJob> finished = new ArrayList<>();
+            List<String> finished = new ArrayList<>(1);
             if (!running.isEmpty()) {
                 String done = running.keySet().iterator().next();
                 running.remove(done);
-                finished.add(new FinishedJob(done, FinishedJob.Outcome.COMPLETED, 0, null, 0, 0));
+                finished.add(done);
             }
-            NodeHeartbeat heartbeat;
-            List<RunningJob> reported = started;
+            String heartbeat;
             if (fullNext) {
-                List<RunningJob> jobs = new ArrayList<>(running.size());
-                running.forEach((job, start) -> jobs.add(new RunningJob(job, start.operationId(), start.resources())));
-                heartbeat = new NodeHeartbeat(id, limits, null, jobs, finished);
+                List<String[]> jobs = new ArrayList<>(running.size());
+                running.forEach((job, operation) -> jobs.add(new String[] {job, operation}));
+                heartbeat = RawNode.heartbeat(id, LIMITS, true, jobs, finished);
                 fullNext = false;
             } else {
-                heartbeat = NodeHeartbeat.delta(id, limits, null, reported, finished);
+                heartbeat = RawNode.heartbeat(id, LIMITS, false, started, finished);
             }
             started = new ArrayList<>();
-            client.request(heartbeat, Duration.ofSeconds(60))
-                    .whenComplete((reply, error) -> {
-                        long rtt = System.nanoTime() - now;
-                        if (error != null || !(reply instanceof HeartbeatReply heartbeatReply)) {
-                            fullNext = true;
-                            if (now > warmup) {
-                                stats.missed.incrementAndGet();
-                            }
-                        } else {
-                            fullNext |= heartbeatReply.wantsResync();
-                            if (now > warmup) {
-                                stats.add(rtt);
-                                if (rtt > TimeUnit.MILLISECONDS.toNanos(periodMs)) {
-                                    stats.missed.incrementAndGet();
-                                }
-                            }
-                            for (HeartbeatReply.JobToStart start : heartbeatReply.jobsToStart()) {
-                                running.put(start.jobId(), start);
-                                started.add(new RunningJob(start.jobId(), start.operationId(), start.resources()));
-                                stats.started.incrementAndGet();
-                            }
-                            heartbeatReply.jobsToAbort().forEach(abort -> running.remove(abort.jobId()));
-                            heartbeatReply.jobsToInterrupt().forEach(interrupt -> running.remove(interrupt.jobId()));
+            client.send(heartbeat).orTimeout(60, TimeUnit.SECONDS).whenComplete((reply, error) -> {
+                long rtt = System.nanoTime() - now;
+                if (error != null || !reply.ok()) {
+                    fullNext = true;
+                    if (now > warmup) {
+                        stats.missed.incrementAndGet();
+                    }
+                } else {
+                    fullNext |= reply.resync();
+                    if (now > warmup) {
+                        stats.add(rtt);
+                        if (rtt > TimeUnit.MILLISECONDS.toNanos(periodMs)) {
+                            stats.missed.incrementAndGet();
                         }
-                        long next = Math.max(0, periodMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - now));
-                        group.schedule(() -> beat(group, periodMs, warmup, end, stats), next, TimeUnit.MILLISECONDS);
-                    });
+                    }
+                    for (String[] start : reply.started()) {
+                        running.put(start[0], start[1]);
+                        started.add(start);
+                        stats.started.incrementAndGet();
+                    }
+                    reply.dropped().forEach(running::remove);
+                }
+                long next = Math.max(0, periodMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - now));
+                group.schedule(() -> beat(group, periodMs, warmup, end, stats), next, TimeUnit.MILLISECONDS);
+            });
         }
     }
 }

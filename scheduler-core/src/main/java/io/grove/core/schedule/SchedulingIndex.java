@@ -66,7 +66,7 @@ public final class SchedulingIndex {
     /**
      * Per element, the component-wise minimum of the jobs left to plan of its active operations
      * ({@code +∞} when none): a subtree whose minimum does not fit in what is free on the node can
-     * start nothing there, so the descent skips it whole — and a full node skips the descent.
+     * start nothing there, so the descent deactivates it whole — and a full node skips the descent.
      */
     final double[] minJob;
     /** Per element, how many of its operations are active (see the class comment). */
@@ -182,7 +182,7 @@ public final class SchedulingIndex {
 
     /** Whether some job of an active operation could start in {@code free}; false proves that none can. */
     boolean somethingMayFit(double[] free) {
-        return fits(minJob, 0, free);
+        return mayFit(0, free);
     }
 
     /**
@@ -427,16 +427,13 @@ public final class SchedulingIndex {
         return changed;
     }
 
-    /**
-     * The child of a pool to descend into: the best active child (see the class comment) among
-     * those whose smallest job fits in {@code free}; -1 if none.
-     */
-    int bestChild(int pool, double[] free) {
+    /** The child of a pool to descend into, or -1 if nothing below is active. */
+    int bestChild(int pool) {
         int best = -1;
         double bestValue = INACTIVE;
         for (int child : children[pool]) {
             double value = satisfaction[child];
-            if (value < bestValue && fits(minJob, child * N, free)) {
+            if (value < bestValue) {
                 best = child;
                 bestValue = value;
                 if (fifoScheduling[pool]) {
@@ -445,6 +442,11 @@ public final class SchedulingIndex {
             }
         }
         return best;
+    }
+
+    /** Whether the smallest job left below element {@code at} fits in {@code free}. */
+    boolean mayFit(int at, double[] free) {
+        return fits(minJob, at * N, free);
     }
 
     /** Adds ({@code sign} 1) or removes (-1) a job's resources along the operation's path. */
