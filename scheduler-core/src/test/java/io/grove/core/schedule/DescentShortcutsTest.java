@@ -17,7 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -47,13 +47,13 @@ class DescentShortcutsTest {
         boolean before = HeartbeatScheduler.shortcuts;
         HeartbeatScheduler.shortcuts = shortcuts;
         try {
-            return decisions(new Random(seed));
+            return decisions(new SplittableRandom(seed));
         } finally {
             HeartbeatScheduler.shortcuts = before;
         }
     }
 
-    private static List<String> decisions(Random random) {
+    private static List<String> decisions(SplittableRandom random) {
         List<PoolConfig> top = new ArrayList<>();
         List<String> leaves = new ArrayList<>();
         for (int g = 0; g < 3; g++) {
