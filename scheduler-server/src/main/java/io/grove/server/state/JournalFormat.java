@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The journal's records: a 24-byte header (magic {@code GRJ2}, sequence number, body length, body
- * CRC-32, and a CRC-32 of those 20 bytes) then the JSON body. Records are numbered from 1 in file
+ * CRC-32, and a CRC-32 of those 20 bytes) then the body: JSON, or for job starts and ends a
+ * compact binary form ({@link JobEventCodec}). Records are numbered from 1 in file
  * order, so each is self-delimiting and a damaged one can be told from a torn tail: a bad record
  * is a torn tail only when no valid record header follows it anywhere in the file (a crash in
  * mid-write, or the zeros a crash leaves after preallocation); otherwise the journal is corrupt
@@ -37,7 +38,8 @@ final class JournalFormat {
 
     static byte[] encode(JournalEvent event, long sequence) {
         try {
-            byte[] body = JSON.writeValueAsBytes(event);
+            byte[] binary = JobEventCodec.encode(event);
+            byte[] body = binary != null ? binary : JSON.writeValueAsBytes(event);
             ByteBuffer header = ByteBuffer.allocate(HEADER);
             header.putInt(MAGIC).putLong(sequence).putInt(body.length).putInt(crc(body, 0, body.length));
             header.putInt(crc(header.array(), 0, 20));
@@ -147,6 +149,9 @@ final class JournalFormat {
 
     private static JournalEvent parse(byte[] data, int from, int length, Path file, int at) throws IOException {
         try {
+            if (length > 0 && JobEventCodec.isBinary(data, from)) {
+                return JobEventCodec.decode(data, from, length);
+            }
             return JSON.readValue(data, from, length, JournalEvent.class);
         } catch (IOException e) {
             throw new IOException("journal " + file + ": record at offset " + at + " does not parse: " + e.getMessage(), e);

@@ -243,4 +243,35 @@ class JournalTest {
         }
         return at;
     }
+
+    @Test
+    void jobEventsAreCompactBinaryAndJsonOnesWrittenBeforeStillRead(@TempDir Path dir) throws Exception {
+        JournalEvent.JobStarted started = (JournalEvent.JobStarted) someEvents().get(1);
+        JournalEvent.JobEnded ended = (JournalEvent.JobEnded) someEvents().get(2);
+        byte[] binary = JournalFormat.encode(started, 1);
+        assertEquals(JobEventCodec.STARTED, binary[JournalFormat.HEADER], "a binary body");
+        byte[] json = io.grove.protocol.ProtocolJson.mapper().writeValueAsBytes((JournalEvent) started);
+        assertTrue(binary.length - JournalFormat.HEADER < json.length * 2 / 3,
+                binary.length + " bytes against " + json.length + " of JSON");
+        // a journal whose job events are JSON, as written before
+        java.io.ByteArrayOutputStream old = new java.io.ByteArrayOutputStream();
+        long sequence = 1;
+        for (JournalEvent event : List.of(started, ended)) {
+            byte[] body = io.grove.protocol.ProtocolJson.mapper().writeValueAsBytes(event);
+            java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(JournalFormat.HEADER);
+            header.putInt(JournalFormat.MAGIC).putLong(sequence++).putInt(body.length)
+                    .putInt(JournalFormat.crc(body, 0, body.length));
+            header.putInt(JournalFormat.crc(header.array(), 0, 20));
+            old.write(header.array());
+            old.write(body);
+        }
+        Files.write(dir.resolve("journal"), old.toByteArray());
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(List.of(started, ended), journal.recovered());
+            journal.append(new JournalEvent.JobEnded("op-1-2", JobState.COMPLETED, null, null, 9)).get();
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(new JournalEvent.JobEnded("op-1-2", JobState.COMPLETED, null, null, 9), journal.recovered().get(2));
+        }
+    }
 }
