@@ -1,13 +1,5 @@
 package io.grove.bench;
 
-import io.grove.core.resource.Resources;
-import io.grove.protocol.FinishedJob;
-import io.grove.protocol.Handshake;
-import io.grove.protocol.HeartbeatReply;
-import io.grove.protocol.Message;
-import io.grove.protocol.NodeClient;
-import io.grove.protocol.NodeHeartbeat;
-import io.grove.protocol.RunningJob;
 import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
