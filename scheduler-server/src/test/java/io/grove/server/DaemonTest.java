@@ -70,6 +70,32 @@ class DaemonTest {
     }
 
     @Test
+    void aVersion2NodeIsToldToKillTheJobsOfAnAbortedOperationUntilItReportsThemEnded(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            node.handshake();
+            String op = users.submit("prod", 2);
+            daemon.updateFairShare();
+            List<String> started = node.heartbeat().jobsToStart().stream().map(HeartbeatReply.JobToStart::jobId).toList();
+            assertEquals(2, started.size());
+            assertEquals(200, users.send("POST", "/api/v1/operations/" + op + "/abort", null).status());
+            for (int i = 0; i < 2; i++) {
+                HeartbeatReply delta = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null,
+                        List.of(), List.of()), DaemonFixture.TIMEOUT).get();
+                assertEquals(started, delta.jobsToAbort().stream().map(HeartbeatReply.JobToAbort::jobId).toList(),
+                        "told again until the node reports them ended");
+            }
+            List<io.grove.protocol.FinishedJob> ended = started.stream().map(id -> new io.grove.protocol.FinishedJob(id,
+                    io.grove.protocol.FinishedJob.Outcome.ABORTED, null, "killed", 0, 0)).toList();
+            node.client.request(NodeHeartbeat.delta("n1", node.limits, null, List.of(), ended), DaemonFixture.TIMEOUT).get();
+            HeartbeatReply after = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null,
+                    List.of(), List.of()), DaemonFixture.TIMEOUT).get();
+            assertEquals(List.of(), after.jobsToAbort());
+        }
+    }
+
+    @Test
     void version1NodesAreStillServedWithFullLists(@TempDir Path dir) throws Exception {
         try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());

@@ -227,7 +227,11 @@ public final class Cluster {
             }
         }
         if (heartbeat.delta()) {
-            // only what started is listed: the node's full list (at handshake and on resync) finds lost jobs
+            // only what started is listed: the node's full list (at handshake and on resync) finds lost
+            // jobs; a job the scheduler ended is told to the node until the node reports it ended
+            for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {
+                node.forgetEnded(finished.jobId());
+            }
             return ended;
         }
         // The common case: every job placed on the node is reported running; then nothing was lost.

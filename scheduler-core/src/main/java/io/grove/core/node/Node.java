@@ -33,7 +33,7 @@ public final class Node {
     private Instant lastPreemptivePass;
     private final LinkedHashMap<String, Job> jobs = new LinkedHashMap<>();
     private final double[] usage = new double[ResourceType.COUNT];
-    private final java.util.Map<String, String> endedByScheduler = new java.util.HashMap<>();
+    private final java.util.Map<String, String> endedByScheduler = new java.util.LinkedHashMap<>();
 
     public Node(String id, Set<String> tags, Resources limits, Instant now) {
         this.id = id;
@@ -159,6 +159,16 @@ public final class Node {
     /** Whether the node may still run jobs the scheduler ended. */
     public boolean hasEndedByScheduler() {
         return !endedByScheduler.isEmpty();
+    }
+
+    /** The jobs the scheduler ended that the node may still run, with why, in the order they ended. */
+    public java.util.Map<String, String> endedBySchedulerView() {
+        return java.util.Collections.unmodifiableMap(endedByScheduler);
+    }
+
+    /** The node reported the job ended: nothing more to tell it. */
+    public void forgetEnded(String jobId) {
+        endedByScheduler.remove(jobId);
     }
 
     /** Forgets ended jobs the node no longer reports. */

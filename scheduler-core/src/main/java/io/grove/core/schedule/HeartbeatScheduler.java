@@ -63,12 +63,21 @@ public final class HeartbeatScheduler {
 
     private static List<Decision.JobAbort> unknownJobs(Node node, Heartbeat heartbeat, OperationRegistry registry) {
         List<Decision.JobAbort> aborts = new ArrayList<>();
+        if (heartbeat.delta()) {
+            // a delta does not list what still runs: every job the scheduler ended is told again
+            // until the node reports it ended
+            node.endedBySchedulerView().forEach((jobId, why) ->
+                    aborts.add(new Decision.JobAbort(jobId, Decision.AbortReason.ENDED_BY_SCHEDULER, why)));
+        }
         for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
             if (node.hasJob(running.jobId())) {
                 continue;
             }
             Job job = registry.runningJob(running.jobId());
             String ended = node.whyEnded(running.jobId());
+            if (heartbeat.delta() && ended != null) {
+                continue;   // told above
+            }
             if (job == null && ended != null) {
                 aborts.add(new Decision.JobAbort(running.jobId(), Decision.AbortReason.ENDED_BY_SCHEDULER, ended));
             } else if (job == null) {
