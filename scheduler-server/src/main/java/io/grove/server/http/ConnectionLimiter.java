@@ -26,7 +26,8 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     private final int maxTotal;
     private final int maxPerAddress;
     private final AtomicInteger total = new AtomicInteger();
-    private final ConcurrentHashMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
+    /** Open connections per address; each update is atomic for its key. */
+    private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_PERIOD_NANOS);
 
@@ -40,7 +41,7 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         InetAddress address = address(ctx);
         int all = total.incrementAndGet();
-        int mine = perAddress.computeIfAbsent(address, a -> new AtomicInteger()).incrementAndGet();
+        int mine = perAddress.merge(address, 1, Integer::sum);
         ctx.channel().attr(Counted.KEY).set(new Counted(address));
         if (all > maxTotal || mine > maxPerAddress) {
             long count = refused.incrementAndGet();
@@ -61,7 +62,7 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
         Counted counted = ctx.channel().attr(Counted.KEY).getAndSet(null);
         if (counted != null) {
             total.decrementAndGet();
-            perAddress.computeIfPresent(counted.address(), (a, n) -> n.decrementAndGet() <= 0 ? null : n);
+            perAddress.computeIfPresent(counted.address(), (a, n) -> n <= 1 ? null : n - 1);
         }
         super.channelInactive(ctx);
     }
