@@ -99,6 +99,16 @@ final class DaemonFixture implements AutoCloseable {
             return heartbeatReply;
         }
 
+        /** A protocol version 2 delta heartbeat: what started and what ended since the last one. */
+        HeartbeatReply delta(List<RunningJob> started, List<io.grove.protocol.FinishedJob> ended) throws Exception {
+            Message reply = client.request(io.grove.protocol.NodeHeartbeat.delta(id, limits, null, started, ended),
+                    TIMEOUT).get();
+            if (!(reply instanceof HeartbeatReply heartbeatReply)) {
+                throw new AssertionError("expected a heartbeat reply, got " + reply);
+            }
+            return heartbeatReply;
+        }
+
         void complete(String jobId) {
             running.remove(jobId);
             finished.add(new io.grove.protocol.FinishedJob(jobId, io.grove.protocol.FinishedJob.Outcome.COMPLETED, 0, null, 0, 0));

@@ -46,18 +46,15 @@ class DaemonTest {
             assertEquals(4, first.jobsToStart().size());
             List<RunningJob> started = first.jobsToStart().stream()
                     .map(s -> new RunningJob(s.jobId(), s.operationId(), null)).toList();
-            HeartbeatReply delta = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null,
-                    started, List.of()), DaemonFixture.TIMEOUT).get();
+            HeartbeatReply delta = node.delta(started, List.of());
             assertEquals(List.of(), delta.jobsToAbort(), "the started jobs are the scheduler's");
-            HeartbeatReply unknown = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null,
-                    List.of(new RunningJob("op-9-9", "op-9", null)), List.of()), DaemonFixture.TIMEOUT).get();
+            HeartbeatReply unknown = node.delta(List.of(new RunningJob("op-9-9", "op-9", null)), List.of());
             assertEquals("unknown_job", unknown.jobsToAbort().get(0).reason());
             // a job the node lost is found by the full list the scheduler asks for
             HeartbeatReply reply = unknown;
             int deltas = 2;
             while (!reply.wantsResync()) {
-                reply = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null, List.of(),
-                        List.of()), DaemonFixture.TIMEOUT).get();
+                reply = node.delta(List.of(), List.of());
                 deltas++;
                 assertTrue(deltas <= 60, "a resync within a minute of heartbeats");
             }
@@ -81,16 +78,14 @@ class DaemonTest {
             assertEquals(2, started.size());
             assertEquals(200, users.send("POST", "/api/v1/operations/" + op + "/abort", null).status());
             for (int i = 0; i < 2; i++) {
-                HeartbeatReply delta = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null,
-                        List.of(), List.of()), DaemonFixture.TIMEOUT).get();
+                HeartbeatReply delta = node.delta(List.of(), List.of());
                 assertEquals(started, delta.jobsToAbort().stream().map(HeartbeatReply.JobToAbort::jobId).toList(),
                         "told again until the node reports them ended");
             }
             List<io.grove.protocol.FinishedJob> ended = started.stream().map(id -> new io.grove.protocol.FinishedJob(id,
                     io.grove.protocol.FinishedJob.Outcome.ABORTED, null, "killed", 0, 0)).toList();
-            node.client.request(NodeHeartbeat.delta("n1", node.limits, null, List.of(), ended), DaemonFixture.TIMEOUT).get();
-            HeartbeatReply after = (HeartbeatReply) node.client.request(NodeHeartbeat.delta("n1", node.limits, null,
-                    List.of(), List.of()), DaemonFixture.TIMEOUT).get();
+            node.delta(List.of(), ended);
+            HeartbeatReply after = node.delta(List.of(), List.of());
             assertEquals(List.of(), after.jobsToAbort());
         }
     }

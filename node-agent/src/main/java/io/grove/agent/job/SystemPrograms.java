@@ -11,16 +11,18 @@ import java.util.Set;
 
 /**
  * The programs the agent runs itself ({@code setsid}, {@code setpriv}, {@code bash}), found once at
- * start in the system's own directories, never through a {@code PATH}; when the agent is root each
+ * start at their absolute paths in the system's own directories, never through a {@code PATH};
+ * when the agent is root each
  * must be owned by root and writable by nobody else. They are started with {@link #ENVIRONMENT}
  * and nothing else, so no variable of a job or of the agent reaches a process that still has the
  * agent's privileges.
  */
 public record SystemPrograms(Path setsid, Path setpriv, Path bash) {
 
-    /** Where the programs are looked for, in order. */
-    static final List<Path> TRUSTED_DIRS = List.of(Path.of("/usr/bin"), Path.of("/bin"), Path.of("/usr/sbin"),
-            Path.of("/sbin"));
+    /** Where each program may be, in order: the system's own directories, never a {@code PATH}. */
+    static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
+    static final List<Path> SETPRIV = List.of(Path.of("/usr/bin/setpriv"), Path.of("/bin/setpriv"));
+    static final List<Path> BASH = List.of(Path.of("/usr/bin/bash"), Path.of("/bin/bash"));
 
     /** The whole environment of every process the agent starts before a job's privileges are dropped. */
     public static final Map<String, String> ENVIRONMENT = Map.of("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", "LANG", "C");
@@ -33,15 +35,14 @@ public record SystemPrograms(Path setsid, Path setpriv, Path bash) {
      */
     public static SystemPrograms find(boolean needSetpriv) throws IOException {
         boolean root = JobUsers.processIsRoot();
-        Path setsid = locate("setsid", "util-linux", root);
-        Path setpriv = needSetpriv ? locate("setpriv", "util-linux", root) : null;
-        Path bash = locate("bash", "bash", root);
+        Path setsid = locate(SETSID, "util-linux", root);
+        Path setpriv = needSetpriv ? locate(SETPRIV, "util-linux", root) : null;
+        Path bash = locate(BASH, "bash", root);
         return new SystemPrograms(setsid, setpriv, bash);
     }
 
-    private static Path locate(String name, String pkg, boolean root) throws IOException {
-        for (Path dir : TRUSTED_DIRS) {
-            Path candidate = dir.resolve(name);
+    private static Path locate(List<Path> candidates, String pkg, boolean root) throws IOException {
+        for (Path candidate : candidates) {
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
                 if (root) {
                     checkOwnedByRoot(candidate.toRealPath());
@@ -49,7 +50,7 @@ public record SystemPrograms(Path setsid, Path setpriv, Path bash) {
                 return candidate;
             }
         }
-        throw new IOException(name + " was not found in " + TRUSTED_DIRS + " (install " + pkg + ")");
+        throw new IOException("none of " + candidates + " exists (install " + pkg + ")");
     }
 
     private static void checkOwnedByRoot(Path program) throws IOException {

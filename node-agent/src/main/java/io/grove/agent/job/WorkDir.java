@@ -111,11 +111,6 @@ public final class WorkDir {
         return sandboxes != null ? sandboxes.resolve(jobId) : jobDir(jobId).resolve("sandbox");
     }
 
-    /** Creates a job's sandbox and empty log files. */
-    public void prepare(String jobId) throws IOException {
-        prepare(jobId, null);
-    }
-
     /** Where sandboxes are kept apart from the work directory, or {@code null}. */
     public Path separateSandboxes() {
         return sandboxes;
