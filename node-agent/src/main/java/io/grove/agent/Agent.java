@@ -6,8 +6,7 @@ import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.broker.ResourceBroker;
 import io.grove.agent.broker.TaskRequest;
 import io.grove.agent.job.JobCgroups;
-import io.grove.agent.job.JobEnvironment;
-import io.grove.agent.job.JobLaunch;
+import io.grove.agent.job.JobContainment;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobSpec;
 import io.grove.agent.job.ProcTable;
@@ -53,7 +52,6 @@ public final class Agent {
     private final String nodeId;
     private final Resources node;
     private final WorkDir workDir;
-    private final JobRunner runner;
     private final ProcTable proc;
     private final ResourceBroker broker;
     private final NodeLedger ledger;
@@ -63,27 +61,17 @@ public final class Agent {
     private final BiConsumer<String, BrokerEvent> brokerClients;
     private final AgentListener listener;
     private final long logRetentionMs;
-    private final io.grove.agent.job.JobUsers jobUsers;
-    private final JobCgroups cgroups;
+    private final JobContainment containment;
 
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
-    private final Map<String, FinishedJob> unacknowledged = new LinkedHashMap<>();
+    private final Reports reports = new Reports();
     private final Map<Long, String> ownTasks = new HashMap<>();
-    private List<String> reportedFinished = List.of();
-    /** Whether the scheduler speaks version 2: heartbeats then list only what started. */
-    private boolean deltas;
-    /** The next heartbeat carries the full running list (the scheduler asked, or one got no reply). */
-    private boolean fullNext;
-    /** Jobs accepted since the last acknowledged heartbeat, for a delta heartbeat. */
-    private final List<RunningJob> startedSinceAck = new ArrayList<>();
-    private int reportedStarted;
     private long nextOwnTask = 1;
 
     public Agent(AgentParts parts) {
         this.nodeId = parts.nodeId();
         this.node = parts.node();
         this.workDir = parts.workDir();
-        this.runner = parts.runner();
         this.proc = parts.proc();
         this.clock = parts.clock();
         this.broker = new ResourceBroker(parts.brokerConfig(), clock.getAsLong());
@@ -93,8 +81,7 @@ public final class Agent {
         this.brokerClients = parts.brokerClients();
         this.listener = parts.listener();
         this.logRetentionMs = parts.logRetentionMs();
-        this.jobUsers = parts.jobUsers();
-        this.cgroups = parts.cgroups();
+        this.containment = new JobContainment(nodeId, workDir, parts.runner(), parts.jobUsers(), parts.cgroups());
         syncBroker();
     }
 
@@ -123,10 +110,10 @@ public final class Agent {
      * @return how many jobs were killed
      */
     public int recover() throws IOException {
-        int killed = cgroups.sweep();
+        int killed = containment.sweepCgroups();
         for (WorkDir.Leftover leftover : workDir.leftovers()) {
             if (leftover.result().isPresent()) {
-                unacknowledged.put(leftover.jobId(), leftover.result().get());
+                reports.finished(leftover.result().get());
                 continue;
             }
             long started = 0;
@@ -134,7 +121,7 @@ public final class Agent {
                 WorkDir.JobRecord record = leftover.record().get();
                 started = record.startedAtMs();
                 if (proc.startTime(record.pid()).orElse(-1) == record.processStartTicks()) {
-                    runner.killGroup(record.pid());
+                    containment.killLeftover(record.pid());
                     killed++;
                 }
             }
@@ -142,11 +129,11 @@ public final class Agent {
                     "the node agent restarted; the job's processes were killed"
                             + tailOf(leftover.jobId()), started, clock.getAsLong());
             workDir.writeResult(result);
-            unacknowledged.put(leftover.jobId(), result);
+            reports.finished(result);
         }
-        if (!unacknowledged.isEmpty()) {
+        if (reports.pendingResults() > 0) {
             LOG.info("after the restart: {} job(s) of the previous run killed, {} result(s) to report", killed,
-                    unacknowledged.size());
+                    reports.pendingResults());
         }
         return killed;
     }
@@ -173,8 +160,7 @@ public final class Agent {
      * before it decides that jobs missing from the running list were lost.
      */
     public List<FinishedJob> handshakeResults() {
-        reportedFinished = List.copyOf(unacknowledged.keySet());
-        return List.copyOf(unacknowledged.values());
+        return reports.reportResults();
     }
 
     /** The scheduler welcomed the node: the results of the handshake are acknowledged. */
@@ -188,11 +174,8 @@ public final class Agent {
      * acknowledged one (the handshake carried the full list).
      */
     public void welcomed(int version) {
-        acknowledgeReported();
-        deltas = version >= 2;
-        fullNext = false;
-        startedSinceAck.clear();
-        reportedStarted = 0;
+        acknowledge(false);
+        reports.welcomed(version);
     }
 
     /** A heartbeat is going out: running jobs, results not yet acknowledged, the limits offered. */
@@ -203,29 +186,15 @@ public final class Agent {
         for (AgentJob job : jobs.values()) {
             usage = usage.plus(job.usage);
         }
-        reportedFinished = List.copyOf(unacknowledged.keySet());
-        List<FinishedJob> finishedJobs = List.copyOf(unacknowledged.values());
-        if (deltas && !fullNext) {
-            reportedStarted = startedSinceAck.size();
-            List<RunningJob> started = new ArrayList<>(startedSinceAck.size());
-            for (RunningJob job : startedSinceAck) {
-                if (!unacknowledged.containsKey(job.jobId())) {   // a job that already ended is reported so
-                    started.add(job);
-                }
-            }
-            return NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs);
-        }
-        reportedStarted = startedSinceAck.size();
-        fullNext = false;
-        return new NodeHeartbeat(nodeId, limits, usage, runningJobs(), finishedJobs);
+        List<FinishedJob> finishedJobs = reports.reportResults();
+        List<RunningJob> started = reports.reportStarted();
+        return started != null ? NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs)
+                : new NodeHeartbeat(nodeId, limits, usage, runningJobs(), finishedJobs);
     }
 
     /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
     public void reply(HeartbeatReply reply) {
-        acknowledgeReported();
-        startedSinceAck.subList(0, Math.min(reportedStarted, startedSinceAck.size())).clear();
-        reportedStarted = 0;
-        fullNext |= reply.wantsResync();
+        acknowledge(reply.wantsResync());
         for (HeartbeatReply.JobToStart start : reply.jobsToStart()) {
             accept(start);
         }
@@ -241,20 +210,16 @@ public final class Agent {
         syncBroker();
     }
 
-    private void acknowledgeReported() {
-        for (String jobId : reportedFinished) {
-            if (unacknowledged.remove(jobId) != null) {
-                ownTask(BrokerConfig.LOG_ARCHIVE, "archive:" + jobId);
-            }
+    /** What was reported is acknowledged: the logs of the jobs whose results went are archived. */
+    private void acknowledge(boolean resync) {
+        for (String jobId : reports.acknowledged(resync)) {
+            ownTask(BrokerConfig.LOG_ARCHIVE, "archive:" + jobId);
         }
-        reportedFinished = List.of();
     }
 
     /** The heartbeat got no reply (the connection dropped): its results will be sent again. */
     public void heartbeatLost() {
-        reportedFinished = List.of();
-        reportedStarted = 0;
-        fullNext = true;
+        reports.lost();
         ledger.heartbeatLost();
         syncBroker();
     }
@@ -262,7 +227,7 @@ public final class Agent {
     // ---------------------------------------------------------------- jobs
 
     private void accept(HeartbeatReply.JobToStart start) {
-        if (jobs.containsKey(start.jobId()) || unacknowledged.containsKey(start.jobId())) {
+        if (jobs.containsKey(start.jobId()) || reports.hasResult(start.jobId())) {
             return;
         }
         JobSpec spec = new JobSpec(start.jobId(), start.operationId(), start.task(), start.index(), start.command(),
@@ -275,7 +240,7 @@ public final class Agent {
         AgentJob job = new AgentJob(spec);
         job.acceptedAtMs = clock.getAsLong();
         jobs.put(spec.jobId(), job);
-        startedSinceAck.add(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO));
+        reports.started(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO));
         ledger.jobStarted(spec.resources());
         job.prepareTaskId = ownTask(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
     }
@@ -285,22 +250,9 @@ public final class Agent {
         JobSpec spec = job.spec;
         long now = clock.getAsLong();
         try {
-            io.grove.agent.job.JobUsers.User user = jobUsers.assign(spec.jobId());
-            if (user != null && jobUsers.exclusive()) {
-                // whatever a crashed run may have left with this uid goes before the uid is reused
-                runner.killUser(user);
-            }
-            workDir.prepare(spec.jobId(), user);
-            java.nio.file.Path sandbox = workDir.sandbox(spec.jobId());
-            Map<String, String> env = JobEnvironment.of(spec, nodeId, sandbox, user);
-            java.nio.file.Path dir = workDir.jobDir(spec.jobId());
-            List<java.nio.file.Path> cgroup = cgroups.create(spec.jobId(), (long) spec.resources().memory());
-            job.handle = runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
-                    dir.resolve("stderr"), env, user, cgroup));
+            job.handle = containment.start(spec);
         } catch (IOException | RuntimeException e) {
             jobs.remove(spec.jobId());
-            jobUsers.release(spec.jobId());
-            cgroups.killAndRemove(spec.jobId());
             ledger.jobEnded(spec.resources());
             finished(new FinishedJob(spec.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
                     now, clock.getAsLong()), null);
@@ -366,16 +318,7 @@ public final class Agent {
         if (job == null) {
             return;
         }
-        // whatever the job left behind in its group goes with it, and with a uid of its own,
-        // whatever it started outside its group too
-        job.handle.kill();
-        boolean outOfMemory = cgroups.oomKilled(jobId);
-        cgroups.killAndRemove(jobId);
-        io.grove.agent.job.JobUsers.User user = jobUsers.of(jobId);
-        if (user != null && jobUsers.exclusive()) {
-            runner.killUser(user);
-        }
-        jobUsers.release(jobId);
+        boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
         FinishedJob.Outcome outcome;
         String error;
@@ -409,7 +352,7 @@ public final class Agent {
         } catch (IOException e) {
             LOG.warn("job {}: cannot write its result ({})", result.jobId(), e.getMessage());
         }
-        unacknowledged.put(result.jobId(), result);
+        reports.finished(result);
         LOG.info("job {}: {}{}", result.jobId(), result.outcome().name().toLowerCase(java.util.Locale.ROOT),
                 result.error() == null ? "" : " (" + firstLine(result.error()) + ")");
         listener.jobEnded(result);
@@ -442,7 +385,7 @@ public final class Agent {
                     usage.residentBytes(), job.spec.resources().network());
             double limit = job.spec.resources().memory();
             // with cgroups the kernel holds jobs to their memory; the sampler only measures
-            if (!cgroups.enabled() && limit > 0 && usage.residentBytes() > limit && job.state == AgentJob.State.RUNNING) {
+            if (!containment.kernelLimitsMemory() && limit > 0 && usage.residentBytes() > limit && job.state == AgentJob.State.RUNNING) {
                 stop(job.spec.jobId(), FinishedJob.Outcome.FAILED, "memory limit exceeded: the job's "
                         + usage.processes() + " process(es) hold " + mib(usage.residentBytes())
                         + " resident, above its memory of " + mib(limit), 0);
@@ -532,11 +475,11 @@ public final class Agent {
 
     /** Results not yet acknowledged by the scheduler. */
     public int pendingResults() {
-        return unacknowledged.size();
+        return reports.pendingResults();
     }
 
     public io.grove.agent.job.JobUsers jobUsers() {
-        return jobUsers;
+        return containment.users();
     }
 
     public NodeLedger ledger() {

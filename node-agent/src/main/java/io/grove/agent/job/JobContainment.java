@@ -1,0 +1,90 @@
+package io.grove.agent.job;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * How a job is contained on this node, from its start to the last of its processes: a user of
+ * its own (and whatever a previous holder of the uid left killed), its sandbox, its environment,
+ * its cgroup; at its end, its process group, its cgroup and its uid emptied and the uid given back.
+ */
+public final class JobContainment {
+
+    private final String nodeId;
+    private final WorkDir workDir;
+    private final JobRunner runner;
+    private final JobUsers users;
+    private final JobCgroups cgroups;
+
+    public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups) {
+        this.nodeId = nodeId;
+        this.workDir = workDir;
+        this.runner = runner;
+        this.users = users;
+        this.cgroups = cgroups;
+    }
+
+    /**
+     * Starts a job's process; on a failure nothing of the job is left (its uid and cgroup are given
+     * back).
+     *
+     * @throws IOException (or a runtime exception for an invalid environment) if it cannot start
+     */
+    public JobRunner.Handle start(JobSpec spec) throws IOException {
+        try {
+            JobUsers.User user = users.assign(spec.jobId());
+            if (user != null && users.exclusive()) {
+                // whatever a crashed run may have left with this uid goes before the uid is reused
+                runner.killUser(user);
+            }
+            workDir.prepare(spec.jobId(), user);
+            Path sandbox = workDir.sandbox(spec.jobId());
+            Path dir = workDir.jobDir(spec.jobId());
+            List<Path> cgroup = cgroups.create(spec.jobId(), (long) spec.resources().memory());
+            return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
+                    dir.resolve("stderr"), JobEnvironment.of(spec, nodeId, sandbox, user), user, cgroup));
+        } catch (IOException | RuntimeException e) {
+            users.release(spec.jobId());
+            cgroups.killAndRemove(spec.jobId());
+            throw e;
+        }
+    }
+
+    /**
+     * A job's main process exited: whatever it left in its process group, its cgroup and (with a
+     * uid of its own) under its uid is killed, and the uid is given back.
+     *
+     * @return whether the kernel killed a process of the job for its memory
+     */
+    public boolean ended(String jobId, JobRunner.Handle handle) {
+        handle.kill();
+        boolean outOfMemory = cgroups.oomKilled(jobId);
+        cgroups.killAndRemove(jobId);
+        JobUsers.User user = users.of(jobId);
+        if (user != null && users.exclusive()) {
+            runner.killUser(user);
+        }
+        users.release(jobId);
+        return outOfMemory;
+    }
+
+    /** After an agent restart: kills a job's process group left from the previous run. */
+    public void killLeftover(long processGroup) {
+        runner.killGroup(processGroup);
+    }
+
+    /** After an agent restart: kills what is left in the cgroups of the previous run; how many had processes. */
+    public int sweepCgroups() {
+        return cgroups.sweep();
+    }
+
+    /** Whether the kernel holds jobs to their memory (cgroups), so the memory sampler only measures. */
+    public boolean kernelLimitsMemory() {
+        return cgroups.enabled();
+    }
+
+    public JobUsers users() {
+        return users;
+    }
+}
