@@ -102,7 +102,7 @@ final class DecisionContext {
 
     /** A pool none of whose active operations fits in what is free: out of this decision, its operations counted. */
     void deactivatePool(int at) {
-        idle.merge(Decision.IdleCode.FRAGMENTATION, index.activeCount[at], Integer::sum);
+        idle.merge(Decision.IdleCode.FRAGMENTATION, index.activeCount(at), Integer::sum);
         index.deactivated[at] = true;
         index.refresh(at);
         deactivated.add(new int[] {at});

@@ -158,7 +158,7 @@ public final class HeartbeatScheduler {
         SchedulingIndex index = context.index;
         while (context.hasFreeSlot()) {
             if (shortcuts && !index.somethingMayFit(context.free)) {
-                context.unfitLeft = index.activeCount[0];
+                context.unfitLeft = index.activeCount(0);
                 return;
             }
             int at = 0;

@@ -63,21 +63,14 @@ public final class SchedulingIndex {
     final int[] planned;
     private final int[][] plannedTasks;
     final boolean[] deactivated;
-    /**
-     * Per element, the component-wise minimum of the jobs left to plan of its active operations
-     * ({@code +∞} when none): a subtree whose minimum does not fit in what is free on the node can
-     * start nothing there, so the descent deactivates it whole — and a full node skips the descent.
-     */
-    final double[] minJob;
-    /** Per element, how many of its operations are active (see the class comment). */
-    final int[] activeCount;
+    /** What is left below each element: its active operations and their smallest job. */
+    final SubtreeShapes shapes;
     /** Whether an operation of the tree is graceful (else no job is interrupted for being above its share). */
     final boolean anyGraceful;
     private final Map<String, Integer> index;
     private final double[] scratchFs = new double[N];
     private final double[] scratchUsage = new double[N];
     private final double[] scratchDemand = new double[N];
-    private final double[] scratchMin = new double[N];
 
     SchedulingIndex(String tree, PoolTreeConfig config, List<ElementShares> elements, double[] total,
             Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
@@ -103,8 +96,7 @@ public final class SchedulingIndex {
         this.planned = new int[size];
         this.plannedTasks = new int[size][];
         this.deactivated = new boolean[size];
-        this.minJob = new double[size * N];
-        this.activeCount = new int[size];
+        this.shapes = new SubtreeShapes(size);
         this.index = new HashMap<>(size * 4 / 3 + 1);
         PoolTree shape = PoolTree.of(config);
 
@@ -182,7 +174,7 @@ public final class SchedulingIndex {
 
     /** Whether some job of an active operation could start in {@code free}; false proves that none can. */
     boolean somethingMayFit(double[] free) {
-        return mayFit(0, free);
+        return shapes.mayFit(0, free);
     }
 
     /**
@@ -360,17 +352,17 @@ public final class SchedulingIndex {
      */
     void refresh(int at) {
         boolean satisfactionChanged = recomputeSatisfaction(at);
-        boolean shapeChanged = recomputeShape(at);
+        boolean shapeChanged = shapes.recompute(this, at);
         for (int p = parent[at]; p >= 0 && (satisfactionChanged || shapeChanged); p = parent[p]) {
             satisfactionChanged = satisfactionChanged && recomputeSatisfaction(p);
-            shapeChanged = shapeChanged && recomputeShape(p);
+            shapeChanged = shapeChanged && shapes.recompute(this, p);
         }
     }
 
     /** Both cached values of one element, from scratch (at build). */
     private void recompute(int at) {
         recomputeSatisfaction(at);
-        recomputeShape(at);
+        shapes.recompute(this, at);
     }
 
     /** Recomputes the cached satisfaction of one element; whether it changed. */
@@ -382,49 +374,6 @@ public final class SchedulingIndex {
             satisfaction[at] = deactivated[at] ? INACTIVE : poolSatisfaction(at);
         }
         return Double.doubleToRawLongBits(old) != Double.doubleToRawLongBits(satisfaction[at]);
-    }
-
-    /** Recomputes the active count and the smallest job of one element; whether either changed. */
-    private boolean recomputeShape(int at) {
-        int oldCount = activeCount[at];
-        for (int r = 0; r < N; r++) {
-            scratchMin[r] = INACTIVE;
-        }
-        if (operations[at] != null) {
-            boolean active = isActive(at);
-            activeCount[at] = active ? 1 : 0;
-            Operation op = operations[at];
-            for (int t = 0; active && t < op.taskCount(); t++) {
-                if (left(op, at, t) > 0) {
-                    double[] job = op.jobVector(t);
-                    for (int r = 0; r < N; r++) {
-                        scratchMin[r] = Math.min(scratchMin[r], job[r]);
-                    }
-                }
-            }
-        } else if (deactivated[at]) {
-            // nothing below fits on this node for the rest of the decision
-            activeCount[at] = 0;
-        } else {
-            int count = 0;
-            for (int child : children[at]) {
-                count += activeCount[child];
-                int c = child * N;
-                for (int r = 0; r < N; r++) {
-                    scratchMin[r] = Math.min(scratchMin[r], minJob[c + r]);
-                }
-            }
-            activeCount[at] = count;
-        }
-        boolean changed = oldCount != activeCount[at];
-        int base = at * N;
-        for (int r = 0; r < N; r++) {
-            if (minJob[base + r] != scratchMin[r]) {
-                minJob[base + r] = scratchMin[r];
-                changed = true;
-            }
-        }
-        return changed;
     }
 
     /** The child of a pool to descend into, or -1 if nothing below is active. */
@@ -446,7 +395,12 @@ public final class SchedulingIndex {
 
     /** Whether the smallest job left below element {@code at} fits in {@code free}. */
     boolean mayFit(int at, double[] free) {
-        return fits(minJob, at * N, free);
+        return shapes.mayFit(at, free);
+    }
+
+    /** How many operations below element {@code at} are active. */
+    int activeCount(int at) {
+        return shapes.activeCount[at];
     }
 
     /** Adds ({@code sign} 1) or removes (-1) a job's resources along the operation's path. */
@@ -521,7 +475,8 @@ public final class SchedulingIndex {
         planned[operation] = 0;
     }
 
-    private int left(Operation op, int operation, int position) {
+    /** Jobs of the task at {@code position} left to plan in the current decision. */
+    int left(Operation op, int operation, int position) {
         int[] counts = plannedTasks[operation];
         return op.pendingJobCount(position) - (counts == null ? 0 : counts[position]);
     }
