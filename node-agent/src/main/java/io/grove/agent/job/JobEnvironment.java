@@ -1,9 +1,9 @@
 package io.grove.agent.job;
 
+import io.grove.core.operation.SpecBounds;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The whole environment of a job: a fixed base ({@code PATH}, {@code HOME} and {@code TMPDIR} in
@@ -13,8 +13,6 @@ import java.util.regex.Pattern;
  */
 public final class JobEnvironment {
 
-    /** A valid environment variable name (POSIX portable: letters, digits, underscore, not first a digit). */
-    public static final Pattern NAME = io.grove.core.operation.SpecBounds.ENV_NAME;
     /** The PATH a job starts with unless its spec sets one. */
     public static final String BASE_PATH = "/usr/local/bin:/usr/bin:/bin";
 
@@ -38,7 +36,7 @@ public final class JobEnvironment {
             env.put("LOGNAME", user.name());
         }
         for (Map.Entry<String, String> entry : job.env().entrySet()) {
-            if (!NAME.matcher(entry.getKey()).matches()) {
+            if (!SpecBounds.ENV_NAME.matcher(entry.getKey()).matches()) {
                 throw new IllegalArgumentException("env name '" + printable(entry.getKey()) + "' is not a valid variable name");
             }
             if (entry.getValue().indexOf('\0') >= 0) {

@@ -86,7 +86,7 @@ public final class ProcessJobRunner implements JobRunner {
     /** Sends SIGKILL to a whole process group (with bash's built-in kill, no kill binary needed). */
     @Override
     public void killGroup(long group) {
-        run(programs, "kill -s KILL -- -" + group + " 2>/dev/null");
+        signalGroup(programs, group, "KILL");
     }
 
     /**
@@ -103,8 +103,10 @@ public final class ProcessJobRunner implements JobRunner {
                 "for i in 1 2 3; do kill -9 -1 2>/dev/null; done"));
     }
 
-    static void run(SystemPrograms programs, String script) {
-        runCommand(programs, List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", script));
+    /** Signals a whole process group with bash's built-in kill (no kill binary needed). */
+    static void signalGroup(SystemPrograms programs, long group, String signal) {
+        runCommand(programs, List.of(programs.bash().toString(), "--noprofile", "--norc", "-c",
+                "kill -s " + signal + " -- -" + group + " 2>/dev/null"));
     }
 
     private static void runCommand(SystemPrograms programs, List<String> command) {
@@ -152,7 +154,7 @@ public final class ProcessJobRunner implements JobRunner {
 
         private void signal(String name) {
             List<ProcessHandle> descendants = process.descendants().toList();
-            run(programs, "kill -s " + name + " -- -" + process.pid() + " 2>/dev/null");
+            signalGroup(programs, process.pid(), name);
             for (ProcessHandle child : descendants) {
                 if (name.equals("KILL")) {
                     child.destroyForcibly();

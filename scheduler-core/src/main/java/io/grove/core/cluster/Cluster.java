@@ -116,33 +116,6 @@ public final class Cluster {
         return Collections.unmodifiableCollection(nodes.values());
     }
 
-    /**
-     * The tasks of an operation with jobs waiting whose job fits on no online node of {@code tree}
-     * (by its limits, empty or not), each with what it asks for and the largest node's limits;
-     * empty when every waiting job fits somewhere, or the tree has no online node at all.
-     */
-    public List<String> tasksLargerThanEveryNode(io.grove.core.operation.Operation operation, String tree) {
-        List<Resources> online = new ArrayList<>();
-        for (Node node : nodes.values()) {
-            if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {
-                online.add(node.limits());
-            }
-        }
-        List<String> tooLarge = new ArrayList<>();
-        if (online.isEmpty()) {
-            return tooLarge;
-        }
-        for (io.grove.core.operation.TaskSpec task : operation.spec().tasks().values()) {
-            Resources job = task.jobResources();
-            if (operation.pendingJobCount(task.name()) > 0 && online.stream().noneMatch(limits -> limits.dominates(job))) {
-                Resources largest = online.stream().reduce(Resources.ZERO, Resources::max);
-                tooLarge.add("task " + task.name() + ": a job asks for " + job + ", more than any online node of tree "
-                        + tree + " has (at most " + largest + ")");
-            }
-        }
-        return tooLarge;
-    }
-
     private void assignTree(Node node) {
         List<String> matching = new ArrayList<>();
         for (Map.Entry<String, TreeState> tree : trees.entrySet()) {

@@ -74,7 +74,7 @@ final class Views {
         if (pending != null) {
             node.set("pending_reason", pendingReason(pending));
         } else if (!operation.state().isFinished()) {
-            java.util.List<String> tooLarge = cluster.tasksLargerThanEveryNode(operation, tree);
+            java.util.List<String> tooLarge = io.grove.core.cluster.NodeFit.tasksLargerThanEveryNode(cluster.nodes(), operation, tree);
             if (!tooLarge.isEmpty()) {
                 ObjectNode reason = node.putObject("pending_reason");
                 reason.put("code", "job_larger_than_every_node");

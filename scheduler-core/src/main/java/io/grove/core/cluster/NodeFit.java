@@ -1,0 +1,42 @@
+package io.grove.core.cluster;
+
+import io.grove.core.node.Node;
+import io.grove.core.operation.Operation;
+import io.grove.core.resource.Resources;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/** Why an operation's jobs wait when no node could ever take them: a diagnostic for users. */
+public final class NodeFit {
+
+    private NodeFit() {
+    }
+
+    /**
+     * The tasks of an operation with jobs waiting whose job fits on no online node of {@code tree}
+     * (by its limits, empty or not), each with what it asks for and the largest node's limits;
+     * empty when every waiting job fits somewhere, or the tree has no online node at all.
+     */
+    public static List<String> tasksLargerThanEveryNode(Collection<Node> nodes, Operation operation, String tree) {
+        List<Resources> online = new ArrayList<>();
+        for (Node node : nodes) {
+            if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {
+                online.add(node.limits());
+            }
+        }
+        List<String> tooLarge = new ArrayList<>();
+        if (online.isEmpty()) {
+            return tooLarge;
+        }
+        for (io.grove.core.operation.TaskSpec task : operation.spec().tasks().values()) {
+            Resources job = task.jobResources();
+            if (operation.pendingJobCount(task.name()) > 0 && online.stream().noneMatch(limits -> limits.dominates(job))) {
+                Resources largest = online.stream().reduce(Resources.ZERO, Resources::max);
+                tooLarge.add("task " + task.name() + ": a job asks for " + job + ", more than any online node of tree "
+                        + tree + " has (at most " + largest + ")");
+            }
+        }
+        return tooLarge;
+    }
+}
