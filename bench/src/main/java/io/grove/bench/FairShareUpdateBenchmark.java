@@ -53,18 +53,28 @@ public class FairShareUpdateBenchmark {
         return FairShareUpdate.run(input);
     }
 
-    /** A quick look without JMH: {@code java -cp bench/target/benchmarks.jar io.grove.bench.FairShareUpdateBenchmark}. */
+    /**
+     * A quick look without JMH, printing the median of the runs after the first ten:
+     * {@code java -cp bench/target/benchmarks.jar io.grove.bench.FairShareUpdateBenchmark [pools/operations] [runs]}.
+     */
     public static void main(String[] args) {
-        for (String size : new String[] {"1000/10000", "10000/100000"}) {
+        String[] sizes = args.length > 0 ? new String[] {args[0]} : new String[] {"1000/10000", "10000/100000"};
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 25;
+        for (String size : sizes) {
             FairShareUpdateBenchmark bench = new FairShareUpdateBenchmark();
             bench.size = size;
             bench.setUp();
-            for (int i = 0; i < 15; i++) {
+            double[] times = new double[runs];
+            for (int i = 0; i < runs; i++) {
                 long start = System.nanoTime();
                 bench.update();
-                long elapsed = System.nanoTime() - start;
-                System.out.printf("%s run %d: %.1f ms%n", size, i, elapsed / 1e6);
+                times[i] = (System.nanoTime() - start) / 1e6;
             }
+            int warm = Math.min(10, runs - 1);
+            double[] measured = java.util.Arrays.copyOfRange(times, warm, runs);
+            java.util.Arrays.sort(measured);
+            System.out.printf("%s: median %.1f ms, min %.1f ms over %d runs after %d warm-up runs%n",
+                    size, measured[measured.length / 2], measured[0], measured.length, warm);
         }
     }
 }

@@ -21,7 +21,11 @@ final class CompositeElement extends Element {
 
     /** The pool's configuration; {@code null} for the root. */
     final PoolConfig config;
+    /** Index in the order pools were attached (pre-order, the root 0). */
+    final int position;
     final List<Element> children = new ArrayList<>();
+    /** The pools among {@link #children}, so that walks over pools alone skip the operations. */
+    final List<CompositeElement> childPools = new ArrayList<>();
     /** Children in FIFO order (FIFO pools only). */
     List<Element> sortedChildren = List.of();
 
@@ -45,9 +49,10 @@ final class CompositeElement extends Element {
     private double[] criticalX;
     private int[] criticalChild;
 
-    CompositeElement(PoolConfig config) {
+    CompositeElement(PoolConfig config, int position) {
         super(config == null ? PoolTreeConfig.ROOT : config.name());
         this.config = config;
+        this.position = position;
     }
 
     @Override
@@ -411,10 +416,8 @@ final class CompositeElement extends Element {
             computeAndSetFairShare(fairShareBySuggestion.valueAt(0.0), FairShareType.PROMISED_GUARANTEE);
             return;
         }
-        for (Element child : children) {
-            if (child instanceof CompositeElement pool) {
-                pool.computePromisedGuaranteeFairShare();
-            }
+        for (CompositeElement pool : childPools) {
+            pool.computePromisedGuaranteeFairShare();
         }
     }
 }

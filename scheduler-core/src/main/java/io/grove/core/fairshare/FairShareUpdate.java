@@ -35,22 +35,12 @@ public final class FairShareUpdate {
     public static FairShareResult run(FairShareInput input) {
         UpdateContext context = new UpdateContext(input);
         Map<String, CompositeElement> pools = new HashMap<>();
-        CompositeElement root = new CompositeElement(null);
+        CompositeElement root = new CompositeElement(null, 0);
         pools.put(PoolTreeConfig.ROOT, root);
         for (PoolConfig pool : input.tree().pools()) {
             attach(root, pool, pools);
         }
-        int order = 0;
-        for (OperationDemand operation : input.operations()) {
-            CompositeElement pool = pools.get(operation.pool());
-            if (pool == null) {
-                throw new IllegalArgumentException("operation " + operation.id() + " is in pool '" + operation.pool()
-                        + "', which is not in tree '" + input.tree().name() + "'");
-            }
-            OperationElement element = new OperationElement(operation, order++);
-            element.parent = pool;
-            pool.children.add(element);
-        }
+        attachOperations(input, pools);
         checkNestedPromisedPools(root, false, context);
 
         StrongGuarantees.infer(root, context);
@@ -77,14 +67,52 @@ public final class FairShareUpdate {
     }
 
     private static void attach(CompositeElement parent, PoolConfig config, Map<String, CompositeElement> pools) {
-        CompositeElement pool = new CompositeElement(config);
+        CompositeElement pool = new CompositeElement(config, pools.size());
         pool.parent = parent;
         parent.children.add(pool);
+        parent.childPools.add(pool);
         if (pools.putIfAbsent(config.name(), pool) != null) {
             throw new IllegalArgumentException("duplicate pool name '" + config.name() + "'");
         }
         for (PoolConfig child : config.children()) {
             attach(pool, child, pools);
+        }
+    }
+
+    /**
+     * Adds the operations to their pools in input order. The elements are created pool by pool, so
+     * that the operations of one pool lie together in memory for the walks that follow.
+     */
+    private static void attachOperations(FairShareInput input, Map<String, CompositeElement> pools) {
+        List<OperationDemand> operations = input.operations();
+        int count = operations.size();
+        CompositeElement[] poolOf = new CompositeElement[count];
+        int[] perPool = new int[pools.size() + 1];
+        for (int i = 0; i < count; i++) {
+            OperationDemand operation = operations.get(i);
+            CompositeElement pool = pools.get(operation.pool());
+            if (pool == null) {
+                throw new IllegalArgumentException("operation " + operation.id() + " is in pool '" + operation.pool()
+                        + "', which is not in tree '" + input.tree().name() + "'");
+            }
+            poolOf[i] = pool;
+            perPool[pool.position + 1]++;
+        }
+        for (int p = 1; p < perPool.length; p++) {
+            perPool[p] += perPool[p - 1];
+        }
+        int[] byPool = new int[count];
+        for (int i = 0; i < count; i++) {
+            byPool[perPool[poolOf[i].position]++] = i;
+        }
+        OperationElement[] elements = new OperationElement[count];
+        for (int i : byPool) {
+            elements[i] = new OperationElement(operations.get(i), i);
+        }
+        for (int i = 0; i < count; i++) {
+            OperationElement element = elements[i];
+            element.parent = poolOf[i];
+            poolOf[i].children.add(element);
         }
     }
 
@@ -102,10 +130,8 @@ public final class FairShareUpdate {
         } else if (type == IntegralGuaranteeType.RELAXED) {
             context.relaxedPools.add(pool);
         }
-        for (Element child : pool.children) {
-            if (child instanceof CompositeElement childPool) {
-                collectIntegralPools(childPool, context);
-            }
+        for (CompositeElement childPool : pool.childPools) {
+            collectIntegralPools(childPool, context);
         }
     }
 
@@ -116,10 +142,8 @@ public final class FairShareUpdate {
                     "Found pools with enabled promised guarantee fair share computation which are nested inside other such pools",
                     Map.of("pool", pool.id)));
         }
-        for (Element child : pool.children) {
-            if (child instanceof CompositeElement childPool) {
-                checkNestedPromisedPools(childPool, underPromised || promised, context);
-            }
+        for (CompositeElement childPool : pool.childPools) {
+            checkNestedPromisedPools(childPool, underPromised || promised, context);
         }
     }
 

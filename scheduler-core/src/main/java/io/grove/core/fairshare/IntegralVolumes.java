@@ -57,12 +57,10 @@ final class IntegralVolumes {
             return;
         }
         double[] childrenAcceptable = Vec.zero();
-        for (Element child : pool.children) {
-            if (child instanceof CompositeElement childPool) {
-                updateOverflowAndAcceptable(childPool);
-                Vec.addTo(pool.childrenVolumeOverflow, childPool.volumeOverflow);
-                Vec.addTo(childrenAcceptable, childPool.acceptableVolume);
-            }
+        for (CompositeElement childPool : pool.childPools) {
+            updateOverflowAndAcceptable(childPool);
+            Vec.addTo(pool.childrenVolumeOverflow, childPool.volumeOverflow);
+            Vec.addTo(childrenAcceptable, childPool.acceptableVolume);
         }
         boolean canAccept = pool.canAcceptFreeVolume();
         for (int r = 0; r < Vec.N; r++) {
@@ -93,10 +91,8 @@ final class IntegralVolumes {
                 distributeResource(pool, free, r);
             }
         }
-        for (Element child : pool.children) {
-            if (child instanceof CompositeElement childPool) {
-                distributeFreeVolume(childPool, context);
-            }
+        for (CompositeElement childPool : pool.childPools) {
+            distributeFreeVolume(childPool, context);
         }
     }
 
@@ -107,9 +103,8 @@ final class IntegralVolumes {
         }
         List<CompositeElement> hungry = new ArrayList<>();
         double weightSum = 0;
-        for (Element child : pool.children) {
-            if (child instanceof CompositeElement childPool
-                    && childPool.acceptableVolume[r] > Element.EPSILON
+        for (CompositeElement childPool : pool.childPools) {
+            if (childPool.acceptableVolume[r] > Element.EPSILON
                     && childPool.totalResourceFlowRatio > Element.EPSILON) {
                 hungry.add(childPool);
                 weightSum += childPool.totalResourceFlowRatio;

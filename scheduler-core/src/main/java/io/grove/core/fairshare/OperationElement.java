@@ -10,6 +10,10 @@ final class OperationElement extends Element {
 
     final OperationDemand operation;
     final int order;
+    // Copied from the operation, so that the walks over the tree stay within the elements.
+    private final double weight;
+    private final boolean gang;
+    private final boolean unlimited;
 
     OperationElement(OperationDemand operation, int order) {
         super(operation.id());
@@ -17,11 +21,15 @@ final class OperationElement extends Element {
         this.order = order;
         this.usage = operation.usage().toArray();
         this.demand = operation.demand().toArray();
+        this.weight = operation.weight();
+        this.gang = operation.gang();
+        this.unlimited = operation.resourceLimits() == Resources.UNLIMITED
+                && operation.bestAllocationShare() == OperationDemand.NO_FIT_CAP;
     }
 
     @Override
     double weight() {
-        return operation.weight();
+        return weight;
     }
 
     @Override
@@ -31,7 +39,7 @@ final class OperationElement extends Element {
 
     @Override
     double[] computeLimitsShare(UpdateContext context) {
-        if (operation.resourceLimits() == Resources.UNLIMITED && operation.bestAllocationShare() == OperationDemand.NO_FIT_CAP) {
+        if (unlimited) {
             return context.wholeTreeShare;
         }
         double[] own = Vec.share(Vec.min(operation.resourceLimits().toArray(), context.total), context.total);
@@ -47,7 +55,7 @@ final class OperationElement extends Element {
     void prepareFairShareByFitFactor(UpdateContext context) {
         FunctionBuilder builder = context.scratch.reset();
         double[] zero = Vec.ZERO;
-        if (context.stepFunctionForGangOperations && parent.stepFunctionForGangOperationsEnabled() && operation.gang()) {
+        if (context.stepFunctionForGangOperations && parent.stepFunctionForGangOperationsEnabled() && gang) {
             builder.add(0, zero, 0).add(1, zero, 0).add(1, demandShare, 0).add(2, demandShare, 0);
             fairShareByFitFactor = builder.build();
             return;
@@ -79,7 +87,7 @@ final class OperationElement extends Element {
      */
     @Override
     PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
-        boolean simple = !(operation.gang() && context.stepFunctionForGangOperations)
+        boolean simple = !(gang && context.stepFunctionForGangOperations)
                 && Vec.isZero(usageShare) && Vec.dominates(limitsShare, demandShare);
         if (!simple) {
             return super.buildFairShareBySuggestion(context);

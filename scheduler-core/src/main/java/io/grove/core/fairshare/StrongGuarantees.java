@@ -3,7 +3,6 @@ package io.grove.core.fairshare;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -24,14 +23,11 @@ final class StrongGuarantees {
 
     private static void inferChildren(CompositeElement pool, UpdateContext context) {
         double[] totalExplicit = Vec.zero();
-        List<CompositeElement> pools = new ArrayList<>();
-        for (Element child : pool.children) {
-            // Operations never have a strong guarantee.
-            if (child instanceof CompositeElement childPool) {
-                pools.add(childPool);
-                child.inferredStrongGuarantee = explicit(child).toArray(0);
-                Vec.addTo(totalExplicit, child.inferredStrongGuarantee);
-            }
+        // Operations never have a strong guarantee.
+        List<CompositeElement> pools = pool.childPools;
+        for (CompositeElement childPool : pools) {
+            childPool.inferredStrongGuarantee = explicit(childPool).toArray(0);
+            Vec.addTo(totalExplicit, childPool.inferredStrongGuarantee);
         }
         double[] parentGuarantee = pool.inferredStrongGuarantee;
         double[] residual = Vec.clampNonNegative(Vec.minus(parentGuarantee, totalExplicit));
@@ -123,21 +119,20 @@ final class StrongGuarantees {
     /** Caps a pool's guarantee by its limits, then scales its children's to fit into it. */
     private static void adjust(CompositeElement pool) {
         pool.strongGuaranteeShare = Vec.min(pool.strongGuaranteeShare, pool.limitsShare);
+        // Operations have no strong guarantee: only the child pools' guarantees are summed and scaled.
         double[] childrenSum = Vec.zero();
-        for (Element child : pool.children) {
+        for (CompositeElement child : pool.childPools) {
             Vec.addTo(childrenSum, child.strongGuaranteeShare);
         }
         double[] available = Vec.clampNonNegative(pool.strongGuaranteeShare);
         if (!Vec.dominates(available, childrenSum)) {
             double factor = Bisection.maxSatisfying(0.0, 1.0, f -> Vec.dominates(available, Vec.times(childrenSum, f)));
-            for (Element child : pool.children) {
+            for (CompositeElement child : pool.childPools) {
                 child.strongGuaranteeShare = Vec.times(child.strongGuaranteeShare, factor);
             }
         }
-        for (Element child : pool.children) {
-            if (child instanceof CompositeElement childPool) {
-                adjust(childPool);
-            }
+        for (CompositeElement childPool : pool.childPools) {
+            adjust(childPool);
         }
     }
 }
