@@ -65,16 +65,27 @@ public class FairShareUpdateBenchmark {
             bench.size = size;
             bench.setUp();
             double[] times = new double[runs];
+            double[] cpu = new double[runs];
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long allocated = 0;
             for (int i = 0; i < runs; i++) {
+                long bytes = threads.getCurrentThreadAllocatedBytes();
+                long cpuStart = threads.getCurrentThreadCpuTime();
                 long start = System.nanoTime();
                 bench.update();
                 times[i] = (System.nanoTime() - start) / 1e6;
+                cpu[i] = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6;
+                allocated = threads.getCurrentThreadAllocatedBytes() - bytes;
             }
             int warm = Math.min(10, runs - 1);
             double[] measured = java.util.Arrays.copyOfRange(times, warm, runs);
             java.util.Arrays.sort(measured);
-            System.out.printf("%s: median %.1f ms, min %.1f ms over %d runs after %d warm-up runs%n",
-                    size, measured[measured.length / 2], measured[0], measured.length, warm);
+            double[] measuredCpu = java.util.Arrays.copyOfRange(cpu, warm, runs);
+            java.util.Arrays.sort(measuredCpu);
+            System.out.printf("%s: median %.1f ms, min %.1f ms (the thread's CPU: median %.1f ms), %.0f MB allocated"
+                    + " per update, over %d runs after %d warm-up runs%n", size, measured[measured.length / 2],
+                    measured[0], measuredCpu[measuredCpu.length / 2], allocated / 1e6, measured.length, warm);
         }
     }
 }

@@ -43,6 +43,8 @@ final class CompositeElement extends Element {
     double[] childrenVolumeOverflow = Vec.zero();
     double[] acceptedFreeVolume = Vec.zero();
 
+    /** The resources of the functions, from the update. */
+    private Dims dims = Dims.ALL;
     /** Fair-share mode: the children's scaled {@code FairShareBySuggestion} functions. */
     private PiecewiseLinearFunction[] childFunctions;
     /** Fair-share mode: the critical point behind each integer fit factor, and whose it is. */
@@ -188,19 +190,21 @@ final class CompositeElement extends Element {
     }
 
     double[] fairShareAtFullSuggestion() {
-        double[] limit = new double[Vec.N];
-        for (int r = 0; r < Vec.N; r++) {
+        double[] limits = dims.pack(limitsShare);
+        double[] limit = new double[limits.length];
+        for (int r = 0; r < limits.length; r++) {
             double low = fairShareByFitFactor.leftValue(r);
             double high = fairShareByFitFactor.rightValue(r);
-            limit[r] = Math.min(Math.max(limitsShare[r], low), high);
+            limit[r] = Math.min(Math.max(limits[r], low), high);
         }
-        return fairShareByFitFactor.furthestValueNotAbove(limit);
+        return dims.unpack(fairShareByFitFactor.furthestValueNotAbove(limit));
     }
 
     @Override
     void prepareFairShareByFitFactor(UpdateContext context) {
+        dims = context.dims;
         if (children.isEmpty()) {
-            fairShareByFitFactor = PiecewiseLinearFunction.constant(0, 1, Vec.zero());
+            fairShareByFitFactor = PiecewiseLinearFunction.constant(0, 1, dims.zero);
         } else if (mode() == SchedulingMode.FIFO) {
             prepareFifo(context.scratch.reset());
         } else {
@@ -213,18 +217,24 @@ final class CompositeElement extends Element {
      * before it, so the first child gets all it can before the second gets anything.
      */
     private void prepareFifo(FunctionBuilder builder) {
-        double[] prefix = Vec.zero();
-        double[] value = new double[Vec.N];
+        int d = dims.count();
+        double[] prefix = new double[d];
+        double[] value = new double[d];
         double shift = 0;
         for (Element child : sortedChildren) {
             PiecewiseLinearFunction fsbs = child.fairShareBySuggestion;
             for (int i = 0; i < fsbs.size(); i++) {
-                for (int c = 0; c < Vec.N; c++) {
+                for (int c = 0; c < d; c++) {
                     value[c] = fsbs.v(i, c) + prefix[c];
                 }
                 builder.add(fsbs.x(i) + shift, value, 0);
             }
-            prefix = Vec.plus(prefix, child.fairShareBySuggestion.rightValue());
+            double[] full = fsbs.rightValue();
+            double[] next = new double[d];
+            for (int c = 0; c < d; c++) {
+                next[c] = prefix[c] + full[c];
+            }
+            prefix = next;
             shift += 1.0;
         }
         fairShareByFitFactor = builder.build();
@@ -253,17 +263,18 @@ final class CompositeElement extends Element {
         criticalX = points.x;
         criticalChild = points.child;
         int n = criticalX.length;
+        int d = dims.count();
         // Sweep the children's breakpoints, keeping the sum of their values and of their slopes.
         // Between breakpoints every child is linear, so the sum moves by slope times distance.
         // Slopes of nearly vertical pieces are huge and come and go, so their sum is compensated
         // (Neumaier) to keep the small slopes exact.
-        double[] value = new double[Vec.N];
-        CompensatedSum slope = new CompensatedSum(Vec.N);
+        double[] value = new double[d];
+        CompensatedSum slope = new CompensatedSum(d);
         // The slope each child has now, so that leaving a piece costs no second division.
-        double[] childSlope = new double[count * Vec.N];
-        double[] newSlope = new double[Vec.N];
+        double[] childSlope = new double[count * d];
+        double[] newSlope = new double[d];
         for (PiecewiseLinearFunction child : childFunctions) {
-            for (int c = 0; c < Vec.N; c++) {
+            for (int c = 0; c < d; c++) {
                 value[c] += child.leftValue(c);
             }
         }
@@ -271,7 +282,7 @@ final class CompositeElement extends Element {
         for (int k = 0; k < n; k++) {
             double x = criticalX[k];
             if (x != previousX) {
-                for (int c = 0; c < Vec.N; c++) {
+                for (int c = 0; c < d; c++) {
                     value[c] = Math.max(value[c], value[c] + slope.value(c) * (x - previousX));
                 }
                 previousX = x;
@@ -283,7 +294,7 @@ final class CompositeElement extends Element {
             int last = points.lastPoint[k];
             // Only this child crosses its breakpoint here: it may jump, and its slope changes.
             boolean jumps = false;
-            for (int c = 0; c < Vec.N; c++) {
+            for (int c = 0; c < d && first != last; c++) {
                 double jump = child.v(last, c) - child.v(first, c);
                 if (jump > 0) {
                     value[c] += jump;
@@ -291,8 +302,8 @@ final class CompositeElement extends Element {
                 }
             }
             pieceSlope(child, last, newSlope);
-            int base = index * Vec.N;
-            for (int c = 0; c < Vec.N; c++) {
+            int base = index * d;
+            for (int c = 0; c < d; c++) {
                 double change = newSlope[c] - childSlope[base + c];
                 if (change != 0) {
                     slope.add(c, change);
@@ -313,7 +324,7 @@ final class CompositeElement extends Element {
             return;
         }
         double inverseWidth = 1 / (f.x(i + 1) - f.x(i));
-        for (int c = 0; c < Vec.N; c++) {
+        for (int c = 0; c < f.dim(); c++) {
             out[c] = (f.v(i + 1, c) - f.v(i, c)) * inverseWidth;
         }
     }
@@ -321,7 +332,7 @@ final class CompositeElement extends Element {
     /** The share child {@code index} gets at pool fit factor {@code f} (fair-share mode). */
     private double[] childShareAt(int index, double f) {
         PiecewiseLinearFunction child = childFunctions[index];
-        double[] out = new double[Vec.N];
+        double[] out = new double[dims.count()];
         int last = criticalX.length - 1;
         double fitFactor = Math.max(0, Math.min(last, f));
         int k = (int) Math.floor(fitFactor);
@@ -343,7 +354,7 @@ final class CompositeElement extends Element {
             double x = criticalX[k] + (fitFactor - k) * (criticalX[k + 1] - criticalX[k]);
             child.leftLimit(x, out, 0);
         }
-        return out;
+        return dims.unpack(out);
     }
 
     @Override
@@ -360,11 +371,11 @@ final class CompositeElement extends Element {
         int satisfied = (int) f;
         Element child = sortedChildren.get(position);
         if (position < satisfied) {
-            return child.fairShareBySuggestion.valueAt(1.0);
+            return dims.unpack(child.fairShareBySuggestion.valueAt(1.0));
         }
         double rest = f - satisfied;
         if (position == satisfied && rest != 0) {
-            return child.fairShareBySuggestion.valueAt(rest);
+            return dims.unpack(child.fairShareBySuggestion.valueAt(rest));
         }
         return Vec.zero();
     }
@@ -393,16 +404,17 @@ final class CompositeElement extends Element {
      * share ends at the top of a jump, which the fit factor alone cannot express), a slack of
      * {@link #EPSILON} lets it step over the jump.
      */
-    private double fitFactorFor(double[] suggested) {
+    private double fitFactorFor(double[] suggestedFull) {
+        double[] suggested = dims.pack(suggestedFull);
         double fitFactor = fairShareByFitFactor.maxArgumentNotAbove(suggested);
         double[] reached = fairShareByFitFactor.valueAt(fitFactor);
         boolean gap = false;
-        for (int r = 0; r < Vec.N; r++) {
+        for (int r = 0; r < suggested.length; r++) {
             gap |= suggested[r] - reached[r] > EPSILON;
         }
         if (gap) {
-            double[] slack = new double[Vec.N];
-            for (int r = 0; r < Vec.N; r++) {
+            double[] slack = new double[suggested.length];
+            for (int r = 0; r < suggested.length; r++) {
                 slack[r] = suggested[r] + EPSILON;
             }
             fitFactor = Math.max(fitFactor, fairShareByFitFactor.maxArgumentNotAbove(slack));
@@ -413,7 +425,7 @@ final class CompositeElement extends Element {
     /** Computes the promised guarantee fair share in the uppermost pools that ask for it. */
     void computePromisedGuaranteeFairShare() {
         if (shouldComputePromisedGuaranteeFairShare()) {
-            computeAndSetFairShare(fairShareBySuggestion.valueAt(0.0), FairShareType.PROMISED_GUARANTEE);
+            computeAndSetFairShare(dims.unpack(fairShareBySuggestion.valueAt(0.0)), FairShareType.PROMISED_GUARANTEE);
             return;
         }
         for (CompositeElement pool : childPools) {

@@ -77,7 +77,8 @@ abstract class Element {
     /** {@code FairShareByFitFactor}, then {@code FairShareBySuggestion} from it. */
     PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
         prepareFairShareByFitFactor(context);
-        return SuggestionFunctions.fairShareBySuggestion(fairShareByFitFactor, guaranteeShare(), limitsShare, context.scratch);
+        return SuggestionFunctions.fairShareBySuggestion(fairShareByFitFactor, context.dims.pack(guaranteeShare()),
+                context.dims.pack(limitsShare), context.scratch);
     }
 
     void resetFairShareFunctions() {

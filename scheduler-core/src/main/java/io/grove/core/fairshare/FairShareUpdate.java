@@ -54,6 +54,7 @@ public final class FairShareUpdate {
         root.updateCumulativeAttributes(context);
         IntegralVolumes.consumeAndRefill(root, context);
         StrongGuarantees.validateAndAdjust(root, context);
+        context.useDims(Dims.of(context.total, root));
 
         IntegralShares.updateBurstPools(context);
         IntegralShares.updateRelaxedPools(root, context);

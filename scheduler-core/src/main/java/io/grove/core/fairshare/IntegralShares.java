@@ -26,7 +26,7 @@ final class IntegralShares {
             pool.proposedIntegralShare = proposed;
             pool.prepareFairShareFunctions(context);
             pool.proposedIntegralShare = Vec.zero();
-            double[] withinGuarantees = pool.fairShareBySuggestion.valueAt(0.0);
+            double[] withinGuarantees = context.dims.unpack(pool.fairShareBySuggestion.valueAt(0.0));
             double[] integralShare = Vec.clampNonNegative(Vec.minus(withinGuarantees, pool.strongGuaranteeShare));
             increaseHierarchicalIntegralShare(pool, integralShare);
             pool.resetFairShareFunctions();
@@ -69,7 +69,7 @@ final class IntegralShares {
             double[] sum = Vec.zero();
             for (int i = 0; i < pools.size(); i++) {
                 CompositeElement pool = pools.get(i);
-                double[] share = pool.fairShareBySuggestion.valueAt(Math.min(1.0, f * relativeWeights[i]));
+                double[] share = context.dims.unpack(pool.fairShareBySuggestion.valueAt(Math.min(1.0, f * relativeWeights[i])));
                 Vec.addTo(sum, Vec.clampNonNegative(Vec.minus(share, pool.strongGuaranteeShare)));
             }
             return Vec.dominates(availableShare, sum);
@@ -77,7 +77,7 @@ final class IntegralShares {
         for (int i = 0; i < pools.size(); i++) {
             CompositeElement pool = pools.get(i);
             double suggestion = Math.min(1.0, fitFactor * relativeWeights[i]);
-            double[] withinGuarantees = pool.fairShareBySuggestion.valueAt(suggestion);
+            double[] withinGuarantees = context.dims.unpack(pool.fairShareBySuggestion.valueAt(suggestion));
             double[] integralShare = Vec.clampNonNegative(Vec.minus(withinGuarantees, pool.strongGuaranteeShare));
             pool.limitsShare = originalLimits.get(i);
             double[] limited = Vec.min(integralShare, hierarchicalAvailableLimits(pool));

@@ -54,9 +54,11 @@ final class OperationElement extends Element {
     @Override
     void prepareFairShareByFitFactor(UpdateContext context) {
         FunctionBuilder builder = context.scratch.reset();
-        double[] zero = Vec.ZERO;
+        Dims dims = context.dims;
+        double[] zero = dims.zero;
+        double[] demanded = dims.pack(demandShare);
         if (context.stepFunctionForGangOperations && parent.stepFunctionForGangOperationsEnabled() && gang) {
-            builder.add(0, zero, 0).add(1, zero, 0).add(1, demandShare, 0).add(2, demandShare, 0);
+            builder.add(0, zero, 0).add(1, zero, 0).add(1, demanded, 0).add(2, demanded, 0);
             fairShareByFitFactor = builder.build();
             return;
         }
@@ -71,12 +73,12 @@ final class OperationElement extends Element {
             for (double u : sorted) {
                 double fitFactor = u / maxUsage;
                 if (fitFactor > previous) {
-                    builder.add(fitFactor, Vec.min(Vec.filled(u), usageShare), 0);
+                    builder.add(fitFactor, dims.pack(Vec.min(Vec.filled(u), usageShare)), 0);
                     previous = fitFactor;
                 }
             }
         }
-        builder.add(1, usageShare, 0).add(2, demandShare, 0);
+        builder.add(1, dims.pack(usageShare), 0).add(2, demanded, 0);
         fairShareByFitFactor = builder.build();
     }
 
@@ -94,9 +96,9 @@ final class OperationElement extends Element {
         }
         double dominant = Vec.maxComponent(demandShare);
         if (dominant == 0) {
-            return PiecewiseLinearFunction.constant(0, 1, Vec.ZERO);
+            return PiecewiseLinearFunction.constant(0, 1, context.dims.zero);
         }
-        return PiecewiseLinearFunction.ramp(dominant, demandShare);
+        return PiecewiseLinearFunction.ramp(dominant, context.dims.pack(demandShare));
     }
 
     @Override

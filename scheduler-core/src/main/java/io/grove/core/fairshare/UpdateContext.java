@@ -25,8 +25,10 @@ final class UpdateContext {
     final List<CompositeElement> burstPools = new ArrayList<>();
     final List<CompositeElement> relaxedPools = new ArrayList<>();
     final List<Alert> alerts = new ArrayList<>();
+    /** The resources the functions carry; every one until {@link #useDims}. */
+    Dims dims = Dims.ALL;
     /** A builder reused for every function of this update (one thread), so that only results are allocated. */
-    final FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
+    FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
 
     UpdateContext(FairShareInput input) {
         this.tree = input.tree();
@@ -43,6 +45,12 @@ final class UpdateContext {
 
     private static double seconds(java.time.Duration duration) {
         return duration.getSeconds() + duration.getNano() / 1e9;
+    }
+
+    /** Chooses the resources of the functions; before any function is built. */
+    void useDims(Dims chosen) {
+        dims = chosen;
+        scratch = new FunctionBuilder(chosen.count(), 1024);
     }
 
     boolean totalIsZero() {

@@ -5,6 +5,9 @@ package io.grove.core.fairshare.function;
  * {@code dim} (1 for scalars, 5 for resource vectors). It is stored as its plot: points
  * {@code (x_i, v_i)} with non-decreasing {@code x}; consecutive points with equal {@code x} form a
  * vertical piece, i.e. a jump. The function is left-continuous: {@link #valueAt} is the left limit.
+ *
+ * <p>The values may hold one row more than the plot has points, a copy of the last value: then a
+ * copy extended to the right by {@link #scaleArgumentAndExtend} shares them instead of copying.
  */
 public final class PiecewiseLinearFunction {
 
@@ -34,15 +37,13 @@ public final class PiecewiseLinearFunction {
      */
     public static PiecewiseLinearFunction ramp(double knee, double[] top) {
         int dim = top.length;
-        if (knee >= 1.0) {
-            double[] vs = new double[2 * dim];
-            System.arraycopy(top, 0, vs, dim, dim);
-            return new PiecewiseLinearFunction(dim, new double[] {0, 1}, vs);
+        double[] xs = knee >= 1.0 ? new double[] {0, 1} : new double[] {0, knee, 1};
+        // Every row after the first is the top, the spare row too.
+        double[] vs = new double[(xs.length + 1) * dim];
+        for (int row = 1; row <= xs.length; row++) {
+            System.arraycopy(top, 0, vs, row * dim, dim);
         }
-        double[] vs = new double[3 * dim];
-        System.arraycopy(top, 0, vs, dim, dim);
-        System.arraycopy(top, 0, vs, 2 * dim, dim);
-        return new PiecewiseLinearFunction(dim, new double[] {0, knee, 1}, vs);
+        return new PiecewiseLinearFunction(dim, xs, vs);
     }
 
     public int dim() {
@@ -300,11 +301,13 @@ public final class PiecewiseLinearFunction {
         return new PiecewiseLinearFunction(dim, new double[] {x}, value);
     }
 
+    /** Points {@code [from, to)}, with a spare row. */
     private PiecewiseLinearFunction slice(int from, int to) {
         double[] newXs = new double[to - from];
-        double[] newVs = new double[(to - from) * dim];
+        double[] newVs = new double[(to - from + 1) * dim];
         System.arraycopy(xs, from, newXs, 0, to - from);
         System.arraycopy(vs, from * dim, newVs, 0, (to - from) * dim);
+        System.arraycopy(vs, (to - 1) * dim, newVs, (to - from) * dim, dim);
         return new PiecewiseLinearFunction(dim, newXs, newVs);
     }
 
@@ -330,14 +333,19 @@ public final class PiecewiseLinearFunction {
         }
         int size = extend ? n + 1 : n;
         double[] newXs = new double[size];
-        double[] newVs = java.util.Arrays.copyOf(vs, size * dim);
         for (int i = 0; i < n; i++) {
             newXs[i] = scale == 1.0 ? xs[i] : xs[i] / scale;
         }
-        if (extend) {
-            newXs[n] = newRight;
-            System.arraycopy(vs, (n - 1) * dim, newVs, n * dim, dim);
+        if (!extend) {
+            return new PiecewiseLinearFunction(dim, newXs, vs);
         }
+        newXs[n] = newRight;
+        if (vs.length >= size * dim) {
+            // The spare row already holds the last value: the values are shared.
+            return new PiecewiseLinearFunction(dim, newXs, vs);
+        }
+        double[] newVs = java.util.Arrays.copyOf(vs, size * dim);
+        System.arraycopy(vs, (n - 1) * dim, newVs, n * dim, dim);
         return new PiecewiseLinearFunction(dim, newXs, newVs);
     }
 
