@@ -101,8 +101,7 @@ public final class Operation {
             throw new IllegalStateException("operation " + id + " has no pending job of task " + task.name());
         }
         int index = queue.poll();
-        int attempt = queue.attempts(index);
-        queue.attempted(index, attempt);
+        int attempt = queue.startAttempt(index);
         addPending(task, -1);
         Job job = new Job(id + "-" + (++jobSequence), id, task, index, attempt, nodeId, tree, now, preempting, fairShare);
         running.put(job.id(), job);
@@ -122,7 +121,6 @@ public final class Operation {
                     + " is not pending, cannot restore " + jobId);
         }
         addPending(task, -1);
-        queue.attempted(index, attempt);
         int dash = jobId.lastIndexOf('-');
         if (dash > 0) {
             try {
@@ -172,7 +170,7 @@ public final class Operation {
 
     private void requeue(Job job) {
         if (finalState == null) {
-            pendingIndexes.get(job.task().name()).retry(job.index());
+            pendingIndexes.get(job.task().name()).retry(job.index(), job.attempt() + 1);
             addPending(job.task(), 1);
         }
     }

@@ -10,7 +10,9 @@ import java.util.NoSuchElementException;
 /**
  * The job indexes of one task that wait to start, in O(retries) memory rather than O(jobs): the
  * indexes never started are the range {@code [nextFresh, jobCount)} (minus any taken out of order
- * when revived), and retried ones wait in front of them. Also counts each index's attempts.
+ * when revived), and retried ones wait in front of them with the number of their next attempt. A
+ * running attempt carries its own number, and a completed index needs none, so nothing is kept
+ * for either.
  */
 public final class PendingIndexes implements Iterable<Integer> {
 
@@ -53,14 +55,18 @@ public final class PendingIndexes implements Iterable<Integer> {
         }
     }
 
-    /** Puts an index back in front (an aborted or failed attempt). */
-    void retry(int index) {
+    /** Puts an index back in front (an aborted or failed attempt), to run next as attempt {@code nextAttempt}. */
+    void retry(int index, int nextAttempt) {
         retries.addFirst(index);
+        if (nextAttempt > 0) {
+            attempts.merge(index, nextAttempt, Math::max);
+        }
     }
 
     /** Takes a specific index out (revival of a running job); {@code false} if it is not pending. */
     boolean remove(int index) {
         if (retries.remove(index)) {
+            attempts.remove(index);
             return true;
         }
         if (index >= nextFresh && index < jobCount && !takenAhead.get(index)) {
@@ -73,19 +79,16 @@ public final class PendingIndexes implements Iterable<Integer> {
 
     void clear() {
         retries.clear();
+        attempts.clear();
         takenAhead.clear();
         takenAheadCount = 0;
         nextFresh = jobCount;
     }
 
-    /** How many attempts the index had; the next attempt's number. */
-    int attempts(int index) {
-        return attempts.getOrDefault(index, 0);
-    }
-
-    /** Counts an attempt (at least {@code attempt + 1} so far). */
-    void attempted(int index, int attempt) {
-        attempts.merge(index, attempt + 1, Math::max);
+    /** The number of the attempt an index just polled starts as (0 for its first), forgotten here. */
+    int startAttempt(int index) {
+        Integer next = attempts.remove(index);
+        return next == null ? 0 : next;
     }
 
     /**
@@ -96,7 +99,8 @@ public final class PendingIndexes implements Iterable<Integer> {
      * @param nextFresh the lowest index never started
      * @param retries indexes waiting in front, in order
      * @param takenAhead indexes at or above {@code nextFresh} that are not pending
-     * @param attempts attempts per index that had any
+     * @param attempts the next attempt's number of retried indexes (journals written before it was
+     *     kept this small may hold every index ever started; only pending ones are restored)
      */
     public record State(int nextFresh, java.util.List<Integer> retries, java.util.List<Integer> takenAhead,
             Map<Integer, Integer> attempts) {
@@ -128,7 +132,12 @@ public final class PendingIndexes implements Iterable<Integer> {
         state.takenAhead().forEach(takenAhead::set);
         takenAheadCount = state.takenAhead().size();
         attempts.clear();
-        attempts.putAll(state.attempts());
+        java.util.Set<Integer> waiting = new java.util.HashSet<>(retries);
+        state.attempts().forEach((index, next) -> {
+            if (waiting.contains(index)) {
+                attempts.put(index, next);
+            }
+        });
     }
 
     /** Pending indexes in the order they will start. */

@@ -22,7 +22,7 @@ class PendingIndexesTest {
         assertEquals(6, pending.size());
         assertEquals(0, pending.poll());
         assertEquals(1, pending.poll());
-        pending.retry(0);
+        pending.retry(0, 1);
         assertEquals(List.of(0, 2, 3, 4, 5), all(pending));
         assertTrue(pending.remove(4));
         assertFalse(pending.remove(4));
@@ -37,11 +37,34 @@ class PendingIndexesTest {
     }
 
     @Test
-    void attemptsAreCountedPerIndex() {
+    void aRetriedIndexStartsAsItsNextAttemptAndIsForgottenOnceItRuns() {
         PendingIndexes pending = new PendingIndexes(3);
-        assertEquals(0, pending.attempts(1));
-        pending.attempted(1, 0);
-        pending.attempted(1, 1);
-        assertEquals(2, pending.attempts(1));
+        int first = pending.poll();
+        assertEquals(0, pending.startAttempt(first), "a fresh index starts as attempt 0");
+        pending.retry(first, 1);
+        pending.retry(first, 2);
+        assertEquals(first, pending.poll());
+        assertEquals(2, pending.startAttempt(first), "the highest next attempt counts");
+        assertEquals(0, pending.startAttempt(first), "nothing is kept for a running index");
+    }
+
+    @Test
+    void attemptsAreKeptOnlyForRetriesSoMemoryDoesNotGrowWithTheJobsDone() {
+        PendingIndexes pending = new PendingIndexes(100_000);
+        for (int i = 0; i < 100_000; i++) {
+            pending.startAttempt(pending.poll());
+        }
+        pending.retry(7, 1);
+        PendingIndexes.State state = pending.state(List.of());
+        assertEquals(java.util.Map.of(7, 1), state.attempts());
+    }
+
+    @Test
+    void restoringAnOldSnapshotKeepsTheAttemptsOfPendingIndexesOnly() {
+        PendingIndexes pending = new PendingIndexes(10);
+        pending.restore(new PendingIndexes.State(5, List.of(2), List.of(), java.util.Map.of(0, 1, 1, 1, 2, 3)));
+        assertEquals(2, pending.poll());
+        assertEquals(3, pending.startAttempt(2));
+        assertEquals(0, pending.state(List.of()).attempts().size(), "indexes 0 and 1 are done: nothing kept");
     }
 }
