@@ -294,11 +294,11 @@ public final class SchedulerDaemon implements AutoCloseable {
             // queued from the loop, so that every event after the snapshot is appended after it
             loop.call(cluster -> {
                 long started = System.nanoTime();
-                List<JournalEvent> snapshot = Revival.snapshot(cluster, clock.now());
+                Revival.Captured snapshot = Revival.capture(cluster, clock.now());
                 lastSnapshotRecords = snapshot.size();
-                LOG.info("compacting the journal: a snapshot of {} records taken in {} ms on the scheduler thread",
+                LOG.info("compacting the journal: a snapshot of {} records captured in {} ms on the scheduler thread",
                         snapshot.size(), (System.nanoTime() - started) / 1_000_000);
-                return journal.compact(snapshot);
+                return journal.compact(snapshot::events);
             }).join().join();
         }
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,7 +54,7 @@ public final class Journal implements AutoCloseable {
     private record Append(JournalEvent event, CompletableFuture<Void> done) implements Task {
     }
 
-    private record Compact(List<JournalEvent> snapshot, CompletableFuture<Void> done) implements Task {
+    private record Compact(Supplier<List<JournalEvent>> snapshot, CompletableFuture<Void> done) implements Task {
     }
 
     private record Stop() implements Task {
@@ -141,8 +142,18 @@ public final class Journal implements AutoCloseable {
      * before it is written. The new file is written beside, fsynced and renamed over the old one.
      */
     public CompletableFuture<Void> compact(List<JournalEvent> snapshot) {
+        List<JournalEvent> events = List.copyOf(snapshot);
+        return compact(() -> events);
+    }
+
+    /**
+     * Like {@link #compact(List)}, with the events made on the journal's thread: the caller
+     * captures what they need from its live state (cheaply) and the supplier turns that into events,
+     * so that a large snapshot does not hold up the thread that took it.
+     */
+    public CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        queue.add(new Compact(List.copyOf(snapshot), done));
+        queue.add(new Compact(snapshot, done));
         return done;
     }
 
@@ -173,7 +184,7 @@ public final class Journal implements AutoCloseable {
             } else if (task instanceof Compact compact) {
                 writeGroup(group);
                 try {
-                    replaceWith(compact.snapshot());
+                    replaceWith(compact.snapshot().get());
                     compact.done().complete(null);
                 } catch (IOException | RuntimeException e) {
                     LOG.error("journal {}: compaction failed ({}); the journal stays as it was", file, e.toString());

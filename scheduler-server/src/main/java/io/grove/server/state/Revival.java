@@ -97,26 +97,73 @@ public final class Revival {
      * integral volumes. Its size grows with the operations and running jobs, not with the jobs done.
      */
     public static List<JournalEvent> snapshot(Cluster cluster, Instant now) {
-        List<JournalEvent> events = new ArrayList<>();
+        return capture(cluster, now).events();
+    }
+
+    /**
+     * The part of {@link #snapshot} that must run where the cluster is changed: the operations'
+     * events and the running jobs themselves (whose recorded fields never change). Turning the jobs
+     * into events, the bulk of a busy cluster's snapshot, is left to {@link Captured#events}, which
+     * may run on any thread.
+     */
+    public static Captured capture(Cluster cluster, Instant now) {
+        List<Object> parts = new ArrayList<>();
+        int size = 0;
         for (Operation operation : cluster.registry().operations()) {
-            events.add(new JournalEvent.Submitted(operation.id(), operation.spec(), operation.user(),
+            parts.add(new JournalEvent.Submitted(operation.id(), operation.spec(), operation.user(),
                     operation.submitTime().toEpochMilli()));
+            size += 2;
             if (operation.state().isFinished()) {
-                events.add(new JournalEvent.OperationFinished(operation.id(), operation.state(),
+                parts.add(new JournalEvent.OperationFinished(operation.id(), operation.state(),
                         operation.finishTime() == null ? now.toEpochMilli() : operation.finishTime().toEpochMilli(),
                         operation.finalMessage(), operation.completedJobCount(), operation.failedJobCount(),
                         operation.abortedJobCount()));
                 continue;
             }
-            events.add(new JournalEvent.Progress(operation.id(), operation.progress()));
+            parts.add(new JournalEvent.Progress(operation.id(), operation.progress()));
+            Job[] running = new Job[operation.runningJobCount()];
+            int i = 0;
             for (Job job : operation.runningJobsView()) {
-                events.add(started(job));
+                running[i++] = job;
             }
+            parts.add(running);
+            size += running.length;
         }
         for (String tree : cluster.treeNames()) {
-            events.add(new JournalEvent.IntegralVolumes(tree, cluster.integralState(tree), now.toEpochMilli()));
+            parts.add(new JournalEvent.IntegralVolumes(tree, cluster.integralState(tree), now.toEpochMilli()));
+            size++;
         }
-        return events;
+        return new Captured(parts, size);
+    }
+
+    /** A snapshot taken but not yet turned into events: events, and arrays of running jobs. */
+    public static final class Captured {
+        private final List<Object> parts;
+        private final int size;
+
+        private Captured(List<Object> parts, int size) {
+            this.parts = parts;
+            this.size = size;
+        }
+
+        /** How many events {@link #events} gives. */
+        public int size() {
+            return size;
+        }
+
+        public List<JournalEvent> events() {
+            List<JournalEvent> events = new ArrayList<>(size);
+            for (Object part : parts) {
+                if (part instanceof Job[] jobs) {
+                    for (Job job : jobs) {
+                        events.add(started(job));
+                    }
+                } else {
+                    events.add((JournalEvent) part);
+                }
+            }
+            return events;
+        }
     }
 
     static JournalEvent.JobStarted started(Job job) {

@@ -93,6 +93,26 @@ class JournalTest {
         }
     }
 
+    @Test
+    void aSnapshotSuppliedLaterIsMadeOnTheJournalsThreadInItsPlaceInTheQueue(@TempDir Path dir) throws Exception {
+        Thread caller = Thread.currentThread();
+        java.util.concurrent.atomic.AtomicReference<Thread> madeOn = new java.util.concurrent.atomic.AtomicReference<>();
+        try (Journal journal = Journal.open(dir)) {
+            journal.append(new JournalEvent.Submitted("op-1", SPEC, "alice", 1));
+            journal.compact(() -> {
+                madeOn.set(Thread.currentThread());
+                return List.of(new JournalEvent.Submitted("op-9", SPEC, "bob", 1));
+            });
+            journal.append(new JournalEvent.Aborted("op-9", 2, "z")).get();
+        }
+        assertTrue(madeOn.get() != null && madeOn.get() != caller, "made on " + madeOn.get());
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(List.of(new JournalEvent.Submitted("op-9", SPEC, "bob", 1),
+                    new JournalEvent.Aborted("op-9", 2, "z")), journal.recovered(),
+                    "what was appended before the compaction is in the snapshot's place, what came after follows it");
+        }
+    }
+
     static List<JournalEvent> many(int count) {
         List<JournalEvent> events = new java.util.ArrayList<>();
         for (int i = 1; i <= count; i++) {
