@@ -366,16 +366,21 @@ final class CompositeElement extends Element {
         sortedChildren = List.of();
     }
 
-    /** The share the FIFO child at {@code position} gets at pool fit factor {@code f}. */
+    /**
+     * The share the FIFO child at {@code position} gets at pool fit factor {@code f}. Within its own
+     * stretch the child is read off its plot moved right by its position, exactly as the pool's plot
+     * was built: subtracting the position from {@code f} instead would round, and could put a child
+     * over the top of a jump (a gang operation's whole demand) that the pool's fit factor stops
+     * below.
+     */
     private double[] fifoChildShareAt(int position, double f) {
         int satisfied = (int) f;
         Element child = sortedChildren.get(position);
         if (position < satisfied) {
             return dims.unpack(child.fairShareBySuggestion.valueAt(1.0));
         }
-        double rest = f - satisfied;
-        if (position == satisfied && rest != 0) {
-            return dims.unpack(child.fairShareBySuggestion.valueAt(rest));
+        if (position == satisfied && f > satisfied) {
+            return dims.unpack(child.fairShareBySuggestion.shift(position).valueAt(f));
         }
         return Vec.zero();
     }

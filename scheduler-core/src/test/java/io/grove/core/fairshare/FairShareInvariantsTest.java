@@ -183,12 +183,23 @@ class FairShareInvariantsTest {
         for (int r = 0; r < 5; r++) {
             assertTrue(root.get(r) <= 1 + EPS, "seed " + seed + ": root fair share " + root);
         }
+        Map<String, double[]> childrenSums = new HashMap<>();
         for (ElementShares e : result.elements().values()) {
             for (int r = 0; r < 5; r++) {
                 assertTrue(e.fairShare().total().get(r) <= e.demandShare().get(r) + EPS,
                         "seed " + seed + ": " + e.id() + " above its demand");
             }
+            if (e.parent() != null) {
+                add(childrenSums.computeIfAbsent(e.parent(), k -> new double[5]), e.fairShare().total());
+            }
         }
+        childrenSums.forEach((parent, sum) -> {
+            ShareVector share = result.element(parent).fairShare().total();
+            for (int r = 0; r < 5; r++) {
+                assertTrue(sum[r] <= share.get(r) + EPS, "seed " + seed + ": the children of " + parent + " sum to "
+                        + java.util.Arrays.toString(sum) + ", past its fair share " + share);
+            }
+        });
     }
 
     private static boolean dominates(ShareVector a, ShareVector b) {

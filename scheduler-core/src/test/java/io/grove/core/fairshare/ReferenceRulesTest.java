@@ -181,6 +181,30 @@ class ReferenceRulesTest {
         assertShare(unit(0.5), smooth.element("g2").fairShare().total(), "g2 half");
     }
 
+    /**
+     * Two FIFO pools of equal weight, each with two gang operations of 30% of everything, step
+     * functions on. Pool a's first gang fits (0.3); with fit factors rising together, a's second
+     * gang (another 0.3) fits before b's first would overflow: a gets 0.6, b the 0.3 left over
+     * (0.6 + 0.3 + 0.3 would be 1.2). Inside b the 0.3 covers its first operation exactly, so the
+     * second gets nothing: b's children sum to b, not 0.6.
+     */
+    @Test
+    void fifoPoolOfGangsNeverGivesItsChildrenMoreThanItself() {
+        FairShareResult r = UpdateFixture.tree(pool("a").fifo(), pool("b").fifo())
+                .gangStepFunctions()
+                .op(OperationDemand.of("a1", "a", C100.times(0.3)).asGang())
+                .op(OperationDemand.of("a2", "a", C100.times(0.3)).asGang())
+                .op(OperationDemand.of("b1", "b", C100.times(0.3)).asGang())
+                .op(OperationDemand.of("b2", "b", C100.times(0.3)).asGang())
+                .run();
+        assertShare(unit(0.6), r.element("a").fairShare().total(), "a");
+        assertShare(unit(0.3), r.element("a1").fairShare().total(), "a1");
+        assertShare(unit(0.3), r.element("a2").fairShare().total(), "a2");
+        assertShare(unit(0.3), r.element("b").fairShare().total(), "b");
+        assertShare(unit(0.3), r.element("b1").fairShare().total(), "b1, first in b's queue");
+        assertShare(unit(0.0), r.element("b2").fairShare().total(), "b2, whose whole demand does not fit");
+    }
+
     @Test
     void aGangThatFitsGetsItsWholeDemand() {
         FairShareResult r = UpdateFixture.tree(pool("p"))

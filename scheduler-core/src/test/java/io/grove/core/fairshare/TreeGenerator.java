@@ -90,7 +90,7 @@ public final class TreeGenerator {
             if (!pool.children.isEmpty() && pool.fifo) {
                 pool = leaves.get(random.nextInt(leaves.size()));
             }
-            OperationDemand op = operation("op" + i, pool.name);
+            OperationDemand op = operation("op" + i, pool.name, pool.fifo);
             operations.add(op);
             operationPools.put(op.id(), pool);
             double[] d = op.demand().toArray();
@@ -155,7 +155,7 @@ public final class TreeGenerator {
         // FIFO only for leaves.
         for (List<Draft> level : levels) {
             for (Draft draft : level) {
-                draft.fifo = draft.children.isEmpty() && random.nextInt(10) == 0;
+                draft.fifo = draft.children.isEmpty() && random.nextInt(shape.gangOperations() ? 4 : 10) == 0;
             }
         }
         return levels;
@@ -186,7 +186,8 @@ public final class TreeGenerator {
         }
     }
 
-    private OperationDemand operation(String id, String pool) {
+    /** In gang trees, half the operations of FIFO pools are gang operations (their jumps meet the FIFO order). */
+    private OperationDemand operation(String id, String pool, boolean fifo) {
         int jobs = 1 + random.nextInt(50);
         double cpuPerJob = 1 + random.nextInt(8);
         double memoryPerJob = (1 + random.nextInt(16)) * (1L << 30);
@@ -194,7 +195,7 @@ public final class TreeGenerator {
         int running = random.nextInt(3) == 0 ? random.nextInt(jobs + 1) : 0;
         Resources usage = new Resources(running, running * cpuPerJob, 0, running * memoryPerJob, 0);
         double weight = random.nextInt(4) == 0 ? 0.5 + random.nextInt(8) * 0.5 : 1;
-        boolean gang = shape.gangOperations() && random.nextInt(8) == 0;
+        boolean gang = shape.gangOperations() && random.nextInt(fifo ? 2 : 8) == 0;
         return new OperationDemand(id, pool, weight, demand, usage, null, null, gang, null, random.nextInt(jobs + 1));
     }
 
