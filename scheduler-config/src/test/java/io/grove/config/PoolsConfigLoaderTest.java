@@ -52,6 +52,8 @@ class PoolsConfigLoaderTest {
                         ProblemCode.OPERATION_COUNT_BELOW_RUNNING_COUNT, "physical/prod", "max_operation_count", 6))),
                 new Case("burst-on-relaxed.yaml", List.of(new Expected(ProblemCode.BURST_RESOURCES_ON_NON_BURST_POOL,
                         "physical/analytics", "integral_guarantees.burst_guarantee_resources", 9))),
+                new Case("integral-children-exceed-parent.yaml", List.of(new Expected(
+                        ProblemCode.CHILDREN_INTEGRAL_EXCEED_PARENT, "physical/research", "integral_guarantees.resource_flow", 8))),
                 new Case("fifo-with-guarantee.yaml", List.of(
                         new Expected(ProblemCode.FIFO_POOL_WITH_GUARANTEES, "physical/queue", "mode", 6),
                         new Expected(ProblemCode.FIFO_POOL_WITH_EPHEMERAL_SUBPOOLS, "physical/queue", "create_ephemeral_subpools", 8),
@@ -81,8 +83,8 @@ class PoolsConfigLoaderTest {
                         new Expected(ProblemCode.INCONSISTENT_PREEMPTION_THRESHOLDS, "physical",
                                 "aggressive_preemption_satisfaction_threshold", 6),
                         new Expected(ProblemCode.VALUE_OUT_OF_RANGE, "physical/prod", "max_share_ratio", 9),
-                        new Expected(ProblemCode.FLOW_WITHOUT_INTEGRAL_GUARANTEE, "physical/prod",
-                                "integral_guarantees.resource_flow", 10),
+                        new Expected(ProblemCode.BURST_RESOURCES_ON_NON_BURST_POOL, "physical/prod",
+                                "integral_guarantees.burst_guarantee_resources", 10),
                         new Expected(ProblemCode.EPHEMERAL_CONFIG_WITHOUT_EPHEMERAL_SUBPOOLS, "physical/research",
                                 "ephemeral_subpool_config", 12))));
     }

@@ -80,6 +80,13 @@ final class CompositeElement extends Element {
         return config == null ? IntegralGuaranteeType.NONE : config.integralGuarantees().guaranteeType();
     }
 
+    /** A pool of type none that declares a flow or burst resources, bounding the integral pools below it. */
+    boolean isIntegralParent() {
+        return config != null && integralType() == IntegralGuaranteeType.NONE
+                && (!config.integralGuarantees().resourceFlow().isEmpty()
+                        || !config.integralGuarantees().burstGuaranteeResources().isEmpty());
+    }
+
     boolean stepFunctionForGangOperationsEnabled() {
         return config == null || config.enableStepFunctionForGangOperations() == null
                 || config.enableStepFunctionForGangOperations();

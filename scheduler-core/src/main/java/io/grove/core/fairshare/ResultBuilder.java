@@ -29,6 +29,9 @@ final class ResultBuilder {
                 if (pool.integralType() != IntegralGuaranteeType.NONE) {
                     integral = integralAttributes(pool, context);
                     state.put(pool.id, new IntegralState(Resources.of(pool.accumulatedVolume), pool.lastShareRatio));
+                } else if (pool.isIntegralParent()) {
+                    // A parent of integral pools: no bucket of its own, its subtree's ratios.
+                    integral = integralAttributes(pool, context);
                 }
                 fixed[i] = shares(element, element == root ? rootShare : element.detailed(element.fairShare), integral);
             }

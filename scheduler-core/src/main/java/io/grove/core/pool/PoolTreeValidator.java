@@ -190,12 +190,7 @@ public final class PoolTreeValidator {
     private void checkIntegral(PoolConfig pool, String path, boolean underIntegral) {
         IntegralGuaranteesConfig integral = pool.integralGuarantees();
         switch (integral.guaranteeType()) {
-            case NONE -> {
-                if (!integral.resourceFlow().isEmpty()) {
-                    problem(path, "integral_guarantees.resource_flow", ProblemCode.FLOW_WITHOUT_INTEGRAL_GUARANTEE,
-                            "resource_flow needs guarantee_type burst or relaxed");
-                }
-            }
+            case NONE -> checkIntegralParent(pool, path);
             case BURST -> {
                 if (integral.resourceFlow().isEmpty()) {
                     problem(path, "integral_guarantees.resource_flow", ProblemCode.INTEGRAL_POOL_WITHOUT_FLOW,
@@ -214,10 +209,10 @@ public final class PoolTreeValidator {
             }
             default -> throw new IllegalStateException("unexpected guarantee type " + integral.guaranteeType());
         }
-        if (integral.guaranteeType() != IntegralGuaranteeType.BURST && !integral.burstGuaranteeResources().isEmpty()) {
+        if (integral.guaranteeType() == IntegralGuaranteeType.RELAXED && !integral.burstGuaranteeResources().isEmpty()) {
             problem(path, "integral_guarantees.burst_guarantee_resources", ProblemCode.BURST_RESOURCES_ON_NON_BURST_POOL,
-                    "burst_guarantee_resources is only allowed with guarantee_type burst, not "
-                            + integral.guaranteeType().name().toLowerCase(java.util.Locale.ROOT));
+                    "burst_guarantee_resources is only allowed with guarantee_type burst (or none, on a parent of"
+                            + " integral pools), not relaxed");
         }
         if (integral.relaxedShareMultiplierLimit() != null) {
             if (integral.guaranteeType() != IntegralGuaranteeType.RELAXED) {
@@ -226,9 +221,65 @@ public final class PoolTreeValidator {
             }
             multiplier(path, "integral_guarantees.relaxed_share_multiplier_limit", integral.relaxedShareMultiplierLimit());
         }
-        if (underIntegral && integral.isIntegral()) {
+        if (underIntegral && (integral.isIntegral() || declaresIntegralResources(integral))) {
             problem(path, "integral_guarantees", ProblemCode.NESTED_INTEGRAL_POOLS,
-                    "an integral pool cannot be inside another integral pool");
+                    "an integral pool cannot be inside another integral pool, nor declare integral resources there");
+        }
+    }
+
+    private static boolean declaresIntegralResources(IntegralGuaranteesConfig integral) {
+        return !integral.resourceFlow().isEmpty() || !integral.burstGuaranteeResources().isEmpty();
+    }
+
+    /**
+     * A pool of guarantee type none may declare a resource flow and burst guarantee resources: they
+     * do not make it integral, they bound its integral descendants. For every resource it declares,
+     * what its nearest declaring descendants declare must fit into it (a descendant below a pool that
+     * declares nothing counts towards the nearest ancestor that does).
+     */
+    private void checkIntegralParent(PoolConfig pool, String path) {
+        IntegralGuaranteesConfig integral = pool.integralGuarantees();
+        checkIntegralSum(pool, path, "resource_flow", integral.resourceFlow(), IntegralGuaranteesConfig::resourceFlow);
+        checkIntegralSum(pool, path, "burst_guarantee_resources", integral.burstGuaranteeResources(),
+                IntegralGuaranteesConfig::burstGuaranteeResources);
+    }
+
+    private void checkIntegralSum(PoolConfig pool, String path, String attribute, PartialResources bound,
+            java.util.function.Function<IntegralGuaranteesConfig, PartialResources> declared) {
+        for (int r = 0; r < ResourceType.COUNT; r++) {
+            ResourceType type = ResourceType.at(r);
+            if (!bound.isSet(type)) {
+                continue;
+            }
+            double limit = bound.get(type, 0);
+            List<java.util.Map.Entry<String, Double>> declarers = new java.util.ArrayList<>();
+            nearestDeclarers(pool, path, type, declared, declarers);
+            double sum = 0;
+            for (java.util.Map.Entry<String, Double> declarer : declarers) {
+                double before = sum;
+                sum += declarer.getValue();
+                if (sum > limit * (1 + 1e-12)) {
+                    problem(path, "integral_guarantees." + attribute, ProblemCode.CHILDREN_INTEGRAL_EXCEED_PARENT,
+                            "the pools below declare " + attribute + " " + type.key() + " beyond this pool's "
+                                    + fmt(limit) + ": " + declarer.getKey() + " brings the sum from " + fmt(before)
+                                    + " to " + fmt(sum));
+                    break;
+                }
+            }
+        }
+    }
+
+    private static void nearestDeclarers(PoolConfig pool, String path, ResourceType type,
+            java.util.function.Function<IntegralGuaranteesConfig, PartialResources> declared,
+            List<java.util.Map.Entry<String, Double>> out) {
+        for (PoolConfig child : pool.children()) {
+            String childPath = path + "/" + child.name();
+            PartialResources own = declared.apply(child.integralGuarantees());
+            if (own.isSet(type)) {
+                out.add(java.util.Map.entry(childPath, own.get(type, 0)));
+            } else {
+                nearestDeclarers(child, childPath, type, declared, out);
+            }
         }
     }
 

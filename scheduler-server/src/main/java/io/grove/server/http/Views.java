@@ -197,7 +197,14 @@ final class Views {
             node.set("strong_guarantee_resources", partial(config.strongGuaranteeResources()));
             node.set("resource_limits", partial(config.resourceLimits()));
             if (config.integralGuarantees() != null) {
-                node.put("integral_guarantee_type", lower(config.integralGuarantees().guaranteeType()));
+                io.grove.core.pool.IntegralGuaranteesConfig integral = config.integralGuarantees();
+                node.put("integral_guarantee_type", lower(integral.guaranteeType()));
+                if (!integral.resourceFlow().isEmpty()) {
+                    node.set("resource_flow", partial(integral.resourceFlow()));
+                }
+                if (!integral.burstGuaranteeResources().isEmpty()) {
+                    node.set("burst_guarantee_resources", partial(integral.burstGuaranteeResources()));
+                }
             }
         }
         return node;
