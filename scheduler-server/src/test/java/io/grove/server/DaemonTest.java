@@ -273,6 +273,31 @@ class DaemonTest {
     }
 
     @Test
+    void aLimitLoweredByPatchTakesJobsBackThroughTheDaemon(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            node.handshake();
+            String op = users.submit("adhoc", 8);
+            daemon.updateFairShare();
+            assertEquals(4, node.heartbeat().jobsToStart().size());
+            DaemonFixture.Reply updated = users.send("PATCH", "/api/v1/operations/" + op,
+                    "{\"resource_limits\": {\"cpu\": 1}}");
+            assertEquals(200, updated.status(), updated.toString());
+            daemon.updateFairShare();
+            HeartbeatReply reply = node.heartbeat();
+            assertEquals(3, reply.jobsToInterrupt().size(), reply.toString());
+            for (HeartbeatReply.JobToInterrupt interrupt : reply.jobsToInterrupt()) {
+                assertEquals("resource_limits_violated", interrupt.reason());
+                assertTrue(interrupt.jobId().startsWith(op + "-"));
+            }
+            assertTrue(reply.jobsToStart().isEmpty(), "nothing starts in their place: " + reply);
+            DaemonFixture.Reply jobs = users.get("/api/v1/operations/" + op + "/jobs");
+            assertTrue(jobs.body().toString().contains("resource_limits_violated"), jobs.body().toString());
+        }
+    }
+
+    @Test
     void patchChangesWeightLimitsAndPoolLikeASubmit(@TempDir Path dir) throws Exception {
         try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {

@@ -292,6 +292,8 @@ public final class Cluster {
             }
             if (preemption.reason() == Decision.PreemptionReason.GRACEFUL) {
                 registry.markInterrupting(job.id());
+            } else if (preemption.reason() == Decision.PreemptionReason.RESOURCE_LIMITS_VIOLATED) {
+                endJob(job, JobState.ABORTED, now, JobEndReason.RESOURCE_LIMITS_VIOLATED, preemption.message());
             } else {
                 endJob(job, JobState.ABORTED, now, JobEndReason.PREEMPTED, preemption.message());
             }

@@ -8,6 +8,8 @@ public enum JobEndReason {
     PREEMPTED,
     /** Interrupted because its graceful operation was above its fair share. */
     GRACEFUL_PREEMPTION,
+    /** Taken back because its operation or a pool above it used more than its resource limits. */
+    RESOURCE_LIMITS_VIOLATED,
     /** Its node had more running than its limits allow. */
     RESOURCE_OVERCOMMIT,
     /** Its node was lost beyond the registration timeout. */

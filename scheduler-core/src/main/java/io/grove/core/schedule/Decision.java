@@ -56,7 +56,9 @@ public record Decision(
         /** For an operation starving aggressively. */
         AGGRESSIVE_STARVATION,
         /** Its graceful operation is above its fair share. */
-        GRACEFUL
+        GRACEFUL,
+        /** Its operation, or a pool above it, uses more than its resource limits (lowered since it started). */
+        RESOURCE_LIMITS_VIOLATED
     }
 
     /**

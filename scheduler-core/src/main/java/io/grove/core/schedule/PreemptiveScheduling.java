@@ -18,7 +18,9 @@ import java.util.Set;
  * the pool that blocks them), then tries the starving operations, lowest satisfaction first, with
  * the node's free resources plus those jobs. The first job that fits is started and the victims
  * are chosen most preemptible first, newest first, until the node and every pool on the
- * preemptor's path fit again. At most one preemptive start per heartbeat.
+ * preemptor's path fit again. At most one preemptive start per heartbeat. Then, as the reference's
+ * normal stage always does, jobs of operations and pools above their specified limits (lowered
+ * since the jobs started) are taken back, newest first, until each is within its limits.
  *
  * <p><b>No ping-pong.</b> A preemption never causes a preemption back while nothing else changes:
  * <ul>
@@ -60,13 +62,26 @@ final class PreemptiveScheduling {
     /** @return whether a preemptive pass ran (which starts the node's backoff) */
     static boolean run(DecisionContext context, Preemptibility statuses) {
         SchedulingIndex index = context.index;
-        if (index.starvingOperations.length == 0) {
+        boolean violated = limitsViolatedOnNode(context);
+        if (index.starvingOperations.length == 0 && !violated) {
             return false;
         }
         PreemptionSettings settings = index.config.preemption();
         Instant last = context.node.lastPreemptivePass();
         if (last != null && context.now.isBefore(last.plus(settings.preemptiveSchedulingBackoff()))) {
             return false;
+        }
+        startForStarving(context, statuses, settings);
+        if (violated) {
+            fixViolatedLimits(context, statuses, settings);
+        }
+        return true;
+    }
+
+    private static void startForStarving(DecisionContext context, Preemptibility statuses, PreemptionSettings settings) {
+        SchedulingIndex index = context.index;
+        if (index.starvingOperations.length == 0) {
+            return;
         }
         for (Stage stage : Stage.values()) {
             List<Integer> targets = targets(index, stage);
@@ -76,11 +91,63 @@ final class PreemptiveScheduling {
             List<Candidate> candidates = candidates(context, statuses, stage, settings);
             for (int target : targets) {
                 if (index.isSchedulable(target) && tryTarget(context, stage, target, candidates, settings)) {
-                    return true;
+                    return;
                 }
             }
         }
-        return true;
+    }
+
+    /** Whether a job on the node belongs to an element (root excluded) above its specified limits. */
+    private static boolean limitsViolatedOnNode(DecisionContext context) {
+        SchedulingIndex index = context.index;
+        for (Job job : context.node.jobs()) {
+            int at = index.indexOf(job.operationId());
+            if (at >= 0 && violatedAbove(index, at, job.resources().toArray()) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The lowest element from {@code at} up (root excluded) whose usage is above its limits in a
+     * resource the job uses, or -1.
+     */
+    private static int violatedAbove(SchedulingIndex index, int at, double[] job) {
+        int n = SchedulingIndex.N;
+        for (int e = at; e > 0; e = index.parent[e]) {
+            for (int r = 0; r < n; r++) {
+                if (job[r] > 0 && index.usage[e * n + r] > index.limits[e * n + r] + 1e-9) {
+                    return e;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The normal stage's limits pass: the node's preemptible jobs that nothing protects (as victims
+     * of the normal stage), newest first, are taken while their operation or a pool above it is
+     * over its limits. Each taken job lowers the usage on its path, so it stops once all fit.
+     */
+    private static void fixViolatedLimits(DecisionContext context, Preemptibility statuses, PreemptionSettings settings) {
+        SchedulingIndex index = context.index;
+        for (Candidate candidate : candidates(context, statuses, Stage.NORMAL, settings)) {
+            if (candidate.blocker() >= 0 || candidate.operation() < 0 || context.released.contains(candidate.job().id())) {
+                continue;
+            }
+            int violated = violatedAbove(index, candidate.operation(), candidate.resources());
+            if (violated < 0) {
+                continue;
+            }
+            Job job = candidate.job();
+            String element = index.operations[violated] != null ? "operation " + index.ids[violated] : "pool " + index.ids[violated];
+            context.release(job);
+            context.preemptions.add(new Decision.JobPreemption(job.id(), job.operationId(),
+                    Decision.PreemptionReason.RESOURCE_LIMITS_VIOLATED, null, null, settings.allocationPreemptionTimeout(),
+                    "preempted because " + element + " uses more than its resource_limits in tree " + index.tree
+                            + " (lowered since the job started)"));
+        }
     }
 
     private static List<Integer> targets(SchedulingIndex index, Stage stage) {

@@ -83,7 +83,8 @@ public final class SchedulerMetrics implements OperationRegistry.Listener {
             jobsCompleted.increment();
         } else if (job.state() == JobState.FAILED) {
             jobsFailed.increment();
-        } else if (job.endReason() == JobEndReason.PREEMPTED || job.endReason() == JobEndReason.GRACEFUL_PREEMPTION) {
+        } else if (job.endReason() == JobEndReason.PREEMPTED || job.endReason() == JobEndReason.GRACEFUL_PREEMPTION
+                || job.endReason() == JobEndReason.RESOURCE_LIMITS_VIOLATED) {
             jobsPreempted.increment();
         } else {
             jobsAborted.increment();
