@@ -4,6 +4,7 @@ import io.grove.config.LoadResult;
 import io.grove.config.yaml.MapReader;
 import io.grove.config.yaml.Problems;
 import io.grove.config.yaml.YamlDocument;
+import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.OperationType;
 import io.grove.core.operation.PreemptionMode;
@@ -30,6 +31,9 @@ import java.util.Map;
  * resource_limits: {cpu: 40}
  * max_failed_job_count: 10
  * preemption_mode: normal        # or graceful
+ * fair_share_starvation_tolerance: 0.8               # at most the pool's counts
+ * fair_share_starvation_timeout: 60s                 # at least the pool's counts
+ * non_preemptible_resource_usage_threshold: {cpu: 4} # at most the pool's counts, per resource
  * tasks:
  *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, env: {MODE: fast}}
  * </pre>
@@ -71,6 +75,7 @@ public final class OperationSpecLoader {
         }
         PreemptionMode mode = top.enumValue("preemption_mode", PreemptionMode.class);
         Boolean gang = top.bool("is_gang");
+        OperationPreemption preemption = preemption(top);
         Map<String, TaskSpec> tasks = new LinkedHashMap<>();
         for (Map.Entry<String, MapReader> entry : top.namedMaps("tasks").entrySet()) {
             TaskSpec task = task(entry.getKey(), entry.getValue());
@@ -99,7 +104,19 @@ public final class OperationSpecLoader {
         return new OperationSpec(type, title, tasks, pool, trees, options, weight == null ? 1.0 : weight,
                 limits == null ? null : limits.asLimits(),
                 maxFailed == null ? OperationSpec.DEFAULT_MAX_FAILED_JOB_COUNT : maxFailed, mode,
-                gang != null && gang);
+                gang != null && gang, preemption);
+    }
+
+    private static OperationPreemption preemption(MapReader top) {
+        Double tolerance = top.number("fair_share_starvation_tolerance");
+        if (tolerance != null && !(tolerance >= 0 && tolerance <= 1)) {
+            top.problem("fair_share_starvation_tolerance", ProblemCode.BAD_VALUE, "must be within [0, 1], got " + tolerance);
+            tolerance = null;
+        }
+        java.time.Duration timeout = top.duration("fair_share_starvation_timeout", "fair_share_preemption_timeout");
+        PartialResources threshold = top.resources("non_preemptible_resource_usage_threshold");
+        return new OperationPreemption(tolerance, timeout == null ? null : timeout.toMillis(),
+                threshold == null ? null : threshold.asLimits());
     }
 
     private static Double weight(MapReader reader, Double value) {

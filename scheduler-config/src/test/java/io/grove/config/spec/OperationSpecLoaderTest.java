@@ -47,6 +47,33 @@ class OperationSpecLoaderTest {
     }
 
     @Test
+    void anOperationsOwnStarvationAndPreemptionSettings() {
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load("""
+                fair_share_starvation_tolerance: 0.5
+                fair_share_starvation_timeout: 2m
+                non_preemptible_resource_usage_threshold: {cpu: 4}
+                tasks:
+                  main: {job_count: 1, command: "true", cpu: 1}
+                """, "spec.yaml");
+        assertTrue(loaded.ok(), loaded.describe());
+        io.grove.core.operation.OperationPreemption own = loaded.value().preemption();
+        assertEquals(0.5, own.fairShareStarvationTolerance());
+        assertEquals(120_000L, own.fairShareStarvationTimeoutMillis());
+        assertEquals(4, own.nonPreemptibleResourceUsageThreshold().cpu());
+        assertTrue(Double.isInfinite(own.nonPreemptibleResourceUsageThreshold().memory()), "unset: no threshold");
+
+        String refused = OperationSpecLoader.load("""
+                fair_share_starvation_tolerance: 1.5
+                tasks:
+                  main: {job_count: 1, command: "true", cpu: 1}
+                """, "spec.yaml").describe();
+        assertTrue(refused.contains("spec.yaml:1") && refused.contains("fair_share_starvation_tolerance")
+                && refused.contains("within [0, 1]"), refused);
+        assertEquals(io.grove.core.operation.OperationPreemption.NONE, OperationSpecLoader.load(
+                "{\"tasks\": {\"main\": {\"job_count\": 1, \"command\": \"true\", \"cpu\": 1}}}", "api").value().preemption());
+    }
+
+    @Test
     void jsonWorksToo() {
         LoadResult<OperationSpec> loaded = OperationSpecLoader.load(
                 "{\"pool\": \"a\", \"tasks\": {\"main\": {\"job_count\": 2, \"command\": \"true\", \"cpu\": 1}}}", "api");

@@ -423,7 +423,7 @@ public final class Cluster {
         }
         PoolTreeConfig config = prepared.input().tree();
         Map<String, StarvationStatus> starving = tree.starvation.update(computed.elements(), config,
-                prepared.pendingJobs(), prepared.now());
+                prepared.pendingJobs(), operationPreemption(prepared.operations().values()), prepared.now());
         tree.integralState = computed.result().integralState();
         tree.starving = starving;
         tree.lastUpdate = prepared.now();
@@ -437,6 +437,17 @@ public final class Cluster {
     /** An update's input, taken from the live state. */
     public record PreparedUpdate(String tree, FairShareInput input, Map<String, Operation> operations,
             Map<String, Integer> pendingJobs, double[] total, Instant now) {
+    }
+
+    private static Map<String, io.grove.core.operation.OperationPreemption> operationPreemption(
+            Collection<Operation> operations) {
+        Map<String, io.grove.core.operation.OperationPreemption> out = new HashMap<>();
+        for (Operation operation : operations) {
+            if (operation.spec().preemption() != io.grove.core.operation.OperationPreemption.NONE) {
+                out.put(operation.id(), operation.spec().preemption());
+            }
+        }
+        return out;
     }
 
     /** An update's result with its elements, ready to publish. */

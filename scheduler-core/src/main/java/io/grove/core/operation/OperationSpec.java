@@ -20,6 +20,7 @@ import java.util.Map;
  * @param maxFailedJobCount the operation fails when this many jobs have failed
  * @param preemptionMode normal or graceful
  * @param gang all or nothing
+ * @param preemption the operation's own starvation and preemption settings
  */
 public record OperationSpec(
         OperationType type,
@@ -32,7 +33,8 @@ public record OperationSpec(
         Resources resourceLimits,
         int maxFailedJobCount,
         PreemptionMode preemptionMode,
-        boolean gang) {
+        boolean gang,
+        OperationPreemption preemption) {
 
     /** The reference's default of {@code max_failed_job_count}. */
     public static final int DEFAULT_MAX_FAILED_JOB_COUNT = 10;
@@ -67,6 +69,7 @@ public record OperationSpec(
             throw new IllegalArgumentException("max_failed_job_count must not be negative, got " + maxFailedJobCount);
         }
         preemptionMode = preemptionMode == null ? PreemptionMode.NORMAL : preemptionMode;
+        preemption = preemption == null ? OperationPreemption.NONE : preemption;
         for (Map.Entry<String, TaskSpec> entry : tasks.entrySet()) {
             if (!entry.getKey().equals(entry.getValue().name())) {
                 throw new IllegalArgumentException("task key " + entry.getKey() + " differs from its name "
@@ -98,7 +101,7 @@ public record OperationSpec(
             options.put(tree, new TreeOptions(newPool, own.weight(), own.resourceLimits()));
         }
         return new OperationSpec(type, title, tasks, pool, poolTrees, options, newWeight == null ? weight : newWeight,
-                newLimits == null ? resourceLimits : newLimits, maxFailedJobCount, preemptionMode, gang);
+                newLimits == null ? resourceLimits : newLimits, maxFailedJobCount, preemptionMode, gang, preemption);
     }
 
     /** Total number of jobs over all tasks. */
@@ -127,6 +130,7 @@ public record OperationSpec(
         private int maxFailedJobCount = DEFAULT_MAX_FAILED_JOB_COUNT;
         private PreemptionMode preemptionMode = PreemptionMode.NORMAL;
         private boolean gang;
+        private OperationPreemption preemption = OperationPreemption.NONE;
 
         public Builder type(OperationType value) {
             this.type = value;
@@ -189,9 +193,14 @@ public record OperationSpec(
             return this;
         }
 
+        public Builder preemption(OperationPreemption value) {
+            this.preemption = value;
+            return this;
+        }
+
         public OperationSpec build() {
             return new OperationSpec(type, title, tasks, pool, poolTrees, treeOptions, weight, limits,
-                    maxFailedJobCount, preemptionMode, gang);
+                    maxFailedJobCount, preemptionMode, gang, preemption);
         }
     }
 }

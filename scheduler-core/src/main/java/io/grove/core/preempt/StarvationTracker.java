@@ -2,6 +2,7 @@ package io.grove.core.preempt;
 
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
+import io.grove.core.operation.OperationPreemption;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolPreemptionConfig;
 import io.grove.core.pool.PoolTreeConfig;
@@ -19,7 +20,8 @@ import java.util.Set;
  * element below its fair share (times the tolerance) remembers since when; past the starvation
  * timeout it starves, past the aggressive timeout (where enabled) it starves aggressively; at or
  * above it the memory is reset. Pools take their own settings or their parent's; operations their
- * parent's, with tolerance 1 when the fair share covers the whole demand and timeouts scaled by
+ * parent's, made more conservative by their own spec settings (the smaller tolerance, the longer
+ * timeout), with tolerance 1 when the fair share covers the whole demand and timeouts scaled by
  * {@code min(1, pending jobs / allocation_count_preemption_timeout_coefficient)}.
  */
 public final class StarvationTracker {
@@ -36,11 +38,12 @@ public final class StarvationTracker {
      * @param elements the update's elements in tree order (parents first)
      * @param config the tree as the update saw it (with ephemeral pools)
      * @param pendingJobs pending job count by operation id
+     * @param operationSettings the operations' own settings by id (absent: none)
      * @param now the update's time
      * @return the status of every element that is not {@link StarvationStatus#NON_STARVING}
      */
     public Map<String, StarvationStatus> update(List<ElementShares> elements, PoolTreeConfig config,
-            Map<String, Integer> pendingJobs, Instant now) {
+            Map<String, Integer> pendingJobs, Map<String, OperationPreemption> operationSettings, Instant now) {
         StarvationSettings tree = config.starvation();
         PoolTree shape = PoolTree.of(config);
         Map<String, Effective> effective = new HashMap<>();
@@ -64,8 +67,8 @@ public final class StarvationTracker {
                     continue;
                 }
             } else {
-                own = forOperation(parent, element, pendingJobs.getOrDefault(element.id(), 0),
-                        tree.allocationCountPreemptionTimeoutCoefficient());
+                own = forOperation(parent, operationSettings.getOrDefault(element.id(), OperationPreemption.NONE), element,
+                        pendingJobs.getOrDefault(element.id(), 0), tree.allocationCountPreemptionTimeoutCoefficient());
             }
             StarvationStatus status = track(element, own, now);
             if (status != StarvationStatus.NON_STARVING) {
@@ -99,11 +102,12 @@ public final class StarvationTracker {
                 own.enableAggressiveStarvation() != null ? own.enableAggressiveStarvation() : parent.aggressive());
     }
 
-    private static Effective forOperation(Effective parent, ElementShares element, int pendingJobs, double coefficient) {
+    private static Effective forOperation(Effective parent, OperationPreemption spec, ElementShares element,
+            int pendingJobs, double coefficient) {
         double tolerance = ShareBounds.coversDemand(element.fairShare().total().toArray(), element.demandShare().toArray())
-                ? 1.0 : parent.tolerance();
+                ? 1.0 : spec.tolerance(parent.tolerance());
         double scale = coefficient > 0 ? Math.min(1.0, pendingJobs / coefficient) : 1.0;
-        return new Effective(tolerance, scaled(parent.timeout(), scale), scaled(parent.aggressiveTimeout(), scale),
+        return new Effective(tolerance, scaled(spec.timeout(parent.timeout()), scale), scaled(parent.aggressiveTimeout(), scale),
                 parent.aggressive());
     }
 

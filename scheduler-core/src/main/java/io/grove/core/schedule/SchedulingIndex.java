@@ -257,7 +257,8 @@ public final class SchedulingIndex {
         }
         allowAggressive[at] = aggressive;
         allowNormal[at] = normal;
-        nonPreemptibleThreshold[at] = threshold;
+        nonPreemptibleThreshold[at] = operations[at] == null ? threshold
+                : operations[at].spec().preemption().threshold(threshold);
     }
 
     private static void copy(ShareVector share, double[] into, int at) {

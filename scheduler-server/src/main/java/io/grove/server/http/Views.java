@@ -98,6 +98,22 @@ final class Views {
         node.put("weight", operation.spec().weight());
         node.put("preemption_mode", lower(operation.spec().preemptionMode()));
         node.put("max_failed_job_count", operation.spec().maxFailedJobCount());
+        io.grove.core.operation.OperationPreemption own = operation.spec().preemption();
+        if (own.fairShareStarvationTolerance() != null) {
+            node.put("fair_share_starvation_tolerance", own.fairShareStarvationTolerance());
+        }
+        if (own.fairShareStarvationTimeoutMillis() != null) {
+            node.put("fair_share_starvation_timeout", own.fairShareStarvationTimeoutMillis() / 1000.0 + "s");
+        }
+        if (own.nonPreemptibleResourceUsageThreshold() != null) {
+            ObjectNode threshold = node.putObject("non_preemptible_resource_usage_threshold");
+            double[] values = own.nonPreemptibleResourceUsageThreshold().toArray();
+            for (int r = 0; r < values.length; r++) {
+                if (!Double.isInfinite(values[r])) {
+                    threshold.put(io.grove.core.resource.ResourceType.at(r).key(), values[r]);
+                }
+            }
+        }
         if (operation.finalMessage() != null) {
             node.put("message", operation.finalMessage());
         }

@@ -30,6 +30,21 @@ class JournalTest {
     }
 
     @Test
+    void anOperationsOwnPreemptionSettingsSurviveTheJournal(@TempDir Path dir) throws Exception {
+        double inf = Double.POSITIVE_INFINITY;
+        JournalEvent submitted = new JournalEvent.Submitted("op-2", OperationSpec.builder().pool("a")
+                .jobs(1, new Resources(1, 1, 0, 1e9, 0))
+                .preemption(new io.grove.core.operation.OperationPreemption(0.5, 60_000L, new Resources(inf, 4, inf, inf, inf)))
+                .build(), "bob", 5000);
+        try (Journal journal = Journal.open(dir)) {
+            journal.append(submitted).get();
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(List.of(submitted), journal.recovered());
+        }
+    }
+
+    @Test
     void recordsSurviveAReopenInOrder(@TempDir Path dir) throws Exception {
         try (Journal journal = Journal.open(dir)) {
             for (JournalEvent event : someEvents()) {
