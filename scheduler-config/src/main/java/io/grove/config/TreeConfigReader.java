@@ -89,7 +89,9 @@ public final class TreeConfigReader {
                 starvation,
                 preemption,
                 integral,
-                readPools(tree, acls));
+                readPools(tree, acls),
+                tree.number("infer_weight_from_guarantees_share_multiplier",
+                        "infer_weight_from_strong_guarantee_share_multiplier", "infer_weight_from_min_share_ratio_multiplier"));
     }
 
     private static IntegralGuaranteesSettings readIntegralSettings(MapReader reader) {

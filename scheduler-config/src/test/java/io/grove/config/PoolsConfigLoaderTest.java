@@ -181,4 +181,23 @@ class PoolsConfigLoaderTest {
                 "pool_trees: {t: {pools: {a: {min_share_resources: {cpu: 5}, strong_guarantee_resources: {cpu: 5}}}}}", "both");
         assertEquals(ProblemCode.BAD_VALUE, both.problems().get(0).code());
     }
+
+    @Test
+    void weightInferenceAndIntegralParentsLoad() {
+        LoadResult<PoolsConfig> ok = PoolsConfigLoader.load("""
+                pool_trees:
+                  t:
+                    infer_weight_from_min_share_ratio_multiplier: 10
+                    pools:
+                      research:
+                        integral_guarantees: {resource_flow: {cpu: 20}, burst_guarantee_resources: {cpu: 40}}
+                        pools:
+                          burst: {integral_guarantees: {guarantee_type: burst, resource_flow: {cpu: 20}, burst_guarantee_resources: {cpu: 40}}}
+                """, "ok");
+        assertTrue(ok.ok(), ok.describe());
+        assertEquals(10.0, ok.value().trees().get("t").inferWeightFromGuaranteesShareMultiplier());
+        LoadResult<PoolsConfig> low = PoolsConfigLoader.load(
+                "pool_trees: {t: {infer_weight_from_guarantees_share_multiplier: 0.5}}", "low");
+        assertEquals(ProblemCode.VALUE_OUT_OF_RANGE, low.problems().get(0).code(), low.describe());
+    }
 }

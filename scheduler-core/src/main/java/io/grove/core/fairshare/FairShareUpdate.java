@@ -54,6 +54,9 @@ public final class FairShareUpdate {
         root.updateCumulativeAttributes(context);
         IntegralVolumes.consumeAndRefill(root, context);
         StrongGuarantees.validateAndAdjust(root, context);
+        if (input.tree().inferWeightFromGuaranteesShareMultiplier() != null) {
+            root.inferWeights(input.tree().inferWeightFromGuaranteesShareMultiplier());
+        }
         context.useDims(Dims.of(context.total, root));
 
         IntegralShares.updateBurstPools(context);

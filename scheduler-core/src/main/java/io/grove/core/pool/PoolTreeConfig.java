@@ -17,6 +17,9 @@ import java.util.List;
  * @param preemption preemption settings
  * @param integralGuarantees integral guarantee settings
  * @param pools the root's child pools
+ * @param inferWeightFromGuaranteesShareMultiplier when set (at least 1), a pool without a weight of
+ *     its own gets {@code multiplier × (its largest strong guarantee share + its subtree's flow
+ *     ratio) / (the same of its parent)}; {@code null}: weight 1
  */
 public record PoolTreeConfig(
         String name,
@@ -29,7 +32,8 @@ public record PoolTreeConfig(
         StarvationSettings starvation,
         PreemptionSettings preemption,
         IntegralGuaranteesSettings integralGuarantees,
-        List<PoolConfig> pools) {
+        List<PoolConfig> pools,
+        Double inferWeightFromGuaranteesShareMultiplier) {
 
     /** Name of the root pool of every tree. */
     public static final String ROOT = "<Root>";
@@ -46,6 +50,15 @@ public record PoolTreeConfig(
         pools = List.copyOf(pools == null ? List.of() : pools);
     }
 
+    /** A tree that does not infer weights from guarantees. */
+    public PoolTreeConfig(String name, String nodesFilter, ResourceType mainResource, String defaultParentPool,
+            FifoPoolSchedulingOrder fifoPoolSchedulingOrder, boolean enableStepFunctionForGangOperations,
+            OperationCountSettings counts, StarvationSettings starvation, PreemptionSettings preemption,
+            IntegralGuaranteesSettings integralGuarantees, List<PoolConfig> pools) {
+        this(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools, null);
+    }
+
     /** A tree with every setting at its default. */
     public static PoolTreeConfig withPools(String name, List<PoolConfig> pools) {
         return new PoolTreeConfig(name, null, null, null, null, false, null, null, null, null, pools);
@@ -53,17 +66,24 @@ public record PoolTreeConfig(
 
     public PoolTreeConfig withIntegralGuarantees(IntegralGuaranteesSettings settings) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
-                enableStepFunctionForGangOperations, counts, starvation, preemption, settings, pools);
+                enableStepFunctionForGangOperations, counts, starvation, preemption, settings, pools,
+                inferWeightFromGuaranteesShareMultiplier);
     }
 
     /** The same tree with other top-level pools. */
     public PoolTreeConfig withPools(List<PoolConfig> newPools) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
-                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, newPools);
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, newPools,
+                inferWeightFromGuaranteesShareMultiplier);
     }
 
     public PoolTreeConfig withStepFunctionForGangOperations(boolean enabled) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
-                enabled, counts, starvation, preemption, integralGuarantees, pools);
+                enabled, counts, starvation, preemption, integralGuarantees, pools, inferWeightFromGuaranteesShareMultiplier);
+    }
+
+    public PoolTreeConfig withInferredWeights(Double multiplier) {
+        return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools, multiplier);
     }
 }

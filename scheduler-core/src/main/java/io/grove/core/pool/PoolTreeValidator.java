@@ -61,6 +61,11 @@ public final class PoolTreeValidator {
             checkPool(tree, pool, null, path + "/" + pool.name(), false);
         }
         checkGuaranteeSums(tree, null, tree.pools(), path);
+        Double multiplier = tree.inferWeightFromGuaranteesShareMultiplier();
+        if (multiplier != null && !(multiplier >= 1 && multiplier <= MAX_WEIGHT)) {
+            problem(path, "infer_weight_from_guarantees_share_multiplier", ProblemCode.VALUE_OUT_OF_RANGE,
+                    "must be at least 1, got " + multiplier);
+        }
         try {
             io.grove.core.node.NodeFilter.parse(tree.nodesFilter());
         } catch (IllegalArgumentException e) {

@@ -15,6 +15,7 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.core.resource.ShareVector;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,34 @@ class ReferenceRulesTest {
         assertShare(unit(0.4), r.element("burst").fairShare().integralGuarantee(), "burst integral share");
         assertEquals(1, r.alerts().size(), "flows fit, but strong + burst do not: " + r.alerts());
         assertEquals("Strong guarantees and burst guarantees exceed total cluster resources", r.alerts().get(0).message());
+    }
+
+    /**
+     * {@code infer_weight_from_guarantees_share_multiplier: 10}: pools A (20 cpu guaranteed) and B
+     * (60) set no weight. The root's guarantee share is 0.8, so A weighs 10 × 0.2 / 0.8 = 2.5 and B
+     * 10 × 0.6 / 0.8 = 7.5; C, guaranteed nothing, weighs 1; D keeps its own weight 4. All demand
+     * the cluster: the 0.2 above the guarantees goes 2.5 : 7.5 : 1 : 4, i.e. 0.2 / 15 per unit.
+     */
+    @Test
+    void weightsInferredFromGuaranteeShares() {
+        UpdateFixture fixture = UpdateFixture.tree(pool("A").strongGuarantee(cpu(20)), pool("B").strongGuarantee(cpu(60)),
+                        pool("C"), pool("D").weight(4))
+                .op("a", "A", C100).op("b", "B", C100).op("c", "C", C100).op("d", "D", C100);
+        FairShareResult r = FairShareUpdate.run(new FairShareInput(fixture.input().tree().withInferredWeights(10.0),
+                fixture.input().totalResources(), fixture.input().operations(), Map.of(), null));
+        assertEquals(2.5, r.element("A").weight(), 1e-12);
+        assertEquals(7.5, r.element("B").weight(), 1e-12);
+        assertEquals(1.0, r.element("C").weight(), 1e-12);
+        assertEquals(4.0, r.element("D").weight(), 1e-12);
+        double unit = 0.2 / 15;
+        assertShare(unit(0.2 + 2.5 * unit), r.element("A").fairShare().total(), "A");
+        assertShare(unit(0.6 + 7.5 * unit), r.element("B").fairShare().total(), "B");
+        assertShare(unit(unit), r.element("C").fairShare().total(), "C");
+        assertShare(unit(4 * unit), r.element("D").fairShare().total(), "D");
+
+        assertEquals(List.of(io.grove.core.pool.ProblemCode.VALUE_OUT_OF_RANGE), io.grove.core.pool.PoolTreeValidator
+                .validate(fixture.input().tree().withInferredWeights(0.5)).stream().map(p -> p.code()).toList(),
+                "a multiplier below 1 is refused");
     }
 
     @Test
