@@ -159,7 +159,8 @@ public final class TreeConfigReader {
                 or(pool.bool("compute_promised_guarantee_fair_share"), false),
                 pool.bool("enable_step_function_for_gang_operations"),
                 preemption,
-                readPools(pool, acls));
+                readPools(pool, acls),
+                pool.string("scheduling_tag_filter", "scheduling_tag"));
         pool.finish();
         return config;
     }

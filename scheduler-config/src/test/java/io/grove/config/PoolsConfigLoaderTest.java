@@ -54,6 +54,8 @@ class PoolsConfigLoaderTest {
                         "physical/analytics", "integral_guarantees.burst_guarantee_resources", 9))),
                 new Case("integral-children-exceed-parent.yaml", List.of(new Expected(
                         ProblemCode.CHILDREN_INTEGRAL_EXCEED_PARENT, "physical/research", "integral_guarantees.resource_flow", 8))),
+                new Case("bad-tag-filter.yaml", List.of(new Expected(
+                        ProblemCode.INVALID_NODES_FILTER, "physical/train", "scheduling_tag_filter", 6))),
                 new Case("fifo-with-guarantee.yaml", List.of(
                         new Expected(ProblemCode.FIFO_POOL_WITH_GUARANTEES, "physical/queue", "mode", 6),
                         new Expected(ProblemCode.FIFO_POOL_WITH_EPHEMERAL_SUBPOOLS, "physical/queue", "create_ephemeral_subpools", 8),

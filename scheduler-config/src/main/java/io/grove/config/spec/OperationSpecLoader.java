@@ -34,6 +34,7 @@ import java.util.Map;
  * fair_share_starvation_tolerance: 0.8               # at most the pool's counts
  * fair_share_starvation_timeout: 60s                 # at least the pool's counts
  * non_preemptible_resource_usage_threshold: {cpu: 4} # at most the pool's counts, per resource
+ * scheduling_tag_filter: "gpu &amp; !old"                 # the nodes its jobs may run on
  * tasks:
  *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, env: {MODE: fast}}
  * </pre>
@@ -64,7 +65,7 @@ public final class OperationSpecLoader {
             bounded(tree, "pool", tree.string("pool"), SpecBounds.MAX_NAME);
             PartialResources limits = tree.resources("resource_limits");
             options.put(entry.getKey(), new TreeOptions(tree.string("pool"), weight,
-                    limits == null ? null : limits.asLimits()));
+                    limits == null ? null : limits.asLimits(), tagFilter(tree)));
             tree.finish();
         }
         Double weight = weight(top, top.number("weight"));
@@ -76,6 +77,7 @@ public final class OperationSpecLoader {
         PreemptionMode mode = top.enumValue("preemption_mode", PreemptionMode.class);
         Boolean gang = top.bool("is_gang");
         OperationPreemption preemption = preemption(top);
+        String tagFilter = tagFilter(top);
         Map<String, TaskSpec> tasks = new LinkedHashMap<>();
         for (Map.Entry<String, MapReader> entry : top.namedMaps("tasks").entrySet()) {
             TaskSpec task = task(entry.getKey(), entry.getValue());
@@ -104,7 +106,22 @@ public final class OperationSpecLoader {
         return new OperationSpec(type, title, tasks, pool, trees, options, weight == null ? 1.0 : weight,
                 limits == null ? null : limits.asLimits(),
                 maxFailed == null ? OperationSpec.DEFAULT_MAX_FAILED_JOB_COUNT : maxFailed, mode,
-                gang != null && gang, preemption);
+                gang != null && gang, preemption, tagFilter);
+    }
+
+    /** {@code scheduling_tag_filter} (alias {@code scheduling_tag}), checked: the nodes' filter syntax. */
+    private static String tagFilter(MapReader reader) {
+        String filter = reader.string("scheduling_tag_filter", "scheduling_tag");
+        if (filter == null) {
+            return null;
+        }
+        try {
+            io.grove.core.node.NodeFilter.parse(filter);
+            return filter;
+        } catch (IllegalArgumentException e) {
+            reader.problem("scheduling_tag_filter", ProblemCode.BAD_VALUE, e.getMessage());
+            return null;
+        }
     }
 
     private static OperationPreemption preemption(MapReader top) {

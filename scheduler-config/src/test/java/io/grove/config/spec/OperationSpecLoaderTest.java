@@ -74,6 +74,29 @@ class OperationSpecLoaderTest {
     }
 
     @Test
+    void schedulingTagFiltersTopLevelAndPerTreeAreCheckedAtSubmission() {
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load("""
+                scheduling_tag_filter: "gpu & !old"
+                scheduling_options_per_pool_tree: {cpu: {scheduling_tag: ssd}}
+                tasks:
+                  main: {job_count: 1, command: "true", cpu: 1}
+                """, "spec.yaml");
+        assertTrue(loaded.ok(), loaded.describe());
+        assertEquals("gpu & !old", loaded.value().optionsFor("physical").schedulingTagFilter());
+        assertEquals("ssd", loaded.value().optionsFor("cpu").schedulingTagFilter());
+
+        String refused = OperationSpecLoader.load("""
+                scheduling_tag_filter: "gpu & (old"
+                tasks:
+                  main: {job_count: 1, command: "true", cpu: 1}
+                """, "spec.yaml").describe();
+        assertTrue(refused.contains("spec.yaml:1") && refused.contains("scheduling_tag_filter"), refused);
+        String huge = OperationSpecLoader.load("scheduling_tag_filter: \"" + "(".repeat(5000) + "\"\n"
+                + "tasks: {main: {job_count: 1, command: \"true\", cpu: 1}}\n", "spec.yaml").describe();
+        assertTrue(huge.contains("at most 1024 characters"), huge);
+    }
+
+    @Test
     void jsonWorksToo() {
         LoadResult<OperationSpec> loaded = OperationSpecLoader.load(
                 "{\"pool\": \"a\", \"tasks\": {\"main\": {\"job_count\": 2, \"command\": \"true\", \"cpu\": 1}}}", "api");

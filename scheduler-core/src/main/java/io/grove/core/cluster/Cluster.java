@@ -360,8 +360,10 @@ public final class Cluster {
         }
         double[] total = new double[ResourceType.COUNT];
         List<Double> nodeMemory = new ArrayList<>();
+        List<Node> online = new ArrayList<>();
         for (Node node : nodes.values()) {
             if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE) {
+                online.add(node);
                 double[] limits = node.limits().toArray();
                 for (int r = 0; r < total.length; r++) {
                     total[r] += limits[r];
@@ -370,6 +372,7 @@ public final class Cluster {
             }
         }
         BestAllocationShare fit = new BestAllocationShare(nodeMemory);
+        TagFilterTotals matching = new TagFilterTotals(online);
         List<OperationDemand> demands = new ArrayList<>();
         Map<String, Operation> operations = new HashMap<>();
         Map<String, Integer> pendingJobs = new HashMap<>();
@@ -379,12 +382,13 @@ public final class Cluster {
             }
             operations.put(operation.id(), operation);
             pendingJobs.put(operation.id(), operation.pendingJobCount());
-            demands.add(demand(operation, treeName, fit));
+            demands.add(demand(operation, treeName, fit, matching));
         }
         PoolTreeConfig config = registry.pools(treeName).effectiveConfig();
         Double elapsed = tree.lastUpdate == null ? null
                 : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
-        FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed);
+        FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed,
+                matching.poolCaps(config));
         return new PreparedUpdate(treeName, input, operations, pendingJobs, total, now);
     }
 
@@ -513,7 +517,8 @@ public final class Cluster {
         return known == null ? Map.of() : known.integralState;
     }
 
-    private static OperationDemand demand(Operation operation, String tree, BestAllocationShare fit) {
+    private static OperationDemand demand(Operation operation, String tree, BestAllocationShare fit,
+            TagFilterTotals matching) {
         TreeOptions options = operation.spec().optionsFor(tree);
         Resources usage = operation.usageIn(tree);
         double smallestMemory = Double.POSITIVE_INFINITY;
@@ -523,7 +528,8 @@ public final class Cluster {
             }
         }
         return new OperationDemand(operation.id(), operation.poolByTree().get(tree), options.weight(),
-                usage.plus(operation.pendingResources()), usage, options.resourceLimits(),
+                usage.plus(operation.pendingResources()), usage,
+                matching.cap(options.resourceLimits(), options.schedulingTagFilter()),
                 Double.isInfinite(smallestMemory) ? null : fit.forJobMemory(smallestMemory),
                 operation.spec().gang(), operation.submitTime(), operation.pendingJobCount());
     }

@@ -150,6 +150,10 @@ final class CompositeElement extends Element {
                         .quantized().toArray();
                 limits = Vec.min(limits, capped);
             }
+            Resources matchingNodes = context.poolResourceCaps.get(id);
+            if (matchingNodes != null) {
+                limits = Vec.min(limits, matchingNodes.toArray());
+            }
         }
         return Vec.share(limits, context.total);
     }

@@ -14,24 +14,34 @@ import java.util.Map;
  * @param integralState volumes of integral pools after the previous update, by pool name
  * @param elapsedSeconds time since the previous update, or {@code null} for the first update
  *     (then volumes are neither refilled nor consumed)
+ * @param poolResourceCaps by pool name, the resources of the nodes a pool's
+ *     {@code scheduling_tag_filter} matches: its limits go no higher
  */
 public record FairShareInput(
         PoolTreeConfig tree,
         Resources totalResources,
         List<OperationDemand> operations,
         Map<String, IntegralState> integralState,
-        Double elapsedSeconds) {
+        Double elapsedSeconds,
+        Map<String, Resources> poolResourceCaps) {
 
     public FairShareInput {
         operations = List.copyOf(operations);
         integralState = Map.copyOf(integralState == null ? Map.of() : integralState);
+        poolResourceCaps = Map.copyOf(poolResourceCaps == null ? Map.of() : poolResourceCaps);
         if (elapsedSeconds != null && (elapsedSeconds.isNaN() || elapsedSeconds < 0)) {
             throw new IllegalArgumentException("elapsed_seconds must be non-negative, got " + elapsedSeconds);
         }
     }
 
+    /** An input without pools capped by tag filters. */
+    public FairShareInput(PoolTreeConfig tree, Resources totalResources, List<OperationDemand> operations,
+            Map<String, IntegralState> integralState, Double elapsedSeconds) {
+        this(tree, totalResources, operations, integralState, elapsedSeconds, Map.of());
+    }
+
     /** The same input with other integral state, e.g. the previous result's, to chain updates. */
     public FairShareInput withIntegralState(Map<String, IntegralState> state) {
-        return new FairShareInput(tree, totalResources, operations, state, elapsedSeconds);
+        return new FairShareInput(tree, totalResources, operations, state, elapsedSeconds, poolResourceCaps);
     }
 }

@@ -3,6 +3,7 @@ package io.grove.core.fairshare;
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,9 @@ final class UpdateContext {
     final boolean shouldDistributeFreeVolumeAmongChildren;
     /** Seconds since the previous update, or {@code null} on the first one. */
     final Double elapsedSeconds;
+
+    /** By pool name, the resources of the nodes its tag filter matches. */
+    final java.util.Map<String, Resources> poolResourceCaps;
 
     final List<CompositeElement> burstPools = new ArrayList<>();
     final List<CompositeElement> relaxedPools = new ArrayList<>();
@@ -41,6 +45,7 @@ final class UpdateContext {
         this.relaxedShareMultiplierLimit = tree.integralGuarantees().relaxedShareMultiplierLimit();
         this.shouldDistributeFreeVolumeAmongChildren = tree.integralGuarantees().shouldDistributeFreeVolumeAmongChildren();
         this.elapsedSeconds = input.elapsedSeconds();
+        this.poolResourceCaps = input.poolResourceCaps();
     }
 
     private static double seconds(java.time.Duration duration) {

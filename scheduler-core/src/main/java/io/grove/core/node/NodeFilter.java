@@ -13,6 +13,9 @@ public sealed interface NodeFilter {
     /** The filter that matches every node. */
     NodeFilter ALL = new Constant(true);
 
+    /** The longest expression accepted (it may come from a user's spec; the parser recurses on parentheses). */
+    int MAX_LENGTH = 1024;
+
     boolean matches(Set<String> tags);
 
     /**
@@ -23,6 +26,10 @@ public sealed interface NodeFilter {
     static NodeFilter parse(String expression) {
         if (expression == null || expression.isBlank()) {
             return ALL;
+        }
+        if (expression.length() > MAX_LENGTH) {
+            throw new IllegalArgumentException("a filter may have at most " + MAX_LENGTH + " characters, got "
+                    + expression.length());
         }
         return new NodeFilterParser(expression).parse();
     }

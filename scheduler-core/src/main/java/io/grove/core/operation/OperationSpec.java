@@ -21,6 +21,7 @@ import java.util.Map;
  * @param preemptionMode normal or graceful
  * @param gang all or nothing
  * @param preemption the operation's own starvation and preemption settings
+ * @param schedulingTagFilter the nodes its jobs may run on, in every tree without its own; empty: any
  */
 public record OperationSpec(
         OperationType type,
@@ -34,7 +35,8 @@ public record OperationSpec(
         int maxFailedJobCount,
         PreemptionMode preemptionMode,
         boolean gang,
-        OperationPreemption preemption) {
+        OperationPreemption preemption,
+        String schedulingTagFilter) {
 
     /** The reference's default of {@code max_failed_job_count}. */
     public static final int DEFAULT_MAX_FAILED_JOB_COUNT = 10;
@@ -70,6 +72,7 @@ public record OperationSpec(
         }
         preemptionMode = preemptionMode == null ? PreemptionMode.NORMAL : preemptionMode;
         preemption = preemption == null ? OperationPreemption.NONE : preemption;
+        schedulingTagFilter = schedulingTagFilter == null ? "" : schedulingTagFilter.strip();
         for (Map.Entry<String, TaskSpec> entry : tasks.entrySet()) {
             if (!entry.getKey().equals(entry.getValue().name())) {
                 throw new IllegalArgumentException("task key " + entry.getKey() + " differs from its name "
@@ -83,7 +86,8 @@ public record OperationSpec(
         TreeOptions own = treeOptions.getOrDefault(tree, TreeOptions.NONE);
         return new TreeOptions(own.pool() != null ? own.pool() : pool,
                 own.weight() != null ? own.weight() : weight,
-                own.resourceLimits() != null ? own.resourceLimits() : resourceLimits);
+                own.resourceLimits() != null ? own.resourceLimits() : resourceLimits,
+                own.schedulingTagFilter() != null ? own.schedulingTagFilter() : schedulingTagFilter);
     }
 
     /**
@@ -98,10 +102,11 @@ public record OperationSpec(
         Map<String, TreeOptions> options = new LinkedHashMap<>(treeOptions);
         if (tree != null && newPool != null) {
             TreeOptions own = options.getOrDefault(tree, TreeOptions.NONE);
-            options.put(tree, new TreeOptions(newPool, own.weight(), own.resourceLimits()));
+            options.put(tree, new TreeOptions(newPool, own.weight(), own.resourceLimits(), own.schedulingTagFilter()));
         }
         return new OperationSpec(type, title, tasks, pool, poolTrees, options, newWeight == null ? weight : newWeight,
-                newLimits == null ? resourceLimits : newLimits, maxFailedJobCount, preemptionMode, gang, preemption);
+                newLimits == null ? resourceLimits : newLimits, maxFailedJobCount, preemptionMode, gang, preemption,
+                schedulingTagFilter);
     }
 
     /** Total number of jobs over all tasks. */
@@ -131,6 +136,7 @@ public record OperationSpec(
         private PreemptionMode preemptionMode = PreemptionMode.NORMAL;
         private boolean gang;
         private OperationPreemption preemption = OperationPreemption.NONE;
+        private String schedulingTagFilter = "";
 
         public Builder type(OperationType value) {
             this.type = value;
@@ -193,6 +199,11 @@ public record OperationSpec(
             return this;
         }
 
+        public Builder schedulingTagFilter(String value) {
+            this.schedulingTagFilter = value;
+            return this;
+        }
+
         public Builder preemption(OperationPreemption value) {
             this.preemption = value;
             return this;
@@ -200,7 +211,7 @@ public record OperationSpec(
 
         public OperationSpec build() {
             return new OperationSpec(type, title, tasks, pool, poolTrees, treeOptions, weight, limits,
-                    maxFailedJobCount, preemptionMode, gang, preemption);
+                    maxFailedJobCount, preemptionMode, gang, preemption, schedulingTagFilter);
         }
     }
 }

@@ -27,6 +27,8 @@ import java.util.List;
  *     {@code null} means enabled (the tree switch decides)
  * @param preemption starvation and preemption attributes
  * @param children child pools
+ * @param schedulingTagFilter nodes the pool's jobs may run on (a {@code nodes_filter} expression);
+ *     empty for every node of the tree
  */
 public record PoolConfig(
         String name,
@@ -47,7 +49,8 @@ public record PoolConfig(
         boolean computePromisedGuaranteeFairShare,
         Boolean enableStepFunctionForGangOperations,
         PoolPreemptionConfig preemption,
-        List<PoolConfig> children) {
+        List<PoolConfig> children,
+        String schedulingTagFilter) {
 
     /** The default FIFO order: weight descending, then start time ascending. */
     public static final List<FifoSortParameter> DEFAULT_FIFO_SORT =
@@ -64,6 +67,21 @@ public record PoolConfig(
         integralGuarantees = integralGuarantees == null ? IntegralGuaranteesConfig.NONE : integralGuarantees;
         preemption = preemption == null ? PoolPreemptionConfig.INHERIT : preemption;
         children = List.copyOf(children == null ? List.of() : children);
+        schedulingTagFilter = schedulingTagFilter == null ? "" : schedulingTagFilter.strip();
+    }
+
+    /** A pool without a scheduling tag filter. */
+    public PoolConfig(String name, Double weight, PartialResources strongGuaranteeResources, PartialResources resourceLimits,
+            Double maxShareRatio, SchedulingMode mode, List<FifoSortParameter> fifoSortParameters,
+            FifoPoolSchedulingOrder fifoPoolSchedulingOrder, IntegralGuaranteesConfig integralGuarantees,
+            Integer maxOperationCount, Integer maxRunningOperationCount, boolean enableLightweightOperations,
+            boolean forbidImmediateOperations, boolean createEphemeralSubpools, EphemeralSubpoolConfig ephemeralSubpoolConfig,
+            boolean computePromisedGuaranteeFairShare, Boolean enableStepFunctionForGangOperations,
+            PoolPreemptionConfig preemption, List<PoolConfig> children) {
+        this(name, weight, strongGuaranteeResources, resourceLimits, maxShareRatio, mode, fifoSortParameters,
+                fifoPoolSchedulingOrder, integralGuarantees, maxOperationCount, maxRunningOperationCount,
+                enableLightweightOperations, forbidImmediateOperations, createEphemeralSubpools, ephemeralSubpoolConfig,
+                computePromisedGuaranteeFairShare, enableStepFunctionForGangOperations, preemption, children, "");
     }
 
     /** The weight, 1 when unset. */
@@ -77,7 +95,7 @@ public record PoolConfig(
                 fifoSortParameters, fifoPoolSchedulingOrder, integralGuarantees, maxOperationCount,
                 maxRunningOperationCount, enableLightweightOperations, forbidImmediateOperations,
                 createEphemeralSubpools, ephemeralSubpoolConfig, computePromisedGuaranteeFairShare,
-                enableStepFunctionForGangOperations, preemption, newChildren);
+                enableStepFunctionForGangOperations, preemption, newChildren, schedulingTagFilter);
     }
 
     /** An ephemeral pool: created for operations on demand, removed when its last one leaves. */
@@ -111,6 +129,7 @@ public record PoolConfig(
         private FifoPoolSchedulingOrder fifoOrder;
         private PoolPreemptionConfig preemption = PoolPreemptionConfig.INHERIT;
         private final List<PoolConfig> children = new ArrayList<>();
+        private String schedulingTagFilter = "";
 
         private Builder(String name) {
             this.name = name;
@@ -201,10 +220,15 @@ public record PoolConfig(
             return child(child.build());
         }
 
+        public Builder schedulingTagFilter(String value) {
+            this.schedulingTagFilter = value;
+            return this;
+        }
+
         public PoolConfig build() {
             return new PoolConfig(name, weight, strongGuarantee, limits, maxShareRatio, mode, fifoSort, fifoOrder,
                     integral, maxOperationCount, maxRunningOperationCount, lightweight, forbidImmediate,
-                    createEphemeral, ephemeralConfig, computePromised, null, preemption, children);
+                    createEphemeral, ephemeralConfig, computePromised, null, preemption, children, schedulingTagFilter);
         }
     }
 }

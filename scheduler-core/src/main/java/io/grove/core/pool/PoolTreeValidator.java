@@ -158,6 +158,13 @@ public final class PoolTreeValidator {
         if (pool.maxShareRatio() != null) {
             unitInterval(path, "max_share_ratio", pool.maxShareRatio());
         }
+        if (!pool.schedulingTagFilter().isEmpty()) {
+            try {
+                io.grove.core.node.NodeFilter.parse(pool.schedulingTagFilter());
+            } catch (IllegalArgumentException e) {
+                problem(path, "scheduling_tag_filter", ProblemCode.INVALID_NODES_FILTER, e.getMessage());
+            }
+        }
         if (pool.maxOperationCount() != null) {
             nonNegative(path, "max_operation_count", pool.maxOperationCount());
         }

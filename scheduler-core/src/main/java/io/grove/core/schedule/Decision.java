@@ -98,6 +98,8 @@ public record Decision(
         FRAGMENTATION,
         /** Pending jobs would break a pool's or an operation's resource limits. */
         LIMITS,
+        /** Operations may not run here: their or a pool's scheduling tag filter does not match the node. */
+        UNMATCHED_TAGS,
         /** The node matches no pool tree. */
         NO_TREE,
         /** The node matches more than one pool tree. */

@@ -100,6 +100,38 @@ final class DecisionContext {
         idle.merge(code, 1, Integer::sum);
     }
 
+    /** Elements whose tag filter the node does not match, out of this decision with everything below them. */
+    private final java.util.Set<Integer> unmatched = new java.util.HashSet<>();
+
+    /** Takes out, for this decision, every element whose tag filter does not match the node. */
+    void excludeUnmatchedTags() {
+        if (index.tagFilters.isEmpty()) {
+            return;
+        }
+        for (int at : index.tagFilters.unmatched(node.tags())) {
+            unmatched.add(at);
+            if (!index.deactivated[at]) {
+                idle.merge(Decision.IdleCode.UNMATCHED_TAGS, Math.max(1, index.activeCount(at)), Integer::sum);
+                index.deactivated[at] = true;
+                index.refresh(at);
+                deactivated.add(new int[] {at});
+            }
+        }
+    }
+
+    /** Whether the element or an ancestor has a tag filter the node does not match. */
+    boolean excludedByTags(int at) {
+        if (unmatched.isEmpty()) {
+            return false;
+        }
+        for (int e = at; e >= 0; e = index.parent[e]) {
+            if (unmatched.contains(e)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A pool none of whose active operations fits in what is free: out of this decision, its operations counted. */
     void deactivatePool(int at) {
         idle.merge(Decision.IdleCode.FRAGMENTATION, index.activeCount(at), Integer::sum);

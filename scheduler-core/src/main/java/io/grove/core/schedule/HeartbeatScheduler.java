@@ -52,6 +52,7 @@ public final class HeartbeatScheduler {
             Preemptibility statuses = new Preemptibility(index);
             abortOvercommit(context, statuses);
             interruptGraceful(context, statuses);
+            context.excludeUnmatchedTags();
             scheduleRegular(context);
             boolean preemptive = PreemptiveScheduling.run(context, statuses);
             return new Decision(node.id(), index.tree(), context.starts, context.preemptions, context.aborts,
@@ -209,6 +210,7 @@ public final class HeartbeatScheduler {
         List<Decision.IdleReason> reasons = new ArrayList<>();
         int fragmented = context.idle.getOrDefault(Decision.IdleCode.FRAGMENTATION, 0) + context.unfitLeft;
         int limited = context.idle.getOrDefault(Decision.IdleCode.LIMITS, 0);
+        int unmatched = context.idle.getOrDefault(Decision.IdleCode.UNMATCHED_TAGS, 0);
         if (fragmented > 0) {
             reasons.add(new Decision.IdleReason(Decision.IdleCode.FRAGMENTATION, fragmented, context.freeResources(),
                     fragmented + " operation(s) have pending jobs larger than what is free on node " + context.node.id()));
@@ -216,6 +218,11 @@ public final class HeartbeatScheduler {
         if (limited > 0) {
             reasons.add(new Decision.IdleReason(Decision.IdleCode.LIMITS, limited, context.freeResources(),
                     limited + " operation(s) are at the resource limits of a pool or their own"));
+        }
+        if (unmatched > 0) {
+            reasons.add(new Decision.IdleReason(Decision.IdleCode.UNMATCHED_TAGS, unmatched, context.freeResources(),
+                    unmatched + " operation(s) may not run on node " + context.node.id()
+                            + ": a scheduling tag filter does not match its tags"));
         }
         if (reasons.isEmpty()) {
             reasons.add(new Decision.IdleReason(Decision.IdleCode.NO_DEMAND, 0, context.freeResources(),

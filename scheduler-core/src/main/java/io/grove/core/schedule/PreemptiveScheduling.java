@@ -84,7 +84,7 @@ final class PreemptiveScheduling {
             return;
         }
         for (Stage stage : Stage.values()) {
-            List<Integer> targets = targets(index, stage);
+            List<Integer> targets = targets(context, stage);
             if (targets.isEmpty()) {
                 continue;
             }
@@ -150,10 +150,11 @@ final class PreemptiveScheduling {
         }
     }
 
-    private static List<Integer> targets(SchedulingIndex index, Stage stage) {
+    private static List<Integer> targets(DecisionContext context, Stage stage) {
+        SchedulingIndex index = context.index;
         List<Integer> targets = new ArrayList<>();
         for (int at : index.starvingOperations) {
-            if (index.priority[at].compareTo(stage.targets) >= 0 && index.isSchedulable(at)) {
+            if (index.priority[at].compareTo(stage.targets) >= 0 && index.isSchedulable(at) && !context.excludedByTags(at)) {
                 targets.add(at);
             }
         }

@@ -65,6 +65,8 @@ public final class SchedulingIndex {
     final boolean[] deactivated;
     /** What is left below each element: its active operations and their smallest job. */
     final SubtreeShapes shapes;
+    /** The elements whose jobs may run only on nodes their tag filter matches. */
+    final TagFilters tagFilters;
     /** Whether an operation of the tree is graceful (else no job is interrupted for being above its share). */
     final boolean anyGraceful;
     private final Map<String, Integer> index;
@@ -101,6 +103,7 @@ public final class SchedulingIndex {
         PoolTree shape = PoolTree.of(config);
 
         List<List<int[]>> childLists = new ArrayList<>(size);
+        TagFilters.Builder filters = new TagFilters.Builder();
         int at = 0;
         for (ElementShares element : elements) {
             ids[at] = element.id();
@@ -117,6 +120,7 @@ public final class SchedulingIndex {
                 Operation operation = operationsById.get(element.id());
                 operations[at] = operation;
                 setLimits(at, operation.spec().optionsFor(tree).resourceLimits().toArray());
+                filters.add(at, operation.spec().optionsFor(tree).schedulingTagFilter());
                 double[] own = operation.usageIn(tree).toArray();
                 for (int a = at; a >= 0; a = parent[a]) {
                     for (int r = 0; r < N; r++) {
@@ -126,6 +130,7 @@ public final class SchedulingIndex {
             } else if (element.kind() == ElementKind.POOL) {
                 PoolConfig pool = shape.pool(element.id()).orElseThrow().config();
                 pools[at] = pool;
+                filters.add(at, pool.schedulingTagFilter());
                 setLimits(at, pool.resourceLimits().toArray(Double.POSITIVE_INFINITY));
                 if (pool.maxShareRatio() != null) {
                     double[] cap = new double[N];
@@ -144,6 +149,7 @@ public final class SchedulingIndex {
             priority[at] = parent[at] >= 0 ? own.max(priority[parent[at]]) : own;
             at++;
         }
+        this.tagFilters = filters.build();
         List<Integer> starving = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             if (operations[i] != null && priority[i] != StarvationStatus.NON_STARVING) {

@@ -123,6 +123,10 @@ final class Views {
             String tree = placed.getKey();
             ObjectNode inTree = trees.putObject(tree);
             inTree.put("pool", placed.getValue());
+            String tagFilter = operation.spec().optionsFor(tree).schedulingTagFilter();
+            if (tagFilter != null && !tagFilter.isEmpty()) {
+                inTree.put("scheduling_tag_filter", tagFilter);
+            }
             inTree.put("running", operation.runsIn(tree));
             inTree.set("usage", resources(operation.usageIn(tree)));
             inTree.set("demand", resources(operation.usageIn(tree).plus(operation.pendingResources())));
@@ -212,6 +216,9 @@ final class Views {
             node.put("mode", lower(config.mode()));
             node.set("strong_guarantee_resources", partial(config.strongGuaranteeResources()));
             node.set("resource_limits", partial(config.resourceLimits()));
+            if (!config.schedulingTagFilter().isEmpty()) {
+                node.put("scheduling_tag_filter", config.schedulingTagFilter());
+            }
             if (config.integralGuarantees() != null) {
                 io.grove.core.pool.IntegralGuaranteesConfig integral = config.integralGuarantees();
                 node.put("integral_guarantee_type", lower(integral.guaranteeType()));
