@@ -160,9 +160,20 @@ public final class TreeConfigReader {
                 pool.bool("enable_step_function_for_gang_operations"),
                 preemption,
                 readPools(pool, acls),
-                pool.string("scheduling_tag_filter", "scheduling_tag"));
+                pool.string("scheduling_tag_filter", "scheduling_tag"),
+                historicUsagePeriod(pool));
         pool.finish();
         return config;
+    }
+
+    /** The aggregation period where {@code infer_children_weights_from_historic_usage} is on, else {@code null}. */
+    private static java.time.Duration historicUsagePeriod(MapReader pool) {
+        Boolean infer = pool.bool("infer_children_weights_from_historic_usage");
+        java.time.Duration period = pool.duration("historic_usage_aggregation_period");
+        if (infer == null || !infer) {
+            return null;
+        }
+        return period == null ? java.time.Duration.ZERO : period;
     }
 
     private static IntegralGuaranteesConfig readIntegral(MapReader reader) {

@@ -195,8 +195,14 @@ class PoolsConfigLoaderTest {
                         integral_guarantees: {resource_flow: {cpu: 20}, burst_guarantee_resources: {cpu: 40}}
                         pools:
                           burst: {integral_guarantees: {guarantee_type: burst, resource_flow: {cpu: 20}, burst_guarantee_resources: {cpu: 40}}}
+                      shared: {infer_children_weights_from_historic_usage: true, historic_usage_aggregation_period: 10m}
+                      plain: {historic_usage_aggregation_period: 10m}
                 """, "ok");
         assertTrue(ok.ok(), ok.describe());
+        assertEquals(java.time.Duration.ofMinutes(10),
+                ok.value().trees().get("t").pools().get(1).historicUsageAggregationPeriod());
+        assertEquals(null, ok.value().trees().get("t").pools().get(2).historicUsageAggregationPeriod(),
+                "a period without the switch infers nothing");
         assertEquals(10.0, ok.value().trees().get("t").inferWeightFromGuaranteesShareMultiplier());
         LoadResult<PoolsConfig> low = PoolsConfigLoader.load(
                 "pool_trees: {t: {infer_weight_from_guarantees_share_multiplier: 0.5}}", "low");

@@ -388,7 +388,7 @@ public final class Cluster {
         Double elapsed = tree.lastUpdate == null ? null
                 : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
         FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed,
-                matching.poolCaps(config));
+                matching.poolCaps(config), tree.historicUsage);
         return new PreparedUpdate(treeName, input, operations, pendingJobs, total, now);
     }
 
@@ -429,6 +429,7 @@ public final class Cluster {
         Map<String, StarvationStatus> starving = tree.starvation.update(computed.elements(), config,
                 prepared.pendingJobs(), operationPreemption(prepared.operations().values()), prepared.now());
         tree.integralState = computed.result().integralState();
+        tree.historicUsage = computed.result().historicUsage();
         tree.starving = starving;
         tree.lastUpdate = prepared.now();
         tree.result = computed.result();

@@ -15,6 +15,8 @@ final class TreeState {
     NodeFilter nodesFilter;
     final StarvationTracker starvation = new StarvationTracker();
     Map<String, IntegralState> integralState = Map.of();
+    /** Usage averages of pools that infer their children's weights from them; not journaled. */
+    Map<String, Double> historicUsage = Map.of();
     Map<String, StarvationStatus> starving = Map.of();
     Instant lastUpdate;
     FairShareResult result;

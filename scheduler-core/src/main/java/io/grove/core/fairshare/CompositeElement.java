@@ -72,10 +72,8 @@ final class CompositeElement extends Element {
 
     @Override
     double weight() {
-        if (Double.isNaN(weight)) {
-            return config == null ? 1.0 : config.effectiveWeight();
-        }
-        return weight;
+        double base = Double.isNaN(weight) ? (config == null ? 1.0 : config.effectiveWeight()) : weight;
+        return base * weightMultiplier;
     }
 
     /**
@@ -183,6 +181,9 @@ final class CompositeElement extends Element {
             Vec.addTo(demand, child.demand);
         }
         updateAttributes(context);
+        if (config != null && config.infersChildrenWeightsFromHistoricUsage()) {
+            HistoricUsage.apply(this, context);
+        }
         if (isRoot()) {
             strongGuaranteeShare = Vec.zero();
             for (Element child : children) {

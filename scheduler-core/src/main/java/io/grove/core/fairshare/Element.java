@@ -31,6 +31,8 @@ abstract class Element {
     /** Promised guarantee fair share; {@code null} where not computed. */
     double[] promisedGuaranteeFairShare;
     int fifoIndex = -1;
+    /** Lowers the weight by recent usage where the parent infers weights from it (1 elsewhere). */
+    double weightMultiplier = 1.0;
 
     PiecewiseLinearFunction fairShareByFitFactor;
     PiecewiseLinearFunction fairShareBySuggestion;

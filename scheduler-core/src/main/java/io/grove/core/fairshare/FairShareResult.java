@@ -29,11 +29,20 @@ public final class FairShareResult {
     private final Map<String, ElementShares> view = new ElementsView();
     private Map<String, Integer> index;
 
-    FairShareResult(List<Alert> alerts, Element[] elements, ElementShares[] fixed, Map<String, IntegralState> integralState) {
+    private final Map<String, Double> historicUsage;
+
+    FairShareResult(List<Alert> alerts, Element[] elements, ElementShares[] fixed, Map<String, IntegralState> integralState,
+            Map<String, Double> historicUsage) {
         this.alerts = List.copyOf(alerts);
         this.elements = elements;
         this.fixed = fixed;
         this.integralState = Collections.unmodifiableMap(integralState);
+        this.historicUsage = Collections.unmodifiableMap(historicUsage);
+    }
+
+    /** The usage averages behind weights inferred from historic usage, to feed into the next update. */
+    public Map<String, Double> historicUsage() {
+        return historicUsage;
     }
 
     public List<Alert> alerts() {

@@ -29,7 +29,7 @@ final class OperationElement extends Element {
 
     @Override
     double weight() {
-        return weight;
+        return weight * weightMultiplier;
     }
 
     @Override

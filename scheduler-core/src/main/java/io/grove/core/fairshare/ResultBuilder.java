@@ -36,7 +36,7 @@ final class ResultBuilder {
                 fixed[i] = shares(element, element == root ? rootShare : element.detailed(element.fairShare), integral);
             }
         }
-        return new FairShareResult(context.alerts, elements, fixed, state);
+        return new FairShareResult(context.alerts, elements, fixed, state, context.historicUsageOut);
     }
 
     /** The shares of an operation. */

@@ -25,6 +25,9 @@ final class UpdateContext {
 
     /** By pool name, the resources of the nodes its tag filter matches. */
     final java.util.Map<String, Resources> poolResourceCaps;
+    /** Usage averages of the previous update, and of this one (children of pools that infer weights from them). */
+    final java.util.Map<String, Double> historicUsageIn;
+    final java.util.Map<String, Double> historicUsageOut = new java.util.LinkedHashMap<>();
 
     final List<CompositeElement> burstPools = new ArrayList<>();
     final List<CompositeElement> relaxedPools = new ArrayList<>();
@@ -46,6 +49,7 @@ final class UpdateContext {
         this.shouldDistributeFreeVolumeAmongChildren = tree.integralGuarantees().shouldDistributeFreeVolumeAmongChildren();
         this.elapsedSeconds = input.elapsedSeconds();
         this.poolResourceCaps = input.poolResourceCaps();
+        this.historicUsageIn = input.historicUsage();
     }
 
     private static double seconds(java.time.Duration duration) {

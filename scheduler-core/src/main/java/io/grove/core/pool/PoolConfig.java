@@ -29,6 +29,9 @@ import java.util.List;
  * @param children child pools
  * @param schedulingTagFilter nodes the pool's jobs may run on (a {@code nodes_filter} expression);
  *     empty for every node of the tree
+ * @param historicUsageAggregationPeriod with {@code infer_children_weights_from_historic_usage}: the
+ *     half-life of the children's usage average that lowers their weights (zero: the last usage);
+ *     {@code null} when the pool does not infer its children's weights
  */
 public record PoolConfig(
         String name,
@@ -50,7 +53,8 @@ public record PoolConfig(
         Boolean enableStepFunctionForGangOperations,
         PoolPreemptionConfig preemption,
         List<PoolConfig> children,
-        String schedulingTagFilter) {
+        String schedulingTagFilter,
+        java.time.Duration historicUsageAggregationPeriod) {
 
     /** The default FIFO order: weight descending, then start time ascending. */
     public static final List<FifoSortParameter> DEFAULT_FIFO_SORT =
@@ -81,7 +85,12 @@ public record PoolConfig(
         this(name, weight, strongGuaranteeResources, resourceLimits, maxShareRatio, mode, fifoSortParameters,
                 fifoPoolSchedulingOrder, integralGuarantees, maxOperationCount, maxRunningOperationCount,
                 enableLightweightOperations, forbidImmediateOperations, createEphemeralSubpools, ephemeralSubpoolConfig,
-                computePromisedGuaranteeFairShare, enableStepFunctionForGangOperations, preemption, children, "");
+                computePromisedGuaranteeFairShare, enableStepFunctionForGangOperations, preemption, children, "", null);
+    }
+
+    /** Whether the children's weights are lowered by their recent usage. */
+    public boolean infersChildrenWeightsFromHistoricUsage() {
+        return historicUsageAggregationPeriod != null;
     }
 
     /** The weight, 1 when unset. */
@@ -95,7 +104,8 @@ public record PoolConfig(
                 fifoSortParameters, fifoPoolSchedulingOrder, integralGuarantees, maxOperationCount,
                 maxRunningOperationCount, enableLightweightOperations, forbidImmediateOperations,
                 createEphemeralSubpools, ephemeralSubpoolConfig, computePromisedGuaranteeFairShare,
-                enableStepFunctionForGangOperations, preemption, newChildren, schedulingTagFilter);
+                enableStepFunctionForGangOperations, preemption, newChildren, schedulingTagFilter,
+                historicUsageAggregationPeriod);
     }
 
     /** An ephemeral pool: created for operations on demand, removed when its last one leaves. */
@@ -130,6 +140,7 @@ public record PoolConfig(
         private PoolPreemptionConfig preemption = PoolPreemptionConfig.INHERIT;
         private final List<PoolConfig> children = new ArrayList<>();
         private String schedulingTagFilter = "";
+        private java.time.Duration historicUsagePeriod;
 
         private Builder(String name) {
             this.name = name;
@@ -220,6 +231,12 @@ public record PoolConfig(
             return child(child.build());
         }
 
+        /** {@code infer_children_weights_from_historic_usage} with this aggregation period. */
+        public Builder historicUsageWeights(java.time.Duration period) {
+            this.historicUsagePeriod = period;
+            return this;
+        }
+
         public Builder schedulingTagFilter(String value) {
             this.schedulingTagFilter = value;
             return this;
@@ -228,7 +245,8 @@ public record PoolConfig(
         public PoolConfig build() {
             return new PoolConfig(name, weight, strongGuarantee, limits, maxShareRatio, mode, fifoSort, fifoOrder,
                     integral, maxOperationCount, maxRunningOperationCount, lightweight, forbidImmediate,
-                    createEphemeral, ephemeralConfig, computePromised, null, preemption, children, schedulingTagFilter);
+                    createEphemeral, ephemeralConfig, computePromised, null, preemption, children, schedulingTagFilter,
+                    historicUsagePeriod);
         }
     }
 }
