@@ -247,15 +247,21 @@ class DaemonTest {
         }
     }
 
+    /** Registers the 4-cpu node and fills it with an operation of 8 jobs in {@code adhoc}; returns its id. */
+    private static String fill(SchedulerDaemon daemon, DaemonFixture users, DaemonFixture.FakeNode node) throws Exception {
+        node.handshake();
+        String op = users.submit("adhoc", 8);
+        daemon.updateFairShare();
+        assertEquals(4, node.heartbeat().jobsToStart().size());
+        return op;
+    }
+
     @Test
     void aStarvingOperationPreemptsThroughTheDaemon(@TempDir Path dir) throws Exception {
         try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
                 DaemonFixture.FakeNode node = users.node("n1", 4)) {
-            node.handshake();
-            String greedy = users.submit("adhoc", 8);
-            daemon.updateFairShare();
-            assertEquals(4, node.heartbeat().jobsToStart().size());
+            String greedy = fill(daemon, users, node);
             String prod = users.submit("prod", 8);
             daemon.updateFairShare();
             node.heartbeat();
@@ -277,10 +283,7 @@ class DaemonTest {
         try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
                 DaemonFixture.FakeNode node = users.node("n1", 4)) {
-            node.handshake();
-            String op = users.submit("adhoc", 8);
-            daemon.updateFairShare();
-            assertEquals(4, node.heartbeat().jobsToStart().size());
+            String op = fill(daemon, users, node);
             DaemonFixture.Reply updated = users.send("PATCH", "/api/v1/operations/" + op,
                     "{\"resource_limits\": {\"cpu\": 1}}");
             assertEquals(200, updated.status(), updated.toString());

@@ -179,9 +179,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
 
     private void logPreemptions(Decision decision) {
         for (Decision.JobPreemption preemption : decision.preemptions()) {
-            LOG.info("preempt job {} of {} on {} for {} ({}): {}", preemption.jobId(), preemption.operationId(),
-                    decision.nodeId(), preemption.preemptorOperationId(), Wire.key(preemption.reason()),
-                    preemption.message());
+            LOG.info("preempt job {} of {} on {} ({}): {}", preemption.jobId(), preemption.operationId(),
+                    decision.nodeId(), Wire.key(preemption.reason()), preemption.message());
         }
     }
 
