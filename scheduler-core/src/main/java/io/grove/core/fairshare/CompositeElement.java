@@ -67,37 +67,13 @@ final class CompositeElement extends Element {
         return isRoot() ? ElementKind.ROOT : ElementKind.POOL;
     }
 
-    /** The weight among siblings: the configured one, or inferred from guarantees (see {@link #inferWeights}). */
-    private double weight = Double.NaN;
+    /** A weight inferred from guarantees ({@link GuaranteeWeights}); NaN: the configured one. */
+    double inferredWeight = Double.NaN;
 
     @Override
     double weight() {
-        double base = Double.isNaN(weight) ? (config == null ? 1.0 : config.effectiveWeight()) : weight;
+        double base = Double.isNaN(inferredWeight) ? (config == null ? 1.0 : config.effectiveWeight()) : inferredWeight;
         return base * weightMultiplier;
-    }
-
-    /**
-     * With {@code infer_weight_from_guarantees_share_multiplier}, the weights of the pools below
-     * that set none: {@code multiplier × g(pool) / g(parent)}, {@code g} being the largest
-     * component of the strong guarantee share plus the subtree's flow ratio; 1 where either is
-     * (nearly) zero. After the guarantees are adjusted.
-     */
-    void inferWeights(double multiplier) {
-        double own = guaranteeDominantShare();
-        for (CompositeElement child : childPools) {
-            if (child.config.weight() == null) {
-                double childShare = child.guaranteeDominantShare();
-                child.weight = childShare < RATIO_PRECISION || own < RATIO_PRECISION ? 1.0
-                        : multiplier * childShare / own;
-            }
-            child.inferWeights(multiplier);
-        }
-    }
-
-    private static final double RATIO_PRECISION = 1e-9;
-
-    private double guaranteeDominantShare() {
-        return Vec.maxComponent(strongGuaranteeShare) + totalResourceFlowRatio;
     }
 
     SchedulingMode mode() {

@@ -55,7 +55,7 @@ public final class FairShareUpdate {
         IntegralVolumes.consumeAndRefill(root, context);
         StrongGuarantees.validateAndAdjust(root, context);
         if (input.tree().inferWeightFromGuaranteesShareMultiplier() != null) {
-            root.inferWeights(input.tree().inferWeightFromGuaranteesShareMultiplier());
+            GuaranteeWeights.infer(root, input.tree().inferWeightFromGuaranteesShareMultiplier());
         }
         context.useDims(Dims.of(context.total, root));
 
