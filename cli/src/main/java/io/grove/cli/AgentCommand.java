@@ -181,7 +181,7 @@ final class AgentCommand implements Callable<Integer> {
             return null;
         }
         try {
-            return io.grove.server.security.Secrets.read(nodeTokenFile);
+            return io.grove.http.Secrets.read(nodeTokenFile);
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException("--node-token-file: " + e.getMessage());
         }

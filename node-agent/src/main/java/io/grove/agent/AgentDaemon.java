@@ -17,7 +17,7 @@ import io.grove.protocol.HeartbeatReply;
 import io.grove.protocol.Message;
 import io.grove.protocol.NodeClient;
 import io.grove.protocol.Welcome;
-import io.grove.server.http.ApiServer;
+import io.grove.http.ApiServer;
 import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.IOException;
 import java.time.Duration;
@@ -102,7 +102,7 @@ public final class AgentDaemon implements AutoCloseable {
         AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.getAsLong())),
                 () -> onLoop(this::nodeView), json);
         this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json, null,
-                io.grove.server.http.HttpLimits.AGENT);
+                io.grove.http.HttpLimits.AGENT);
         this.brokerEndpoint = settings.brokerPort() < 0 ? null
                 : BrokerEndpoint.start(network, settings.brokerBind(), settings.brokerPort(), agent, loop, clock);
         endpoint[0] = brokerEndpoint;

@@ -9,9 +9,9 @@ import io.grove.agent.broker.TaskView;
 import io.grove.agent.config.BrokerConfigWriter;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.metrics.AgentMetrics;
-import io.grove.server.http.ApiException;
-import io.grove.server.http.ApiRequest;
-import io.grove.server.http.ApiResponse;
+import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * ({@code /api/v1/jobs/JOB/logs?stream=stdout|stderr&offset=N}), the broker's monitoring view
  * ({@code /api/v1/broker}) and the node ({@code /api/v1/node}).
  */
-final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiResponse>>, io.grove.server.http.HeaderGate {
+final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiResponse>>, io.grove.http.HeaderGate {
 
     /** The most log bytes one request returns. */
     static final int MAX_LOG_CHUNK = 1 << 20;
@@ -89,8 +89,8 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
         if (nodeToken == null) {
             return;
         }
-        if (!io.grove.server.security.Secrets.equal(nodeToken,
-                io.grove.server.security.Secrets.bearer(request.authorization()))) {
+        if (!io.grove.http.Secrets.equal(nodeToken,
+                io.grove.http.Secrets.bearer(request.authorization()))) {
             throw new ApiException(401, "UNAUTHENTICATED", "job logs are read through the scheduler "
                     + "(GET /api/v1/operations/OP/jobs/JOB/logs, or grove jobs logs)");
         }

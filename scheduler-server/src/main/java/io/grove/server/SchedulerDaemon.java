@@ -13,7 +13,7 @@ import io.grove.core.operation.OperationRegistry;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.server.http.Api;
 import io.grove.server.http.Authenticator;
-import io.grove.server.http.ApiServer;
+import io.grove.http.ApiServer;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.net.NodeEndpoint;
@@ -121,7 +121,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 tokens = io.grove.server.security.TokenStore.load(security.tokensFile());
             }
             if (security.nodeTokenFile() != null) {
-                nodeToken = io.grove.server.security.Secrets.read(security.nodeTokenFile());
+                nodeToken = io.grove.http.Secrets.read(security.nodeTokenFile());
             }
             Journal.createPrivateDirectory(settings.dataDir());
             audit = new io.grove.server.security.AuditLog(security.auditLog() != null ? security.auditLog()
@@ -190,7 +190,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                     new Authenticator(tokens, audit, clock,
                             new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit,
                                     acceptedNodeToken)),
-                    apiJson(), httpTlsContext, io.grove.server.http.HttpLimits.API);
+                    apiJson(), httpTlsContext, io.grove.http.HttpLimits.API);
             reloader.watch();
         } catch (Exception e) {
             if (nodeEndpoint != null) {

@@ -18,6 +18,9 @@ import io.grove.core.operation.SubmitException;
 import io.grove.core.pool.ConfigProblem;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.PoolTreeConfig;
+import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
 import io.grove.server.Clock;
 import io.grove.server.ConfigReloader;
 import io.grove.server.loop.SchedulerLoop;
@@ -138,7 +141,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 }
                 if (r.size() == 2 && r.get(1).equals("reload") && method.equals("POST")) {
                     request.requireUser();
-                    if (!config.current().access().isAdmin(request.identity())) {
+                    if (!config.current().access().isAdmin(identity(request))) {
                         throw forbidden(request, "reload", "config", "only the cluster admins "
                                 + config.current().access().admins() + " may reload the configuration");
                     }
@@ -192,7 +195,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
             try {
                 for (Map.Entry<String, List<String>> placed : cluster.registry().placementPaths(spec, user).entrySet()) {
                     io.grove.core.pool.AccessControl.Decision decision =
-                            access.maySubmit(placed.getKey(), placed.getValue(), request.identity());
+                            access.maySubmit(placed.getKey(), placed.getValue(), identity(request));
                     if (!decision.allowed()) {
                         throw forbidden(request, "submit", placed.getKey() + "/" + placed.getValue().get(0),
                                 "user " + user + " may not submit to pool \"" + placed.getValue().get(0) + "\" in tree \""
@@ -229,7 +232,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
             List<String> path = pools != null && pools.contains(placed.getValue()) ? pools.pathToRoot(placed.getValue())
                     : List.of(placed.getValue());
             io.grove.core.pool.AccessControl.Decision decision = access.mayAdminister(placed.getKey(), path,
-                    request.identity());
+                    identity(request));
             if (decision.allowed()) {
                 return operation;
             }
@@ -411,7 +414,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 String inTree = tree != null ? tree : target.poolByTree().keySet().iterator().next();
                 if (cluster.registry().pools(inTree) != null && cluster.registry().pools(inTree).contains(pool)) {
                     io.grove.core.pool.AccessControl.Decision decision = config.current().access().maySubmit(inTree,
-                            cluster.registry().pools(inTree).pathToRoot(pool), request.identity());
+                            cluster.registry().pools(inTree).pathToRoot(pool), identity(request));
                     if (!decision.allowed()) {
                         throw forbidden(request, "update", id, "user " + request.user() + " may not move " + id
                                 + " to pool \"" + pool + "\": " + decision.rule());
@@ -534,5 +537,10 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
             out.add(item);
         }
         return out;
+    }
+
+    /** Who makes the request, for access rules. */
+    static io.grove.core.pool.AccessControl.Identity identity(ApiRequest request) {
+        return new io.grove.core.pool.AccessControl.Identity(request.user() == null ? "" : request.user(), request.groups());
     }
 }

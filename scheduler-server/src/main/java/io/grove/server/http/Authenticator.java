@@ -1,6 +1,10 @@
 package io.grove.server.http;
 
 import io.grove.core.pool.AccessControl.Identity;
+import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
+import io.grove.http.HeaderGate;
 import io.grove.server.Clock;
 import io.grove.server.security.AuditLog;
 import io.grove.server.security.TokenStore;
@@ -55,7 +59,7 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
 
     private Identity identify(ApiRequest request) {
         String header = request.authorization();
-        String token = io.grove.server.security.Secrets.bearer(header);
+        String token = io.grove.http.Secrets.bearer(header);
         Identity identity = tokens.identify(token);
         if (identity == null) {
             String why = header == null ? "no Authorization header" : token == null ? "not a bearer token" : "unknown token";

@@ -35,7 +35,7 @@ public final class NodeEndpoint implements AutoCloseable {
     public static NodeEndpoint start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
             int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions, io.netty.handler.ssl.SslContext tls,
             int perAddress) throws InterruptedException {
-        io.grove.server.http.ConnectionLimiter connections = new io.grove.server.http.ConnectionLimiter(
+        io.grove.http.ConnectionLimiter connections = new io.grove.http.ConnectionLimiter(
                 "node port " + host + ":" + port, MAX_CONNECTIONS, perAddress);
         Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 4096)

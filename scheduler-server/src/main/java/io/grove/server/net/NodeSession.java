@@ -92,7 +92,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        if (nodeToken != null && !io.grove.server.security.Secrets.equal(nodeToken, handshake.nodeToken())) {
+        if (nodeToken != null && !io.grove.http.Secrets.equal(nodeToken, handshake.nodeToken())) {
             String why = handshake.nodeToken() == null ? "no node token" : "a wrong node token";
             LOG.warn("node {} from {} refused: {}", handshake.nodeId(), ctx.channel().remoteAddress(), why);
             if (audit != null) {

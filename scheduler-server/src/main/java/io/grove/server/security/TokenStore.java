@@ -1,6 +1,7 @@
 package io.grove.server.security;
 
 import io.grove.core.pool.AccessControl.Identity;
+import io.grove.http.Secrets;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;

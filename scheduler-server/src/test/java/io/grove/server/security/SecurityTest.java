@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.core.resource.Resources;
+import io.grove.http.Secrets;
 import io.grove.protocol.ErrorCode;
 import io.grove.protocol.ErrorReply;
 import io.grove.protocol.Handshake;

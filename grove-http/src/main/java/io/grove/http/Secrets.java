@@ -1,4 +1,4 @@
-package io.grove.server.security;
+package io.grove.http;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.grove.server.http;
+package io.grove.http;
 
 import java.util.List;
 import java.util.Map;
@@ -26,11 +26,6 @@ public record ApiRequest(String method, List<String> path, Map<String, String> q
     /** The same request made by an authenticated user. */
     public ApiRequest as(String authenticatedUser, List<String> userGroups) {
         return new ApiRequest(method, path, query, authenticatedUser, contentType, body, source, userGroups, authorization);
-    }
-
-    /** Who makes the request, for access rules. */
-    public io.grove.core.pool.AccessControl.Identity identity() {
-        return new io.grove.core.pool.AccessControl.Identity(user == null ? "" : user, groups);
     }
 
     /** The user, required for changes. */

@@ -1,4 +1,4 @@
-package io.grove.server.http;
+package io.grove.http;
 
 import java.util.Map;
 
@@ -34,7 +34,7 @@ public final class ApiException extends RuntimeException {
         return details;
     }
 
-    static ApiException notFound(String what) {
+    public static ApiException notFound(String what) {
         return new ApiException(404, "NOT_FOUND", what);
     }
 }

@@ -1,4 +1,4 @@
-package io.grove.server.http;
+package io.grove.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.grove.server.http;
+package io.grove.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,4 +1,4 @@
-package io.grove.server.http;
+package io.grove.http;
 
 /** A response: status, content type and body. */
 public record ApiResponse(int status, String contentType, String body) {

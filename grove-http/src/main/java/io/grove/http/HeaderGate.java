@@ -1,4 +1,4 @@
-package io.grove.server.http;
+package io.grove.http;
 
 /**
  * Routes that can refuse a request on its head alone (method, path, headers), before its body is

@@ -1,4 +1,4 @@
-package io.grove.server.http;
+package io.grove.http;
 
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;

@@ -1,4 +1,4 @@
-package io.grove.server.http;
+package io.grove.http;
 
 import java.time.Duration;
 
