@@ -21,6 +21,7 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
+import io.grove.http.Routes;
 import io.grove.server.Clock;
 import io.grove.server.ConfigReloader;
 import io.grove.server.loop.SchedulerLoop;
@@ -54,6 +55,14 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
     private final String nodeToken;
     private final java.net.http.HttpClient agents = java.net.http.HttpClient.newBuilder()
             .connectTimeout(java.time.Duration.ofSeconds(5)).build();
+    private final Routes routes;
+
+    /** Threads for work that blocks (parsing a candidate pools file); idle ones end after a minute. */
+    private static final java.util.concurrent.Executor BLOCKING = java.util.concurrent.Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "grove-api-blocking");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     public Api(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, ObjectMapper json, io.grove.server.net.NodeAddresses addresses,
@@ -68,98 +77,86 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
         this.operationNumbers = operationNumbers;
         this.json = json;
         this.views = new Views(json, addresses);
+        this.routes = routes();
     }
 
     @Override
     public CompletableFuture<ApiResponse> apply(ApiRequest request) {
-        List<String> p = request.path();
-        String method = request.method();
-        if (p.size() == 1 && p.get(0).equals("healthz") && method.equals("GET")) {
-            return ok(json.createObjectNode().put("status", "ok"));
+        return routes.apply(request);
+    }
+
+    /** Every route of the API, resource by resource (documented in {@code docs/api.md}). */
+    private Routes routes() {
+        return Routes.builder(BLOCKING, request -> {
+            String path = "/" + String.join("/", request.path());
+            boolean api = request.path().size() >= 3 && request.path().get(0).equals("api") && request.path().get(1).equals("v1");
+            return ApiException.notFound("no route " + request.method() + " " + path + (api ? "" : "; the API is under /api/v1"));
+        })
+                .get("/healthz", (request, params) -> ok(json.createObjectNode().put("status", "ok")))
+                .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
+                .with(this::operationRoutes)
+                .with(this::poolRoutes)
+                .get("/api/v1/nodes", (request, params) -> read(this::nodes))
+                .with(this::configRoutes)
+                .build();
+    }
+
+    private void operationRoutes(Routes.Builder routes) {
+        routes.post("/api/v1/operations", (request, params) -> submit(request))
+                .get("/api/v1/operations", (request, params) -> listOperations(request))
+                .get("/api/v1/operations/{id}",
+                        (request, params) -> read(cluster -> views.operation(operation(cluster, params.get("id")), cluster)))
+                .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
+                .get("/api/v1/operations/{id}/jobs", (request, params) -> jobs(params.get("id")))
+                .get("/api/v1/operations/{id}/jobs/{job}/logs",
+                        (request, params) -> logs(request, params.get("id"), params.get("job")))
+                .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")));
+    }
+
+    private void poolRoutes(Routes.Builder routes) {
+        routes.get("/api/v1/pool_trees", (request, params) -> read(this::trees))
+                .get("/api/v1/pool_trees/{tree}/pools", (request, params) -> read(cluster -> pools(cluster, params.get("tree"))))
+                .get("/api/v1/pool_trees/{tree}/pools/{pool}",
+                        (request, params) -> read(cluster -> pool(cluster, params.get("tree"), params.get("pool"))));
+    }
+
+    private void configRoutes(Routes.Builder routes) {
+        routes.get("/api/v1/config", (request, params) -> ok(configView()))
+                // parsing a candidate pools file is work for a thread of its own, not for the network's
+                .add("POST", "/api/v1/config/diff", (request, params) -> CompletableFuture
+                        .supplyAsync(() -> candidate(request), BLOCKING)
+                        .thenCompose(candidate -> {
+                            io.grove.core.pool.PoolsConfig current = config.current();
+                            return read(cluster -> new ConfigDiffView(json).render(current, candidate, cluster, clock.now()));
+                        }))
+                .post("/api/v1/config/reload", (request, params) -> reload(request));
+    }
+
+    private io.grove.core.pool.PoolsConfig candidate(ApiRequest request) {
+        io.grove.config.LoadResult<io.grove.core.pool.PoolsConfig> candidate =
+                io.grove.config.PoolsConfigLoader.load(request.body(), "the candidate file");
+        if (!candidate.ok()) {
+            throw new ApiException(400, "INVALID_CONFIG", "the candidate pools file has "
+                    + candidate.problems().size() + " problem(s)", Map.of("problems", problems(candidate.problems())));
         }
-        if (p.size() == 1 && p.get(0).equals("metrics") && method.equals("GET")) {
-            return CompletableFuture.completedFuture(ApiResponse.text(metrics.scrape()));
+        return candidate.value();
+    }
+
+    private CompletableFuture<ApiResponse> reload(ApiRequest request) {
+        request.requireUser();
+        if (!config.current().access().isAdmin(identity(request))) {
+            throw forbidden(request, "reload", "config", "only the cluster admins "
+                    + config.current().access().admins() + " may reload the configuration");
         }
-        if (p.size() < 3 || !p.get(0).equals("api") || !p.get(1).equals("v1")) {
-            throw ApiException.notFound("no route " + method + " /" + String.join("/", p) + "; the API is under /api/v1");
-        }
-        List<String> r = p.subList(2, p.size());
-        String head = r.get(0);
-        switch (head) {
-            case "operations" -> {
-                if (r.size() == 1 && method.equals("POST")) {
-                    return submit(request);
-                }
-                if (r.size() == 1 && method.equals("GET")) {
-                    return listOperations(request);
-                }
-                if (r.size() == 2 && method.equals("GET")) {
-                    return read(cluster -> views.operation(operation(cluster, r.get(1)), cluster));
-                }
-                if (r.size() == 2 && method.equals("PATCH")) {
-                    return update(request, r.get(1));
-                }
-                if (r.size() == 3 && r.get(2).equals("jobs") && method.equals("GET")) {
-                    return jobs(r.get(1));
-                }
-                if (r.size() == 5 && r.get(2).equals("jobs") && r.get(4).equals("logs") && method.equals("GET")) {
-                    return logs(request, r.get(1), r.get(3));
-                }
-                if (r.size() == 3 && r.get(2).equals("abort") && method.equals("POST")) {
-                    return abort(request, r.get(1));
-                }
+        return config.reload("requested by " + request.user()).thenApply(status -> {
+            ObjectNode body = status(status);
+            audit(request, "reload", "config", status.applied() ? "allowed" : "refused", status.message());
+            if (!status.applied()) {
+                throw new ApiException(status.problems().isEmpty() ? 409 : 400, "RELOAD_REFUSED",
+                        status.message(), Map.of("problems", problems(status.problems())));
             }
-            case "pool_trees" -> {
-                if (r.size() == 1 && method.equals("GET")) {
-                    return read(this::trees);
-                }
-                if (r.size() == 3 && r.get(2).equals("pools") && method.equals("GET")) {
-                    return read(cluster -> pools(cluster, r.get(1)));
-                }
-                if (r.size() == 4 && r.get(2).equals("pools") && method.equals("GET")) {
-                    return read(cluster -> pool(cluster, r.get(1), r.get(3)));
-                }
-            }
-            case "nodes" -> {
-                if (r.size() == 1 && method.equals("GET")) {
-                    return read(this::nodes);
-                }
-            }
-            case "config" -> {
-                if (r.size() == 1 && method.equals("GET")) {
-                    return ok(configView());
-                }
-                if (r.size() == 2 && r.get(1).equals("diff") && method.equals("POST")) {
-                    io.grove.config.LoadResult<io.grove.core.pool.PoolsConfig> candidate =
-                            io.grove.config.PoolsConfigLoader.load(request.body(), "the candidate file");
-                    if (!candidate.ok()) {
-                        throw new ApiException(400, "INVALID_CONFIG", "the candidate pools file has "
-                                + candidate.problems().size() + " problem(s)", Map.of("problems", problems(candidate.problems())));
-                    }
-                    io.grove.core.pool.PoolsConfig current = config.current();
-                    return read(cluster -> new ConfigDiffView(json).render(current, candidate.value(), cluster, clock.now()));
-                }
-                if (r.size() == 2 && r.get(1).equals("reload") && method.equals("POST")) {
-                    request.requireUser();
-                    if (!config.current().access().isAdmin(identity(request))) {
-                        throw forbidden(request, "reload", "config", "only the cluster admins "
-                                + config.current().access().admins() + " may reload the configuration");
-                    }
-                    return config.reload("requested by " + request.user()).thenApply(status -> {
-                        ObjectNode body = status(status);
-                        audit(request, "reload", "config", status.applied() ? "allowed" : "refused", status.message());
-                        if (!status.applied()) {
-                            throw new ApiException(status.problems().isEmpty() ? 409 : 400, "RELOAD_REFUSED",
-                                    status.message(), Map.of("problems", problems(status.problems())));
-                        }
-                        return ApiResponse.json(200, body.toPrettyString());
-                    });
-                }
-            }
-            default -> {
-            }
-        }
-        throw ApiException.notFound("no route " + method + " /" + String.join("/", p));
+            return ApiResponse.json(200, body.toPrettyString());
+        });
     }
 
     private CompletableFuture<ApiResponse> ok(JsonNode body) {

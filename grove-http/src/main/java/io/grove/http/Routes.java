@@ -1,0 +1,164 @@
+package io.grove.http;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * A route table: {@code (method, path template) → handler}. A template is a path with
+ * {@code {name}} segments that capture the request's segment ({@code /api/v1/operations/{id}}).
+ * Routes are tried in the order they were added. A handler answers with a future, so that work on
+ * another thread (the scheduler's) never holds a network thread; a <em>blocking</em> handler (files,
+ * parsing a large body) runs on the executor given to the table, never on an event loop.
+ */
+public final class Routes implements Function<ApiRequest, CompletableFuture<ApiResponse>> {
+
+    /** A handler that answers later. */
+    @FunctionalInterface
+    public interface Handler {
+        CompletableFuture<ApiResponse> handle(ApiRequest request, PathParams params);
+    }
+
+    /** A handler that blocks while it works; it runs on the table's executor. */
+    @FunctionalInterface
+    public interface BlockingHandler {
+        ApiResponse handle(ApiRequest request, PathParams params);
+    }
+
+    /** The segments a template captured, by name. */
+    public record PathParams(Map<String, String> values) {
+        public PathParams {
+            values = Map.copyOf(values);
+        }
+
+        public String get(String name) {
+            String value = values.get(name);
+            if (value == null) {
+                throw new IllegalArgumentException("no path parameter '" + name + "'");
+            }
+            return value;
+        }
+    }
+
+    private record Route(String method, String[] template, Handler handler) {
+    }
+
+    private final List<Route> routes;
+    private final Function<ApiRequest, ApiException> notFound;
+
+    private Routes(List<Route> routes, Function<ApiRequest, ApiException> notFound) {
+        this.routes = List.copyOf(routes);
+        this.notFound = notFound;
+    }
+
+    /**
+     * @param blocking where blocking handlers run
+     * @param notFound the refusal of a request no route takes
+     */
+    public static Builder builder(Executor blocking, Function<ApiRequest, ApiException> notFound) {
+        return new Builder(blocking, notFound);
+    }
+
+    @Override
+    public CompletableFuture<ApiResponse> apply(ApiRequest request) {
+        List<String> path = request.path();
+        for (Route route : routes) {
+            if (!route.method().equals(request.method()) || route.template().length != path.size()) {
+                continue;
+            }
+            Map<String, String> params = match(route.template(), path);
+            if (params != null) {
+                return route.handler().handle(request, new PathParams(params));
+            }
+        }
+        throw notFound.apply(request);
+    }
+
+    private static Map<String, String> match(String[] template, List<String> path) {
+        Map<String, String> params = null;
+        for (int i = 0; i < template.length; i++) {
+            String part = template[i];
+            if (part.startsWith("{") && part.endsWith("}")) {
+                if (params == null) {
+                    params = new HashMap<>();
+                }
+                params.put(part.substring(1, part.length() - 1), path.get(i));
+            } else if (!part.equals(path.get(i))) {
+                return null;
+            }
+        }
+        return params == null ? Map.of() : params;
+    }
+
+    /** Declares routes; resources may each add theirs. */
+    public static final class Builder {
+        private final Executor blocking;
+        private final Function<ApiRequest, ApiException> notFound;
+        private final List<Route> routes = new ArrayList<>();
+
+        private Builder(Executor blocking, Function<ApiRequest, ApiException> notFound) {
+            this.blocking = blocking;
+            this.notFound = notFound;
+        }
+
+        public Builder get(String template, Handler handler) {
+            return add("GET", template, handler);
+        }
+
+        public Builder post(String template, Handler handler) {
+            return add("POST", template, handler);
+        }
+
+        public Builder patch(String template, Handler handler) {
+            return add("PATCH", template, handler);
+        }
+
+        /** A route whose handler blocks: it runs on the blocking executor. */
+        public Builder blocking(String method, String template, BlockingHandler handler) {
+            return add(method, template, (request, params) -> CompletableFuture.supplyAsync(
+                    () -> handler.handle(request, params), blocking));
+        }
+
+        public Builder add(String method, String template, Handler handler) {
+            String trimmed = template.startsWith("/") ? template.substring(1) : template;
+            String[] parts = trimmed.isEmpty() ? new String[0] : trimmed.split("/");
+            routes.add(new Route(method, parts, handler));
+            return this;
+        }
+
+        /** Adds the routes of one resource. */
+        public Builder with(java.util.function.Consumer<Builder> resource) {
+            resource.accept(this);
+            return this;
+        }
+
+        public Routes build() {
+            return new Routes(routes, notFound);
+        }
+    }
+
+    /** A helper for handlers that already have their answer. */
+    public static CompletableFuture<ApiResponse> done(ApiResponse response) {
+        return CompletableFuture.completedFuture(response);
+    }
+
+    /** Unused-parameter adapter: a handler that ignores the path parameters. */
+    public static Handler ignoringParams(Function<ApiRequest, CompletableFuture<ApiResponse>> handler) {
+        return (request, params) -> handler.apply(request);
+    }
+
+    /** Unused-request adapter: a handler that needs only a path parameter. */
+    public static Handler byParam(String name, Function<String, CompletableFuture<ApiResponse>> handler) {
+        return (request, params) -> handler.apply(params.get(name));
+    }
+
+    /** Both, for handlers of a request and one parameter. */
+    public static Handler withParam(String name, BiFunction<ApiRequest, String, CompletableFuture<ApiResponse>> handler) {
+        return (request, params) -> handler.apply(request, params.get(name));
+    }
+}
