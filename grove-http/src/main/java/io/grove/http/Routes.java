@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -145,20 +144,5 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
     /** A helper for handlers that already have their answer. */
     public static CompletableFuture<ApiResponse> done(ApiResponse response) {
         return CompletableFuture.completedFuture(response);
-    }
-
-    /** Unused-parameter adapter: a handler that ignores the path parameters. */
-    public static Handler ignoringParams(Function<ApiRequest, CompletableFuture<ApiResponse>> handler) {
-        return (request, params) -> handler.apply(request);
-    }
-
-    /** Unused-request adapter: a handler that needs only a path parameter. */
-    public static Handler byParam(String name, Function<String, CompletableFuture<ApiResponse>> handler) {
-        return (request, params) -> handler.apply(params.get(name));
-    }
-
-    /** Both, for handlers of a request and one parameter. */
-    public static Handler withParam(String name, BiFunction<ApiRequest, String, CompletableFuture<ApiResponse>> handler) {
-        return (request, params) -> handler.apply(request, params.get(name));
     }
 }

@@ -12,6 +12,7 @@ import io.grove.agent.metrics.AgentMetrics;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
+import io.grove.http.Routes;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,14 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     private final Supplier<CompletableFuture<ObjectNode>> node;
     private final ObjectMapper json;
     private final String nodeToken;
+    private final Routes routes;
+
+    /** Threads for log reads; idle ones end after a minute. */
+    private static final java.util.concurrent.Executor BLOCKING = java.util.concurrent.Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "grove-agent-logs");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     AgentRoutes(String nodeToken, WorkDir workDir, AgentMetrics metrics, Supplier<CompletableFuture<BrokerStatus>> brokerStatus,
             Supplier<CompletableFuture<ObjectNode>> node, ObjectMapper json) {
@@ -46,6 +55,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
         this.node = node;
         this.json = json;
         this.nodeToken = nodeToken;
+        this.routes = routes();
     }
 
     /** The endpoint is read-only: anything but GET is refused on its head, its body never read. */
@@ -57,28 +67,26 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
 
     @Override
     public CompletableFuture<ApiResponse> apply(ApiRequest request) {
-        List<String> path = request.path();
         if (!request.method().equals("GET")) {
             throw new ApiException(405, "METHOD_NOT_ALLOWED", "the agent's endpoint is read-only");
         }
-        if (path.equals(List.of("health"))) {
-            return done(ApiResponse.json(200, "{\"status\": \"ok\"}"));
-        }
-        if (path.equals(List.of("metrics"))) {
-            return done(ApiResponse.text(metrics.scrape()));
-        }
-        if (path.size() == 5 && path.subList(0, 3).equals(List.of("api", "v1", "jobs")) && path.get(4).equals("logs")) {
-            requireNodeToken(request);
-            return done(log(path.get(3), request));
-        }
-        if (path.equals(List.of("api", "v1", "broker"))) {
-            return brokerStatus.get().thenApply(status -> ApiResponse.json(200, brokerJson(status).toPrettyString()));
-        }
-        if (path.equals(List.of("api", "v1", "node"))) {
-            return node.get().thenApply(n -> ApiResponse.json(200, n.toPrettyString()));
-        }
-        throw new ApiException(404, "NOT_FOUND", "no route " + String.join("/", path)
-                + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs)");
+        return routes.apply(request);
+    }
+
+    private Routes routes() {
+        return Routes.builder(BLOCKING, request -> new ApiException(404, "NOT_FOUND", "no route " + String.join("/", request.path())
+                        + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs)"))
+                .get("/health", (request, params) -> Routes.done(ApiResponse.json(200, "{\"status\": \"ok\"}")))
+                .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
+                // reading a log file blocks: on a thread of its own, never on the network's
+                .blocking("GET", "/api/v1/jobs/{job}/logs", (request, params) -> {
+                    requireNodeToken(request);
+                    return log(params.get("job"), request);
+                })
+                .get("/api/v1/broker", (request, params) -> brokerStatus.get()
+                        .thenApply(status -> ApiResponse.json(200, brokerJson(status).toPrettyString())))
+                .get("/api/v1/node", (request, params) -> node.get().thenApply(n -> ApiResponse.json(200, n.toPrettyString())))
+                .build();
     }
 
     /**
@@ -188,9 +196,5 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
             node.put("memory", r.memory());
         }
         return node;
-    }
-
-    private static CompletableFuture<ApiResponse> done(ApiResponse response) {
-        return CompletableFuture.completedFuture(response);
     }
 }
