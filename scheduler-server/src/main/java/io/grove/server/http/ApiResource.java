@@ -1,0 +1,185 @@
+package io.grove.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.core.cluster.Cluster;
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.SubmitException;
+import io.grove.core.pool.ConfigProblem;
+import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
+import io.grove.http.Routes;
+import io.grove.server.Clock;
+import io.grove.server.ConfigReloader;
+import io.grove.server.loop.SchedulerLoop;
+import io.grove.server.metrics.SchedulerMetrics;
+import io.grove.server.state.Journal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * What every resource of the API shares: the daemon's parts it reads and changes (reads and
+ * changes run on the scheduler's thread; a change is answered after its journal record is on disk),
+ * and the helpers for answers, refusals, access checks and the audit log.
+ */
+abstract class ApiResource {
+
+    /** The daemon's parts the API works with. */
+    record Parts(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
+            AtomicLong operationNumbers, ObjectMapper json, Views views, io.grove.server.security.AuditLog audit,
+            String nodeToken) {
+    }
+
+    final SchedulerLoop loop;
+    final Journal journal;
+    final Clock clock;
+    final ConfigReloader config;
+    final SchedulerMetrics metrics;
+    final AtomicLong operationNumbers;
+    final ObjectMapper json;
+    final Views views;
+    final io.grove.server.security.AuditLog audit;
+    final String nodeToken;
+
+    ApiResource(Parts parts) {
+        this.loop = parts.loop();
+        this.journal = parts.journal();
+        this.clock = parts.clock();
+        this.config = parts.config();
+        this.metrics = parts.metrics();
+        this.operationNumbers = parts.operationNumbers();
+        this.json = parts.json();
+        this.views = parts.views();
+        this.audit = parts.audit();
+        this.nodeToken = parts.nodeToken();
+    }
+
+    /** Declares the resource's routes. */
+    abstract void addTo(Routes.Builder routes);
+
+    CompletableFuture<ApiResponse> ok(JsonNode body) {
+        return CompletableFuture.completedFuture(ApiResponse.json(200, body.toPrettyString()));
+    }
+
+    CompletableFuture<ApiResponse> read(Function<Cluster, JsonNode> view) {
+        return loop.call(view).thenApply(body -> ApiResponse.json(200, body.toPrettyString()));
+    }
+
+    static Operation operation(Cluster cluster, String id) {
+        Operation operation = cluster.registry().operation(id);
+        if (operation == null) {
+            throw new ApiException(404, "NO_SUCH_OPERATION", "no operation " + id, Map.of("operation_id", id));
+        }
+        return operation;
+    }
+
+    /**
+     * The operation, if {@code request}'s user may change it: its owner, an administrator of its
+     * pool (in any of its trees), or a cluster admin; else 403 with the rule.
+     */
+    Operation mayChange(ApiRequest request, io.grove.core.cluster.Cluster cluster, Operation operation,
+            String action) {
+        if (operation.user().equals(request.user())) {
+            return operation;
+        }
+        io.grove.core.pool.AccessControl access = config.current().access();
+        String rule = null;
+        for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
+            io.grove.core.operation.TreePools pools = cluster.registry().pools(placed.getKey());
+            List<String> path = pools != null && pools.contains(placed.getValue()) ? pools.pathToRoot(placed.getValue())
+                    : List.of(placed.getValue());
+            io.grove.core.pool.AccessControl.Decision decision = access.mayAdminister(placed.getKey(), path,
+                    identity(request));
+            if (decision.allowed()) {
+                return operation;
+            }
+            rule = decision.rule();
+        }
+        throw forbidden(request, action, operation.id(), "user " + request.user() + " may not " + action + " "
+                + operation.id() + " of " + operation.user() + ": only its owner and its pool's administrators may ("
+                + rule + ")");
+    }
+
+    ApiException forbidden(ApiRequest request, String action, String target, String message) {
+        audit(request, action, target, "refused", "403: " + message);
+        return new ApiException(403, "FORBIDDEN", message, Map.of("rule", message));
+    }
+
+    void audit(ApiRequest request, String action, String target, String outcome, String detail) {
+        if (audit != null) {
+            audit.record(clock.now(), request.user(), request.source(), action, target, outcome, detail);
+        }
+    }
+
+    static ApiException refusal(SubmitException e) {
+        int status = switch (e.code()) {
+            case TOO_MANY_OPERATIONS, TOO_MANY_EPHEMERAL_POOLS -> 429;
+            case NO_SUCH_OPERATION -> 404;
+            case FOREIGN_EPHEMERAL_POOL -> 403;
+            case INVALID_STATE -> 409;
+            default -> 400;
+        };
+        return new ApiException(status, e.code().name(), e.getMessage(), e.details());
+    }
+
+    static int intParam(ApiRequest request, String name, int fallback) {
+        String value = request.query().get(name);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new ApiException(400, "BAD_PARAMETER", "'" + name + "' must be a number, got '" + value + "'");
+        }
+    }
+
+    static FairShareResult result(Cluster cluster, String tree) {
+        if (!cluster.treeNames().contains(tree)) {
+            throw new ApiException(404, "NO_SUCH_TREE", "no pool tree " + tree + "; trees: " + cluster.treeNames(),
+                    Map.of("pool_tree", tree));
+        }
+        FairShareResult result = cluster.fairShare(tree);
+        if (result == null) {
+            throw new ApiException(409, "NO_FAIR_SHARE_YET", "tree " + tree + " has had no fair-share update yet");
+        }
+        return result;
+    }
+
+    ObjectNode status(ConfigReloader.Status status) {
+        ObjectNode node = json.createObjectNode();
+        node.put("at", status.at().toString());
+        node.put("applied", status.applied());
+        node.put("message", status.message());
+        node.set("problems", json.valueToTree(problems(status.problems())));
+        return node;
+    }
+
+    static List<Map<String, Object>> problems(List<ConfigProblem> problems) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ConfigProblem problem : problems) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("code", problem.code().name().toLowerCase(Locale.ROOT));
+            item.put("path", problem.path());
+            item.put("attribute", problem.attribute());
+            item.put("line", problem.line());
+            item.put("message", problem.message());
+            out.add(item);
+        }
+        return out;
+    }
+
+    /** Who makes the request, for access rules. */
+    static io.grove.core.pool.AccessControl.Identity identity(ApiRequest request) {
+        return new io.grove.core.pool.AccessControl.Identity(request.user() == null ? "" : request.user(), request.groups());
+    }
+}

@@ -1,0 +1,67 @@
+package io.grove.server.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
+import io.grove.http.Routes;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** The pools file: what is in force, what a candidate would change, and reloading it. */
+final class ConfigRoutes extends ApiResource {
+
+    ConfigRoutes(Parts parts) {
+        super(parts);
+    }
+
+    @Override
+    void addTo(Routes.Builder routes) {
+        routes.get("/api/v1/config", (request, params) -> ok(configView()))
+                // parsing a candidate pools file is work for a thread of its own, not for the network's
+                .add("POST", "/api/v1/config/diff", (request, params) -> CompletableFuture
+                        .supplyAsync(() -> candidate(request), Api.BLOCKING)
+                        .thenCompose(candidate -> {
+                            io.grove.core.pool.PoolsConfig current = config.current();
+                            return read(cluster -> new ConfigDiffView(json).render(current, candidate, cluster, clock.now()));
+                        }))
+                .post("/api/v1/config/reload", (request, params) -> reload(request));
+    }
+
+    private ObjectNode configView() {
+        ObjectNode node = json.createObjectNode();
+        node.put("file", config.file().toString());
+        node.put("default_tree", config.current().defaultTree());
+        node.set("trees", json.valueToTree(config.current().trees().keySet()));
+        node.set("last_reload", status(config.status()));
+        node.put("text", config.currentText());
+        return node;
+    }
+
+    private io.grove.core.pool.PoolsConfig candidate(ApiRequest request) {
+        io.grove.config.LoadResult<io.grove.core.pool.PoolsConfig> candidate =
+                io.grove.config.PoolsConfigLoader.load(request.body(), "the candidate file");
+        if (!candidate.ok()) {
+            throw new ApiException(400, "INVALID_CONFIG", "the candidate pools file has "
+                    + candidate.problems().size() + " problem(s)", Map.of("problems", problems(candidate.problems())));
+        }
+        return candidate.value();
+    }
+
+    private CompletableFuture<ApiResponse> reload(ApiRequest request) {
+        request.requireUser();
+        if (!config.current().access().isAdmin(identity(request))) {
+            throw forbidden(request, "reload", "config", "only the cluster admins "
+                    + config.current().access().admins() + " may reload the configuration");
+        }
+        return config.reload("requested by " + request.user()).thenApply(status -> {
+            ObjectNode body = status(status);
+            audit(request, "reload", "config", status.applied() ? "allowed" : "refused", status.message());
+            if (!status.applied()) {
+                throw new ApiException(status.problems().isEmpty() ? 409 : 400, "RELOAD_REFUSED",
+                        status.message(), Map.of("problems", problems(status.problems())));
+            }
+            return ApiResponse.json(200, body.toPrettyString());
+        });
+    }
+}

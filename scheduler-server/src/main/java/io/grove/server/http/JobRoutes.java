@@ -1,0 +1,87 @@
+package io.grove.server.http;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
+import io.grove.http.Routes;
+import java.util.concurrent.CompletableFuture;
+
+/** An operation's jobs, and a job's logs read from its node's agent. */
+final class JobRoutes extends ApiResource {
+
+    private final java.net.http.HttpClient agents = java.net.http.HttpClient.newBuilder()
+            .connectTimeout(java.time.Duration.ofSeconds(5)).build();
+
+    JobRoutes(Parts parts) {
+        super(parts);
+    }
+
+    @Override
+    void addTo(Routes.Builder routes) {
+        routes.get("/api/v1/operations/{id}/jobs", (request, params) -> jobs(params.get("id")))
+                .get("/api/v1/operations/{id}/jobs/{job}/logs",
+                        (request, params) -> logs(request, params.get("id"), params.get("job")));
+    }
+
+    private CompletableFuture<ApiResponse> jobs(String id) {
+        return read(cluster -> {
+            Operation operation = operation(cluster, id);
+            ArrayNode list = json.createArrayNode();
+            for (Job job : operation.finishedJobs()) {
+                list.add(views.job(job));
+            }
+            for (Job job : operation.runningJobs()) {
+                list.add(views.job(job));
+            }
+            return list;
+        });
+    }
+
+    /**
+     * A job's log, read from its node's agent (with the node token) for its owner, its pool's
+     * administrators and the cluster admins only.
+     */
+    private CompletableFuture<ApiResponse> logs(ApiRequest request, String id, String jobId) {
+        String stream = request.query().getOrDefault("stream", "stdout");
+        String offset = request.query().getOrDefault("offset", "0");
+        if (!stream.matches("stdout|stderr") || !offset.matches("-?[0-9]{1,18}")) {
+            throw new ApiException(400, "BAD_PARAMETER", "stream must be stdout or stderr and offset a number of bytes");
+        }
+        return loop.call(cluster -> {
+            Operation operation = mayChange(request, cluster, operation(cluster, id), "read the logs of");
+            Job job = null;
+            for (Job candidate : operation.finishedJobs()) {
+                job = candidate.id().equals(jobId) ? candidate : job;
+            }
+            for (Job candidate : operation.runningJobs()) {
+                job = candidate.id().equals(jobId) ? candidate : job;
+            }
+            if (job == null) {
+                throw ApiException.notFound("operation " + id + " has no job " + jobId);
+            }
+            String address = views.nodeAddress(job.nodeId());
+            if (address == null) {
+                throw ApiException.notFound("the node of job " + jobId + " (" + job.nodeId() + ") gave no address");
+            }
+            return java.net.URI.create("http://" + address + "/api/v1/jobs/" + jobId + "/logs?stream=" + stream
+                    + "&offset=" + offset);
+        }).thenCompose(uri -> {
+            java.net.http.HttpRequest.Builder get = java.net.http.HttpRequest.newBuilder(uri)
+                    .timeout(java.time.Duration.ofSeconds(30)).GET();
+            if (nodeToken != null) {
+                get.header("Authorization", "Bearer " + nodeToken);
+            }
+            return agents.sendAsync(get.build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .handle((response, failure) -> {
+                        if (failure != null) {
+                            throw new ApiException(502, "AGENT_UNREACHABLE", "the agent at " + uri.getAuthority()
+                                    + " did not answer: " + failure.getMessage());
+                        }
+                        return ApiResponse.json(response.statusCode(), response.body());
+                    });
+        });
+    }
+}

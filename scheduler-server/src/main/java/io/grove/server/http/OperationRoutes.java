@@ -1,0 +1,180 @@
+package io.grove.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.config.LoadResult;
+import io.grove.config.spec.OperationSpecLoader;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.SubmitException;
+import io.grove.core.pool.PartialResources;
+import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
+import io.grove.http.Routes;
+import io.grove.server.state.JournalEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/** Submitting, listing, reading, updating and aborting operations. */
+final class OperationRoutes extends ApiResource {
+
+    OperationRoutes(Parts parts) {
+        super(parts);
+    }
+
+    @Override
+    void addTo(Routes.Builder routes) {
+        routes.post("/api/v1/operations", (request, params) -> submit(request))
+                .get("/api/v1/operations", (request, params) -> listOperations(request))
+                .get("/api/v1/operations/{id}",
+                        (request, params) -> read(cluster -> views.operation(operation(cluster, params.get("id")), cluster)))
+                .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
+                .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")));
+    }
+
+    private CompletableFuture<ApiResponse> submit(ApiRequest request) {
+        String user = request.requireUser();
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load(request.body(), "the spec");
+        if (!loaded.ok()) {
+            throw new ApiException(400, "INVALID_SPEC", loaded.problems().size() + " problem(s) in the spec:\n"
+                    + loaded.describe(), Map.of("problems", problems(loaded.problems())));
+        }
+        OperationSpec spec = loaded.value();
+        io.grove.core.pool.AccessControl access = config.current().access();
+        return loop.call(cluster -> {
+            String id = "op-" + (operationNumbers.get() + 1);
+            Operation operation;
+            try {
+                for (Map.Entry<String, List<String>> placed : cluster.registry().placementPaths(spec, user).entrySet()) {
+                    io.grove.core.pool.AccessControl.Decision decision =
+                            access.maySubmit(placed.getKey(), placed.getValue(), identity(request));
+                    if (!decision.allowed()) {
+                        throw forbidden(request, "submit", placed.getKey() + "/" + placed.getValue().get(0),
+                                "user " + user + " may not submit to pool \"" + placed.getValue().get(0) + "\" in tree \""
+                                        + placed.getKey() + "\": " + decision.rule());
+                    }
+                }
+                operation = cluster.submit(id, spec, user, clock.now());
+            } catch (SubmitException e) {
+                audit(request, "submit", String.valueOf(spec.pool()), "refused", e.getMessage());
+                throw refusal(e);
+            }
+            audit(request, "submit", id, "allowed", operation.poolByTree().toString());
+            operationNumbers.incrementAndGet();
+            CompletableFuture<Void> durable = journal.append(new JournalEvent.Submitted(id, spec, user,
+                    operation.submitTime().toEpochMilli()));
+            ObjectNode body = views.operationSummary(operation, cluster);
+            return durable.thenApply(done -> ApiResponse.json(201, body.toPrettyString()));
+        }).thenCompose(future -> future);
+    }
+
+    private CompletableFuture<ApiResponse> listOperations(ApiRequest request) {
+        String state = request.query().get("state");
+        String pool = request.query().get("pool");
+        String user = request.query().get("user");
+        String tree = request.query().get("tree");
+        int limit = intParam(request, "limit", 1000);
+        return read(cluster -> {
+            ArrayNode list = json.createArrayNode();
+            for (Operation operation : cluster.registry().operations()) {
+                if (list.size() >= limit) {
+                    break;
+                }
+                if (state != null && !state.equalsIgnoreCase(operation.state().name())) {
+                    continue;
+                }
+                if (user != null && !user.equals(operation.user())) {
+                    continue;
+                }
+                if (tree != null && !operation.poolByTree().containsKey(tree)) {
+                    continue;
+                }
+                if (pool != null && !operation.poolByTree().containsValue(pool)) {
+                    continue;
+                }
+                list.add(views.operationSummary(operation, cluster));
+            }
+            return list;
+        });
+    }
+
+    private CompletableFuture<ApiResponse> abort(ApiRequest request, String id) {
+        String user = request.requireUser();
+        String message = "aborted by " + user;
+        return loop.call(cluster -> {
+            mayChange(request, cluster, operation(cluster, id), "abort");
+            try {
+                cluster.abort(id, clock.now(), message);
+            } catch (SubmitException e) {
+                throw refusal(e);
+            }
+            audit(request, "abort", id, "allowed", null);
+            CompletableFuture<Void> durable = journal.append(new JournalEvent.Aborted(id, clock.now().toEpochMilli(), message));
+            ObjectNode body = views.operationSummary(operation(cluster, id), cluster);
+            return durable.thenApply(done -> ApiResponse.json(200, body.toPrettyString()));
+        }).thenCompose(future -> future);
+    }
+
+    private CompletableFuture<ApiResponse> update(ApiRequest request, String id) {
+        request.requireUser();
+        JsonNode body;
+        try {
+            body = json.readTree(request.body().isBlank() ? "{}" : request.body());
+        } catch (java.io.IOException e) {
+            throw new ApiException(400, "INVALID_SPEC", "the body is not JSON: " + e.getMessage());
+        }
+        if (!body.isObject()) {
+            throw new ApiException(400, "INVALID_SPEC", "the body must be a JSON object");
+        }
+        List<String> unknown = new ArrayList<>();
+        body.fieldNames().forEachRemaining(name -> {
+            if (!List.of("weight", "pool", "tree", "resource_limits").contains(name)) {
+                unknown.add(name);
+            }
+        });
+        if (!unknown.isEmpty()) {
+            throw new ApiException(400, "INVALID_SPEC", "unknown field(s) " + unknown
+                    + "; an update may set weight, pool (with tree) and resource_limits");
+        }
+        Double weight = body.has("weight") ? body.get("weight").asDouble(Double.NaN) : null;
+        String pool = body.has("pool") ? body.get("pool").asText() : null;
+        String tree = body.has("tree") ? body.get("tree").asText() : null;
+        io.grove.core.resource.Resources limits = body.has("resource_limits") ? limits(body.get("resource_limits")) : null;
+        return loop.call(cluster -> {
+            Operation target = mayChange(request, cluster, operation(cluster, id), "update");
+            if (pool != null) {
+                String inTree = tree != null ? tree : target.poolByTree().keySet().iterator().next();
+                if (cluster.registry().pools(inTree) != null && cluster.registry().pools(inTree).contains(pool)) {
+                    io.grove.core.pool.AccessControl.Decision decision = config.current().access().maySubmit(inTree,
+                            cluster.registry().pools(inTree).pathToRoot(pool), identity(request));
+                    if (!decision.allowed()) {
+                        throw forbidden(request, "update", id, "user " + request.user() + " may not move " + id
+                                + " to pool \"" + pool + "\": " + decision.rule());
+                    }
+                }
+            }
+            audit(request, "update", id, "allowed", request.body().strip());
+            try {
+                cluster.updateOperation(id, weight, limits, tree, pool);
+            } catch (SubmitException e) {
+                throw refusal(e);
+            }
+            CompletableFuture<Void> durable = journal.append(new JournalEvent.Updated(id, weight, limits, tree, pool,
+                    clock.now().toEpochMilli()));
+            ObjectNode view = views.operation(operation(cluster, id), cluster);
+            return durable.thenApply(done -> ApiResponse.json(200, view.toPrettyString()));
+        }).thenCompose(future -> future);
+    }
+
+    private io.grove.core.resource.Resources limits(JsonNode node) {
+        LoadResult<PartialResources> parsed = io.grove.config.spec.ResourcesParser.parse(node.toString(), "resource_limits");
+        if (!parsed.ok()) {
+            throw new ApiException(400, "INVALID_SPEC", parsed.describe(), Map.of("problems", problems(parsed.problems())));
+        }
+        return parsed.value().asLimits();
+    }
+}
