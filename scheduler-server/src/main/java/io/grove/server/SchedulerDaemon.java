@@ -83,12 +83,42 @@ public final class SchedulerDaemon implements AutoCloseable {
                 .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS).build();
     }
 
+    /** The security stage's results: who may call, the node token, TLS, the audit log. */
+    private record Secured(io.grove.server.security.TokenStore tokens, String nodeToken,
+            io.grove.server.security.AuditLog audit, io.netty.handler.ssl.SslContext nodeTls,
+            io.netty.handler.ssl.SslContext httpTls) {
+    }
+
+    /** The recovery stage's results: the configuration, the journal and the cluster it revived. */
+    private record Recovered(String configText, PoolsConfig config, Journal journal, Cluster cluster,
+            Revival.Outcome revived, SchedulerMetrics metrics) {
+    }
+
     /**
-     * Starts the daemon.
+     * Starts the daemon in stages — security, recovery, endpoints, timers — each adding what it
+     * opens to one list that is closed, newest first, if a later stage fails.
      *
      * @throws DaemonException if the pools file is invalid, the journal cannot be used, or a port is taken
      */
     public static SchedulerDaemon start(DaemonSettings settings, Clock clock) throws DaemonException {
+        refuseUnsafeSecurity(settings);
+        Closer opened = new Closer();
+        try {
+            Secured secured = security(settings, opened);
+            Recovered recovered = recovery(settings, clock, opened);
+            return endpointsAndTimers(settings, clock, secured, recovered, opened);
+        } catch (DaemonException e) {
+            opened.closeAll(e);
+            throw e;
+        } catch (Exception e) {
+            DaemonException failure = new DaemonException("cannot start: " + e.getMessage(), e);
+            opened.closeAll(failure);
+            throw failure;
+        }
+    }
+
+    /** Settings that would expose the cluster are refused before anything is opened. */
+    private static void refuseUnsafeSecurity(DaemonSettings settings) throws DaemonException {
         io.grove.server.security.Security security = settings.security();
         if (security.insecureLocal() && !isLoopback(settings.bindAddress())) {
             throw new DaemonException("insecure local mode binds to loopback only, not " + settings.bindAddress()
@@ -105,30 +135,29 @@ public final class SchedulerDaemon implements AutoCloseable {
                     + "or mutual TLS (--node-tls-ca), or --allow-unauthenticated-nodes on a network where only nodes "
                     + "reach the node port", null);
         }
-        io.grove.server.security.TokenStore tokens = null;
-        String nodeToken = null;
-        io.grove.server.security.AuditLog audit;
-        io.netty.handler.ssl.SslContext nodeTls = null;
-        io.netty.handler.ssl.SslContext httpTls = null;
+    }
+
+    /** TLS contexts, the tokens file, the node token, the private data directory and the audit log. */
+    private static Secured security(DaemonSettings settings, Closer opened) throws DaemonException {
+        io.grove.server.security.Security security = settings.security();
         try {
-            if (security.nodeTls() != null) {
-                nodeTls = security.nodeTls().server();
-            }
-            if (security.httpTls() != null) {
-                httpTls = security.httpTls().server();
-            }
-            if (security.tokensFile() != null) {
-                tokens = io.grove.server.security.TokenStore.load(security.tokensFile());
-            }
-            if (security.nodeTokenFile() != null) {
-                nodeToken = io.grove.http.Secrets.read(security.nodeTokenFile());
-            }
+            io.netty.handler.ssl.SslContext nodeTls = security.nodeTls() == null ? null : security.nodeTls().server();
+            io.netty.handler.ssl.SslContext httpTls = security.httpTls() == null ? null : security.httpTls().server();
+            io.grove.server.security.TokenStore tokens = security.tokensFile() == null ? null
+                    : io.grove.server.security.TokenStore.load(security.tokensFile());
+            String nodeToken = security.nodeTokenFile() == null ? null : io.grove.http.Secrets.read(security.nodeTokenFile());
             Journal.createPrivateDirectory(settings.dataDir());
-            audit = new io.grove.server.security.AuditLog(security.auditLog() != null ? security.auditLog()
-                    : settings.dataDir().resolve("audit.log"));
+            io.grove.server.security.AuditLog audit = new io.grove.server.security.AuditLog(
+                    security.auditLog() != null ? security.auditLog() : settings.dataDir().resolve("audit.log"));
+            opened.add(audit, audit::close);
+            return new Secured(tokens, nodeToken, audit, nodeTls, httpTls);
         } catch (IOException e) {
             throw new DaemonException(e.getMessage(), e);
         }
+    }
+
+    /** The pools file, the journal, and the cluster revived from it, with its listeners. */
+    private static Recovered recovery(DaemonSettings settings, Clock clock, Closer opened) throws DaemonException {
         String text;
         try {
             text = Files.readString(settings.configFile());
@@ -145,6 +174,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         } catch (IOException e) {
             throw new DaemonException(e.getMessage(), e);
         }
+        opened.add(journal, journal::close);
         Cluster cluster = new Cluster(config.value(), settings.cluster());
         Revival.Outcome revived = Revival.replay(cluster, journal.recovered(), clock.now());
         SchedulerMetrics metrics = new SchedulerMetrics();
@@ -169,55 +199,49 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
         });
         journal.compact(Revival.snapshot(cluster, clock.now()));
-        SchedulerLoop loop = new SchedulerLoop(cluster);
-        ConfigReloader reloader = new ConfigReloader(settings.configFile(), config.value(), text, loop, metrics, clock);
+        return new Recovered(text, config.value(), journal, cluster, revived, metrics);
+    }
+
+    /** The scheduler's thread, the node endpoint, the API, the pools-file watch, then the timers. */
+    private static SchedulerDaemon endpointsAndTimers(DaemonSettings settings, Clock clock, Secured secured,
+            Recovered recovered, Closer opened) throws Exception {
+        SchedulerMetrics metrics = recovered.metrics();
+        Journal journal = recovered.journal();
+        SchedulerLoop loop = new SchedulerLoop(recovered.cluster());
+        opened.add(loop, loop::close);
+        ConfigReloader reloader = new ConfigReloader(settings.configFile(), recovered.config(), recovered.configText(),
+                loop, metrics, clock);
+        opened.add(reloader, reloader::close);
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        opened.add(boss, () -> boss.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
-        AtomicLong numbers = new AtomicLong(revived.highestOperationNumber());
+        opened.add(workers, () -> workers.shutdownGracefully(0, 1, TimeUnit.SECONDS));
+        AtomicLong numbers = new AtomicLong(recovered.revived().highestOperationNumber());
         io.grove.server.net.NodeAddresses addresses = new io.grove.server.net.NodeAddresses();
-        String acceptedNodeToken = nodeToken;
-        io.netty.handler.ssl.SslContext nodeTlsContext = nodeTls;
-        io.netty.handler.ssl.SslContext httpTlsContext = httpTls;
-        NodeEndpoint nodeEndpoint = null;
-        ApiServer apiServer = null;
         io.grove.server.net.HeartbeatBatcher batcher = new io.grove.server.net.HeartbeatBatcher(loop, clock);
-        try {
-            nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
-                    settings.maxFrameBytes(), settings.nodeIdleTimeout(),
-                    () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics, addresses,
-                            acceptedNodeToken, audit), nodeTlsContext, settings.nodeConnectionsPerAddress());
-            apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
-                    new Authenticator(tokens, audit, clock,
-                            new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, audit,
-                                    acceptedNodeToken)),
-                    apiJson(), httpTlsContext, io.grove.http.HttpLimits.API);
-            reloader.watch();
-        } catch (Exception e) {
-            if (nodeEndpoint != null) {
-                nodeEndpoint.close();
-            }
-            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            loop.close();
-            journal.close();
-            try {
-                audit.close();
-            } catch (IOException closing) {
-                e.addSuppressed(closing);
-            }
-            throw new DaemonException("cannot start: " + e.getMessage(), e);
-        }
+        NodeEndpoint nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
+                settings.maxFrameBytes(), settings.nodeIdleTimeout(),
+                () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics, addresses,
+                        secured.nodeToken(), secured.audit()), secured.nodeTls(), settings.nodeConnectionsPerAddress());
+        opened.add(nodeEndpoint, nodeEndpoint::close);
+        ApiServer apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
+                new Authenticator(secured.tokens(), secured.audit(), clock,
+                        new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, secured.audit(),
+                                secured.nodeToken())),
+                apiJson(), secured.httpTls(), io.grove.http.HttpLimits.API);
+        opened.add(apiServer, apiServer::close);
+        reloader.watch();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "grove-timer");
             t.setDaemon(true);
             return t;
         });
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeEndpoint, apiServer, timer, audit);
+                nodeEndpoint, apiServer, timer, secured.audit());
         daemon.schedule();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs",
-                settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(), revived.operations(),
-                revived.runningJobs());
+                settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
+                recovered.revived().operations(), recovered.revived().runningJobs());
         return daemon;
     }
 

@@ -247,6 +247,36 @@ class DaemonTest {
         }
     }
 
+    @Test
+    void aStartThatFailsLateLeavesNoFileOpen(@TempDir Path dir) throws Exception {
+        // The audit log and the journal open before the pools file is read: a bad pools file must close them.
+        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, "pool_trees: {t: {pools: {a: {weight: -1}}}}"),
+                dir.resolve("data")).withPorts(0, 0);
+        SchedulerDaemon.DaemonException failure = org.junit.jupiter.api.Assertions.assertThrows(
+                SchedulerDaemon.DaemonException.class, () -> SchedulerDaemon.start(settings, clock));
+        assertTrue(failure.getMessage().startsWith("the pools file is invalid"), failure.getMessage());
+        assertTrue(java.nio.file.Files.exists(dir.resolve("data").resolve("audit.log")), "the audit log was opened");
+        assertEquals(List.of(), openFilesUnder(dir), "nothing under the data directory stays open");
+    }
+
+    /** The files of this process open under {@code dir} (Linux: {@code /proc/self/fd}). */
+    private static List<String> openFilesUnder(Path dir) throws java.io.IOException {
+        List<String> open = new java.util.ArrayList<>();
+        try (var fds = java.nio.file.Files.list(Path.of("/proc/self/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    Path target = java.nio.file.Files.readSymbolicLink(fd);
+                    if (target.startsWith(dir)) {
+                        open.add(target.toString());
+                    }
+                } catch (java.io.IOException gone) {
+                    // the descriptor closed while listing
+                }
+            }
+        }
+        return open;
+    }
+
     /** Registers the 4-cpu node and fills it with an operation of 8 jobs in {@code adhoc}; returns its id. */
     private static String fill(SchedulerDaemon daemon, DaemonFixture users, DaemonFixture.FakeNode node) throws Exception {
         node.handshake();
