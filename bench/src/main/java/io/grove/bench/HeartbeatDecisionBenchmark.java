@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One heartbeat decision for an empty 32-cpu node in the generated tree of 10,000 pools and
- * 100,000 operations (each with 1-cpu jobs pending): 32 starts by the descent of reference §2.8.
+ * 100,000 operations (each with 1-cpu jobs pending): 32 starts by the descent (docs/scheduling.md#the-heartbeat-decision)
  * {@code Cluster.decide} leaves the state as it was (its precommits are undone), so every call
  * makes the same 32 starts; the figure includes that undo.
  *

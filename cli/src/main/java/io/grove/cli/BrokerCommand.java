@@ -20,7 +20,7 @@ final class BrokerCommand {
 
     @Command(name = "status", mixinStandardHelpOptions = true,
             description = {"Shows a node's broker: its queues (weight, limit, usage, real and planned consumption), "
-                    + "its task types, every task, and the sensors of seed 000.",
+                    + "its task types, every task, and the sensors the broker reads.",
                 "",
                 "Example: grove broker status --node 127.0.0.1:7078"})
     static final class Status implements Callable<Integer> {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The broker's configuration (seed 000, {@code TResourceBrokerConfig}): queues, task types and
+ * The broker's configuration (docs/broker.md; the original calls it {@code TResourceBrokerConfig}): queues, task types and
  * the total resource limit of all queues together.
  *
  * @param queues the queues, in order

@@ -1,6 +1,6 @@
 package io.grove.agent.broker;
 
-/** Why the broker refused an operation on a task (seed 000, {@code TStatus::ECode}). */
+/** Why the broker refused an operation on a task (docs/broker.md; the original calls it {@code TStatus::ECode}). */
 public enum BrokerErrorCode {
     /** Submit with an id the client already uses. */
     ALREADY_EXISTS,

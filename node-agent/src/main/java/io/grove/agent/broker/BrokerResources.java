@@ -3,7 +3,7 @@ package io.grove.agent.broker;
 import java.math.BigDecimal;
 
 /**
- * The two resources of the broker (seed 000): CPU in thousandths of a core and memory in bytes.
+ * The two resources of the broker (docs/broker.md): CPU in thousandths of a core and memory in bytes.
  * In limits, {@link #UNLIMITED_AMOUNT} stands for a resource with no limit.
  *
  * @param cpuMillis CPU in thousandths of a core, non-negative

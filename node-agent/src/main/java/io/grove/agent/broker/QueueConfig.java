@@ -1,7 +1,7 @@
 package io.grove.agent.broker;
 
 /**
- * A broker queue (seed 000, {@code TQueueConfig}).
+ * A broker queue (docs/broker.md; the original calls it {@code TQueueConfig}).
  *
  * @param name the queue's name, which task types refer to
  * @param weight its weight: the share of resources it gets relative to the others, at least 1

@@ -13,7 +13,7 @@ import java.util.PriorityQueue;
 import java.util.TreeMap;
 
 /**
- * The node-local Resource Broker of seed 000: tasks of typed clients wait in weighted queues with
+ * The node-local Resource Broker (docs/broker.md): tasks of typed clients wait in weighted queues with
  * limits; whenever something changes, the queue with the least {@code max(C_R, C_P) / Weight} gets
  * its first task started if its limits allow, again and again until nothing more fits.
  *

@@ -1,7 +1,7 @@
 package io.grove.agent.broker;
 
 /**
- * A task as a client submits it (seed 000, {@code TTask}).
+ * A task as a client submits it (docs/broker.md; the original calls it {@code TTask}).
  *
  * @param taskId the client's id for the task, unique among its tasks; 0 lets the broker choose one
  *     (the client learns it only when the task is allocated, by its cookie)

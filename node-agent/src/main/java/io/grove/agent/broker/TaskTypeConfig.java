@@ -1,7 +1,7 @@
 package io.grove.agent.broker;
 
 /**
- * A task type (seed 000, {@code TTaskConfig}): which queue its tasks go to and how long they are
+ * A task type (docs/broker.md; the original calls it {@code TTaskConfig}): which queue its tasks go to and how long they are
  * expected to run until the broker has statistics of its own.
  *
  * @param name the type's name, as tasks give it

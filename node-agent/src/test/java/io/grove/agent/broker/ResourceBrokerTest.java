@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** One test per rule of seed 000, on a fake clock. */
+/** One test per rule of the broker (docs/broker.md), on a fake clock. */
 class ResourceBrokerTest {
 
     @Test

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What an operation could use given how memory is spread over the tree's nodes (reference §2.1):
+ * What an operation could use given how memory is spread over the tree's nodes (see docs/scheduling.md#demand):
  * with jobs of {@code m} bytes, a node of {@code M} bytes holds {@code floor(M/m)} of them, so the
  * usable memory share is {@code min(1, Σ floor(M/m) · m / total)}. Other resources are not capped.
  * Results are cached per job size for one update.

@@ -3,7 +3,7 @@ package io.grove.core.cluster;
 import java.time.Duration;
 
 /**
- * Node liveness settings (reference §4.2).
+ * Node liveness settings (see docs/scheduling.md#node-liveness).
  *
  * @param nodeHeartbeatTimeout silence after which a node is offline (its jobs are kept)
  * @param nodeRegistrationTimeout silence after which a node is forgotten and its jobs aborted

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One fair-share update of one pool tree (reference §2.6): a pure function from
+ * One fair-share update of one pool tree (see docs/fair-share.md#the-steps): a pure function from
  * {@link FairShareInput} to {@link FairShareResult}.
  *
  * <ol>

@@ -4,7 +4,7 @@ import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.resource.Resources;
 
 /**
- * The integral attributes of an integral pool after an update (reference §2.3).
+ * The integral attributes of an integral pool after an update (see docs/fair-share.md#the-steps).
  *
  * @param guaranteeType burst or relaxed
  * @param accumulatedResourceVolume the bucket, in resource-seconds

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turning volumes into integral shares (reference §2.4): burst pools first, each up to its burst
+ * Turning volumes into integral shares (see docs/fair-share.md#the-steps): burst pools first, each up to its burst
  * guarantee; then relaxed pools share what strong and burst guarantees leave, in proportion to
  * their volumes.
  */

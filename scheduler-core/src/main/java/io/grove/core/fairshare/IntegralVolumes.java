@@ -6,7 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The token buckets of integral pools (reference §2.3): refill by the flow, consumption by the
+ * The token buckets of integral pools (see docs/fair-share.md#the-steps): refill by the flow, consumption by the
  * previous integral share, capacity, and redistribution of overflow where enabled.
  */
 final class IntegralVolumes {

@@ -1,7 +1,7 @@
 package io.grove.core.fairshare;
 
 /**
- * Satisfaction of an element: how much of its fair share its usage covers (reference §2.8). The
+ * Satisfaction of an element: how much of its fair share its usage covers (see docs/scheduling.md#the-heartbeat-decision). The
  * heartbeat descent serves the lowest satisfaction first; preemption compares it to thresholds.
  * All arguments are shares of the tree total in resource order.
  */
@@ -14,7 +14,7 @@ public final class Satisfaction {
     }
 
     /**
-     * Local satisfaction (reference §2.8): infinite when nothing is due; above 1 when usage exceeds
+     * Local satisfaction (see docs/scheduling.md#the-heartbeat-decision): infinite when nothing is due; above 1 when usage exceeds
      * the fair share somewhere; otherwise usage over fair share on the resources that still lack.
      */
     public static double local(double[] fairShare, double[] usage, double[] demand) {

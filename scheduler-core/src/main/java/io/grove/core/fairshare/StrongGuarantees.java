@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Strong guarantees (reference §2.2): inference of unset resources from the main resource,
+ * Strong guarantees (see docs/fair-share.md#the-steps): inference of unset resources from the main resource,
  * overcommit alerts and scaling at the root, and the top-down adjustment to limits and parents.
  */
 final class StrongGuarantees {

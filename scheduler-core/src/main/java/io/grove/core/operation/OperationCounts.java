@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Operation-count limits of one tree, exactly as reference §5: counters on every pool including
+ * Operation-count limits of one tree, exactly as docs/scheduling.md#operation-count-limits describes them: counters on every pool including
  * its descendants, {@code max_operation_count} checked at submit over the whole path, and FIFO
  * queues of pending operations at the lowest pool whose {@code max_running_operation_count} is
  * reached. Lightweight operations never pend and count apart.

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a user submits (reference §1.3 and design "Operations and jobs").
+ * What a user submits (see docs/api.md#post-apiv1operations and design "Operations and jobs").
  *
  * @param type vanilla, or another kind (matters for lightweight operations only)
  * @param title a free-form title, may be empty

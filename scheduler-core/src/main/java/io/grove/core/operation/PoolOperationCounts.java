@@ -1,7 +1,7 @@
 package io.grove.core.operation;
 
 /**
- * A pool's operation counters (reference §5); every count includes the pool's descendants.
+ * A pool's operation counters (see docs/scheduling.md#operation-count-limits); every count includes the pool's descendants.
  *
  * @param operationCount running and pending operations
  * @param runningOperationCount running operations that are not lightweight

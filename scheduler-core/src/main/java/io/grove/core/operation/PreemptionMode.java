@@ -1,6 +1,6 @@
 package io.grove.core.operation;
 
-/** How an operation's jobs are preempted (reference §1.3, §3.6). */
+/** How an operation's jobs are preempted (see docs/api.md#post-apiv1operations). */
 public enum PreemptionMode {
     /** Preempted by starving operations like any other. */
     NORMAL,

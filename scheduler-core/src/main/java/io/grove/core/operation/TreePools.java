@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * The pools of one tree as operations see them: the configured pools plus the ephemeral ones made
- * on demand (reference §5): {@code <user>} under the tree's {@code default_parent_pool} for an
+ * on demand (see docs/scheduling.md#operation-count-limits): {@code <user>} under the tree's {@code default_parent_pool} for an
  * operation without a pool, and {@code <pool>$<user>} under a pool with
  * {@code create_ephemeral_subpools}. Answers parents and effective count limits.
  */

@@ -3,7 +3,7 @@ package io.grove.core.pool;
 import java.time.Duration;
 
 /**
- * Tree-level {@code integral_guarantees} settings (reference §2.3–§2.4).
+ * Tree-level {@code integral_guarantees} settings (see docs/fair-share.md#the-steps).
  *
  * @param smoothPeriod a burst or relaxed pool gets at most its volume divided by this per update
  * @param poolCapacitySaturationPeriod capacity of a bucket is its flow times this period

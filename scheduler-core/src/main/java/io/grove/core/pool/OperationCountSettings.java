@@ -1,7 +1,7 @@
 package io.grove.core.pool;
 
 /**
- * Tree-level operation-count limits (reference §1.2 and §5).
+ * Tree-level operation-count limits (see docs/pools.md#tree-attributes and docs/scheduling.md#operation-count-limits).
  *
  * @param maxOperationCount running plus pending operations in the whole tree (the root pool)
  * @param maxRunningOperationCount running operations in the whole tree

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One pool as the admin configured it (reference §1.1). Optional attributes are {@code null} when
+ * One pool as the admin configured it (see docs/pools.md#pool-attributes). Optional attributes are {@code null} when
  * unset; effective values come from the tree ({@link PoolTreeConfig}) or the parent.
  *
  * @param name unique within the tree, of {@code [-_a-zA-Z0-9:]}

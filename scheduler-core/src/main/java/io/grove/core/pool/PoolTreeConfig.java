@@ -4,7 +4,7 @@ import io.grove.core.resource.ResourceType;
 import java.util.List;
 
 /**
- * One pool tree as configured (reference §1.2).
+ * One pool tree as configured (see docs/pools.md#tree-attributes).
  *
  * @param name the tree's name
  * @param nodesFilter boolean expression over node tags; empty selects every node

@@ -3,7 +3,7 @@ package io.grove.core.pool;
 import java.time.Duration;
 
 /**
- * Tree-level preemption settings (reference §3.2–§3.6).
+ * Tree-level preemption settings (see docs/scheduling.md#which-jobs-may-be-preempted).
  *
  * @param preemptionSatisfactionThreshold jobs above fair share times this are preemptible
  * @param aggressivePreemptionSatisfactionThreshold boundary of the aggressively preemptible jobs

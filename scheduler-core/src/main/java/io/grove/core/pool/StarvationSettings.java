@@ -3,7 +3,7 @@ package io.grove.core.pool;
 import java.time.Duration;
 
 /**
- * Tree-level starvation settings (reference §3.1).
+ * Tree-level starvation settings (see docs/scheduling.md#starvation).
  *
  * @param fairShareStarvationTimeout time below fair share before an element starves
  * @param fairShareAggressiveStarvationTimeout time before it starves aggressively (not shorter)

@@ -1,7 +1,7 @@
 package io.grove.core.preempt;
 
 /**
- * Splits an operation's running jobs, oldest first, into the three lists of reference §3.2. The
+ * Splits an operation's running jobs, oldest first, into the three lists of docs/scheduling.md#which-jobs-may-be-preempted. The
  * job that crosses a boundary stays in the safer list, so with the default threshold 1 every job
  * up to the fair share is protected from normal preemption.
  */

@@ -1,7 +1,7 @@
 package io.grove.core.preempt;
 
 /**
- * Comparisons of a usage share against a target share "per non-blocked resource" (reference §3):
+ * Comparisons of a usage share against a target share "per non-blocked resource" (see docs/scheduling.md#preemptive-scheduling):
  * a resource is blocked when the fair share already covers the demand for it. Resources with no
  * demand never count. When every demanded resource is blocked, all demanded resources count.
  * Arguments are shares of the tree total in resource order.
@@ -36,7 +36,7 @@ public final class ShareBounds {
     }
 
     /**
-     * Below fair share for starvation (reference §3.1): for every non-blocked resource
+     * Below fair share for starvation (see docs/scheduling.md#starvation): for every non-blocked resource
      * {@code min(fs * tolerance, demand) > usage}; if every resource is blocked, for some resource.
      */
     public static boolean belowFairShare(double[] usage, double[] fairShare, double tolerance, double[] demand) {

@@ -1,6 +1,6 @@
 package io.grove.core.preempt;
 
-/** Starvation of an element, in increasing urgency (reference §3.1). */
+/** Starvation of an element, in increasing urgency (see docs/scheduling.md#starvation). */
 public enum StarvationStatus {
     /** At or above its fair share (times the tolerance), or not for long enough. */
     NON_STARVING,

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Starvation of the elements of one tree, carried from update to update (reference §3.1): an
+ * Starvation of the elements of one tree, carried from update to update (see docs/scheduling.md#starvation): an
  * element below its fair share (times the tolerance) remembers since when; past the starvation
  * timeout it starves, past the aggressive timeout (where enabled) it starves aggressively; at or
  * above it the memory is reset. Pools take their own settings or their parent's; operations their

@@ -19,8 +19,8 @@ import java.util.List;
  *   <li>jobs the node runs that the scheduler does not know are aborted;</li>
  *   <li>if the node runs more than its limits allow, the least protected jobs are aborted;</li>
  *   <li>graceful operations above their fair share get their preemptible jobs interrupted;</li>
- *   <li>regular scheduling: the descent of reference §2.8 until the node is full or nothing fits;</li>
- *   <li>preemptive scheduling (§3.3–§3.5) for starving operations, at most one start, at most one
+ *   <li>regular scheduling: the descent (docs/scheduling.md#the-heartbeat-decision) until the node is full or nothing fits;</li>
+ *   <li>preemptive scheduling (see docs/scheduling.md#preemptive-scheduling) for starving operations, at most one start, at most one
  *       pass per node per {@code preemptive_scheduling_backoff};</li>
  *   <li>typed reasons for the resources left idle.</li>
  * </ol>
@@ -92,7 +92,7 @@ public final class HeartbeatScheduler {
         return aborts;
     }
 
-    /** Step 3 of reference §3.3: a node whose limits shrank loses its least protected jobs first. */
+    /** Step 2 of a decision (docs/scheduling.md#the-heartbeat-decision): a node whose limits shrank loses its least protected jobs first. */
     private static void abortOvercommit(DecisionContext context, Preemptibility statuses) {
         if (!overcommitted(context.free)) {
             return;
@@ -126,7 +126,7 @@ public final class HeartbeatScheduler {
         return false;
     }
 
-    /** Reference §3.6: jobs of graceful operations above their fair share are interrupted, with a long grace. */
+    /** Jobs of graceful operations above their fair share are interrupted, with a long grace. */
     private static void interruptGraceful(DecisionContext context, Preemptibility statuses) {
         if (!context.index.anyGraceful) {
             return;
@@ -149,7 +149,7 @@ public final class HeartbeatScheduler {
     }
 
     /**
-     * Reference §2.8: descend by lowest satisfaction, start one job, repeat until full. The descent
+     * The descent (docs/scheduling.md#the-heartbeat-decision): by lowest satisfaction, start one job, repeat until full. The descent
      * goes where it always went; but an element whose smallest job left does not fit in what is
      * free is deactivated whole for the decision (a pool with every operation below it, counted
      * as fragmentation) instead of operation by operation, and a node where nothing fits (a full

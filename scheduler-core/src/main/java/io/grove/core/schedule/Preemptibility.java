@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The preemption status of jobs (reference §3.2), worked out per operation when first asked within
+ * The preemption status of jobs (see docs/scheduling.md#which-jobs-may-be-preempted), worked out per operation when first asked within
  * one decision from the operation's jobs in the tree in start order and its published fair share.
  * Jobs of operations without a fair share in the index count as preemptible.
  */

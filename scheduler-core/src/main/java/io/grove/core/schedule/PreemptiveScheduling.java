@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The preemptive stages of a heartbeat (reference §3.3–§3.5): aggressive, then normal. Each stage
+ * The preemptive stages of a heartbeat (see docs/scheduling.md#preemptive-scheduling): aggressive, then normal. Each stage
  * finds the node's jobs that may be taken (unconditionally, or conditionally within the subtree of
  * the pool that blocks them), then tries the starving operations, lowest satisfaction first, with
  * the node's free resources plus those jobs. The first job that fits is started and the victims

@@ -1,6 +1,6 @@
 /**
  * Heartbeat scheduling: the node's report ({@link io.grove.core.schedule.Heartbeat}), the descent
- * of reference §2.8 with preemptive stages (§3.3–§3.5), and the
+ * of docs/scheduling.md#the-heartbeat-decision with preemptive stages (docs/scheduling.md#preemptive-scheduling), and the
  * {@link io.grove.core.schedule.Decision} with a typed reason for every start, preemption, abort
  * and idle resource.
  */

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Reference §4.2: offline after the heartbeat timeout, jobs aborted after the registration timeout. */
+/** Node liveness (docs/scheduling.md#node-liveness): offline after the heartbeat timeout, jobs aborted after the registration timeout. */
 class NodeLivenessTest {
 
     @Test

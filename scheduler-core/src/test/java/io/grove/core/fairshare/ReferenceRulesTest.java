@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Rules of reference §2 that the sample scenarios do not cover. */
+/** Rules of the fair-share update (docs/fair-share.md#the-steps) that the sample scenarios do not cover. */
 class ReferenceRulesTest {
 
     private static PartialResources cpu(double value) {

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Operation-count limits, lightweight operations and ephemeral pools (reference §5). */
+/** Operation-count limits, lightweight operations and ephemeral pools (see docs/scheduling.md#operation-count-limits). */
 class OperationCountsTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** Reference §3.2 and the scenario preemptible_allocation_lists of fair-share-samples.yaml. */
+/** The lists of docs/scheduling.md#which-jobs-may-be-preempted and the scenario preemptible_allocation_lists of fair-share-samples.yaml. */
 class PreemptibleListsTest {
 
     private static final double[] TOTAL = {100, 100, 0, 1000, 0};

@@ -19,7 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Starvation and preemption (reference §3) through the harness. */
+/** Starvation and preemption (see docs/scheduling.md#preemptive-scheduling) through the harness. */
 class PreemptionScenariosTest {
 
     private static final Duration SECOND = Duration.ofSeconds(1);

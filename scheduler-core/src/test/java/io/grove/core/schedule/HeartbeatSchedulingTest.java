@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** The heartbeat descent of reference §2.8 and the decision's reasons. */
+/** The heartbeat descent (docs/scheduling.md#the-heartbeat-decision) and the decision's reasons. */
 class HeartbeatSchedulingTest {
 
     private static OperationSpec ops(String pool, int jobs, Resources each) {

@@ -6,7 +6,7 @@ import io.grove.protocol.Checks;
 import java.util.List;
 
 /**
- * The loopback protocol of a node's Resource Broker (seed 000's message set), in the same frames
+ * The loopback protocol of a node's Resource Broker (docs/broker.md#the-messages), in the same frames
  * as the node protocol. A connection is one client: its tasks are keyed by the connection and the
  * client's task id, and closing it drops them all ("client died"). Operations are not answered
  * when they succeed; allocations and errors are pushed when they happen.
