@@ -13,11 +13,9 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
-import io.grove.core.operation.TreeOptions;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.preempt.StarvationStatus;
-import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.HeartbeatScheduler;
@@ -358,38 +356,7 @@ public final class Cluster {
         if (tree == null) {
             throw new IllegalArgumentException("no pool tree '" + treeName + "'");
         }
-        double[] total = new double[ResourceType.COUNT];
-        List<Double> nodeMemory = new ArrayList<>();
-        List<Node> online = new ArrayList<>();
-        for (Node node : nodes.values()) {
-            if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE) {
-                online.add(node);
-                double[] limits = node.limits().toArray();
-                for (int r = 0; r < total.length; r++) {
-                    total[r] += limits[r];
-                }
-                nodeMemory.add(node.limits().memory());
-            }
-        }
-        BestAllocationShare fit = new BestAllocationShare(nodeMemory);
-        TagFilterTotals matching = new TagFilterTotals(online);
-        List<OperationDemand> demands = new ArrayList<>();
-        Map<String, Operation> operations = new HashMap<>();
-        Map<String, Integer> pendingJobs = new HashMap<>();
-        for (Operation operation : registry.operations()) {
-            if (!operation.runsIn(treeName)) {
-                continue;
-            }
-            operations.put(operation.id(), operation);
-            pendingJobs.put(operation.id(), operation.pendingJobCount());
-            demands.add(demand(operation, treeName, fit, matching));
-        }
-        PoolTreeConfig config = registry.pools(treeName).effectiveConfig();
-        Double elapsed = tree.lastUpdate == null ? null
-                : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
-        FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed,
-                matching.poolCaps(config), tree.historicUsage);
-        return new PreparedUpdate(treeName, input, operations, pendingJobs, total, now);
+        return UpdateInputs.prepare(treeName, tree, nodes.values(), registry, now);
     }
 
     /**
@@ -427,7 +394,7 @@ public final class Cluster {
         }
         PoolTreeConfig config = prepared.input().tree();
         Map<String, StarvationStatus> starving = tree.starvation.update(computed.elements(), config,
-                prepared.pendingJobs(), operationPreemption(prepared.operations().values()), prepared.now());
+                prepared.pendingJobs(), UpdateInputs.operationPreemption(prepared.operations().values()), prepared.now());
         tree.integralState = computed.result().integralState();
         tree.historicUsage = computed.result().historicUsage();
         tree.starving = starving;
@@ -442,17 +409,6 @@ public final class Cluster {
     /** An update's input, taken from the live state. */
     public record PreparedUpdate(String tree, FairShareInput input, Map<String, Operation> operations,
             Map<String, Integer> pendingJobs, double[] total, Instant now) {
-    }
-
-    private static Map<String, io.grove.core.operation.OperationPreemption> operationPreemption(
-            Collection<Operation> operations) {
-        Map<String, io.grove.core.operation.OperationPreemption> out = new HashMap<>();
-        for (Operation operation : operations) {
-            if (operation.spec().preemption() != io.grove.core.operation.OperationPreemption.NONE) {
-                out.put(operation.id(), operation.spec().preemption());
-            }
-        }
-        return out;
     }
 
     /** An update's result with its elements, ready to publish. */
@@ -516,23 +472,6 @@ public final class Cluster {
     public Map<String, io.grove.core.fairshare.IntegralState> integralState(String tree) {
         TreeState known = trees.get(tree);
         return known == null ? Map.of() : known.integralState;
-    }
-
-    private static OperationDemand demand(Operation operation, String tree, BestAllocationShare fit,
-            TagFilterTotals matching) {
-        TreeOptions options = operation.spec().optionsFor(tree);
-        Resources usage = operation.usageIn(tree);
-        double smallestMemory = Double.POSITIVE_INFINITY;
-        for (TaskSpec task : operation.spec().tasks().values()) {
-            if (operation.pendingJobCount(task.name()) > 0) {
-                smallestMemory = Math.min(smallestMemory, task.jobResources().memory());
-            }
-        }
-        return new OperationDemand(operation.id(), operation.poolByTree().get(tree), options.weight(),
-                usage.plus(operation.pendingResources()), usage,
-                matching.cap(options.resourceLimits(), options.schedulingTagFilter()),
-                Double.isInfinite(smallestMemory) ? null : fit.forJobMemory(smallestMemory),
-                operation.spec().gang(), operation.submitTime(), operation.pendingJobCount());
     }
 
     // ---- queries ----------------------------------------------------------------------------

@@ -1,0 +1,97 @@
+package io.grove.core.cluster;
+
+import io.grove.core.fairshare.FairShareInput;
+import io.grove.core.fairshare.OperationDemand;
+import io.grove.core.node.Node;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationPreemption;
+import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.operation.TreeOptions;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The input of one tree's fair-share update, taken from the live state: the total of its online
+ * nodes, each operation's demand (capped by its tag filter's nodes and by how memory is spread over
+ * the nodes), the pools' tag-filter caps, and what the previous update left (integral volumes,
+ * usage averages).
+ */
+final class UpdateInputs {
+
+    private UpdateInputs() {
+    }
+
+    static Cluster.PreparedUpdate prepare(String treeName, TreeState tree, Collection<Node> nodes,
+            OperationRegistry registry, Instant now) {
+        double[] total = new double[ResourceType.COUNT];
+        List<Double> nodeMemory = new ArrayList<>();
+        List<Node> online = new ArrayList<>();
+        for (Node node : nodes) {
+            if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE) {
+                online.add(node);
+                double[] limits = node.limits().toArray();
+                for (int r = 0; r < total.length; r++) {
+                    total[r] += limits[r];
+                }
+                nodeMemory.add(node.limits().memory());
+            }
+        }
+        BestAllocationShare fit = new BestAllocationShare(nodeMemory);
+        TagFilterTotals matching = new TagFilterTotals(online);
+        List<OperationDemand> demands = new ArrayList<>();
+        Map<String, Operation> operations = new HashMap<>();
+        Map<String, Integer> pendingJobs = new HashMap<>();
+        for (Operation operation : registry.operations()) {
+            if (!operation.runsIn(treeName)) {
+                continue;
+            }
+            operations.put(operation.id(), operation);
+            pendingJobs.put(operation.id(), operation.pendingJobCount());
+            demands.add(demand(operation, treeName, fit, matching));
+        }
+        PoolTreeConfig config = registry.pools(treeName).effectiveConfig();
+        Double elapsed = tree.lastUpdate == null ? null
+                : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
+        FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed,
+                matching.poolCaps(config), tree.historicUsage);
+        return new Cluster.PreparedUpdate(treeName, input, operations, pendingJobs, total, now);
+    }
+
+    static Map<String, OperationPreemption> operationPreemption(
+            Collection<Operation> operations) {
+        Map<String, OperationPreemption> out = new HashMap<>();
+        for (Operation operation : operations) {
+            if (operation.spec().preemption() != OperationPreemption.NONE) {
+                out.put(operation.id(), operation.spec().preemption());
+            }
+        }
+        return out;
+    }
+
+    private static OperationDemand demand(Operation operation, String tree, BestAllocationShare fit,
+            TagFilterTotals matching) {
+        TreeOptions options = operation.spec().optionsFor(tree);
+        Resources usage = operation.usageIn(tree);
+        double smallestMemory = Double.POSITIVE_INFINITY;
+        for (TaskSpec task : operation.spec().tasks().values()) {
+            if (operation.pendingJobCount(task.name()) > 0) {
+                smallestMemory = Math.min(smallestMemory, task.jobResources().memory());
+            }
+        }
+        return new OperationDemand(operation.id(), operation.poolByTree().get(tree), options.weight(),
+                usage.plus(operation.pendingResources()), usage,
+                matching.cap(options.resourceLimits(), options.schedulingTagFilter()),
+                Double.isInfinite(smallestMemory) ? null : fit.forJobMemory(smallestMemory),
+                operation.spec().gang(), operation.submitTime(), operation.pendingJobCount());
+    }
+
+}
