@@ -375,7 +375,8 @@ public final class Cluster {
             }
         }
         FairShareInput input = new FairShareInput(config, prepared.input().totalResources(), kept,
-                prepared.input().integralState(), null);
+                prepared.input().integralState(), null, UpdateInputs.poolCaps(tree, nodes.values(), config),
+                prepared.input().historicUsage());
         return FairShareUpdate.run(input);
     }
 

@@ -30,6 +30,17 @@ final class UpdateInputs {
     private UpdateInputs() {
     }
 
+    /** The tag-filter caps of {@code config}'s pools over the online nodes of the tree. */
+    static Map<String, Resources> poolCaps(String treeName, Collection<Node> nodes, PoolTreeConfig config) {
+        List<Node> online = new ArrayList<>();
+        for (Node node : nodes) {
+            if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE) {
+                online.add(node);
+            }
+        }
+        return new TagFilterTotals(online).poolCaps(config);
+    }
+
     static Cluster.PreparedUpdate prepare(String treeName, TreeState tree, Collection<Node> nodes,
             OperationRegistry registry, Instant now) {
         double[] total = new double[ResourceType.COUNT];
