@@ -43,7 +43,7 @@ public final class JobStartLatency {
         CountDownLatch[] ended = new CountDownLatch[1];
         Agent agent = loop.submit(() -> new Agent(new Agent.AgentParts("bench", new Resources(1000, 1000, 0, 1L << 40, 0),
                 AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(), new WorkDir(work), ProcessJobRunner.system(),
-                ProcTable.system(), System::currentTimeMillis,
+                ProcTable.system(), java.time.InstantSource.system(),
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
                 new AgentListener() {
                     @Override

@@ -24,7 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.util.function.LongSupplier;
+import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +55,7 @@ public final class Agent {
     private final ProcTable proc;
     private final ResourceBroker broker;
     private final NodeLedger ledger;
-    private final LongSupplier clock;
+    private final InstantSource clock;
     private final Timers timers;
     private final Runnable heartbeatSoon;
     private final BiConsumer<String, BrokerEvent> brokerClients;
@@ -74,7 +74,7 @@ public final class Agent {
         this.workDir = parts.workDir();
         this.proc = parts.proc();
         this.clock = parts.clock();
-        this.broker = new ResourceBroker(parts.brokerConfig(), clock.getAsLong());
+        this.broker = new ResourceBroker(parts.brokerConfig(), clock.millis());
         this.ledger = new NodeLedger(node, parts.brokerReserve());
         this.timers = parts.timers();
         this.heartbeatSoon = parts.heartbeatSoon();
@@ -96,7 +96,7 @@ public final class Agent {
      * @param logRetentionMs how long archived logs are kept
      */
     public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
-            WorkDir workDir, JobRunner runner, ProcTable proc, LongSupplier clock, Timers timers,
+            WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Timers timers,
             Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
             long logRetentionMs, io.grove.agent.job.JobUsers jobUsers, JobCgroups cgroups) {
     }
@@ -127,7 +127,7 @@ public final class Agent {
             }
             FinishedJob result = new FinishedJob(leftover.jobId(), FinishedJob.Outcome.ABORTED, null,
                     "the node agent restarted; the job's processes were killed"
-                            + tailOf(leftover.jobId()), started, clock.getAsLong());
+                            + tailOf(leftover.jobId()), started, clock.millis());
             workDir.writeResult(result);
             reports.finished(result);
         }
@@ -234,11 +234,11 @@ public final class Agent {
                 start.env(), start.resources());
         if (!WorkDir.isSafeId(start.jobId())) {
             finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null,
-                    "could not start: the job id is not usable as a directory name", 0, clock.getAsLong()), null);
+                    "could not start: the job id is not usable as a directory name", 0, clock.millis()), null);
             return;
         }
         AgentJob job = new AgentJob(spec);
-        job.acceptedAtMs = clock.getAsLong();
+        job.acceptedAtMs = clock.millis();
         jobs.put(spec.jobId(), job);
         reports.started(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO));
         ledger.jobStarted(spec.resources());
@@ -248,14 +248,14 @@ public final class Agent {
     /** The broker allocated the preparation: make the sandbox and start the process. */
     private void launch(AgentJob job) {
         JobSpec spec = job.spec;
-        long now = clock.getAsLong();
+        long now = clock.millis();
         try {
             job.handle = containment.start(spec);
         } catch (IOException | RuntimeException e) {
             jobs.remove(spec.jobId());
             ledger.jobEnded(spec.resources());
             finished(new FinishedJob(spec.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
-                    now, clock.getAsLong()), null);
+                    now, clock.millis()), null);
             return;
         }
         job.state = AgentJob.State.RUNNING;
@@ -267,7 +267,7 @@ public final class Agent {
         } catch (IOException e) {
             LOG.warn("job {}: cannot write its record ({}); it would survive an agent crash", spec.jobId(), e.getMessage());
         }
-        listener.jobStarted(spec.jobId(), job.handle.pid(), clock.getAsLong() - job.acceptedAtMs);
+        listener.jobStarted(spec.jobId(), job.handle.pid(), clock.millis() - job.acceptedAtMs);
         String jobId = spec.jobId();
         job.handle.exit().whenComplete((code, error) -> timers.after(0, () -> exited(jobId, code)));
     }
@@ -282,11 +282,11 @@ public final class Agent {
             return;
         }
         if (job.state == AgentJob.State.PREPARING) {
-            dispatch(broker.remove(clock.getAsLong(), SELF, job.prepareTaskId));
+            dispatch(broker.remove(clock.millis(), SELF, job.prepareTaskId));
             ownTasks.remove(job.prepareTaskId);
             jobs.remove(jobId);
             ledger.jobEnded(job.spec.resources());
-            finished(new FinishedJob(jobId, outcome, null, message, 0, clock.getAsLong()), null);
+            finished(new FinishedJob(jobId, outcome, null, message, 0, clock.millis()), null);
             return;
         }
         if (job.state == AgentJob.State.STOPPING) {
@@ -341,7 +341,7 @@ public final class Agent {
             error = error + tailOf(jobId);
         }
         Integer exitCode = job.stopOutcome != null ? null : code;
-        finished(new FinishedJob(jobId, outcome, exitCode, error, job.startedAtMs, clock.getAsLong()), job);
+        finished(new FinishedJob(jobId, outcome, exitCode, error, job.startedAtMs, clock.millis()), job);
     }
 
     private void finished(FinishedJob result, AgentJob job) {
@@ -366,7 +366,7 @@ public final class Agent {
      */
     public void sample() {
         Map<Long, ProcTable.GroupUsage> groups = proc.groups();
-        long now = clock.getAsLong();
+        long now = clock.millis();
         for (AgentJob job : new ArrayList<>(jobs.values())) {
             if (job.state == AgentJob.State.PREPARING) {
                 continue;
@@ -420,7 +420,7 @@ public final class Agent {
             listener.brokerEvent(event);
             if (event instanceof BrokerEvent.Allocated allocated && allocated.client().equals(SELF)) {
                 runOwnTask(allocated.taskId(), allocated.cookie());
-                queue.addAll(broker.finish(clock.getAsLong(), SELF, allocated.taskId()));
+                queue.addAll(broker.finish(clock.millis(), SELF, allocated.taskId()));
             } else if (!event.client().equals(SELF)) {
                 brokerClients.accept(event.client(), event);
             }
@@ -431,13 +431,13 @@ public final class Agent {
     /** Tells the broker how much of the node it may use now and applies what follows. */
     public void syncBroker() {
         ledger.brokerHolds(broker.used());
-        dispatch(broker.setNodeCapacity(clock.getAsLong(), ledger.brokerCapacity()));
+        dispatch(broker.setNodeCapacity(clock.millis(), ledger.brokerCapacity()));
     }
 
     private long ownTask(String type, String cookie) {
         long id = nextOwnTask++;
         ownTasks.put(id, cookie);
-        dispatch(broker.submit(clock.getAsLong(), SELF, new TaskRequest(id, cookie, NODE_TASK, type, 0, cookie)));
+        dispatch(broker.submit(clock.millis(), SELF, new TaskRequest(id, cookie, NODE_TASK, type, 0, cookie)));
         return id;
     }
 
@@ -459,7 +459,7 @@ public final class Agent {
                     ownTask(BrokerConfig.SANDBOX_CLEANUP, "cleanup:" + jobId);
                 }
                 case "cleanup" -> workDir.removeJob(jobId);
-                case "expire" -> workDir.expireLogs(clock.getAsLong() - logRetentionMs);
+                case "expire" -> workDir.expireLogs(clock.millis() - logRetentionMs);
                 default -> LOG.warn("unknown node-local task '{}'", cookie);
             }
         } catch (IOException e) {

@@ -27,7 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +53,7 @@ public final class AgentDaemon implements AutoCloseable {
     private final BrokerEndpoint brokerEndpoint;
     private final Random random = new Random();
     private final String address;
-    private final LongSupplier clock = System::currentTimeMillis;
+    private final InstantSource clock = InstantSource.system();
 
     private final io.netty.handler.ssl.SslContext tls;
     private final JobCgroups cgroups;
@@ -99,7 +99,7 @@ public final class AgentDaemon implements AutoCloseable {
                     }
                 }, metrics, settings.logRetention().toMillis(), jobUsers, cgroups));
         ObjectMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
-        AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.getAsLong())),
+        AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.millis())),
                 () -> onLoop(this::nodeView), json);
         this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json, null,
                 io.grove.http.HttpLimits.AGENT);
@@ -341,7 +341,7 @@ public final class AgentDaemon implements AutoCloseable {
     }
 
     private void publish() {
-        metrics.publish(agent.broker().status(clock.getAsLong()));
+        metrics.publish(agent.broker().status(clock.millis()));
     }
 
     private ObjectNode nodeView() {

@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.LongSupplier;
+import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,14 +47,14 @@ public final class BrokerEndpoint implements AutoCloseable {
      *
      * @param loop the agent's thread, where the broker is used
      */
-    public static BrokerEndpoint start(EventLoopGroup group, int port, Agent agent, Executor loop, LongSupplier clock)
+    public static BrokerEndpoint start(EventLoopGroup group, int port, Agent agent, Executor loop, InstantSource clock)
             throws InterruptedException {
         return start(group, "127.0.0.1", port, agent, loop, clock);
     }
 
     /** Listens on {@code host} (loopback unless configured otherwise). */
     public static BrokerEndpoint start(EventLoopGroup group, String host, int port, Agent agent, Executor loop,
-            LongSupplier clock) throws InterruptedException {
+            InstantSource clock) throws InterruptedException {
         Map<String, Channel> clients = new ConcurrentHashMap<>();
         AtomicLong sequence = new AtomicLong();
         Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -93,10 +93,10 @@ public final class BrokerEndpoint implements AutoCloseable {
         private final String name;
         private final Agent agent;
         private final Executor loop;
-        private final LongSupplier clock;
+        private final InstantSource clock;
         private final Map<String, Channel> clients;
 
-        Session(String name, Agent agent, Executor loop, LongSupplier clock, Map<String, Channel> clients) {
+        Session(String name, Agent agent, Executor loop, InstantSource clock, Map<String, Channel> clients) {
             this.name = name;
             this.agent = agent;
             this.loop = loop;
@@ -114,7 +114,7 @@ public final class BrokerEndpoint implements AutoCloseable {
         public void channelInactive(ChannelHandlerContext ctx) {
             clients.remove(name);
             try {
-                loop.execute(() -> agent.dispatch(agent.broker().clientDied(clock.getAsLong(), name)));
+                loop.execute(() -> agent.dispatch(agent.broker().clientDied(clock.millis(), name)));
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 return;  // the agent is stopping; its broker goes with it
             }
@@ -139,7 +139,7 @@ public final class BrokerEndpoint implements AutoCloseable {
 
         private void apply(ChannelHandlerContext ctx, BrokerMessage request) {
             ResourceBroker broker = agent.broker();
-            long now = clock.getAsLong();
+            long now = clock.millis();
             List<BrokerEvent> events;
             if (request instanceof BrokerMessage.Submit submit) {
                 events = broker.submit(now, name, BrokerWire.request(submit));
