@@ -56,62 +56,220 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         brokerBind = brokerBind == null ? "127.0.0.1" : brokerBind;
     }
 
+    /** Defaults for a scheduler address, a work directory and the node's resources. */
+    public static AgentSettings defaults(String host, int port, Path workDir, Resources resources) {
+        return builder(host, port, workDir, resources).build();
+    }
+
+    /** A builder with the defaults for a scheduler address, a work directory and the node's resources. */
+    public static Builder builder(String host, int port, Path workDir, Resources resources) {
+        Builder b = new Builder();
+        b.schedulerHost = host;
+        b.schedulerPort = port;
+        b.workDir = workDir;
+        b.resources = resources;
+        return b;
+    }
+
+    /** A builder holding these settings, to change some of them. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.schedulerHost = schedulerHost;
+        b.schedulerPort = schedulerPort;
+        b.nodeId = nodeId;
+        b.tags = tags;
+        b.resources = resources;
+        b.workDir = workDir;
+        b.bindHost = bindHost;
+        b.httpPort = httpPort;
+        b.advertisedHost = advertisedHost;
+        b.brokerPort = brokerPort;
+        b.brokerConfig = brokerConfig;
+        b.brokerReserve = brokerReserve;
+        b.logRetention = logRetention;
+        b.memorySampleInterval = memorySampleInterval;
+        b.backoffBase = backoffBase;
+        b.backoffMax = backoffMax;
+        b.requestTimeout = requestTimeout;
+        b.nodeToken = nodeToken;
+        b.jobUsers = jobUsers;
+        b.jobUids = jobUids;
+        b.tls = tls;
+        b.brokerBind = brokerBind;
+        return b;
+    }
+
     /** TLS to the scheduler's node port. */
     public AgentSettings withTls(io.grove.protocol.Tls value) {
-        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
-                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, value, brokerBind);
+        return toBuilder().tls(value).build();
     }
 
-    /** The range of uids jobs run as when the agent is root. */
+    /** Jobs run as uids leased from this range (LOW-HIGH); named users are dropped. */
     public AgentSettings withJobUids(String uids) {
-        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
-                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, List.of(), uids, tls, brokerBind);
+        return toBuilder().jobUsers(List.of()).jobUids(uids).build();
     }
 
-    /** The named users jobs run as when the agent is root. */
+    /** Jobs run as these named users; a uid range is dropped. */
     public AgentSettings withJobUsers(List<String> users) {
-        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
-                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, users, null, tls, brokerBind);
-    }
-
-    /**
-     * The defaults of {@code grove agent} for a scheduler at {@code host:port}: loopback endpoints on
-     * the default ports, the built-in broker configuration and reserve, 24 h of logs, memory sampled
-     * every second, backoff from 0.5 s to 30 s, replies within 10 s.
-     */
-    public static AgentSettings defaults(String host, int port, Path workDir, Resources resources) {
-        return new AgentSettings(host, port, null, List.of(), resources, workDir, "127.0.0.1", DEFAULT_HTTP_PORT, null,
-                DEFAULT_BROKER_PORT, BrokerConfig.builtIn(), DEFAULT_RESERVE, Duration.ofHours(24), Duration.ofSeconds(1),
-                Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10), null, List.of(), null, null, "127.0.0.1");
+        return toBuilder().jobUsers(users).jobUids(null).build();
     }
 
     public AgentSettings withNodeId(String id) {
-        return new AgentSettings(schedulerHost, schedulerPort, id, tags, resources, workDir, bindHost, httpPort,
-                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind);
+        return toBuilder().nodeId(id).build();
     }
 
-    /** The HTTP endpoint's port and the broker's loopback port (0: any free one; broker -1: none). */
     public AgentSettings withPorts(int http, int broker) {
-        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, http,
-                advertisedHost, broker, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind);
+        return toBuilder().httpPort(http).brokerPort(broker).build();
     }
 
-    /** The cluster's node token to present in the handshake. */
     public AgentSettings withNodeToken(String token) {
-        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
-                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase,
-                backoffMax, requestTimeout, token, jobUsers, jobUids, tls, brokerBind);
+        return toBuilder().nodeToken(token).build();
     }
 
-    /** How often memory is sampled, and the first reconnection wait. */
     public AgentSettings withTimings(Duration sampleInterval, Duration firstBackoff) {
-        return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort,
-                advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, sampleInterval, firstBackoff,
-                backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind);
+        return toBuilder().memorySampleInterval(sampleInterval).backoffBase(firstBackoff).build();
+    }
+
+    /** Settings one by one; unset ones keep their defaults. */
+    public static final class Builder {
+        private String schedulerHost;
+        private int schedulerPort;
+        private String nodeId;
+        private List<String> tags = List.of();
+        private Resources resources;
+        private Path workDir;
+        private String bindHost = "127.0.0.1";
+        private int httpPort = DEFAULT_HTTP_PORT;
+        private String advertisedHost;
+        private int brokerPort = DEFAULT_BROKER_PORT;
+        private BrokerConfig brokerConfig = BrokerConfig.builtIn();
+        private BrokerResources brokerReserve = DEFAULT_RESERVE;
+        private Duration logRetention = Duration.ofHours(24);
+        private Duration memorySampleInterval = Duration.ofSeconds(1);
+        private Duration backoffBase = Duration.ofMillis(500);
+        private Duration backoffMax = Duration.ofSeconds(30);
+        private Duration requestTimeout = Duration.ofSeconds(10);
+        private String nodeToken;
+        private List<String> jobUsers = List.of();
+        private String jobUids;
+        private io.grove.protocol.Tls tls;
+        private String brokerBind = "127.0.0.1";
+
+        private Builder() {
+        }
+
+        public Builder nodeId(String value) {
+            nodeId = value;
+            return this;
+        }
+
+        public Builder tags(List<String> value) {
+            tags = value;
+            return this;
+        }
+
+        public Builder bindHost(String value) {
+            bindHost = value;
+            return this;
+        }
+
+        public Builder httpPort(int value) {
+            httpPort = value;
+            return this;
+        }
+
+        public Builder advertisedHost(String value) {
+            advertisedHost = value;
+            return this;
+        }
+
+        public Builder brokerPort(int value) {
+            brokerPort = value;
+            return this;
+        }
+
+        public Builder brokerConfig(BrokerConfig value) {
+            brokerConfig = value;
+            return this;
+        }
+
+        public Builder brokerReserve(BrokerResources value) {
+            brokerReserve = value;
+            return this;
+        }
+
+        public Builder logRetention(Duration value) {
+            logRetention = value;
+            return this;
+        }
+
+        public Builder memorySampleInterval(Duration value) {
+            memorySampleInterval = value;
+            return this;
+        }
+
+        public Builder backoffBase(Duration value) {
+            backoffBase = value;
+            return this;
+        }
+
+        public Builder backoffMax(Duration value) {
+            backoffMax = value;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration value) {
+            requestTimeout = value;
+            return this;
+        }
+
+        public Builder nodeToken(String value) {
+            nodeToken = value;
+            return this;
+        }
+
+        public Builder jobUsers(List<String> value) {
+            jobUsers = value;
+            return this;
+        }
+
+        public Builder jobUids(String value) {
+            jobUids = value;
+            return this;
+        }
+
+        public Builder tls(io.grove.protocol.Tls value) {
+            tls = value;
+            return this;
+        }
+
+        public Builder brokerBind(String value) {
+            brokerBind = value;
+            return this;
+        }
+
+        public Builder schedulerHost(String value) {
+            schedulerHost = value;
+            return this;
+        }
+
+        public Builder schedulerPort(int value) {
+            schedulerPort = value;
+            return this;
+        }
+
+        public Builder resources(Resources value) {
+            resources = value;
+            return this;
+        }
+
+        public Builder workDir(Path value) {
+            workDir = value;
+            return this;
+        }
+
+        public AgentSettings build() {
+            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind);
+        }
     }
 }

@@ -46,41 +46,144 @@ public record DaemonSettings(
 
     /** Defaults for a config file and a data directory. */
     public static DaemonSettings defaults(Path configFile, Path dataDir) {
-        return new DaemonSettings(configFile, dataDir, "127.0.0.1", DEFAULT_NODE_PORT, DEFAULT_HTTP_PORT,
-                Message.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(120), Duration.ofSeconds(1),
-                Duration.ofMillis(200), ClusterSettings.DEFAULT, 200_000, Duration.ofSeconds(10),
-                io.grove.server.security.Security.INSECURE_LOCAL, NodeEndpoint.MAX_PER_ADDRESS);
+        return builder(configFile, dataDir).build();
+    }
+
+    /** A builder with the defaults for a config file and a data directory. */
+    public static Builder builder(Path configFile, Path dataDir) {
+        return new Builder(configFile, dataDir);
+    }
+
+    /** A builder holding these settings, to change some of them. */
+    public Builder toBuilder() {
+        Builder b = new Builder(configFile, dataDir);
+        b.bindAddress = bindAddress;
+        b.nodePort = nodePort;
+        b.httpPort = httpPort;
+        b.maxFrameBytes = maxFrameBytes;
+        b.nodeIdleTimeout = nodeIdleTimeout;
+        b.heartbeatPeriod = heartbeatPeriod;
+        b.fairShareUpdatePeriod = fairShareUpdatePeriod;
+        b.cluster = cluster;
+        b.compactAfterRecords = compactAfterRecords;
+        b.integralStateEvery = integralStateEvery;
+        b.security = security;
+        b.nodeConnectionsPerAddress = nodeConnectionsPerAddress;
+        return b;
     }
 
     public DaemonSettings withPorts(int node, int http) {
-        return new DaemonSettings(configFile, dataDir, bindAddress, node, http, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery, security, nodeConnectionsPerAddress);
+        return toBuilder().nodePort(node).httpPort(http).build();
     }
 
     public DaemonSettings withCluster(ClusterSettings value) {
-        return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, value, compactAfterRecords, integralStateEvery, security, nodeConnectionsPerAddress);
+        return toBuilder().cluster(value).build();
     }
 
     public DaemonSettings withPeriods(Duration heartbeat, Duration fairShareUpdate) {
-        return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeat, fairShareUpdate, cluster, compactAfterRecords, integralStateEvery, security, nodeConnectionsPerAddress);
+        return toBuilder().heartbeatPeriod(heartbeat).fairShareUpdatePeriod(fairShareUpdate).build();
     }
 
     /** Authentication: insecure local mode (the default of embedded daemons), or tokens. */
     public DaemonSettings withSecurity(io.grove.server.security.Security value) {
-        return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery, value, nodeConnectionsPerAddress);
+        return toBuilder().security(value).build();
     }
 
     public DaemonSettings withBindAddress(String value) {
-        return new DaemonSettings(configFile, dataDir, value, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery, security, nodeConnectionsPerAddress);
+        return toBuilder().bindAddress(value).build();
     }
 
     /** How many connections one address may hold on the node port. */
     public DaemonSettings withNodeConnectionsPerAddress(int value) {
-        return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes, nodeIdleTimeout,
-                heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords, integralStateEvery, security, value);
+        return toBuilder().nodeConnectionsPerAddress(value).build();
+    }
+
+    /** Settings one by one; unset ones keep their defaults. */
+    public static final class Builder {
+        private final Path configFile;
+        private final Path dataDir;
+        private String bindAddress = "127.0.0.1";
+        private int nodePort = DEFAULT_NODE_PORT;
+        private int httpPort = DEFAULT_HTTP_PORT;
+        private int maxFrameBytes = Message.DEFAULT_MAX_FRAME_BYTES;
+        private Duration nodeIdleTimeout = Duration.ofSeconds(120);
+        private Duration heartbeatPeriod = Duration.ofSeconds(1);
+        private Duration fairShareUpdatePeriod = Duration.ofMillis(200);
+        private ClusterSettings cluster = ClusterSettings.DEFAULT;
+        private long compactAfterRecords = 200_000;
+        private Duration integralStateEvery = Duration.ofSeconds(10);
+        private io.grove.server.security.Security security = io.grove.server.security.Security.INSECURE_LOCAL;
+        private int nodeConnectionsPerAddress = NodeEndpoint.MAX_PER_ADDRESS;
+
+        private Builder(Path configFile, Path dataDir) {
+            this.configFile = configFile;
+            this.dataDir = dataDir;
+        }
+
+        public Builder bindAddress(String value) {
+            bindAddress = value;
+            return this;
+        }
+
+        public Builder nodePort(int value) {
+            nodePort = value;
+            return this;
+        }
+
+        public Builder httpPort(int value) {
+            httpPort = value;
+            return this;
+        }
+
+        public Builder maxFrameBytes(int value) {
+            maxFrameBytes = value;
+            return this;
+        }
+
+        public Builder nodeIdleTimeout(Duration value) {
+            nodeIdleTimeout = value;
+            return this;
+        }
+
+        public Builder heartbeatPeriod(Duration value) {
+            heartbeatPeriod = value;
+            return this;
+        }
+
+        public Builder fairShareUpdatePeriod(Duration value) {
+            fairShareUpdatePeriod = value;
+            return this;
+        }
+
+        public Builder cluster(ClusterSettings value) {
+            cluster = value;
+            return this;
+        }
+
+        public Builder compactAfterRecords(long value) {
+            compactAfterRecords = value;
+            return this;
+        }
+
+        public Builder integralStateEvery(Duration value) {
+            integralStateEvery = value;
+            return this;
+        }
+
+        public Builder security(io.grove.server.security.Security value) {
+            security = value;
+            return this;
+        }
+
+        public Builder nodeConnectionsPerAddress(int value) {
+            nodeConnectionsPerAddress = value;
+            return this;
+        }
+
+        public DaemonSettings build() {
+            return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes,
+                    nodeIdleTimeout, heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords,
+                    integralStateEvery, security, nodeConnectionsPerAddress);
+        }
     }
 }
