@@ -95,6 +95,18 @@ final class AgentFixture implements AutoCloseable {
             agent.killAll();
             return null;
         });
-        loop.shutdownNow();
+        // The killed jobs die, and the agent records how they ended in the work directory: wait for
+        // both, so that the test's temporary directory is not deleted under them.
+        for (ProcessHandle process : ProcessHandle.current().descendants().toList()) {
+            try {
+                process.onExit().get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException stillRunning) {
+                process.destroyForcibly();
+            }
+        }
+        loop.shutdown();
+        if (!loop.awaitTermination(10, TimeUnit.SECONDS)) {
+            loop.shutdownNow();
+        }
     }
 }
