@@ -109,8 +109,10 @@ final class DecisionContext {
             return;
         }
         for (int at : index.tagFilters.unmatched(node.tags())) {
+            // elements come parents first: one below an excluded pool is counted with it already
+            boolean coveredAbove = index.parent[at] >= 0 && excludedByTags(index.parent[at]);
             unmatched.add(at);
-            if (!index.deactivated[at]) {
+            if (!coveredAbove && !index.deactivated[at]) {
                 idle.merge(Decision.IdleCode.UNMATCHED_TAGS, Math.max(1, index.activeCount(at)), Integer::sum);
                 index.deactivated[at] = true;
                 index.refresh(at);
