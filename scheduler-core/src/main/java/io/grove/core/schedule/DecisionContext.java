@@ -51,14 +51,14 @@ final class DecisionContext {
     Decision.JobStart plan(int at, int position, boolean preemptive) {
         Operation operation = index.operations[at];
         TaskSpec task = operation.task(position);
-        int[] before = index.plannedTasks(at);
+        int[] before = index.plans.plannedTasks(at);
         int offsetInTask = before == null ? 0 : before[position];
-        if (index.planned[at] == 0) {
+        if (index.plans.count(at) == 0) {
             plannedOperations.add(at);
         }
-        String jobId = operation.nextJobId(index.planned[at]);
+        String jobId = operation.nextJobId(index.plans.count(at));
         int jobIndex = operation.pendingIndex(task.name(), offsetInTask);
-        index.planTask(at, position);
+        index.plans.planTask(at, position);
         double[] job = operation.jobVector(position);
         take(job);
         changeUsage(at, job, 1);
@@ -162,7 +162,7 @@ final class DecisionContext {
             index.deactivated[at[0]] = false;
         }
         for (int at : plannedOperations) {
-            index.clearPlanned(at);
+            index.plans.clearPlanned(at);
         }
         for (Object[] change : usageChanges) {
             index.refresh((Integer) change[0]);

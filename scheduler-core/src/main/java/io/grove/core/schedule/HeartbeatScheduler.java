@@ -193,9 +193,9 @@ public final class HeartbeatScheduler {
         SchedulingIndex index = context.index;
         double[] room = available.clone();
         index.limitRoom(at, room);
-        int task = index.taskFitting(at, room);
+        int task = index.plans.taskFitting(at, room);
         if (task < 0) {
-            double[] smallest = index.smallestJob(at);
+            double[] smallest = index.plans.smallestJob(at);
             boolean fitsNode = smallest != null && SchedulingIndex.fits(smallest, available);
             context.deactivate(at, fitsNode ? Decision.IdleCode.LIMITS : Decision.IdleCode.FRAGMENTATION);
             return null;

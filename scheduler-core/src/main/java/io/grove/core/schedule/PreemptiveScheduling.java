@@ -243,7 +243,7 @@ final class PreemptiveScheduling {
             return false;
         }
         double[] room = roomWith(context, target, usable);
-        int task = index.taskFitting(target, room);
+        int task = index.plans.taskFitting(target, room);
         if (task < 0) {
             return false;
         }

@@ -60,8 +60,8 @@ public final class SchedulingIndex {
     final double[][] nonPreemptibleThreshold;
     /** Operations whose preemption priority is starving or more, in tree order. */
     final int[] starvingOperations;
-    final int[] planned;
-    private final int[][] plannedTasks;
+    /** What the current decision has planned, per operation and task. */
+    final PlannedJobs plans;
     final boolean[] deactivated;
     /** What is left below each element: its active operations and their smallest job. */
     final SubtreeShapes shapes;
@@ -95,8 +95,7 @@ public final class SchedulingIndex {
         this.allowAggressive = new boolean[size];
         this.allowNormal = new boolean[size];
         this.nonPreemptibleThreshold = new double[size][];
-        this.planned = new int[size];
-        this.plannedTasks = new int[size][];
+        this.plans = new PlannedJobs(operations);
         this.deactivated = new boolean[size];
         this.shapes = new SubtreeShapes(size);
         this.index = new HashMap<>(size * 4 / 3 + 1);
@@ -313,7 +312,7 @@ public final class SchedulingIndex {
 
     /** Jobs of operation {@code at} not started yet and not planned in the current decision. */
     int remainingPending(int at) {
-        return operations[at].pendingJobCount() - planned[at];
+        return operations[at].pendingJobCount() - plans.count(at);
     }
 
     boolean isActive(int at) {
@@ -458,64 +457,5 @@ public final class SchedulingIndex {
             }
         }
         return true;
-    }
-
-    /** Jobs planned in the current decision per task position of an operation, or {@code null}. */
-    int[] plannedTasks(int operation) {
-        return plannedTasks[operation];
-    }
-
-    /** Counts one planned job of the task at {@code position}. */
-    void planTask(int operation, int position) {
-        int[] counts = plannedTasks[operation];
-        if (counts == null) {
-            counts = new int[operations[operation].taskCount()];
-            plannedTasks[operation] = counts;
-        }
-        counts[position]++;
-        planned[operation]++;
-    }
-
-    /** Forgets what the current decision planned for an operation. */
-    void clearPlanned(int operation) {
-        plannedTasks[operation] = null;
-        planned[operation] = 0;
-    }
-
-    /** Jobs of the task at {@code position} left to plan in the current decision. */
-    int left(Operation op, int operation, int position) {
-        int[] counts = plannedTasks[operation];
-        return op.pendingJobCount(position) - (counts == null ? 0 : counts[position]);
-    }
-
-    /** The position of the first task (spec order) with a job left to plan that fits {@code room}, or -1. */
-    int taskFitting(int operation, double[] room) {
-        Operation op = operations[operation];
-        for (int t = 0; t < op.taskCount(); t++) {
-            if (left(op, operation, t) > 0 && fits(op.jobVector(t), room)) {
-                return t;
-            }
-        }
-        return -1;
-    }
-
-    /** The smallest job (component-wise) left to plan, or {@code null}. */
-    double[] smallestJob(int operation) {
-        Operation op = operations[operation];
-        double[] min = null;
-        for (int t = 0; t < op.taskCount(); t++) {
-            if (left(op, operation, t) <= 0) {
-                continue;
-            }
-            double[] job = op.jobVector(t);
-            if (min == null) {
-                min = job.clone();
-            } else {
-                for (int r = 0; r < N; r++) {
-                    min[r] = Math.min(min[r], job[r]);
-                }
-            }
-        }
-        return min;
     }
 }

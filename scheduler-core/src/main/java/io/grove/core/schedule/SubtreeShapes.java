@@ -40,7 +40,7 @@ final class SubtreeShapes {
             boolean active = index.isActive(at);
             activeCount[at] = active ? 1 : 0;
             for (int t = 0; active && t < op.taskCount(); t++) {
-                if (index.left(op, at, t) > 0) {
+                if (index.plans.left(op, at, t) > 0) {
                     lower(op.jobVector(t), 0);
                 }
             }
