@@ -3,9 +3,11 @@ package io.grove.bench;
 import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
+import io.grove.server.net.NodeEndpoint;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,7 +66,7 @@ public final class DaemonLoadDriver {
         DaemonSettings settings = DaemonSettings.defaults(pools, dir.resolve("data")).withPorts(0, 0)
                 .withPeriods(Duration.ofMillis(periodMs), Duration.ofMillis(200))
                 // every simulated node connects from loopback
-                .withNodeConnectionsPerAddress(io.grove.server.net.NodeEndpoint.MAX_CONNECTIONS);
+                .withNodeConnectionsPerAddress(NodeEndpoint.MAX_CONNECTIONS);
         try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM)) {
             submit(daemon.httpPort());
             run(daemon.nodePort(), nodes, seconds, periodMs);
@@ -127,7 +129,7 @@ public final class DaemonLoadDriver {
     }
 
     private static long ownCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 

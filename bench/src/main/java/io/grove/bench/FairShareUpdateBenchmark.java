@@ -4,6 +4,8 @@ import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
 import io.grove.core.fairshare.TreeGenerator;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -67,7 +69,7 @@ public class FairShareUpdateBenchmark {
             double[] times = new double[runs];
             double[] cpu = new double[runs];
             com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             long allocated = 0;
             for (int i = 0; i < runs; i++) {
                 long bytes = threads.getCurrentThreadAllocatedBytes();
@@ -79,10 +81,10 @@ public class FairShareUpdateBenchmark {
                 allocated = threads.getCurrentThreadAllocatedBytes() - bytes;
             }
             int warm = Math.min(10, runs - 1);
-            double[] measured = java.util.Arrays.copyOfRange(times, warm, runs);
-            java.util.Arrays.sort(measured);
-            double[] measuredCpu = java.util.Arrays.copyOfRange(cpu, warm, runs);
-            java.util.Arrays.sort(measuredCpu);
+            double[] measured = Arrays.copyOfRange(times, warm, runs);
+            Arrays.sort(measured);
+            double[] measuredCpu = Arrays.copyOfRange(cpu, warm, runs);
+            Arrays.sort(measuredCpu);
             System.out.printf("%s: median %.1f ms, min %.1f ms (the thread's CPU: median %.1f ms), %.0f MB allocated"
                     + " per update, over %d runs after %d warm-up runs%n", size, measured[measured.length / 2],
                     measured[0], measuredCpu[measuredCpu.length / 2], allocated / 1e6, measured.length, warm);

@@ -5,6 +5,7 @@ import io.grove.core.cluster.ClusterSettings;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.IntegralGuaranteesSettings;
 import io.grove.core.pool.OperationCountSettings;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
@@ -51,7 +52,7 @@ final class FullCluster {
         }
         OperationCountSettings unlimited = new OperationCountSettings(10_000_000, 10_000_000, 10_000_000, 10_000_000, 1, true);
         PoolTreeConfig tree = new PoolTreeConfig("t", null, null, null, null, false, unlimited, null, null,
-                io.grove.core.pool.IntegralGuaranteesSettings.DEFAULT, sides);
+                IntegralGuaranteesSettings.DEFAULT, sides);
         cluster = new Cluster(new PoolsConfig("t", Map.of("t", tree)), ClusterSettings.DEFAULT);
         for (int i = 0; i < nodes; i++) {
             cluster.report(heartbeat(i, List.of(), List.of()), NOW);

@@ -4,6 +4,7 @@ import io.grove.core.operation.Job;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -132,9 +133,9 @@ public class FullClusterHeartbeatBenchmark {
                 times[i] = System.nanoTime() - t0;
                 started += d.starts().size();
             }
-            long[] measured = java.util.Arrays.copyOfRange(times, 200_000, times.length);
-            java.util.Arrays.sort(measured);
-            double mean = java.util.Arrays.stream(measured).average().orElse(0);
+            long[] measured = Arrays.copyOfRange(times, 200_000, times.length);
+            Arrays.sort(measured);
+            double mean = Arrays.stream(measured).average().orElse(0);
             System.out.printf("%s: median %.2f us, p99 %.2f us, mean %.2f us = %,.0f heartbeats/s; %,d jobs started%n",
                     which, measured[measured.length / 2] / 1e3, measured[measured.length * 99 / 100] / 1e3, mean / 1e3,
                     1e9 / mean, started);

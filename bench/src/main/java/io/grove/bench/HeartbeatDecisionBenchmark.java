@@ -13,6 +13,7 @@ import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -109,7 +110,7 @@ public class HeartbeatDecisionBenchmark {
             bench.decide();
             times[i] = System.nanoTime() - start;
         }
-        java.util.Arrays.sort(times, 100_000, times.length);
+        Arrays.sort(times, 100_000, times.length);
         System.out.printf("median %.1f us, p99 %.1f us; the last decision started %d jobs%n", times[150_000] / 1e3,
                 times[100_000 + 99_000] / 1e3, bench.decide().starts().size());
     }

@@ -4,6 +4,8 @@ import io.grove.agent.Agent;
 import io.grove.agent.AgentListener;
 import io.grove.agent.AgentSettings;
 import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.job.JobCgroups;
+import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.ProcessJobRunner;
 import io.grove.agent.job.WorkDir;
@@ -12,6 +14,7 @@ import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,7 +46,7 @@ public final class JobStartLatency {
         CountDownLatch[] ended = new CountDownLatch[1];
         Agent agent = loop.submit(() -> new Agent(new Agent.AgentParts("bench", new Resources(1000, 1000, 0, 1L << 40, 0),
                 AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(), new WorkDir(work), ProcessJobRunner.system(),
-                ProcTable.system(), java.time.InstantSource.system(),
+                ProcTable.system(), InstantSource.system(),
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
                 new AgentListener() {
                     @Override
@@ -55,8 +58,8 @@ public final class JobStartLatency {
                     public void jobEnded(FinishedJob result) {
                         ended[0].countDown();
                     }
-                }, 3_600_000, io.grove.agent.job.JobUsers.none(),
-                io.grove.agent.job.JobCgroups.none("the benchmark measures the agent alone")))).get();
+                }, 3_600_000, JobUsers.none(),
+                JobCgroups.none("the benchmark measures the agent alone")))).get();
         long startedAt = System.nanoTime();
         int id = 0;
         for (int round = 0; round < rounds; round++) {

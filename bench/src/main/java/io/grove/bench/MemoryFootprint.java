@@ -5,6 +5,7 @@ import io.grove.core.cluster.ClusterSettings;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.IntegralGuaranteesSettings;
 import io.grove.core.pool.OperationCountSettings;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
@@ -45,7 +46,7 @@ public final class MemoryFootprint {
         }
         OperationCountSettings unlimited = new OperationCountSettings(10_000_000, 10_000_000, 10_000_000, 10_000_000, 1, true);
         PoolTreeConfig tree = new PoolTreeConfig("t", null, null, null, null, false, unlimited, null, null,
-                io.grove.core.pool.IntegralGuaranteesSettings.DEFAULT, top);
+                IntegralGuaranteesSettings.DEFAULT, top);
         Cluster cluster = new Cluster(new PoolsConfig("t", Map.of("t", tree)), ClusterSettings.DEFAULT);
         Resources node = new Resources(50, 50, 0, 200.0 * (1L << 30), 0);
         for (int i = 0; i < nodes; i++) {

@@ -7,18 +7,22 @@ import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.config.BrokerConfigLoader;
 import io.grove.agent.config.BrokerConfigWriter;
+import io.grove.agent.job.JobUsers;
 import io.grove.config.LoadResult;
 import io.grove.config.yaml.Durations;
 import io.grove.core.resource.ResourceAmounts;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import io.grove.http.Secrets;
+import io.grove.protocol.Tls;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code grove agent}: the node agent. */
 @Command(
@@ -100,7 +104,7 @@ final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--job-uids", paramLabel = "LOW-HIGH",
             description = "when the agent runs as root: the uids jobs run as, one of its own for each running job, with no "
-                    + "passwd entry needed (default: " + io.grove.agent.job.JobUsers.DEFAULT_UIDS + "); no account may use them")
+                    + "passwd entry needed (default: " + JobUsers.DEFAULT_UIDS + "); no account may use them")
     String jobUids;
 
     @Option(names = "--job-users", split = ",", paramLabel = "USER",
@@ -151,7 +155,7 @@ final class AgentCommand implements Callable<Integer> {
         try {
             AgentMain.run(settings);
             return 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             spec.commandLine().getErr().println("grove agent: " + e.getMessage());
             spec.commandLine().getErr().flush();
             return 1;
@@ -172,7 +176,7 @@ final class AgentCommand implements Callable<Integer> {
         return new AgentSettings(scheduler.substring(0, colon), port, nodeId, tags, resources, workDir, bind, httpPort,
                 advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
-                nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new io.grove.protocol.Tls(tlsCert, tlsKey, tlsCa),
+                nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsCa),
                 brokerBind);
     }
 
@@ -181,8 +185,8 @@ final class AgentCommand implements Callable<Integer> {
             return null;
         }
         try {
-            return io.grove.http.Secrets.read(nodeTokenFile);
-        } catch (java.io.IOException e) {
+            return Secrets.read(nodeTokenFile);
+        } catch (IOException e) {
             throw new IllegalArgumentException("--node-token-file: " + e.getMessage());
         }
     }

@@ -1,16 +1,18 @@
 package io.grove.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.agent.AgentSettings;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.client.Target;
+import io.grove.core.resource.ResourceAmounts;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code grove broker status}: a node's Resource Broker. */
 @Command(name = "broker", mixinStandardHelpOptions = true,
@@ -40,7 +42,7 @@ final class BrokerCommand {
             PrintWriter err = spec.commandLine().getErr();
             String address = node.startsWith("http") ? node : "http://" + node;
             if (address.indexOf(':', address.indexOf("//") + 2) < 0) {
-                address += ":" + io.grove.agent.AgentSettings.DEFAULT_HTTP_PORT;
+                address += ":" + AgentSettings.DEFAULT_HTTP_PORT;
             }
             URI url = URI.create(address + "/api/v1/broker");
             JsonNode status;
@@ -99,7 +101,7 @@ final class BrokerCommand {
             }
             if (node.has("memory")) {
                 text.append(text.length() > 0 ? ", " : "").append(
-                        io.grove.core.resource.ResourceAmounts.formatBytes(node.get("memory").asDouble()));
+                        ResourceAmounts.formatBytes(node.get("memory").asDouble()));
             }
             return text.length() == 0 ? "-" : text.toString();
         }

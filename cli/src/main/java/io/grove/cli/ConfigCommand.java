@@ -1,5 +1,9 @@
 package io.grove.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.cli.client.CliException;
+import io.grove.cli.client.SchedulerClient;
+import io.grove.cli.out.Printer;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.pool.PoolTree;
@@ -8,9 +12,9 @@ import io.grove.core.pool.PoolsConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code grove config ...}: admin commands on the pools file. */
 @Command(
@@ -68,9 +72,9 @@ final class ConfigCommand implements Runnable {
     static final class Show extends ClientCommand {
 
         @Override
-        int execute(io.grove.cli.client.SchedulerClient scheduler, io.grove.cli.out.Printer printer)
-                throws io.grove.cli.client.CliException {
-            com.fasterxml.jackson.databind.JsonNode config = scheduler.get("/config");
+        int execute(SchedulerClient scheduler, Printer printer)
+                throws CliException {
+            JsonNode config = scheduler.get("/config");
             if (printer.data(config)) {
                 return 0;
             }
@@ -82,7 +86,7 @@ final class ConfigCommand implements Runnable {
         }
     }
 
-    static String reload(com.fasterxml.jackson.databind.JsonNode last) {
+    static String reload(JsonNode last) {
         if (last.isMissingNode() || last.isNull()) {
             return "none";
         }
@@ -97,9 +101,9 @@ final class ConfigCommand implements Runnable {
     static final class Reload extends ClientCommand {
 
         @Override
-        int execute(io.grove.cli.client.SchedulerClient scheduler, io.grove.cli.out.Printer printer)
-                throws io.grove.cli.client.CliException {
-            com.fasterxml.jackson.databind.JsonNode status = scheduler.post("/config/reload", null, null);
+        int execute(SchedulerClient scheduler, Printer printer)
+                throws CliException {
+            JsonNode status = scheduler.post("/config/reload", null, null);
             if (!printer.data(status)) {
                 printer.println("reloaded: " + reload(status.path("last_reload").isMissingNode() ? status
                         : status.path("last_reload")));

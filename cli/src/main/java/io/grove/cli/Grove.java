@@ -1,7 +1,9 @@
 package io.grove.cli;
 
-import picocli.CommandLine;
+import io.grove.cli.out.Style;
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** Entry point of the {@code grove} command. */
 @Command(
@@ -28,7 +30,7 @@ public final class Grove implements Runnable {
     }
 
     /** Runs the command with the given output streams (for tests and embedding). */
-    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine commandLine = new CommandLine(new Grove());
         commandLine.setOut(out);
         commandLine.setErr(err);
@@ -39,8 +41,8 @@ public final class Grove implements Runnable {
     private static volatile boolean standardOutput;
 
     /** Color only when writing to the real standard output, and that is a terminal. */
-    static io.grove.cli.out.Style styleFor(CommandLine commandLine) {
-        return standardOutput ? io.grove.cli.out.Style.detect() : io.grove.cli.out.Style.PLAIN;
+    static Style styleFor(CommandLine commandLine) {
+        return standardOutput ? Style.detect() : Style.PLAIN;
     }
 
     /** Whether standard output is a terminal that live displays may redraw. */

@@ -8,6 +8,7 @@ import io.grove.cli.out.Format;
 import io.grove.cli.out.Printer;
 import io.grove.cli.out.Table;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import picocli.CommandLine.Command;
 
@@ -27,7 +28,7 @@ final class NodesCommand extends ClientCommand {
                 Table.number("MEMORY"), Table.number("JOBS"), Table.text("STATE"), Table.text("ADDRESS"));
         List<JsonNode> sorted = new ArrayList<>();
         nodes.forEach(sorted::add);
-        sorted.sort(java.util.Comparator.comparing(n -> n.get("id").asText()));
+        sorted.sort(Comparator.comparing(n -> n.get("id").asText()));
         for (JsonNode node : sorted) {
             JsonNode limits = node.path("resource_limits");
             JsonNode usage = node.path("resource_usage");

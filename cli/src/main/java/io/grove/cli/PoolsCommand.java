@@ -8,6 +8,7 @@ import io.grove.cli.out.Format;
 import io.grove.cli.out.Printer;
 import io.grove.cli.out.Table;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -72,12 +73,12 @@ final class PoolsCommand extends ClientCommand {
             String[] shown = row.clone();
             shown[8] = row[8].isEmpty() ? "" : printer.style().state("starving").replace("starving", row[8]);
             if (integral) {
-                String[] wide = java.util.Arrays.copyOf(row, row.length + 2);
+                String[] wide = Arrays.copyOf(row, row.length + 2);
                 wide[9] = pool.has("integral_pool_capacity") ? volume(pool) : "";
                 wide[10] = pool.has("estimated_burst_usage_duration_seconds")
                         ? "~" + Format.duration(Duration.ofSeconds((long) pool.get("estimated_burst_usage_duration_seconds")
                                 .asDouble())) : "";
-                String[] wideShown = java.util.Arrays.copyOf(shown, shown.length + 2);
+                String[] wideShown = Arrays.copyOf(shown, shown.length + 2);
                 wideShown[9] = wide[9];
                 wideShown[10] = wide[10];
                 table.row(wide, wideShown);

@@ -2,14 +2,16 @@ package io.grove.cli;
 
 import io.grove.config.yaml.Durations;
 import io.grove.core.cluster.ClusterSettings;
+import io.grove.protocol.Tls;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.SchedulerMain;
+import io.grove.server.security.Security;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code grove scheduler}: the scheduler daemon. */
 @Command(
@@ -109,9 +111,9 @@ final class SchedulerCommand implements Callable<Integer> {
             settings = defaults.withBindAddress(bind).withPorts(nodePort, httpPort)
                     .withPeriods(Durations.parse(heartbeatPeriod), Durations.parse(updatePeriod))
                     .withCluster(new ClusterSettings(Durations.parse(heartbeatTimeout), Durations.parse(registrationTimeout)))
-                    .withSecurity(new io.grove.server.security.Security(insecureLocal, tokensFile, nodeTokenFile, auditLog)
-                            .withTls(nodeTlsCert == null ? null : new io.grove.protocol.Tls(nodeTlsCert, nodeTlsKey, nodeTlsCa),
-                                    httpTlsCert == null ? null : new io.grove.protocol.Tls(httpTlsCert, httpTlsKey, null))
+                    .withSecurity(new Security(insecureLocal, tokensFile, nodeTokenFile, auditLog)
+                            .withTls(nodeTlsCert == null ? null : new Tls(nodeTlsCert, nodeTlsKey, nodeTlsCa),
+                                    httpTlsCert == null ? null : new Tls(httpTlsCert, httpTlsKey, null))
                             .withUnauthenticatedNodes(allowUnauthenticatedNodes))
                     .withNodeConnectionsPerAddress(nodeConnectionsPerAddress);
         } catch (IllegalArgumentException e) {

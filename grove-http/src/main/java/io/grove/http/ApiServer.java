@@ -8,6 +8,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
@@ -16,13 +17,15 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -31,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,13 +65,13 @@ public final class ApiServer implements AutoCloseable {
      */
     public static ApiServer start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
             Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json,
-            io.netty.handler.ssl.SslContext tls, HttpLimits limits) throws InterruptedException {
+            SslContext tls, HttpLimits limits) throws InterruptedException {
         ConnectionLimiter connections = new ConnectionLimiter("HTTP " + host + ":" + port, limits.maxConnections(),
                 limits.maxConnectionsPerAddress());
-        java.util.function.BiFunction<HttpRequest, String, ApiException> gate = routes instanceof HeaderGate headerGate
+        BiFunction<HttpRequest, String, ApiException> gate = routes instanceof HeaderGate headerGate
                 ? (head, source) -> headerGate.checkHead(toApi(head, "", source)) : (head, source) -> null;
         Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
-                .option(io.netty.channel.ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_BACKLOG, 1024)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -93,7 +97,7 @@ public final class ApiServer implements AutoCloseable {
         }
 
         @Override
-        protected void handleOversizedMessage(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpMessage oversized) {
+        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
             ctx.writeAndFlush(errorResponse(413, "TOO_LARGE", "the request's body is larger than " + max + " bytes",
                     Map.of("max_bytes", max), false)).addListener(ChannelFutureListener.CLOSE);
         }

@@ -3,6 +3,7 @@ package io.grove.http;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.AttributeKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
@@ -78,6 +79,6 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     }
 
     private record Counted(InetAddress address) {
-        static final io.netty.util.AttributeKey<Counted> KEY = io.netty.util.AttributeKey.valueOf("grove-counted");
+        static final AttributeKey<Counted> KEY = AttributeKey.valueOf("grove-counted");
     }
 }

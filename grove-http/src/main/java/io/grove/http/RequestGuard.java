@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
+import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -96,7 +97,7 @@ final class RequestGuard extends ChannelDuplexHandler {
         if (body && inBody) {
             discarding = true;
             ctx.writeAndFlush(ApiServer.errorResponse(408, "REQUEST_TIMEOUT", "the request's body did not arrive within "
-                    + limits.bodyTimeout().toSeconds() + " s", java.util.Map.of(), false))
+                    + limits.bodyTimeout().toSeconds() + " s", Map.of(), false))
                     .addListener(ChannelFutureListener.CLOSE);
         } else {
             ctx.close();

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -131,7 +132,7 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
         }
 
         /** Adds the routes of one resource. */
-        public Builder with(java.util.function.Consumer<Builder> resource) {
+        public Builder with(Consumer<Builder> resource) {
             resource.accept(this);
             return this;
         }

@@ -9,22 +9,26 @@ import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobContainment;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobSpec;
+import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.node.NodeLedger;
+import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
 import io.grove.protocol.NodeHeartbeat;
 import io.grove.protocol.RunningJob;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,7 +102,7 @@ public final class Agent {
     public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
             WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Timers timers,
             Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
-            long logRetentionMs, io.grove.agent.job.JobUsers jobUsers, JobCgroups cgroups) {
+            long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups) {
     }
 
     // ---------------------------------------------------------------- restart
@@ -260,7 +264,7 @@ public final class Agent {
         }
         job.state = AgentJob.State.RUNNING;
         job.startedAtMs = now;
-        job.usage = spec.resources().with(io.grove.core.resource.ResourceType.MEMORY, 0);
+        job.usage = spec.resources().with(ResourceType.MEMORY, 0);
         try {
             workDir.writeRecord(new WorkDir.JobRecord(spec.jobId(), spec.operationId(), job.handle.pid(),
                     proc.startTime(job.handle.pid()).orElse(-1), now));
@@ -346,14 +350,14 @@ public final class Agent {
 
     private void finished(FinishedJob result, AgentJob job) {
         try {
-            if (java.nio.file.Files.exists(workDir.jobDir(result.jobId()))) {
+            if (Files.exists(workDir.jobDir(result.jobId()))) {
                 workDir.writeResult(result);
             }
         } catch (IOException e) {
             LOG.warn("job {}: cannot write its result ({})", result.jobId(), e.getMessage());
         }
         reports.finished(result);
-        LOG.info("job {}: {}{}", result.jobId(), result.outcome().name().toLowerCase(java.util.Locale.ROOT),
+        LOG.info("job {}: {}{}", result.jobId(), result.outcome().name().toLowerCase(Locale.ROOT),
                 result.error() == null ? "" : " (" + firstLine(result.error()) + ")");
         listener.jobEnded(result);
         syncBroker();
@@ -478,7 +482,7 @@ public final class Agent {
         return reports.pendingResults();
     }
 
-    public io.grove.agent.job.JobUsers jobUsers() {
+    public JobUsers jobUsers() {
         return containment.users();
     }
 
@@ -500,7 +504,7 @@ public final class Agent {
     }
 
     private static String mib(double bytes) {
-        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (1 << 20));
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1 << 20));
     }
 
     private static String firstLine(String text) {

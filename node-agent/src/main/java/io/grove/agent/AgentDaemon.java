@@ -7,27 +7,38 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grove.agent.broker.BrokerStatus;
 import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobRunner;
+import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.metrics.AgentMetrics;
 import io.grove.agent.net.BrokerEndpoint;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import io.grove.http.ApiServer;
+import io.grove.http.HttpLimits;
 import io.grove.protocol.ErrorReply;
 import io.grove.protocol.Handshake;
 import io.grove.protocol.HeartbeatReply;
 import io.grove.protocol.Message;
 import io.grove.protocol.NodeClient;
 import io.grove.protocol.Welcome;
-import io.grove.http.ApiServer;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.time.InstantSource;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +66,7 @@ public final class AgentDaemon implements AutoCloseable {
     private final String address;
     private final InstantSource clock = InstantSource.system();
 
-    private final io.netty.handler.ssl.SslContext tls;
+    private final SslContext tls;
     private final JobCgroups cgroups;
     private NodeClient client;
     private boolean connected;
@@ -71,23 +82,23 @@ public final class AgentDaemon implements AutoCloseable {
         this.settings = settings;
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent"));
         this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-connect"));
-        this.network = new NioEventLoopGroup(1, (java.util.concurrent.ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
+        this.network = new NioEventLoopGroup(1, (ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
         this.metrics = new AgentMetrics();
         this.tls = settings.tls() == null ? null : settings.tls().client();
-        io.grove.agent.job.JobUsers jobUsers = io.grove.agent.job.JobUsers.forAgent(settings.jobUsers(),
-                settings.jobUids(), io.grove.agent.job.JobUsers.processIsRoot(), java.nio.file.Path.of("/etc/passwd"))
-                .leasingIn(io.grove.agent.job.JobUsers.LEASES);
+        JobUsers jobUsers = JobUsers.forAgent(settings.jobUsers(),
+                settings.jobUids(), JobUsers.processIsRoot(), Path.of("/etc/passwd"))
+                .leasingIn(JobUsers.LEASES);
         WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
         LOG.info("jobs run as {}", jobUsers.describe());
         this.cgroups = cgroups(settings);
         if (workDir.separateSandboxes() != null) {
             LOG.info("the work directory is closed to job users, so sandboxes are in {}", workDir.separateSandboxes());
         }
-        io.grove.core.resource.Resources offered = settings.resources();
+        Resources offered = settings.resources();
         if (jobUsers.exclusive() && offered.userSlots() > jobUsers.users().size()) {
             LOG.warn("{} user slots but only {} job uids: the node offers {} slots", (long) offered.userSlots(),
                     jobUsers.users().size(), jobUsers.users().size());
-            offered = offered.with(io.grove.core.resource.ResourceType.USER_SLOTS, jobUsers.users().size());
+            offered = offered.with(ResourceType.USER_SLOTS, jobUsers.users().size());
         }
         BrokerEndpoint[] endpoint = new BrokerEndpoint[1];
         this.agent = new Agent(new Agent.AgentParts(nodeId, offered, settings.brokerReserve(),
@@ -102,19 +113,19 @@ public final class AgentDaemon implements AutoCloseable {
         AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.millis())),
                 () -> onLoop(this::nodeView), json);
         this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json, null,
-                io.grove.http.HttpLimits.AGENT);
+                HttpLimits.AGENT);
         this.brokerEndpoint = settings.brokerPort() < 0 ? null
                 : BrokerEndpoint.start(network, settings.brokerBind(), settings.brokerPort(), agent, loop, clock);
         endpoint[0] = brokerEndpoint;
         String host = settings.advertisedHost() != null ? settings.advertisedHost()
-                : settings.bindHost().equals("0.0.0.0") ? java.net.InetAddress.getLocalHost().getHostName()
+                : settings.bindHost().equals("0.0.0.0") ? InetAddress.getLocalHost().getHostName()
                 : settings.bindHost();
         this.address = host + ":" + http.port();
     }
 
     /** A cgroup per job where the machine lets the agent make them (see {@link JobCgroups}). */
     private static JobCgroups cgroups(AgentSettings settings) {
-        JobCgroups cgroups = !io.grove.agent.job.JobUsers.processIsRoot()
+        JobCgroups cgroups = !JobUsers.processIsRoot()
                 ? JobCgroups.none("the agent is not root")
                 : JobCgroups.detect("grove-jobs-" + Integer.toHexString(
                         settings.workDir().toAbsolutePath().normalize().toString().hashCode()));
@@ -134,7 +145,7 @@ public final class AgentDaemon implements AutoCloseable {
                 try {
                     return daemon.agent.recover();
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }).join();
         } catch (RuntimeException e) {
@@ -175,7 +186,7 @@ public final class AgentDaemon implements AutoCloseable {
     }
 
     /** Runs something on the agent's thread. */
-    public <T> CompletableFuture<T> onLoop(java.util.function.Supplier<T> work) {
+    public <T> CompletableFuture<T> onLoop(Supplier<T> work) {
         return CompletableFuture.supplyAsync(work, loop);
     }
 
@@ -297,7 +308,7 @@ public final class AgentDaemon implements AutoCloseable {
         }
         try {
             loop.schedule(() -> guarded(task), delayMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             LOG.debug("agent stopping; dropped a task");
         }
     }

@@ -1,6 +1,7 @@
 package io.grove.agent;
 
 import io.grove.agent.job.ProcessJobRunner;
+import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -43,9 +44,9 @@ public final class AgentMain {
                 case "--scheduler" -> scheduler = value;
                 case "--work-dir" -> work = Path.of(value);
                 case "--node-id" -> nodeId = value;
-                case "--cpu" -> resources = resources.with(io.grove.core.resource.ResourceType.CPU, Double.parseDouble(value))
-                        .with(io.grove.core.resource.ResourceType.USER_SLOTS, Math.max(1, Math.floor(Double.parseDouble(value))));
-                case "--memory" -> resources = resources.with(io.grove.core.resource.ResourceType.MEMORY, Double.parseDouble(value));
+                case "--cpu" -> resources = resources.with(ResourceType.CPU, Double.parseDouble(value))
+                        .with(ResourceType.USER_SLOTS, Math.max(1, Math.floor(Double.parseDouble(value))));
+                case "--memory" -> resources = resources.with(ResourceType.MEMORY, Double.parseDouble(value));
                 case "--http-port" -> httpPort = Integer.parseInt(value);
                 case "--broker-port" -> brokerPort = Integer.parseInt(value);
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " in " + Arrays.toString(args));

@@ -12,13 +12,17 @@ import io.grove.agent.metrics.AgentMetrics;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
+import io.grove.http.HeaderGate;
 import io.grove.http.Routes;
+import io.grove.http.Secrets;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -27,7 +31,7 @@ import java.util.function.Supplier;
  * ({@code /api/v1/jobs/JOB/logs?stream=stdout|stderr&offset=N}), the broker's monitoring view
  * ({@code /api/v1/broker}) and the node ({@code /api/v1/node}).
  */
-final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiResponse>>, io.grove.http.HeaderGate {
+final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiResponse>>, HeaderGate {
 
     /** The most log bytes one request returns. */
     static final int MAX_LOG_CHUNK = 1 << 20;
@@ -41,7 +45,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     private final Routes routes;
 
     /** Threads for log reads; idle ones end after a minute. */
-    private static final java.util.concurrent.Executor BLOCKING = java.util.concurrent.Executors.newCachedThreadPool(task -> {
+    private static final Executor BLOCKING = Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task, "grove-agent-logs");
         thread.setDaemon(true);
         return thread;
@@ -97,8 +101,8 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
         if (nodeToken == null) {
             return;
         }
-        if (!io.grove.http.Secrets.equal(nodeToken,
-                io.grove.http.Secrets.bearer(request.authorization()))) {
+        if (!Secrets.equal(nodeToken,
+                Secrets.bearer(request.authorization()))) {
             throw new ApiException(401, "UNAUTHENTICATED", "job logs are read through the scheduler "
                     + "(GET /api/v1/operations/OP/jobs/JOB/logs, or grove jobs logs)");
         }

@@ -3,6 +3,7 @@ package io.grove.agent;
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.core.resource.Resources;
+import io.grove.protocol.Tls;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +41,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
-        String nodeToken, List<String> jobUsers, String jobUids, io.grove.protocol.Tls tls, String brokerBind) {
+        String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -100,7 +101,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     }
 
     /** TLS to the scheduler's node port. */
-    public AgentSettings withTls(io.grove.protocol.Tls value) {
+    public AgentSettings withTls(Tls value) {
         return toBuilder().tls(value).build();
     }
 
@@ -152,7 +153,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         private String nodeToken;
         private List<String> jobUsers = List.of();
         private String jobUids;
-        private io.grove.protocol.Tls tls;
+        private Tls tls;
         private String brokerBind = "127.0.0.1";
 
         private Builder() {
@@ -238,7 +239,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
             return this;
         }
 
-        public Builder tls(io.grove.protocol.Tls value) {
+        public Builder tls(Tls value) {
             tls = value;
             return this;
         }

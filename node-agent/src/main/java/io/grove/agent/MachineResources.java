@@ -2,6 +2,8 @@ package io.grove.agent;
 
 import io.grove.core.resource.Resources;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -27,7 +29,7 @@ public final class MachineResources {
         } catch (IOException | NumberFormatException e) {
             // fall back below
         }
-        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
             return sun.getTotalMemorySize();
         }

@@ -1,6 +1,9 @@
 package io.grove.config;
 
 import io.grove.core.pool.ConfigProblem;
+import io.grove.core.pool.ProblemCode;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -18,8 +21,8 @@ public record LoadResult<T>(T value, List<ConfigProblem> problems, String source
     }
 
     /** The result for a file that could not be read. */
-    public static <T> LoadResult<T> unreadable(java.nio.file.Path file, java.io.IOException error) {
-        return new LoadResult<>(null, List.of(new ConfigProblem("", null, io.grove.core.pool.ProblemCode.YAML_SYNTAX,
+    public static <T> LoadResult<T> unreadable(Path file, IOException error) {
+        return new LoadResult<>(null, List.of(new ConfigProblem("", null, ProblemCode.YAML_SYNTAX,
                 "cannot read the file: " + error.getMessage())), file.toString());
     }
 

@@ -1,6 +1,7 @@
 package io.grove.config;
 
 import io.grove.config.yaml.MapReader;
+import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.EphemeralSubpoolConfig;
 import io.grove.core.pool.FifoPoolSchedulingOrder;
 import io.grove.core.pool.FifoSortParameter;
@@ -16,7 +17,9 @@ import io.grove.core.pool.ProblemCode;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.pool.StarvationSettings;
 import io.grove.core.resource.ResourceType;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,12 +34,12 @@ public final class TreeConfigReader {
 
     /** Reads the tree's own keys and its pools. Leaves other keys of {@code tree} to the caller. */
     public static PoolTreeConfig read(String name, MapReader tree) {
-        return read(name, tree, new java.util.HashMap<>());
+        return read(name, tree, new HashMap<>());
     }
 
     /** As {@link #read(String, MapReader)}, collecting each pool's {@code acl} into {@code acls}. */
     public static PoolTreeConfig read(String name, MapReader tree,
-            Map<String, io.grove.core.pool.AccessControl.PoolAccess> acls) {
+            Map<String, AccessControl.PoolAccess> acls) {
         OperationCountSettings countDefaults = OperationCountSettings.DEFAULT;
         OperationCountSettings counts = new OperationCountSettings(
                 or(tree.integer("max_operation_count"), countDefaults.maxOperationCount()),
@@ -109,7 +112,7 @@ public final class TreeConfigReader {
     }
 
     private static List<PoolConfig> readPools(MapReader parent,
-            Map<String, io.grove.core.pool.AccessControl.PoolAccess> acls) {
+            Map<String, AccessControl.PoolAccess> acls) {
         List<PoolConfig> pools = new ArrayList<>();
         for (Map.Entry<String, MapReader> entry : parent.namedMaps("pools").entrySet()) {
             pools.add(readPool(entry.getKey(), entry.getValue(), acls));
@@ -118,7 +121,7 @@ public final class TreeConfigReader {
     }
 
     /** A pool's {@code acl: {submit: [...], administer: [...]}}; absent lists are inherited. */
-    private static void readAcl(String name, MapReader pool, Map<String, io.grove.core.pool.AccessControl.PoolAccess> acls) {
+    private static void readAcl(String name, MapReader pool, Map<String, AccessControl.PoolAccess> acls) {
         MapReader acl = pool.map("acl");
         if (acl == null) {
             return;
@@ -126,11 +129,11 @@ public final class TreeConfigReader {
         List<String> submit = acl.has("submit") ? acl.strings("submit") : null;
         List<String> administer = acl.has("administer") ? acl.strings("administer") : null;
         acl.finish();
-        acls.put(name, new io.grove.core.pool.AccessControl.PoolAccess(submit, administer));
+        acls.put(name, new AccessControl.PoolAccess(submit, administer));
     }
 
     private static PoolConfig readPool(String name, MapReader pool,
-            Map<String, io.grove.core.pool.AccessControl.PoolAccess> acls) {
+            Map<String, AccessControl.PoolAccess> acls) {
         readAcl(name, pool, acls);
         PoolPreemptionConfig preemption = new PoolPreemptionConfig(
                 pool.duration("fair_share_starvation_timeout", "fair_share_preemption_timeout"),
@@ -167,13 +170,13 @@ public final class TreeConfigReader {
     }
 
     /** The aggregation period where {@code infer_children_weights_from_historic_usage} is on, else {@code null}. */
-    private static java.time.Duration historicUsagePeriod(MapReader pool) {
+    private static Duration historicUsagePeriod(MapReader pool) {
         Boolean infer = pool.bool("infer_children_weights_from_historic_usage");
-        java.time.Duration period = pool.duration("historic_usage_aggregation_period");
+        Duration period = pool.duration("historic_usage_aggregation_period");
         if (infer == null || !infer) {
             return null;
         }
-        return period == null ? java.time.Duration.ZERO : period;
+        return period == null ? Duration.ZERO : period;
     }
 
     private static IntegralGuaranteesConfig readIntegral(MapReader reader) {

@@ -1,32 +1,34 @@
 package io.grove.protocol;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 /** Why a frame or a message was refused. */
 public enum ErrorCode {
     /** The frame's length is above the maximum; the connection is closed. */
-    @com.fasterxml.jackson.annotation.JsonProperty("frame_too_large")
+    @JsonProperty("frame_too_large")
     FRAME_TOO_LARGE,
     /** The body is not JSON. */
-    @com.fasterxml.jackson.annotation.JsonProperty("malformed_frame")
+    @JsonProperty("malformed_frame")
     MALFORMED_FRAME,
     /** The JSON is not a valid message: a field is missing, of the wrong type, or out of range. */
-    @com.fasterxml.jackson.annotation.JsonProperty("invalid_message")
+    @JsonProperty("invalid_message")
     INVALID_MESSAGE,
     /** The {@code type} is not one of the protocol's. */
-    @com.fasterxml.jackson.annotation.JsonProperty("unknown_message_type")
+    @JsonProperty("unknown_message_type")
     UNKNOWN_MESSAGE_TYPE,
     /** The handshake's version is not spoken here; the connection is closed. */
-    @com.fasterxml.jackson.annotation.JsonProperty("unsupported_protocol_version")
+    @JsonProperty("unsupported_protocol_version")
     UNSUPPORTED_PROTOCOL_VERSION,
     /** A heartbeat came before the handshake, or for another node than the handshake's. */
-    @com.fasterxml.jackson.annotation.JsonProperty("handshake_required")
+    @JsonProperty("handshake_required")
     HANDSHAKE_REQUIRED,
     /** The node was refused (for example, its token). */
-    @com.fasterxml.jackson.annotation.JsonProperty("node_refused")
+    @JsonProperty("node_refused")
     NODE_REFUSED,
     /** Another live connection holds this node id; the connection is closed. */
-    @com.fasterxml.jackson.annotation.JsonProperty("node_id_in_use")
+    @JsonProperty("node_id_in_use")
     NODE_ID_IN_USE,
     /** The scheduler failed to answer; the node should retry. */
-    @com.fasterxml.jackson.annotation.JsonProperty("internal")
+    @JsonProperty("internal")
     INTERNAL
 }

@@ -1,5 +1,7 @@
 package io.grove.protocol;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 /**
  * A job that ended on a node since its previous heartbeat.
  *
@@ -15,11 +17,11 @@ public record FinishedJob(String jobId, Outcome outcome, Integer exitCode, Strin
 
     /** How a job ended. */
     public enum Outcome {
-        @com.fasterxml.jackson.annotation.JsonProperty("completed")
+        @JsonProperty("completed")
         COMPLETED,
-        @com.fasterxml.jackson.annotation.JsonProperty("failed")
+        @JsonProperty("failed")
         FAILED,
-        @com.fasterxml.jackson.annotation.JsonProperty("aborted")
+        @JsonProperty("aborted")
         ABORTED
     }
 

@@ -11,7 +11,9 @@ import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.codec.MessageToMessageDecoder;
 import io.netty.handler.codec.MessageToMessageEncoder;
 import io.netty.handler.codec.TooLongFrameException;
+import java.nio.ByteOrder;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The frame codec: a 4-byte big-endian length, then a JSON body of at most a maximum size. A frame
@@ -37,7 +39,7 @@ public final class FrameCodec {
      * @param tooLarge the fatal reply to a frame above the maximum, given the reason
      */
     public static void install(ChannelPipeline pipeline, int maxFrameBytes, Class<?> root,
-            java.util.function.Function<String, Object> tooLarge) {
+            Function<String, Object> tooLarge) {
         pipeline.addLast("frames", new Frames(maxFrameBytes));
         pipeline.addLast("too-long", new TooLongHandler(maxFrameBytes, tooLarge));
         pipeline.addLast("length", new LengthFieldPrepender(4));
@@ -55,7 +57,7 @@ public final class FrameCodec {
         }
 
         @Override
-        protected long getUnadjustedFrameLength(ByteBuf buf, int offset, int length, java.nio.ByteOrder order) {
+        protected long getUnadjustedFrameLength(ByteBuf buf, int offset, int length, ByteOrder order) {
             long value = super.getUnadjustedFrameLength(buf, offset, length, order);
             if (value > max || value < 0) {
                 throw new TooLongFrameException("length: " + value + " (expected: <= " + max + ")");
@@ -105,9 +107,9 @@ public final class FrameCodec {
     /** Answers an oversized frame with a typed error, then closes. */
     static final class TooLongHandler extends ChannelInboundHandlerAdapter {
         private final int max;
-        private final java.util.function.Function<String, Object> reply;
+        private final Function<String, Object> reply;
 
-        TooLongHandler(int max, java.util.function.Function<String, Object> reply) {
+        TooLongHandler(int max, Function<String, Object> reply) {
             this.max = max;
             this.reply = reply;
         }

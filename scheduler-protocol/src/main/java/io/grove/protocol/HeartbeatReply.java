@@ -1,5 +1,6 @@
 package io.grove.protocol;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.grove.core.resource.Resources;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ import java.util.Map;
  */
 public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobsToAbort,
         List<JobToInterrupt> jobsToInterrupt, long nextHeartbeatMs,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
         Boolean resync) implements Message {
 
     public HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobsToAbort,

@@ -9,11 +9,15 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLParameters;
 
 /**
  * A node's connection to the scheduler: requests are answered in order, one reply per request.
@@ -46,7 +50,7 @@ public final class NodeClient implements AutoCloseable {
      * @throws IOException if the connection (or the TLS handshake) cannot be made within {@code timeout}
      */
     public static NodeClient connect(EventLoopGroup group, String host, int port, Duration timeout, int maxFrameBytes,
-            io.netty.handler.ssl.SslContext tls) throws IOException {
+            SslContext tls) throws IOException {
         NodeClient[] holder = new NodeClient[1];
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeout.toMillis())
@@ -55,8 +59,8 @@ public final class NodeClient implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (tls != null) {
-                            io.netty.handler.ssl.SslHandler ssl = tls.newHandler(ch.alloc(), host, port);
-                            javax.net.ssl.SSLParameters parameters = ssl.engine().getSSLParameters();
+                            SslHandler ssl = tls.newHandler(ch.alloc(), host, port);
+                            SSLParameters parameters = ssl.engine().getSSLParameters();
                             parameters.setEndpointIdentificationAlgorithm("HTTPS");
                             ssl.engine().setSSLParameters(parameters);
                             ch.pipeline().addLast("tls", ssl);
@@ -67,7 +71,7 @@ public final class NodeClient implements AutoCloseable {
                 });
         try {
             Channel channel = bootstrap.connect(host, port).sync().channel();
-            io.netty.handler.ssl.SslHandler ssl = channel.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+            SslHandler ssl = channel.pipeline().get(SslHandler.class);
             if (ssl != null) {
                 ssl.handshakeFuture().sync();
             }
@@ -122,9 +126,9 @@ public final class NodeClient implements AutoCloseable {
 
     /** Completes requests in order; fails them when the connection drops. */
     private static final class Replies extends SimpleChannelInboundHandler<Object> {
-        private final java.util.function.Supplier<NodeClient> client;
+        private final Supplier<NodeClient> client;
 
-        Replies(java.util.function.Supplier<NodeClient> client) {
+        Replies(Supplier<NodeClient> client) {
             this.client = client;
         }
 

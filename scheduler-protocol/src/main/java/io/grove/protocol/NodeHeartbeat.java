@@ -1,5 +1,6 @@
 package io.grove.protocol;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.grove.core.resource.Resources;
 import java.util.List;
 
@@ -18,9 +19,9 @@ import java.util.List;
  */
 public record NodeHeartbeat(String nodeId, Resources resourceLimits, Resources resourceUsage,
         List<RunningJob> runningJobs, List<FinishedJob> finishedJobs,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
         Boolean delta,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<RunningJob> startedJobs) implements Message {
 
     /** A heartbeat with the full running list (every version). */

@@ -1,6 +1,11 @@
 package io.grove.protocol;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,8 +13,10 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.grove.core.resource.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
@@ -21,20 +28,20 @@ public final class ProtocolJson {
     /** How deep a message may nest: the deepest valid one nests 4 levels; a deeper one is refused early. */
     public static final int MAX_DEPTH = 32;
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder(com.fasterxml.jackson.core.JsonFactory.builder()
-                    .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(MAX_DEPTH).build())
                     .build())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
-            .addMixIn(io.grove.core.resource.Resources.class, ResourcesMixin.class)
+            .addMixIn(Resources.class, ResourcesMixin.class)
             .build();
 
     /** Resources travel as their five components only (not derived properties such as {@code isZero}). */
-    @com.fasterxml.jackson.annotation.JsonAutoDetect(
-            isGetterVisibility = com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility.NONE)
+    @JsonAutoDetect(
+            isGetterVisibility = JsonAutoDetect.Visibility.NONE)
     private abstract static class ResourcesMixin {
     }
 
@@ -78,7 +85,7 @@ public final class ProtocolJson {
         } catch (JsonMappingException e) {
             Throwable cause = e.getCause();
             String why = cause instanceof IllegalArgumentException ? cause.getMessage()
-                    : cause instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException limit ? limit.getOriginalMessage()
+                    : cause instanceof StreamConstraintsException limit ? limit.getOriginalMessage()
                     : e.getOriginalMessage();
             throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "invalid message at " + path(e) + ": " + firstLine(why));
         } catch (JsonProcessingException e) {
@@ -93,12 +100,12 @@ public final class ProtocolJson {
     }
 
     private static String typeNames(Class<?> root) {
-        com.fasterxml.jackson.annotation.JsonSubTypes types =
-                root.getAnnotation(com.fasterxml.jackson.annotation.JsonSubTypes.class);
+        JsonSubTypes types =
+                root.getAnnotation(JsonSubTypes.class);
         if (types == null) {
             return "?";
         }
-        return java.util.Arrays.stream(types.value()).map(com.fasterxml.jackson.annotation.JsonSubTypes.Type::name)
+        return Arrays.stream(types.value()).map(JsonSubTypes.Type::name)
                 .collect(Collectors.joining(", "));
     }
 

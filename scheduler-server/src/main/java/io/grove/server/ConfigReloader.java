@@ -18,6 +18,8 @@ import java.nio.file.WatchService;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,7 +75,7 @@ public final class ConfigReloader implements AutoCloseable {
     }
 
     /** Reloads run one at a time, on a thread of their own. */
-    private final java.util.concurrent.ExecutorService reloads = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+    private final ExecutorService reloads = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "grove-config-reload");
         thread.setDaemon(true);
         return thread;

@@ -3,6 +3,7 @@ package io.grove.server;
 import io.grove.core.cluster.ClusterSettings;
 import io.grove.protocol.Message;
 import io.grove.server.net.NodeEndpoint;
+import io.grove.server.security.Security;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -38,7 +39,7 @@ public record DaemonSettings(
         ClusterSettings cluster,
         long compactAfterRecords,
         Duration integralStateEvery,
-        io.grove.server.security.Security security,
+        Security security,
         int nodeConnectionsPerAddress) {
 
     public static final int DEFAULT_NODE_PORT = 7077;
@@ -85,7 +86,7 @@ public record DaemonSettings(
     }
 
     /** Authentication: insecure local mode (the default of embedded daemons), or tokens. */
-    public DaemonSettings withSecurity(io.grove.server.security.Security value) {
+    public DaemonSettings withSecurity(Security value) {
         return toBuilder().security(value).build();
     }
 
@@ -112,7 +113,7 @@ public record DaemonSettings(
         private ClusterSettings cluster = ClusterSettings.DEFAULT;
         private long compactAfterRecords = 200_000;
         private Duration integralStateEvery = Duration.ofSeconds(10);
-        private io.grove.server.security.Security security = io.grove.server.security.Security.INSECURE_LOCAL;
+        private Security security = Security.INSECURE_LOCAL;
         private int nodeConnectionsPerAddress = NodeEndpoint.MAX_PER_ADDRESS;
 
         private Builder(Path configFile, Path dataDir) {
@@ -170,7 +171,7 @@ public record DaemonSettings(
             return this;
         }
 
-        public Builder security(io.grove.server.security.Security value) {
+        public Builder security(Security value) {
             security = value;
             return this;
         }

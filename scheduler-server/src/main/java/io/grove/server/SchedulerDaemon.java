@@ -11,13 +11,20 @@ import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.pool.PoolsConfig;
+import io.grove.http.ApiServer;
+import io.grove.http.HttpLimits;
+import io.grove.http.Secrets;
 import io.grove.server.http.Api;
 import io.grove.server.http.Authenticator;
-import io.grove.http.ApiServer;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
+import io.grove.server.net.HeartbeatBatcher;
+import io.grove.server.net.NodeAddresses;
 import io.grove.server.net.NodeEndpoint;
 import io.grove.server.net.NodeSession;
+import io.grove.server.security.AuditLog;
+import io.grove.server.security.Security;
+import io.grove.server.security.TokenStore;
 import io.grove.server.state.Journal;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.JournalingListener;
@@ -25,7 +32,10 @@ import io.grove.server.state.Revival;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,11 +68,11 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final ApiServer api;
     private final ScheduledExecutorService timer;
 
-    private final io.grove.server.security.AuditLog audit;
+    private final AuditLog audit;
 
     private SchedulerDaemon(DaemonSettings settings, Clock clock, Journal journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
-            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, io.grove.server.security.AuditLog audit) {
+            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit) {
         this.audit = audit;
         this.settings = settings;
         this.clock = clock;
@@ -84,9 +94,9 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** The security stage's results: who may call, the node token, TLS, the audit log. */
-    private record Secured(io.grove.server.security.TokenStore tokens, String nodeToken,
-            io.grove.server.security.AuditLog audit, io.netty.handler.ssl.SslContext nodeTls,
-            io.netty.handler.ssl.SslContext httpTls) {
+    private record Secured(TokenStore tokens, String nodeToken,
+            AuditLog audit, SslContext nodeTls,
+            SslContext httpTls) {
     }
 
     /** The recovery stage's results: the configuration, the journal and the cluster it revived. */
@@ -119,7 +129,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     /** Settings that would expose the cluster are refused before anything is opened. */
     private static void refuseUnsafeSecurity(DaemonSettings settings) throws DaemonException {
-        io.grove.server.security.Security security = settings.security();
+        Security security = settings.security();
         if (security.insecureLocal() && !isLoopback(settings.bindAddress())) {
             throw new DaemonException("insecure local mode binds to loopback only, not " + settings.bindAddress()
                     + "; give a tokens file (--tokens-file) to listen elsewhere", null);
@@ -139,15 +149,15 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     /** TLS contexts, the tokens file, the node token, the private data directory and the audit log. */
     private static Secured security(DaemonSettings settings, Closer opened) throws DaemonException {
-        io.grove.server.security.Security security = settings.security();
+        Security security = settings.security();
         try {
-            io.netty.handler.ssl.SslContext nodeTls = security.nodeTls() == null ? null : security.nodeTls().server();
-            io.netty.handler.ssl.SslContext httpTls = security.httpTls() == null ? null : security.httpTls().server();
-            io.grove.server.security.TokenStore tokens = security.tokensFile() == null ? null
-                    : io.grove.server.security.TokenStore.load(security.tokensFile());
-            String nodeToken = security.nodeTokenFile() == null ? null : io.grove.http.Secrets.read(security.nodeTokenFile());
+            SslContext nodeTls = security.nodeTls() == null ? null : security.nodeTls().server();
+            SslContext httpTls = security.httpTls() == null ? null : security.httpTls().server();
+            TokenStore tokens = security.tokensFile() == null ? null
+                    : TokenStore.load(security.tokensFile());
+            String nodeToken = security.nodeTokenFile() == null ? null : Secrets.read(security.nodeTokenFile());
             Journal.createPrivateDirectory(settings.dataDir());
-            io.grove.server.security.AuditLog audit = new io.grove.server.security.AuditLog(
+            AuditLog audit = new AuditLog(
                     security.auditLog() != null ? security.auditLog() : settings.dataDir().resolve("audit.log"));
             opened.add(audit, audit::close);
             return new Secured(tokens, nodeToken, audit, nodeTls, httpTls);
@@ -217,8 +227,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         opened.add(workers, () -> workers.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         AtomicLong numbers = new AtomicLong(recovered.revived().highestOperationNumber());
-        io.grove.server.net.NodeAddresses addresses = new io.grove.server.net.NodeAddresses();
-        io.grove.server.net.HeartbeatBatcher batcher = new io.grove.server.net.HeartbeatBatcher(loop, clock);
+        NodeAddresses addresses = new NodeAddresses();
+        HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock);
         NodeEndpoint nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
                 settings.maxFrameBytes(), settings.nodeIdleTimeout(),
                 () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics, addresses,
@@ -228,7 +238,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 new Authenticator(secured.tokens(), secured.audit(), clock,
                         new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, secured.audit(),
                                 secured.nodeToken())),
-                apiJson(), secured.httpTls(), io.grove.http.HttpLimits.API);
+                apiJson(), secured.httpTls(), HttpLimits.API);
         opened.add(apiServer, apiServer::close);
         reloader.watch();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -292,7 +302,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     /** Applies node liveness now: offline after the heartbeat timeout, jobs aborted after the registration timeout. */
     public void checkNodes() {
         loop.call(cluster -> {
-            for (io.grove.core.operation.Job lost : cluster.checkNodes(clock.now())) {
+            for (Job lost : cluster.checkNodes(clock.now())) {
                 LOG.info("job {} of {} aborted: node {} is lost", lost.id(), lost.operationId(), lost.nodeId());
             }
             return null;
@@ -329,8 +339,8 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     static boolean isLoopback(String address) {
         try {
-            return java.net.InetAddress.getByName(address).isLoopbackAddress();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
             return false;
         }
     }
@@ -360,7 +370,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         journal.close();
         try {
             audit.close();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             LOG.warn("closing the audit log: {}", e.getMessage());
         }
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();

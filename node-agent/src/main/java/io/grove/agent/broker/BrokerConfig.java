@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The broker's configuration (docs/broker.md; the original calls it {@code TResourceBrokerConfig}): queues, task types and
@@ -115,7 +116,7 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
         List<QueueConfig> queues = new ArrayList<>();
         List<TaskTypeConfig> types = new ArrayList<>();
         long total = 2;
-        for (Map.Entry<Integer, Long> entry : new java.util.TreeMap<>(quotas).entrySet()) {
+        for (Map.Entry<Integer, Long> entry : new TreeMap<>(quotas).entrySet()) {
             String queue = "queue_legacy" + entry.getKey();
             queues.add(cpuQueue(queue, 100, entry.getValue()));
             types.add(new TaskTypeConfig("compaction_gen" + entry.getKey(), queue, 30_000));

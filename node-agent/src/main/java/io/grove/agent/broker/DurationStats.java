@@ -1,5 +1,7 @@
 package io.grove.agent.broker;
 
+import java.util.Arrays;
+
 /**
  * Execution times of one task type: the last {@value #HISTORY} durations, starting as that many
  * copies of the type's default, so that measured durations replace the default one by one.
@@ -16,7 +18,7 @@ final class DurationStats {
 
     DurationStats(long defaultMs) {
         this.defaultMs = defaultMs;
-        java.util.Arrays.fill(values, defaultMs);
+        Arrays.fill(values, defaultMs);
         total = defaultMs * HISTORY;
     }
 

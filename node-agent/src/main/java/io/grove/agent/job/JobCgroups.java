@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -175,7 +176,7 @@ public final class JobCgroups {
             for (long pid : pids) {
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            LockSupport.parkNanos(1_000_000);
         }
         try {
             Files.deleteIfExists(dir);

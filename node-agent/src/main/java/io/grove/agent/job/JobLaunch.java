@@ -1,6 +1,7 @@
 package io.grove.agent.job;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,10 +15,10 @@ import java.util.Map;
  *     before anything of the job runs; empty without cgroups
  */
 public record JobLaunch(JobSpec job, Path sandbox, Path script, Path stdout, Path stderr, Map<String, String> env,
-        JobUsers.User user, java.util.List<Path> cgroupProcs) {
+        JobUsers.User user, List<Path> cgroupProcs) {
 
     public JobLaunch {
         env = Map.copyOf(env);
-        cgroupProcs = cgroupProcs == null ? java.util.List.of() : java.util.List.copyOf(cgroupProcs);
+        cgroupProcs = cgroupProcs == null ? List.of() : List.copyOf(cgroupProcs);
     }
 }

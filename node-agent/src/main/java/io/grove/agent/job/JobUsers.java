@@ -1,13 +1,19 @@
 package io.grove.agent.job;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +44,7 @@ public final class JobUsers {
     /** Whether each running job has its uid to itself (a uid range), or users are shared (named users). */
     private final boolean exclusive;
     private final Map<String, User> assigned = new HashMap<>();
-    private final Map<String, java.nio.channels.FileChannel> leases = new HashMap<>();
+    private final Map<String, FileChannel> leases = new HashMap<>();
     private Path leaseDir;
     private int next;
 
@@ -55,7 +61,7 @@ public final class JobUsers {
     public JobUsers leasingIn(Path dir) throws IOException {
         if (exclusive) {
             Files.createDirectories(dir);
-            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
             this.leaseDir = dir;
         }
         return this;
@@ -197,7 +203,7 @@ public final class JobUsers {
 
     public void release(String jobId) {
         assigned.remove(jobId);
-        java.nio.channels.FileChannel lease = leases.remove(jobId);
+        FileChannel lease = leases.remove(jobId);
         if (lease != null) {
             try {
                 lease.close();
@@ -212,14 +218,14 @@ public final class JobUsers {
         if (leaseDir == null || !exclusive) {
             return true;
         }
-        java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(leaseDir.resolve(Integer.toString(user.uid())),
-                java.util.Set.of(java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE),
-                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-        java.nio.channels.FileLock lock;
+        FileChannel channel = FileChannel.open(leaseDir.resolve(Integer.toString(user.uid())),
+                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-------")));
+        FileLock lock;
         try {
             lock = channel.tryLock();
-        } catch (java.nio.channels.OverlappingFileLockException heldHere) {
+        } catch (OverlappingFileLockException heldHere) {
             lock = null;
         }
         if (lock == null) {

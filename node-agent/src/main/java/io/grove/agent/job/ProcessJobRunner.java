@@ -1,5 +1,6 @@
 package io.grove.agent.job;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,7 +65,7 @@ public final class ProcessJobRunner implements JobRunner {
         command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", launch.script().toString()));
         ProcessBuilder builder = programs.builder(command)
                 .directory(launch.sandbox().toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(launch.stdout().toFile()))
                 .redirectError(ProcessBuilder.Redirect.appendTo(launch.stderr().toFile()));
         return new ProcessHandleImpl(builder.start(), programs);

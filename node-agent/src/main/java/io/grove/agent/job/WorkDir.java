@@ -7,6 +7,7 @@ import io.grove.protocol.FinishedJob;
 import io.grove.protocol.ProtocolJson;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -18,10 +19,12 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -87,7 +90,7 @@ public final class WorkDir {
 
     private static boolean openToOthers(Path dir) throws IOException {
         for (Path at = dir; at != null; at = at.getParent()) {
-            if (!Files.getPosixFilePermissions(at).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+            if (!Files.getPosixFilePermissions(at).contains(PosixFilePermission.OTHERS_EXECUTE)) {
                 return false;
             }
         }
@@ -273,9 +276,9 @@ public final class WorkDir {
     private static void writeAtomically(Path file, byte[] data) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
-        try (FileChannel out = FileChannel.open(tmp, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+        try (FileChannel out = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(PRIVATE_FILE)))) {
-            out.write(java.nio.ByteBuffer.wrap(data));
+            out.write(ByteBuffer.wrap(data));
             out.force(true);
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -3,6 +3,7 @@ package io.grove.agent.metrics;
 import io.grove.agent.AgentListener;
 import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.BrokerStatus;
+import io.grove.agent.broker.Counters;
 import io.grove.protocol.FinishedJob;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -72,12 +73,12 @@ public final class AgentMetrics implements AgentListener {
     }
 
     private void gauge(String metric, Tags tags, String label, String name,
-            ToDoubleFunction<io.grove.agent.broker.Counters.CounterValues> read) {
+            ToDoubleFunction<Counters.CounterValues> read) {
         Gauge.builder(metric, this, m -> value(m, label, name, read)).tags(tags).register(registry);
     }
 
     private static double value(AgentMetrics metrics, String label, String name,
-            ToDoubleFunction<io.grove.agent.broker.Counters.CounterValues> read) {
+            ToDoubleFunction<Counters.CounterValues> read) {
         BrokerStatus current = metrics.status;
         if (current == null) {
             return 0;

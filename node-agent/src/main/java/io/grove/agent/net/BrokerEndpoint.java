@@ -15,12 +15,14 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
+import java.time.InstantSource;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,7 +117,7 @@ public final class BrokerEndpoint implements AutoCloseable {
             clients.remove(name);
             try {
                 loop.execute(() -> agent.dispatch(agent.broker().clientDied(clock.millis(), name)));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 return;  // the agent is stopping; its broker goes with it
             }
             LOG.info("broker client {} disconnected: its tasks are dropped", name);
@@ -125,14 +127,14 @@ public final class BrokerEndpoint implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, Object message) {
             if (message instanceof DecodeFailure failure) {
                 ctx.writeAndFlush(new BrokerMessage.BrokerError(
-                        failure.error().code().name().toLowerCase(java.util.Locale.ROOT), failure.error().getMessage(),
+                        failure.error().code().name().toLowerCase(Locale.ROOT), failure.error().getMessage(),
                         false));
                 return;
             }
             BrokerMessage request = (BrokerMessage) message;
             try {
                 loop.execute(() -> apply(ctx, request));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 ctx.close();
             }
         }

@@ -1,6 +1,7 @@
 package io.grove.agent.node;
 
 import io.grove.agent.broker.BrokerResources;
+import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 
 /**
@@ -52,8 +53,8 @@ public final class NodeLedger {
 
     /** What the scheduler is offered now: the node minus the declared broker share. */
     public Resources offered() {
-        return node.with(io.grove.core.resource.ResourceType.CPU, Math.max(0, node.cpu() - declared.cpu()))
-                .with(io.grove.core.resource.ResourceType.MEMORY, Math.max(0, node.memory() - declared.memory()));
+        return node.with(ResourceType.CPU, Math.max(0, node.cpu() - declared.cpu()))
+                .with(ResourceType.MEMORY, Math.max(0, node.memory() - declared.memory()));
     }
 
     /** A job was accepted (it holds its resources until it ends). */

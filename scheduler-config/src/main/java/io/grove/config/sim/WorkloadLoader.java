@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -169,7 +170,7 @@ public final class WorkloadLoader {
                     "an event needs 'at' and one of 'node_loss', 'node_return', 'config_change'", event.line());
             return null;
         }
-        for (List<String> ids : java.util.Arrays.asList(lost, back)) {
+        for (List<String> ids : Arrays.asList(lost, back)) {
             if (ids != null) {
                 for (String id : ids) {
                     if (!nodeIds.contains(id)) {

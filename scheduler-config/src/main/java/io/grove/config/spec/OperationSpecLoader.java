@@ -4,6 +4,7 @@ import io.grove.config.LoadResult;
 import io.grove.config.yaml.MapReader;
 import io.grove.config.yaml.Problems;
 import io.grove.config.yaml.YamlDocument;
+import io.grove.core.node.NodeFilter;
 import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.OperationType;
@@ -13,8 +14,11 @@ import io.grove.core.operation.TaskSpec;
 import io.grove.core.operation.TreeOptions;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.ProblemCode;
+import io.grove.core.resource.ResourceAmounts;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import java.time.Duration;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +120,7 @@ public final class OperationSpecLoader {
             return null;
         }
         try {
-            io.grove.core.node.NodeFilter.parse(filter);
+            NodeFilter.parse(filter);
             return filter;
         } catch (IllegalArgumentException e) {
             reader.problem("scheduling_tag_filter", ProblemCode.BAD_VALUE, e.getMessage());
@@ -130,7 +134,7 @@ public final class OperationSpecLoader {
             top.problem("fair_share_starvation_tolerance", ProblemCode.BAD_VALUE, "must be within [0, 1], got " + tolerance);
             tolerance = null;
         }
-        java.time.Duration timeout = top.duration("fair_share_starvation_timeout", "fair_share_preemption_timeout");
+        Duration timeout = top.duration("fair_share_starvation_timeout", "fair_share_preemption_timeout");
         PartialResources threshold = top.resources("non_preemptible_resource_usage_threshold");
         return new OperationPreemption(tolerance, timeout == null ? null : timeout.toMillis(),
                 threshold == null ? null : threshold.asLimits());
@@ -157,7 +161,7 @@ public final class OperationSpecLoader {
     private static TaskSpec task(String name, MapReader task) {
         Integer count = task.integer("job_count");
         String command = task.string("command");
-        Map<ResourceType, Double> values = new java.util.EnumMap<>(ResourceType.class);
+        Map<ResourceType, Double> values = new EnumMap<>(ResourceType.class);
         for (ResourceType type : List.of(ResourceType.CPU, ResourceType.MEMORY, ResourceType.GPU, ResourceType.NETWORK)) {
             Double amount = amount(task, type);
             if (amount != null) {
@@ -231,7 +235,7 @@ public final class OperationSpecLoader {
     private static PartialResources parseOne(MapReader task, ResourceType type) {
         String raw = task.string(type.key());
         try {
-            double value = io.grove.core.resource.ResourceAmounts.parse(type, raw);
+            double value = ResourceAmounts.parse(type, raw);
             return PartialResources.of(type, value);
         } catch (IllegalArgumentException e) {
             task.problem(type.key(), ProblemCode.BAD_VALUE, e.getMessage());

@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Writes a fair-share result in the what-if output format of {@code design.md}: shares as objects
@@ -50,7 +51,7 @@ public final class ResultJson {
                 json.writeStringField("code", alert.code().name().toLowerCase(Locale.ROOT));
                 json.writeStringField("message", alert.message());
                 json.writeObjectFieldStart("attributes");
-                for (Map.Entry<String, String> entry : new java.util.TreeMap<>(alert.attributes()).entrySet()) {
+                for (Map.Entry<String, String> entry : new TreeMap<>(alert.attributes()).entrySet()) {
                     json.writeStringField(entry.getKey(), entry.getValue());
                 }
                 json.writeEndObject();

@@ -4,14 +4,17 @@ import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.ProblemCode;
 import io.grove.core.resource.ResourceAmounts;
 import io.grove.core.resource.ResourceType;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -161,7 +164,7 @@ public final class MapReader {
             if (scalar.getTag() != Tag.BOOL) {
                 return null;
             }
-            String v = scalar.getValue().toLowerCase(java.util.Locale.ROOT);
+            String v = scalar.getValue().toLowerCase(Locale.ROOT);
             return v.equals("true") || v.equals("yes") || v.equals("on") || v.equals("y");
         });
     }
@@ -170,7 +173,7 @@ public final class MapReader {
      * A scalar value converted by {@code parse}, which returns {@code null} (or throws
      * {@link NumberFormatException}) when the value is not {@code expected}.
      */
-    private <T> T scalar(String key, String[] aliases, String expected, java.util.function.Function<ScalarNode, T> parse) {
+    private <T> T scalar(String key, String[] aliases, String expected, Function<ScalarNode, T> parse) {
         NodeTuple tuple = take(key, aliases);
         if (tuple == null) {
             return null;
@@ -221,7 +224,7 @@ public final class MapReader {
         }
         List<String> names = new ArrayList<>();
         for (E constant : type.getEnumConstants()) {
-            names.add(constant.name().toLowerCase(java.util.Locale.ROOT));
+            names.add(constant.name().toLowerCase(Locale.ROOT));
         }
         problem(key, ProblemCode.BAD_VALUE, "'" + text + "' is not one of " + names, entries.get(key).getValueNode());
         return null;
@@ -303,7 +306,7 @@ public final class MapReader {
                 continue;
             }
             Object raw = scalar.getTag() == Tag.INT || scalar.getTag() == Tag.FLOAT
-                    ? new java.math.BigDecimal(scalar.getValue().replace("_", "")) : scalar.getValue();
+                    ? new BigDecimal(scalar.getValue().replace("_", "")) : scalar.getValue();
             try {
                 values.put(type, ResourceAmounts.parse(type, raw));
             } catch (IllegalArgumentException e) {

@@ -1,8 +1,10 @@
 package io.grove.core.cluster;
 
+import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
+import io.grove.core.fairshare.IntegralState;
 import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.node.Node;
 import io.grove.core.node.NodeFilter;
@@ -13,13 +15,14 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
-import io.grove.core.schedule.HeartbeatScheduler;
 import io.grove.core.schedule.Heartbeat;
+import io.grove.core.schedule.HeartbeatScheduler;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The scheduler's state and its single writer. Time comes in as {@code now}; nothing here reads a
@@ -124,10 +128,10 @@ public final class Cluster {
         if (matching.size() == 1) {
             node.assignTree(matching.get(0), null, false);
         } else if (matching.isEmpty()) {
-            node.assignTree(null, "node " + node.id() + " with tags " + new java.util.TreeSet<>(node.tags())
+            node.assignTree(null, "node " + node.id() + " with tags " + new TreeSet<>(node.tags())
                     + " matches no pool tree's nodes_filter", false);
         } else {
-            node.assignTree(null, "node " + node.id() + " with tags " + new java.util.TreeSet<>(node.tags())
+            node.assignTree(null, "node " + node.id() + " with tags " + new TreeSet<>(node.tags())
                     + " matches more than one pool tree: " + matching + "; a node may belong to one tree only", true);
         }
     }
@@ -367,7 +371,7 @@ public final class Cluster {
     public FairShareResult whatIf(String tree, PoolTreeConfig candidate, Instant now) {
         PreparedUpdate prepared = prepareFairShare(tree, now);
         PoolTreeConfig config = registry.pools(tree).effectiveConfig(candidate);
-        io.grove.core.pool.PoolTree shape = io.grove.core.pool.PoolTree.of(config);
+        PoolTree shape = PoolTree.of(config);
         List<OperationDemand> kept = new ArrayList<>();
         for (OperationDemand demand : prepared.input().operations()) {
             if (shape.contains(demand.pool())) {
@@ -414,7 +418,7 @@ public final class Cluster {
 
     /** An update's result with its elements, ready to publish. */
     public record ComputedUpdate(PreparedUpdate prepared, FairShareResult result,
-            List<io.grove.core.fairshare.ElementShares> elements) {
+            List<ElementShares> elements) {
     }
 
     // ---- revival ----------------------------------------------------------------------------
@@ -462,7 +466,7 @@ public final class Cluster {
     }
 
     /** Restores a tree's integral volumes (from the journal); ignored for an unknown tree. */
-    public void restoreIntegralState(String tree, Map<String, io.grove.core.fairshare.IntegralState> state) {
+    public void restoreIntegralState(String tree, Map<String, IntegralState> state) {
         TreeState known = trees.get(tree);
         if (known != null) {
             known.integralState = Map.copyOf(state);
@@ -470,7 +474,7 @@ public final class Cluster {
     }
 
     /** The tree's integral volumes after its last update. */
-    public Map<String, io.grove.core.fairshare.IntegralState> integralState(String tree) {
+    public Map<String, IntegralState> integralState(String tree) {
         TreeState known = trees.get(tree);
         return known == null ? Map.of() : known.integralState;
     }
@@ -491,7 +495,7 @@ public final class Cluster {
      * The last published update's elements in tree order (root, pools and operations), built once
      * at publication; empty before the first update.
      */
-    public List<io.grove.core.fairshare.ElementShares> elements(String tree) {
+    public List<ElementShares> elements(String tree) {
         TreeState state = trees.get(tree);
         return state == null ? List.of() : state.elements;
     }

@@ -2,6 +2,7 @@ package io.grove.core.cluster;
 
 import io.grove.core.node.Node;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.TaskSpec;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,7 +30,7 @@ public final class NodeFit {
         if (online.isEmpty()) {
             return tooLarge;
         }
-        for (io.grove.core.operation.TaskSpec task : operation.spec().tasks().values()) {
+        for (TaskSpec task : operation.spec().tasks().values()) {
             Resources job = task.jobResources();
             if (operation.pendingJobCount(task.name()) > 0 && online.stream().noneMatch(limits -> limits.dominates(job))) {
                 Resources largest = online.stream().reduce(Resources.ZERO, Resources::max);

@@ -1,5 +1,6 @@
 package io.grove.core.cluster;
 
+import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.node.NodeFilter;
@@ -7,6 +8,7 @@ import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /** What the scheduler keeps per pool tree between updates. */
@@ -21,7 +23,7 @@ final class TreeState {
     Instant lastUpdate;
     FairShareResult result;
     /** The result's elements in tree order, made once at publication. */
-    java.util.List<io.grove.core.fairshare.ElementShares> elements = java.util.List.of();
+    List<ElementShares> elements = List.of();
     SchedulingIndex index;
 
     TreeState(NodeFilter nodesFilter) {

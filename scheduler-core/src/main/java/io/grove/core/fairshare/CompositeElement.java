@@ -338,7 +338,7 @@ final class CompositeElement extends Element {
     /** The slope of piece {@code (i, i + 1)} of a child into {@code out}; zero past the plot's end. */
     private static void pieceSlope(PiecewiseLinearFunction f, int i, double[] out) {
         if (i + 1 >= f.size()) {
-            java.util.Arrays.fill(out, 0);
+            Arrays.fill(out, 0);
             return;
         }
         double inverseWidth = 1 / (f.x(i + 1) - f.x(i));

@@ -4,8 +4,11 @@ import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Settings and collected state shared by the steps of one update. */
 final class UpdateContext {
@@ -24,10 +27,10 @@ final class UpdateContext {
     final Double elapsedSeconds;
 
     /** By pool name, the resources of the nodes its tag filter matches. */
-    final java.util.Map<String, Resources> poolResourceCaps;
+    final Map<String, Resources> poolResourceCaps;
     /** Usage averages of the previous update, and of this one (children of pools that infer weights from them). */
-    final java.util.Map<String, Double> historicUsageIn;
-    final java.util.Map<String, Double> historicUsageOut = new java.util.LinkedHashMap<>();
+    final Map<String, Double> historicUsageIn;
+    final Map<String, Double> historicUsageOut = new LinkedHashMap<>();
 
     final List<CompositeElement> burstPools = new ArrayList<>();
     final List<CompositeElement> relaxedPools = new ArrayList<>();
@@ -52,7 +55,7 @@ final class UpdateContext {
         this.historicUsageIn = input.historicUsage();
     }
 
-    private static double seconds(java.time.Duration duration) {
+    private static double seconds(Duration duration) {
         return duration.getSeconds() + duration.getNano() / 1e9;
     }
 

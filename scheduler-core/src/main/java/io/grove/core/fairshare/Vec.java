@@ -2,6 +2,7 @@ package io.grove.core.fairshare;
 
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.ShareVector;
+import java.util.Arrays;
 
 /** Arithmetic on resource vectors held as {@code double[5]}, used inside the update. */
 final class Vec {
@@ -19,7 +20,7 @@ final class Vec {
 
     static double[] filled(double value) {
         double[] v = new double[N];
-        java.util.Arrays.fill(v, value);
+        Arrays.fill(v, value);
         return v;
     }
 

@@ -4,8 +4,10 @@ import io.grove.core.operation.Job;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -33,7 +35,7 @@ public final class Node {
     private Instant lastPreemptivePass;
     private final LinkedHashMap<String, Job> jobs = new LinkedHashMap<>();
     private final double[] usage = new double[ResourceType.COUNT];
-    private final java.util.Map<String, String> endedByScheduler = new java.util.LinkedHashMap<>();
+    private final Map<String, String> endedByScheduler = new LinkedHashMap<>();
 
     public Node(String id, Set<String> tags, Resources limits, Instant now) {
         this.id = id;
@@ -78,7 +80,7 @@ public final class Node {
     }
 
     /** The scheduler's jobs on this node, oldest first; do not modify. */
-    public java.util.Collection<Job> jobs() {
+    public Collection<Job> jobs() {
         return Collections.unmodifiableCollection(jobs.values());
     }
 
@@ -162,8 +164,8 @@ public final class Node {
     }
 
     /** The jobs the scheduler ended that the node may still run, with why, in the order they ended. */
-    public java.util.Map<String, String> endedBySchedulerView() {
-        return java.util.Collections.unmodifiableMap(endedByScheduler);
+    public Map<String, String> endedBySchedulerView() {
+        return Collections.unmodifiableMap(endedByScheduler);
     }
 
     /** The node reported the job ended: nothing more to tell it. */
@@ -172,7 +174,7 @@ public final class Node {
     }
 
     /** Forgets ended jobs the node no longer reports. */
-    public void forgetEndedExcept(java.util.Set<String> stillReported) {
+    public void forgetEndedExcept(Set<String> stillReported) {
         endedByScheduler.keySet().retainAll(stillReported);
     }
 }

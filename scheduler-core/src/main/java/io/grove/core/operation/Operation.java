@@ -3,7 +3,9 @@ package io.grove.core.operation;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -33,7 +35,7 @@ public final class Operation {
     /** The most recent ended attempts kept for views; counts cover all of them. */
     public static final int FINISHED_JOBS_KEPT = 1000;
 
-    private final java.util.ArrayDeque<Job> finished = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Job> finished = new ArrayDeque<>();
     private final Map<String, double[]> usageByTree = new HashMap<>();
     private final double[] pendingResources = new double[ResourceType.COUNT];
     private OperationState finalState;
@@ -188,7 +190,7 @@ public final class Operation {
         for (PendingIndexes queue : pendingIndexes.values()) {
             queue.clear();
         }
-        java.util.Arrays.fill(pendingResources, 0);
+        Arrays.fill(pendingResources, 0);
         pendingJobCount = 0;
     }
 
@@ -294,7 +296,7 @@ public final class Operation {
         if (!running.isEmpty()) {
             throw new IllegalStateException("operation " + id + " has running jobs; restore progress first");
         }
-        java.util.Arrays.fill(pendingResources, 0);
+        Arrays.fill(pendingResources, 0);
         pendingJobCount = 0;
         for (Map.Entry<String, PendingIndexes.State> task : progress.tasks().entrySet()) {
             PendingIndexes queue = pendingIndexes.get(task.getKey());

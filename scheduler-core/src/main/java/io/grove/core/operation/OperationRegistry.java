@@ -1,14 +1,18 @@
 package io.grove.core.operation;
 
+import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
+import io.grove.core.resource.Resources;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Every operation and running job of the scheduler, with the pools of every tree and their count
@@ -81,19 +85,19 @@ public final class OperationRegistry {
     }
 
     private void checkPoolsInUse(PoolsConfig config) {
-        java.util.Map<String, List<String>> inUse = new java.util.TreeMap<>();
+        Map<String, List<String>> inUse = new TreeMap<>();
         for (Operation operation : operations.values()) {
             if (operation.state().isFinished()) {
                 continue;
             }
-            for (java.util.Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
+            for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
                 String tree = placed.getKey();
                 PoolTreeConfig next = config.trees().get(tree);
                 if (next == null) {
                     inUse.computeIfAbsent("tree \"" + tree + "\"", k -> new ArrayList<>()).add(operation.id());
                     continue;
                 }
-                io.grove.core.pool.PoolTree shape = io.grove.core.pool.PoolTree.of(next);
+                PoolTree shape = PoolTree.of(next);
                 TreePools current = trees.get(tree);
                 for (String pool : current.pathToRoot(placed.getValue())) {
                     if (!PoolTreeConfig.ROOT.equals(pool) && !current.isEphemeral(pool) && !shape.contains(pool)) {
@@ -138,7 +142,7 @@ public final class OperationRegistry {
      * @throws SubmitException for an unknown tree or pool, as a submit would
      */
     public Map<String, List<String>> placementPaths(OperationSpec spec, String user) {
-        Map<String, List<String>> paths = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> paths = new LinkedHashMap<>();
         List<String> treeNames = spec.poolTrees().isEmpty() ? List.of(defaultTree) : spec.poolTrees();
         for (String tree : treeNames) {
             TreePools pools = trees.get(tree);
@@ -265,7 +269,7 @@ public final class OperationRegistry {
      * @return operations that started running because the old pool had room now
      * @throws SubmitException when there is no such operation, it finished, or the change is refused
      */
-    public List<Activation> update(String id, Double weight, io.grove.core.resource.Resources limits, String tree,
+    public List<Activation> update(String id, Double weight, Resources limits, String tree,
             String pool) {
         Operation operation = operations.get(id);
         if (operation == null) {
@@ -273,7 +277,7 @@ public final class OperationRegistry {
         }
         if (operation.state().isFinished()) {
             throw new SubmitException(SubmitError.INVALID_STATE, "Operation " + id + " is already "
-                    + operation.state().name().toLowerCase(java.util.Locale.ROOT) + " and cannot be updated",
+                    + operation.state().name().toLowerCase(Locale.ROOT) + " and cannot be updated",
                     Map.of("operation_id", id));
         }
         if (weight != null && !SpecBounds.weightInRange(weight)) {

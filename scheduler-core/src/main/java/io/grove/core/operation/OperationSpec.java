@@ -2,6 +2,7 @@ package io.grove.core.operation;
 
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,7 @@ public record OperationSpec(
         if (tasks == null || tasks.isEmpty()) {
             throw new IllegalArgumentException("an operation needs at least one task");
         }
-        tasks = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tasks));
+        tasks = Collections.unmodifiableMap(new LinkedHashMap<>(tasks));
         poolTrees = List.copyOf(poolTrees == null ? List.of() : poolTrees);
         treeOptions = Map.copyOf(treeOptions == null ? Map.of() : treeOptions);
         if (!SpecBounds.weightInRange(weight)) {

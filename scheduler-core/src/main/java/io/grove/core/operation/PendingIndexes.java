@@ -1,11 +1,16 @@
 package io.grove.core.operation;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 
 /**
  * The job indexes of one task that wait to start, in O(retries) memory rather than O(jobs): the
@@ -102,17 +107,17 @@ public final class PendingIndexes implements Iterable<Integer> {
      * @param attempts the next attempt's number of retried indexes (journals written before it was
      *     kept this small may hold every index ever started; only pending ones are restored)
      */
-    public record State(int nextFresh, java.util.List<Integer> retries, java.util.List<Integer> takenAhead,
+    public record State(int nextFresh, List<Integer> retries, List<Integer> takenAhead,
             Map<Integer, Integer> attempts) {
         public State {
-            retries = java.util.List.copyOf(retries);
-            takenAhead = java.util.List.copyOf(takenAhead);
+            retries = List.copyOf(retries);
+            takenAhead = List.copyOf(takenAhead);
             attempts = Map.copyOf(attempts);
         }
     }
 
-    State state(java.util.Collection<Integer> running) {
-        java.util.List<Integer> retried = new java.util.ArrayList<>(retries);
+    State state(Collection<Integer> running) {
+        List<Integer> retried = new ArrayList<>(retries);
         BitSet ahead = (BitSet) takenAhead.clone();
         for (int index : running) {
             if (index >= nextFresh && ahead.get(index)) {
@@ -132,7 +137,7 @@ public final class PendingIndexes implements Iterable<Integer> {
         state.takenAhead().forEach(takenAhead::set);
         takenAheadCount = state.takenAhead().size();
         attempts.clear();
-        java.util.Set<Integer> waiting = new java.util.HashSet<>(retries);
+        Set<Integer> waiting = new HashSet<>(retries);
         state.attempts().forEach((index, next) -> {
             if (waiting.contains(index)) {
                 attempts.put(index, next);

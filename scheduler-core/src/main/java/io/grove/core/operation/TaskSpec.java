@@ -1,5 +1,6 @@
 package io.grove.core.operation;
 
+import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.util.Map;
 
@@ -24,7 +25,7 @@ public record TaskSpec(String name, int jobCount, String command, Resources jobR
         }
         command = command == null ? "" : command;
         jobResources = (jobResources == null ? Resources.ZERO : jobResources).with(
-                io.grove.core.resource.ResourceType.USER_SLOTS, 1);
+                ResourceType.USER_SLOTS, 1);
         if (!Double.isFinite(jobResources.cpu()) || !Double.isFinite(jobResources.memory())
                 || !Double.isFinite(jobResources.gpu()) || !Double.isFinite(jobResources.network())) {
             throw new IllegalArgumentException("task " + name + ": job resources must be finite, got " + jobResources);

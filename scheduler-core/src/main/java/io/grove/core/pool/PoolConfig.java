@@ -1,5 +1,6 @@
 package io.grove.core.pool;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -54,7 +55,7 @@ public record PoolConfig(
         PoolPreemptionConfig preemption,
         List<PoolConfig> children,
         String schedulingTagFilter,
-        java.time.Duration historicUsageAggregationPeriod) {
+        Duration historicUsageAggregationPeriod) {
 
     /** The default FIFO order: weight descending, then start time ascending. */
     public static final List<FifoSortParameter> DEFAULT_FIFO_SORT =
@@ -140,7 +141,7 @@ public record PoolConfig(
         private PoolPreemptionConfig preemption = PoolPreemptionConfig.INHERIT;
         private final List<PoolConfig> children = new ArrayList<>();
         private String schedulingTagFilter = "";
-        private java.time.Duration historicUsagePeriod;
+        private Duration historicUsagePeriod;
 
         private Builder(String name) {
             this.name = name;
@@ -232,7 +233,7 @@ public record PoolConfig(
         }
 
         /** {@code infer_children_weights_from_historic_usage} with this aggregation period. */
-        public Builder historicUsageWeights(java.time.Duration period) {
+        public Builder historicUsageWeights(Duration period) {
             this.historicUsagePeriod = period;
             return this;
         }

@@ -1,5 +1,6 @@
 package io.grove.core.pool;
 
+import io.grove.core.node.NodeFilter;
 import io.grove.core.resource.ResourceType;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -7,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -67,7 +69,7 @@ public final class PoolTreeValidator {
                     "must be at least 1, got " + multiplier);
         }
         try {
-            io.grove.core.node.NodeFilter.parse(tree.nodesFilter());
+            NodeFilter.parse(tree.nodesFilter());
         } catch (IllegalArgumentException e) {
             problem(path, "nodes_filter", ProblemCode.INVALID_NODES_FILTER, e.getMessage());
         }
@@ -160,7 +162,7 @@ public final class PoolTreeValidator {
         }
         if (!pool.schedulingTagFilter().isEmpty()) {
             try {
-                io.grove.core.node.NodeFilter.parse(pool.schedulingTagFilter());
+                NodeFilter.parse(pool.schedulingTagFilter());
             } catch (IllegalArgumentException e) {
                 problem(path, "scheduling_tag_filter", ProblemCode.INVALID_NODES_FILTER, e.getMessage());
             }
@@ -257,17 +259,17 @@ public final class PoolTreeValidator {
     }
 
     private void checkIntegralSum(PoolConfig pool, String path, String attribute, PartialResources bound,
-            java.util.function.Function<IntegralGuaranteesConfig, PartialResources> declared) {
+            Function<IntegralGuaranteesConfig, PartialResources> declared) {
         for (int r = 0; r < ResourceType.COUNT; r++) {
             ResourceType type = ResourceType.at(r);
             if (!bound.isSet(type)) {
                 continue;
             }
             double limit = bound.get(type, 0);
-            List<java.util.Map.Entry<String, Double>> declarers = new java.util.ArrayList<>();
+            List<Map.Entry<String, Double>> declarers = new ArrayList<>();
             nearestDeclarers(pool, path, type, declared, declarers);
             double sum = 0;
-            for (java.util.Map.Entry<String, Double> declarer : declarers) {
+            for (Map.Entry<String, Double> declarer : declarers) {
                 double before = sum;
                 sum += declarer.getValue();
                 if (sum > limit * (1 + 1e-12)) {
@@ -282,13 +284,13 @@ public final class PoolTreeValidator {
     }
 
     private static void nearestDeclarers(PoolConfig pool, String path, ResourceType type,
-            java.util.function.Function<IntegralGuaranteesConfig, PartialResources> declared,
-            List<java.util.Map.Entry<String, Double>> out) {
+            Function<IntegralGuaranteesConfig, PartialResources> declared,
+            List<Map.Entry<String, Double>> out) {
         for (PoolConfig child : pool.children()) {
             String childPath = path + "/" + child.name();
             PartialResources own = declared.apply(child.integralGuarantees());
             if (own.isSet(type)) {
-                out.add(java.util.Map.entry(childPath, own.get(type, 0)));
+                out.add(Map.entry(childPath, own.get(type, 0)));
             } else {
                 nearestDeclarers(child, childPath, type, declared, out);
             }

@@ -101,7 +101,7 @@ final class DecisionContext {
     }
 
     /** Elements whose tag filter the node does not match, out of this decision with everything below them. */
-    private final java.util.Set<Integer> unmatched = new java.util.HashSet<>();
+    private final Set<Integer> unmatched = new HashSet<>();
 
     /** Takes out, for this decision, every element whose tag filter does not match the node. */
     void excludeUnmatchedTags() {

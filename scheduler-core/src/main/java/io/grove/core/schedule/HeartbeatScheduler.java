@@ -8,6 +8,8 @@ import io.grove.core.preempt.PreemptionStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
@@ -111,9 +113,9 @@ public final class HeartbeatScheduler {
     }
 
     /** The node's jobs, newest first (a node keeps them in start order); sorts on it are stable. */
-    static List<Job> newestFirst(java.util.Collection<Job> jobs) {
+    static List<Job> newestFirst(Collection<Job> jobs) {
         List<Job> out = new ArrayList<>(jobs);
-        java.util.Collections.reverse(out);
+        Collections.reverse(out);
         return out;
     }
 

@@ -3,17 +3,20 @@ package io.grove.core.schedule;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.Satisfaction;
+import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.PreemptionMode;
 import io.grove.core.pool.FifoPoolSchedulingOrder;
 import io.grove.core.pool.PoolConfig;
-import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolPreemptionConfig;
+import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.ShareVector;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,7 +117,7 @@ public final class SchedulingIndex {
             }
             copy(element.fairShare().total(), fairShare, at);
             copy(element.demandShare(), demandShare, at);
-            java.util.Arrays.fill(limits, at * N, at * N + N, Double.POSITIVE_INFINITY);
+            Arrays.fill(limits, at * N, at * N + N, Double.POSITIVE_INFINITY);
             if (element.kind() == ElementKind.OPERATION) {
                 Operation operation = operationsById.get(element.id());
                 operations[at] = operation;
@@ -172,7 +175,7 @@ public final class SchedulingIndex {
         for (int i = size - 1; i >= 0; i--) {
             recompute(i);
             graceful |= operations[i] != null
-                    && operations[i].spec().preemptionMode() == io.grove.core.operation.PreemptionMode.GRACEFUL;
+                    && operations[i].spec().preemptionMode() == PreemptionMode.GRACEFUL;
         }
         this.anyGraceful = graceful;
     }
@@ -198,7 +201,7 @@ public final class SchedulingIndex {
     }
 
     /** A job of an indexed operation started: usage grows on its path. */
-    public void jobStarted(io.grove.core.operation.Job job) {
+    public void jobStarted(Job job) {
         int at = indexOf(job.operationId());
         if (at >= 0) {
             addUsage(at, job.resources().toArray(), 1);
@@ -206,7 +209,7 @@ public final class SchedulingIndex {
     }
 
     /** A job of an indexed operation ended: usage shrinks on its path; its index may pend again. */
-    public void jobEnded(io.grove.core.operation.Job job) {
+    public void jobEnded(Job job) {
         int at = indexOf(job.operationId());
         if (at >= 0) {
             addUsage(at, job.resources().toArray(), -1);

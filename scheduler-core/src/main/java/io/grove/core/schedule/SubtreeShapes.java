@@ -1,6 +1,7 @@
 package io.grove.core.schedule;
 
 import io.grove.core.operation.Operation;
+import java.util.Arrays;
 
 /**
  * Per element of a {@link SchedulingIndex}, what is left below it in the current decision: how
@@ -34,7 +35,7 @@ final class SubtreeShapes {
      */
     boolean recompute(SchedulingIndex index, int at) {
         int oldCount = activeCount[at];
-        java.util.Arrays.fill(scratch, NONE);
+        Arrays.fill(scratch, NONE);
         Operation op = index.operations[at];
         if (op != null) {
             boolean active = index.isActive(at);

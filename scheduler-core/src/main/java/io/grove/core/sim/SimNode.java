@@ -10,6 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A simulated exec node: runs the jobs a decision starts until their end time, kills aborted and
@@ -100,8 +102,8 @@ public final class SimNode {
      * @param durationOf how long a job of an operation runs ({@code null} = forever)
      * @param failing whether a job of an operation fails at its end
      */
-    public void apply(Decision decision, Instant now, java.util.function.Function<String, Duration> durationOf,
-            java.util.function.Predicate<String> failing) {
+    public void apply(Decision decision, Instant now, Function<String, Duration> durationOf,
+            Predicate<String> failing) {
         for (Decision.JobAbort abort : decision.aborts()) {
             kill(abort.jobId(), "aborted: " + abort.reason());
         }

@@ -8,6 +8,7 @@ import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.OperationState;
 import io.grove.core.operation.SubmitException;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolsConfig;
@@ -319,7 +320,7 @@ public final class Simulator {
         long completedOperations = 0;
         for (Operation operation : cluster.registry().operations()) {
             completedJobs += operation.completedJobCount();
-            if (operation.state() == io.grove.core.operation.OperationState.COMPLETED) {
+            if (operation.state() == OperationState.COMPLETED) {
                 completedOperations++;
             }
         }

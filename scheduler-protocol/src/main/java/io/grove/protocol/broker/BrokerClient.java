@@ -13,10 +13,13 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.io.IOException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A co-located service's connection to its node's Resource Broker. Submit tasks, wait for their
@@ -119,7 +122,7 @@ public final class BrokerClient implements AutoCloseable {
     public void close() {
         channel.close().syncUninterruptibly();
         if (ownGroup != null) {
-            ownGroup.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+            ownGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
@@ -149,9 +152,9 @@ public final class BrokerClient implements AutoCloseable {
     }
 
     private static final class Inbound extends SimpleChannelInboundHandler<Object> {
-        private final java.util.function.Supplier<BrokerClient> client;
+        private final Supplier<BrokerClient> client;
 
-        Inbound(java.util.function.Supplier<BrokerClient> client) {
+        Inbound(Supplier<BrokerClient> client) {
             this.client = client;
         }
 
@@ -164,7 +167,7 @@ public final class BrokerClient implements AutoCloseable {
             if (message instanceof BrokerMessage broker) {
                 owner.received(broker);
             } else if (message instanceof DecodeFailure failure) {
-                owner.received(new BrokerMessage.BrokerError(failure.reply().code().name().toLowerCase(java.util.Locale.ROOT),
+                owner.received(new BrokerMessage.BrokerError(failure.reply().code().name().toLowerCase(Locale.ROOT),
                         failure.reply().message(), false));
             }
         }

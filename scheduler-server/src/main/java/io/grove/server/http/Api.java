@@ -9,9 +9,13 @@ import io.grove.server.Clock;
 import io.grove.server.ConfigReloader;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
+import io.grove.server.net.NodeAddresses;
+import io.grove.server.security.AuditLog;
 import io.grove.server.state.Journal;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -25,7 +29,7 @@ import java.util.function.Function;
 public final class Api implements Function<ApiRequest, CompletableFuture<ApiResponse>> {
 
     /** Threads for work that blocks (parsing a candidate pools file); idle ones end after a minute. */
-    static final java.util.concurrent.Executor BLOCKING = java.util.concurrent.Executors.newCachedThreadPool(task -> {
+    static final Executor BLOCKING = Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task, "grove-api-blocking");
         thread.setDaemon(true);
         return thread;
@@ -34,8 +38,8 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
     private final Routes routes;
 
     public Api(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, ObjectMapper json, io.grove.server.net.NodeAddresses addresses,
-            io.grove.server.security.AuditLog audit, String nodeToken) {
+            AtomicLong operationNumbers, ObjectMapper json, NodeAddresses addresses,
+            AuditLog audit, String nodeToken) {
         ApiResource.Parts parts = new ApiResource.Parts(loop, journal, clock, config, metrics, operationNumbers, json,
                 new Views(json, addresses), audit, nodeToken);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {

@@ -7,6 +7,8 @@ import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.SubmitException;
+import io.grove.core.operation.TreePools;
+import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.ConfigProblem;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
@@ -16,6 +18,7 @@ import io.grove.server.Clock;
 import io.grove.server.ConfigReloader;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
+import io.grove.server.security.AuditLog;
 import io.grove.server.state.Journal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +38,7 @@ abstract class ApiResource {
 
     /** The daemon's parts the API works with. */
     record Parts(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, ObjectMapper json, Views views, io.grove.server.security.AuditLog audit,
+            AtomicLong operationNumbers, ObjectMapper json, Views views, AuditLog audit,
             String nodeToken) {
     }
 
@@ -47,7 +50,7 @@ abstract class ApiResource {
     final AtomicLong operationNumbers;
     final ObjectMapper json;
     final Views views;
-    final io.grove.server.security.AuditLog audit;
+    final AuditLog audit;
     final String nodeToken;
 
     ApiResource(Parts parts) {
@@ -86,18 +89,18 @@ abstract class ApiResource {
      * The operation, if {@code request}'s user may change it: its owner, an administrator of its
      * pool (in any of its trees), or a cluster admin; else 403 with the rule.
      */
-    Operation mayChange(ApiRequest request, io.grove.core.cluster.Cluster cluster, Operation operation,
+    Operation mayChange(ApiRequest request, Cluster cluster, Operation operation,
             String action) {
         if (operation.user().equals(request.user())) {
             return operation;
         }
-        io.grove.core.pool.AccessControl access = config.current().access();
+        AccessControl access = config.current().access();
         String rule = null;
         for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
-            io.grove.core.operation.TreePools pools = cluster.registry().pools(placed.getKey());
+            TreePools pools = cluster.registry().pools(placed.getKey());
             List<String> path = pools != null && pools.contains(placed.getValue()) ? pools.pathToRoot(placed.getValue())
                     : List.of(placed.getValue());
-            io.grove.core.pool.AccessControl.Decision decision = access.mayAdminister(placed.getKey(), path,
+            AccessControl.Decision decision = access.mayAdminister(placed.getKey(), path,
                     identity(request));
             if (decision.allowed()) {
                 return operation;
@@ -179,7 +182,7 @@ abstract class ApiResource {
     }
 
     /** Who makes the request, for access rules. */
-    static io.grove.core.pool.AccessControl.Identity identity(ApiRequest request) {
-        return new io.grove.core.pool.AccessControl.Identity(request.user() == null ? "" : request.user(), request.groups());
+    static AccessControl.Identity identity(ApiRequest request) {
+        return new AccessControl.Identity(request.user() == null ? "" : request.user(), request.groups());
     }
 }

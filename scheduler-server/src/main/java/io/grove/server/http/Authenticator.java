@@ -5,6 +5,7 @@ import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.HeaderGate;
+import io.grove.http.Secrets;
 import io.grove.server.Clock;
 import io.grove.server.security.AuditLog;
 import io.grove.server.security.TokenStore;
@@ -59,7 +60,7 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
 
     private Identity identify(ApiRequest request) {
         String header = request.authorization();
-        String token = io.grove.http.Secrets.bearer(header);
+        String token = Secrets.bearer(header);
         Identity identity = tokens.identify(token);
         if (identity == null) {
             String why = header == null ? "no Authorization header" : token == null ? "not a bearer token" : "unknown token";

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.operation.Operation;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.pool.PoolsDiff;
@@ -60,7 +62,7 @@ final class ConfigDiffView {
             ArrayNode pools = trees.putArray(tree.name());
             for (Map.Entry<String, ElementShares> element : after.elements().entrySet()) {
                 ElementShares shares = element.getValue();
-                if (shares.kind() == io.grove.core.fairshare.ElementKind.OPERATION) {
+                if (shares.kind() == ElementKind.OPERATION) {
                     continue;
                 }
                 ObjectNode pool = pools.addObject();
@@ -80,7 +82,7 @@ final class ConfigDiffView {
     private static int operationsIn(Cluster cluster, PoolsDiff.Change change) {
         if (change.kind() == PoolsDiff.Kind.TREE_REMOVED) {
             int count = 0;
-            for (io.grove.core.operation.Operation operation : cluster.registry().operations()) {
+            for (Operation operation : cluster.registry().operations()) {
                 if (operation.poolByTree().containsKey(change.tree()) && !operation.state().isFinished()) {
                     count++;
                 }

@@ -1,6 +1,9 @@
 package io.grove.server.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.config.LoadResult;
+import io.grove.config.PoolsConfigLoader;
+import io.grove.core.pool.PoolsConfig;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
@@ -22,7 +25,7 @@ final class ConfigRoutes extends ApiResource {
                 .add("POST", "/api/v1/config/diff", (request, params) -> CompletableFuture
                         .supplyAsync(() -> candidate(request), Api.BLOCKING)
                         .thenCompose(candidate -> {
-                            io.grove.core.pool.PoolsConfig current = config.current();
+                            PoolsConfig current = config.current();
                             return read(cluster -> new ConfigDiffView(json).render(current, candidate, cluster, clock.now()));
                         }))
                 .post("/api/v1/config/reload", (request, params) -> reload(request));
@@ -38,9 +41,9 @@ final class ConfigRoutes extends ApiResource {
         return node;
     }
 
-    private io.grove.core.pool.PoolsConfig candidate(ApiRequest request) {
-        io.grove.config.LoadResult<io.grove.core.pool.PoolsConfig> candidate =
-                io.grove.config.PoolsConfigLoader.load(request.body(), "the candidate file");
+    private PoolsConfig candidate(ApiRequest request) {
+        LoadResult<PoolsConfig> candidate =
+                PoolsConfigLoader.load(request.body(), "the candidate file");
         if (!candidate.ok()) {
             throw new ApiException(400, "INVALID_CONFIG", "the candidate pools file has "
                     + candidate.problems().size() + " problem(s)", Map.of("problems", problems(candidate.problems())));

@@ -7,13 +7,18 @@ import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /** An operation's jobs, and a job's logs read from its node's agent. */
 final class JobRoutes extends ApiResource {
 
-    private final java.net.http.HttpClient agents = java.net.http.HttpClient.newBuilder()
-            .connectTimeout(java.time.Duration.ofSeconds(5)).build();
+    private final HttpClient agents = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5)).build();
 
     JobRoutes(Parts parts) {
         super(parts);
@@ -66,15 +71,15 @@ final class JobRoutes extends ApiResource {
             if (address == null) {
                 throw ApiException.notFound("the node of job " + jobId + " (" + job.nodeId() + ") gave no address");
             }
-            return java.net.URI.create("http://" + address + "/api/v1/jobs/" + jobId + "/logs?stream=" + stream
+            return URI.create("http://" + address + "/api/v1/jobs/" + jobId + "/logs?stream=" + stream
                     + "&offset=" + offset);
         }).thenCompose(uri -> {
-            java.net.http.HttpRequest.Builder get = java.net.http.HttpRequest.newBuilder(uri)
-                    .timeout(java.time.Duration.ofSeconds(30)).GET();
+            HttpRequest.Builder get = HttpRequest.newBuilder(uri)
+                    .timeout(Duration.ofSeconds(30)).GET();
             if (nodeToken != null) {
                 get.header("Authorization", "Bearer " + nodeToken);
             }
-            return agents.sendAsync(get.build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+            return agents.sendAsync(get.build(), HttpResponse.BodyHandlers.ofString())
                     .handle((response, failure) -> {
                         if (failure != null) {
                             throw new ApiException(502, "AGENT_UNREACHABLE", "the agent at " + uri.getAuthority()

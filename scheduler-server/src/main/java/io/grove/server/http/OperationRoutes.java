@@ -5,15 +5,19 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grove.config.LoadResult;
 import io.grove.config.spec.OperationSpecLoader;
+import io.grove.config.spec.ResourcesParser;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.SubmitException;
+import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.PartialResources;
+import io.grove.core.resource.Resources;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
 import io.grove.server.state.JournalEvent;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,13 +48,13 @@ final class OperationRoutes extends ApiResource {
                     + loaded.describe(), Map.of("problems", problems(loaded.problems())));
         }
         OperationSpec spec = loaded.value();
-        io.grove.core.pool.AccessControl access = config.current().access();
+        AccessControl access = config.current().access();
         return loop.call(cluster -> {
             String id = "op-" + (operationNumbers.get() + 1);
             Operation operation;
             try {
                 for (Map.Entry<String, List<String>> placed : cluster.registry().placementPaths(spec, user).entrySet()) {
-                    io.grove.core.pool.AccessControl.Decision decision =
+                    AccessControl.Decision decision =
                             access.maySubmit(placed.getKey(), placed.getValue(), identity(request));
                     if (!decision.allowed()) {
                         throw forbidden(request, "submit", placed.getKey() + "/" + placed.getValue().get(0),
@@ -124,7 +128,7 @@ final class OperationRoutes extends ApiResource {
         JsonNode body;
         try {
             body = json.readTree(request.body().isBlank() ? "{}" : request.body());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ApiException(400, "INVALID_SPEC", "the body is not JSON: " + e.getMessage());
         }
         if (!body.isObject()) {
@@ -143,13 +147,13 @@ final class OperationRoutes extends ApiResource {
         Double weight = body.has("weight") ? body.get("weight").asDouble(Double.NaN) : null;
         String pool = body.has("pool") ? body.get("pool").asText() : null;
         String tree = body.has("tree") ? body.get("tree").asText() : null;
-        io.grove.core.resource.Resources limits = body.has("resource_limits") ? limits(body.get("resource_limits")) : null;
+        Resources limits = body.has("resource_limits") ? limits(body.get("resource_limits")) : null;
         return loop.call(cluster -> {
             Operation target = mayChange(request, cluster, operation(cluster, id), "update");
             if (pool != null) {
                 String inTree = tree != null ? tree : target.poolByTree().keySet().iterator().next();
                 if (cluster.registry().pools(inTree) != null && cluster.registry().pools(inTree).contains(pool)) {
-                    io.grove.core.pool.AccessControl.Decision decision = config.current().access().maySubmit(inTree,
+                    AccessControl.Decision decision = config.current().access().maySubmit(inTree,
                             cluster.registry().pools(inTree).pathToRoot(pool), identity(request));
                     if (!decision.allowed()) {
                         throw forbidden(request, "update", id, "user " + request.user() + " may not move " + id
@@ -170,8 +174,8 @@ final class OperationRoutes extends ApiResource {
         }).thenCompose(future -> future);
     }
 
-    private io.grove.core.resource.Resources limits(JsonNode node) {
-        LoadResult<PartialResources> parsed = io.grove.config.spec.ResourcesParser.parse(node.toString(), "resource_limits");
+    private Resources limits(JsonNode node) {
+        LoadResult<PartialResources> parsed = ResourcesParser.parse(node.toString(), "resource_limits");
         if (!parsed.ok()) {
             throw new ApiException(400, "INVALID_SPEC", parsed.describe(), Map.of("problems", problems(parsed.problems())));
         }

@@ -1,34 +1,44 @@
 package io.grove.server.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grove.config.whatif.ResultJson;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.NodeFit;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.PendingReason;
 import io.grove.core.operation.PoolOperationCounts;
+import io.grove.core.operation.TreePools;
+import io.grove.core.pool.IntegralGuaranteesConfig;
+import io.grove.core.pool.PartialResources;
+import io.grove.core.pool.PoolConfig;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import io.grove.server.net.NodeAddresses;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 
 /** JSON views of the scheduler's state, built on the scheduler's thread. */
 final class Views {
 
     private final ObjectMapper json;
 
-    private final io.grove.server.net.NodeAddresses addresses;
+    private final NodeAddresses addresses;
 
-    Views(ObjectMapper json, io.grove.server.net.NodeAddresses addresses) {
+    Views(ObjectMapper json, NodeAddresses addresses) {
         this.json = json;
         this.addresses = addresses;
     }
@@ -74,7 +84,7 @@ final class Views {
         if (pending != null) {
             node.set("pending_reason", pendingReason(pending));
         } else if (!operation.state().isFinished()) {
-            java.util.List<String> tooLarge = io.grove.core.cluster.NodeFit.tasksLargerThanEveryNode(cluster.nodes(), operation, tree);
+            List<String> tooLarge = NodeFit.tasksLargerThanEveryNode(cluster.nodes(), operation, tree);
             if (!tooLarge.isEmpty()) {
                 ObjectNode reason = node.putObject("pending_reason");
                 reason.put("code", "job_larger_than_every_node");
@@ -98,7 +108,7 @@ final class Views {
         node.put("weight", operation.spec().weight());
         node.put("preemption_mode", lower(operation.spec().preemptionMode()));
         node.put("max_failed_job_count", operation.spec().maxFailedJobCount());
-        io.grove.core.operation.OperationPreemption own = operation.spec().preemption();
+        OperationPreemption own = operation.spec().preemption();
         if (own.fairShareStarvationTolerance() != null) {
             node.put("fair_share_starvation_tolerance", own.fairShareStarvationTolerance());
         }
@@ -110,7 +120,7 @@ final class Views {
             double[] values = own.nonPreemptibleResourceUsageThreshold().toArray();
             for (int r = 0; r < values.length; r++) {
                 if (!Double.isInfinite(values[r])) {
-                    threshold.put(io.grove.core.resource.ResourceType.at(r).key(), values[r]);
+                    threshold.put(ResourceType.at(r).key(), values[r]);
                 }
             }
         }
@@ -210,8 +220,8 @@ final class Views {
         operations.put("max_running", counts.maxRunningOperationCount());
         node.put("starvation", lower(cluster.starving(tree).getOrDefault(shares.id(), StarvationStatus.NON_STARVING)));
         node.put("ephemeral", cluster.registry().pools(tree).isEphemeral(shares.id()));
-        io.grove.core.operation.TreePools pools = cluster.registry().pools(tree);
-        io.grove.core.pool.PoolConfig config = pools.contains(shares.id()) ? pools.configOf(shares.id()) : null;
+        TreePools pools = cluster.registry().pools(tree);
+        PoolConfig config = pools.contains(shares.id()) ? pools.configOf(shares.id()) : null;
         if (config != null) {
             node.put("mode", lower(config.mode()));
             node.set("strong_guarantee_resources", partial(config.strongGuaranteeResources()));
@@ -220,7 +230,7 @@ final class Views {
                 node.put("scheduling_tag_filter", config.schedulingTagFilter());
             }
             if (config.integralGuarantees() != null) {
-                io.grove.core.pool.IntegralGuaranteesConfig integral = config.integralGuarantees();
+                IntegralGuaranteesConfig integral = config.integralGuarantees();
                 node.put("integral_guarantee_type", lower(integral.guaranteeType()));
                 if (!integral.resourceFlow().isEmpty()) {
                     node.set("resource_flow", partial(integral.resourceFlow()));
@@ -238,7 +248,7 @@ final class Views {
     }
 
     /** Configured resources: only the ones set. */
-    ObjectNode partial(io.grove.core.pool.PartialResources resources) {
+    ObjectNode partial(PartialResources resources) {
         ObjectNode node = json.createObjectNode();
         if (resources != null) {
             resources.values().forEach((type, value) -> node.put(type.key(), value));
@@ -258,7 +268,7 @@ final class Views {
         if (node.treeProblem() != null) {
             out.put("tree_problem", node.treeProblem());
         }
-        out.set("tags", json.valueToTree(new java.util.TreeSet<>(node.tags())));
+        out.set("tags", json.valueToTree(new TreeSet<>(node.tags())));
         out.set("resource_limits", resources(node.limits()));
         out.set("resource_usage", resources(node.usage()));
         out.put("jobs", node.jobs().size());
@@ -271,7 +281,7 @@ final class Views {
         return result == null ? null : result.elements().get(id);
     }
 
-    com.fasterxml.jackson.databind.JsonNode parse(String text) {
+    JsonNode parse(String text) {
         try {
             return json.readTree(text);
         } catch (IOException e) {

@@ -4,6 +4,7 @@ import io.grove.core.cluster.Cluster;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -36,7 +37,7 @@ public final class SchedulerLoop implements AutoCloseable {
                     result.completeExceptionally(e);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             result.completeExceptionally(new IllegalStateException("the scheduler is shutting down"));
         }
         return result;

@@ -1,5 +1,6 @@
 package io.grove.server.net;
 
+import io.grove.core.cluster.Cluster;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
 import io.grove.server.Clock;
@@ -58,7 +59,7 @@ public final class HeartbeatBatcher {
         }
     }
 
-    private void drain(io.grove.core.cluster.Cluster cluster) {
+    private void drain(Cluster cluster) {
         scheduled.set(false);
         Map<EventExecutor, List<Runnable>> answers = new IdentityHashMap<>();
         Instant now = clock.now();

@@ -2,6 +2,7 @@ package io.grove.server.net;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Where each node's own HTTP endpoint is ({@code host:port}, from its handshake), so that the API
@@ -26,7 +27,7 @@ public final class NodeAddresses {
      *
      * @return the holder that kept the id, or {@code null} when {@code session} now holds it
      */
-    Object claim(String nodeId, Object session, java.util.function.Predicate<Object> alive) {
+    Object claim(String nodeId, Object session, Predicate<Object> alive) {
         Object[] kept = new Object[1];
         sessions.compute(nodeId, (id, holder) -> {
             if (holder != null && holder != session && alive.test(holder)) {

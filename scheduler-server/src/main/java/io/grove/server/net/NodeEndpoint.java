@@ -1,13 +1,18 @@
 package io.grove.server.net;
 
+import io.grove.http.ConnectionLimiter;
 import io.grove.protocol.FrameCodec;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -33,9 +38,9 @@ public final class NodeEndpoint implements AutoCloseable {
 
     /** Binds and starts accepting; with {@code tls}, every connection is TLS first (mutual when it has a CA). */
     public static NodeEndpoint start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
-            int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions, io.netty.handler.ssl.SslContext tls,
+            int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions, SslContext tls,
             int perAddress) throws InterruptedException {
-        io.grove.http.ConnectionLimiter connections = new io.grove.http.ConnectionLimiter(
+        ConnectionLimiter connections = new ConnectionLimiter(
                 "node port " + host + ":" + port, MAX_CONNECTIONS, perAddress);
         Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 4096)
@@ -57,12 +62,12 @@ public final class NodeEndpoint implements AutoCloseable {
     }
 
     /** Logs a refused TLS handshake (a bad or missing certificate) and closes the connection. */
-    static final class TlsFailures extends io.netty.channel.ChannelInboundHandlerAdapter {
+    static final class TlsFailures extends ChannelInboundHandlerAdapter {
         private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TlsFailures.class);
 
         @Override
-        public void userEventTriggered(io.netty.channel.ChannelHandlerContext ctx, Object event) throws Exception {
-            if (event instanceof io.netty.handler.ssl.SslHandshakeCompletionEvent done && !done.isSuccess()) {
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
                 LOG.warn("node connection from {} refused: TLS handshake failed: {}", ctx.channel().remoteAddress(),
                         done.cause() == null ? "?" : done.cause().getMessage());
                 ctx.close();

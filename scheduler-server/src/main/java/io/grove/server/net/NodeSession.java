@@ -2,6 +2,8 @@ package io.grove.server.net;
 
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
+import io.grove.http.Secrets;
+import io.grove.protocol.Checks;
 import io.grove.protocol.DecodeFailure;
 import io.grove.protocol.ErrorCode;
 import io.grove.protocol.ErrorReply;
@@ -12,6 +14,8 @@ import io.grove.protocol.Welcome;
 import io.grove.server.Clock;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
+import io.grove.server.security.AuditLog;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -19,6 +23,8 @@ import io.netty.handler.timeout.IdleStateEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,13 +57,13 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     private final NodeAddresses addresses;
 
     private final String nodeToken;
-    private final io.grove.server.security.AuditLog audit;
+    private final AuditLog audit;
 
     /**
      * @param nodeToken the cluster's node token, or {@code null} when nodes join without one
      */
     public NodeSession(SchedulerLoop loop, HeartbeatBatcher batcher, Clock clock, Duration heartbeatPeriod,
-            SchedulerMetrics metrics, NodeAddresses addresses, String nodeToken, io.grove.server.security.AuditLog audit) {
+            SchedulerMetrics metrics, NodeAddresses addresses, String nodeToken, AuditLog audit) {
         this.batcher = batcher;
         this.nodeToken = nodeToken;
         this.audit = audit;
@@ -72,7 +78,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     protected void channelRead0(ChannelHandlerContext ctx, Object message) {
         if (message instanceof DecodeFailure failure) {
             LOG.warn("node {} from {}: bad frame refused: {}", nodeId == null ? "(no handshake yet)" : nodeId,
-                    ctx.channel().remoteAddress(), io.grove.protocol.Checks.cut(failure.reply().message(), 300));
+                    ctx.channel().remoteAddress(), Checks.cut(failure.reply().message(), 300));
             ctx.writeAndFlush(failure.reply());
         } else if (message instanceof Handshake handshake) {
             handshake(ctx, handshake);
@@ -92,7 +98,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        if (nodeToken != null && !io.grove.http.Secrets.equal(nodeToken, handshake.nodeToken())) {
+        if (nodeToken != null && !Secrets.equal(nodeToken, handshake.nodeToken())) {
             String why = handshake.nodeToken() == null ? "no node token" : "a wrong node token";
             LOG.warn("node {} from {} refused: {}", handshake.nodeId(), ctx.channel().remoteAddress(), why);
             if (audit != null) {
@@ -110,10 +116,10 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             return;
         }
         Object holder = addresses.claim(handshake.nodeId(), ctx.channel(),
-                other -> other instanceof io.netty.channel.Channel channel && channel.isActive());
+                other -> other instanceof Channel channel && channel.isActive());
         if (holder != null) {
             String why = "node id " + handshake.nodeId() + " is in use by a live connection from "
-                    + ((io.netty.channel.Channel) holder).remoteAddress();
+                    + ((Channel) holder).remoteAddress();
             LOG.warn("node connection from {} refused: {}", ctx.channel().remoteAddress(), why);
             if (audit != null) {
                 audit.record(clock.now(), "node:" + handshake.nodeId(), String.valueOf(ctx.channel().remoteAddress()),
@@ -185,7 +191,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     }
 
     private void fail(ChannelHandlerContext ctx, Throwable error) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+        Throwable cause = error instanceof CompletionException && error.getCause() != null
                 ? error.getCause() : error;
         LOG.error("node {}: request failed", nodeId, cause);
         ctx.writeAndFlush(new ErrorReply(ErrorCode.INTERNAL, String.valueOf(cause.getMessage()), false));
@@ -212,7 +218,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                         HANDSHAKE_DEADLINE_MS / 1000);
                 ctx.close();
             }
-        }, HANDSHAKE_DEADLINE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }, HANDSHAKE_DEADLINE_MS, TimeUnit.MILLISECONDS);
         super.channelActive(ctx);
     }
 

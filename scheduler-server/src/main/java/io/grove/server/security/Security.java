@@ -1,5 +1,6 @@
 package io.grove.server.security;
 
+import io.grove.protocol.Tls;
 import java.nio.file.Path;
 
 /**
@@ -18,7 +19,7 @@ import java.nio.file.Path;
  *     node token nor mutual TLS (otherwise it refuses to start so)
  */
 public record Security(boolean insecureLocal, Path tokensFile, Path nodeTokenFile, Path auditLog,
-        io.grove.protocol.Tls nodeTls, io.grove.protocol.Tls httpTls, boolean allowUnauthenticatedNodes) {
+        Tls nodeTls, Tls httpTls, boolean allowUnauthenticatedNodes) {
 
     /** No authentication, loopback only. */
     public static final Security INSECURE_LOCAL = new Security(true, null, null, null);
@@ -27,7 +28,7 @@ public record Security(boolean insecureLocal, Path tokensFile, Path nodeTokenFil
         this(insecureLocal, tokensFile, nodeTokenFile, auditLog, null, null, false);
     }
 
-    public Security withTls(io.grove.protocol.Tls node, io.grove.protocol.Tls http) {
+    public Security withTls(Tls node, Tls http) {
         return new Security(insecureLocal, tokensFile, nodeTokenFile, auditLog, node, http, allowUnauthenticatedNodes);
     }
 

@@ -6,8 +6,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,11 +47,11 @@ public final class TokenStore {
 
     /** Loads the file; its problems are the exception's message. */
     public static TokenStore load(Path file) throws IOException {
-        return load(file, java.time.Duration.ofSeconds(1));
+        return load(file, Duration.ofSeconds(1));
     }
 
     /** Loads the file, looking for changes at most every {@code checkEvery}. */
-    public static TokenStore load(Path file, java.time.Duration checkEvery) throws IOException {
+    public static TokenStore load(Path file, Duration checkEvery) throws IOException {
         return new TokenStore(file, parse(file), Files.getLastModifiedTime(file).toMillis(), checkEvery.toNanos());
     }
 
@@ -117,7 +119,7 @@ public final class TokenStore {
                 }
                 hash = Secrets.hash(token);
             } else if (map.get("sha256") instanceof String hex && hex.matches("[0-9a-fA-F]{64}")) {
-                hash = hex.toLowerCase(java.util.Locale.ROOT);
+                hash = hex.toLowerCase(Locale.ROOT);
             } else {
                 throw new IOException(where + ": give 'token' (16 characters or more) or 'sha256' (64 hex digits)");
             }

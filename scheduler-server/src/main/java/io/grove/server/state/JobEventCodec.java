@@ -2,6 +2,7 @@ package io.grove.server.state;
 
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -70,7 +71,7 @@ final class JobEventCodec {
     }
 
     static JournalEvent decode(byte[] data, int from, int length) throws IOException {
-        DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data, from, length));
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(data, from, length));
         byte kind = in.readByte();
         if (kind == STARTED) {
             String jobId = text(in);

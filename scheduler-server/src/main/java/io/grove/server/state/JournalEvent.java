@@ -5,8 +5,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
+import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.OperationState;
+import io.grove.core.resource.Resources;
 import java.util.Map;
 import java.util.Set;
 
@@ -33,7 +35,7 @@ public sealed interface JournalEvent {
     }
 
     /** A runtime update of an operation; {@code null} fields were not changed. */
-    record Updated(String id, Double weight, io.grove.core.resource.Resources resourceLimits, String tree, String pool,
+    record Updated(String id, Double weight, Resources resourceLimits, String tree, String pool,
             long at) implements JournalEvent {
     }
 
@@ -55,7 +57,7 @@ public sealed interface JournalEvent {
     }
 
     /** An unfinished operation's progress in a compacted journal (its running jobs follow as job_started). */
-    record Progress(String id, io.grove.core.operation.Operation.Progress progress) implements JournalEvent {
+    record Progress(String id, Operation.Progress progress) implements JournalEvent {
     }
 
     /** A tree's integral volumes. */

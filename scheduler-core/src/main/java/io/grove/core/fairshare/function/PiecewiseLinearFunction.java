@@ -1,5 +1,7 @@
 package io.grove.core.fairshare.function;
 
+import java.util.Arrays;
+
 /**
  * An immutable piecewise-linear function on a closed interval, with values of dimension
  * {@code dim} (1 for scalars, 5 for resource vectors). It is stored as its plot: points
@@ -344,7 +346,7 @@ public final class PiecewiseLinearFunction {
             // The spare row already holds the last value: the values are shared.
             return new PiecewiseLinearFunction(dim, newXs, vs);
         }
-        double[] newVs = java.util.Arrays.copyOf(vs, size * dim);
+        double[] newVs = Arrays.copyOf(vs, size * dim);
         System.arraycopy(vs, (n - 1) * dim, newVs, n * dim, dim);
         return new PiecewiseLinearFunction(dim, newXs, newVs);
     }
