@@ -118,7 +118,7 @@ public final class Cluster {
         return Collections.unmodifiableCollection(nodes.values());
     }
 
-    private void assignTree(Node node) {
+    void assignTree(Node node) {
         List<String> matching = new ArrayList<>();
         for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
             if (tree.getValue().nodesFilter.matches(node.tags())) {
@@ -177,69 +177,7 @@ public final class Cluster {
      * @return the jobs that ended
      */
     public List<Job> report(Heartbeat heartbeat, Instant now) {
-        Node node = nodes.get(heartbeat.nodeId());
-        boolean retag = node == null || node.state() == Node.State.OFFLINE || !node.tags().equals(heartbeat.tags());
-        if (node == null) {
-            node = new Node(heartbeat.nodeId(), heartbeat.tags(), heartbeat.resourceLimits(), now);
-            nodes.put(node.id(), node);
-        }
-        node.heard(heartbeat.tags(), heartbeat.resourceLimits(), now);
-        if (retag) {
-            assignTree(node);
-        }
-        List<Job> ended = new ArrayList<>();
-        for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {
-            Job job = registry.runningJob(finished.jobId());
-            if (job == null || !job.nodeId().equals(node.id())) {
-                continue;
-            }
-            ended.add(job);
-            switch (finished.outcome()) {
-                case COMPLETED -> endJob(job, JobState.COMPLETED, now, null, null);
-                case FAILED -> endJob(job, JobState.FAILED, now, JobEndReason.FAILED, failureText(finished));
-                case ABORTED -> endJob(job, JobState.ABORTED, now, JobEndReason.ABORTED_BY_NODE,
-                        finished.error() == null ? "aborted on node " + node.id() : finished.error());
-            }
-        }
-        if (heartbeat.delta()) {
-            // only what started is listed: the node's full list (at handshake and on resync) finds lost
-            // jobs; a job the scheduler ended is told to the node until the node reports it ended
-            for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {
-                node.forgetEnded(finished.jobId());
-            }
-            return ended;
-        }
-        // The common case: every job placed on the node is reported running; then nothing was lost.
-        int placedAndReported = 0;
-        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
-            if (node.hasJob(running.jobId())) {
-                placedAndReported++;
-            }
-        }
-        if (placedAndReported == node.jobs().size() && !node.hasEndedByScheduler()) {
-            return ended;
-        }
-        Set<String> reported = new HashSet<>();
-        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
-            reported.add(running.jobId());
-        }
-        for (Job job : new ArrayList<>(node.jobs())) {
-            if (!reported.contains(job.id())) {
-                ended.add(job);
-                endJob(job, JobState.ABORTED, now, JobEndReason.ABORTED_BY_NODE,
-                        "node " + node.id() + " no longer reports the job");
-            }
-        }
-        node.forgetEndedExcept(reported);
-        return ended;
-    }
-
-    private static String failureText(Heartbeat.FinishedJob finished) {
-        String exit = finished.exitCode() == null ? "" : "exit code " + finished.exitCode();
-        if (finished.error() == null || finished.error().isEmpty()) {
-            return exit.isEmpty() ? "failed" : exit;
-        }
-        return exit.isEmpty() ? finished.error() : exit + ": " + finished.error();
+        return NodeReports.apply(this, nodes, heartbeat, now);
     }
 
     /** The answer to a heartbeat whose reports were applied; changes nothing. */
@@ -305,7 +243,7 @@ public final class Cluster {
         }
     }
 
-    private void endJob(Job job, JobState state, Instant now, JobEndReason reason, String message) {
+    void endJob(Job job, JobState state, Instant now, JobEndReason reason, String message) {
         OperationRegistry.JobEnd end = registry.endJob(job.id(), state, now, reason, message);
         Node node = nodes.get(job.nodeId());
         if (node != null) {

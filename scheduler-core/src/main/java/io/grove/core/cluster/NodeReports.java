@@ -1,0 +1,90 @@
+package io.grove.core.cluster;
+
+import io.grove.core.node.Node;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.JobEndReason;
+import io.grove.core.operation.JobState;
+import io.grove.core.schedule.Heartbeat;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a heartbeat reports, applied to the cluster: the node's tags and limits (registering a new
+ * node), jobs that ended on it, and jobs the scheduler placed there that the node no longer has.
+ */
+final class NodeReports {
+
+    private NodeReports() {
+    }
+
+    /** @return the jobs that ended */
+    static List<Job> apply(Cluster cluster, Map<String, Node> nodes, Heartbeat heartbeat, Instant now) {
+        Node node = nodes.get(heartbeat.nodeId());
+        boolean retag = node == null || node.state() == Node.State.OFFLINE || !node.tags().equals(heartbeat.tags());
+        if (node == null) {
+            node = new Node(heartbeat.nodeId(), heartbeat.tags(), heartbeat.resourceLimits(), now);
+            nodes.put(node.id(), node);
+        }
+        node.heard(heartbeat.tags(), heartbeat.resourceLimits(), now);
+        if (retag) {
+            cluster.assignTree(node);
+        }
+        List<Job> ended = new ArrayList<>();
+        for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {
+            Job job = cluster.registry().runningJob(finished.jobId());
+            if (job == null || !job.nodeId().equals(node.id())) {
+                continue;
+            }
+            ended.add(job);
+            switch (finished.outcome()) {
+                case COMPLETED -> cluster.endJob(job, JobState.COMPLETED, now, null, null);
+                case FAILED -> cluster.endJob(job, JobState.FAILED, now, JobEndReason.FAILED, failureText(finished));
+                case ABORTED -> cluster.endJob(job, JobState.ABORTED, now, JobEndReason.ABORTED_BY_NODE,
+                        finished.error() == null ? "aborted on node " + node.id() : finished.error());
+            }
+        }
+        if (heartbeat.delta()) {
+            // only what started is listed: the node's full list (at handshake and on resync) finds lost
+            // jobs; a job the scheduler ended is told to the node until the node reports it ended
+            for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {
+                node.forgetEnded(finished.jobId());
+            }
+            return ended;
+        }
+        // The common case: every job placed on the node is reported running; then nothing was lost.
+        int placedAndReported = 0;
+        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
+            if (node.hasJob(running.jobId())) {
+                placedAndReported++;
+            }
+        }
+        if (placedAndReported == node.jobs().size() && !node.hasEndedByScheduler()) {
+            return ended;
+        }
+        Set<String> reported = new HashSet<>();
+        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
+            reported.add(running.jobId());
+        }
+        for (Job job : new ArrayList<>(node.jobs())) {
+            if (!reported.contains(job.id())) {
+                ended.add(job);
+                cluster.endJob(job, JobState.ABORTED, now, JobEndReason.ABORTED_BY_NODE,
+                        "node " + node.id() + " no longer reports the job");
+            }
+        }
+        node.forgetEndedExcept(reported);
+        return ended;
+    }
+
+    static String failureText(Heartbeat.FinishedJob finished) {
+        String exit = finished.exitCode() == null ? "" : "exit code " + finished.exitCode();
+        if (finished.error() == null || finished.error().isEmpty()) {
+            return exit.isEmpty() ? "failed" : exit;
+        }
+        return exit.isEmpty() ? finished.error() : exit + ": " + finished.error();
+    }
+}
