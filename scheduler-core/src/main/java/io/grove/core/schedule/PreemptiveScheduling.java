@@ -100,6 +100,9 @@ final class PreemptiveScheduling {
     /** Whether a job on the node belongs to an element (root excluded) above its specified limits. */
     private static boolean limitsViolatedOnNode(DecisionContext context) {
         SchedulingIndex index = context.index;
+        if (!index.anyOverLimits) {
+            return false;
+        }
         for (Job job : context.node.jobs()) {
             int at = index.indexOf(job.operationId());
             if (at >= 0 && violatedAbove(index, at, job.resources().toArray()) >= 0) {

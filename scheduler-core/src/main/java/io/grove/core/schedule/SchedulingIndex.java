@@ -70,6 +70,11 @@ public final class SchedulingIndex {
     final SubtreeShapes shapes;
     /** The elements whose jobs may run only on nodes their tag filter matches. */
     final TagFilters tagFilters;
+    /**
+     * Whether an element (root excluded) used more than its limits when the index was built: limits
+     * lowered under running jobs. Scheduling never goes past limits, so only a rebuild sets it.
+     */
+    final boolean anyOverLimits;
     /** Whether an operation of the tree is graceful (else no job is interrupted for being above its share). */
     final boolean anyGraceful;
     private final Map<String, Integer> index;
@@ -152,6 +157,7 @@ public final class SchedulingIndex {
             at++;
         }
         this.tagFilters = filters.build();
+        this.anyOverLimits = overLimits();
         List<Integer> starving = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             if (operations[i] != null && priority[i] != StarvationStatus.NON_STARVING) {
@@ -247,6 +253,17 @@ public final class SchedulingIndex {
             }
         }
         return out;
+    }
+
+    private boolean overLimits() {
+        for (int e = 1; e < size; e++) {
+            for (int r = 0; r < N; r++) {
+                if (usage[e * N + r] > limits[e * N + r] + 1e-9) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private void inheritPreemptionSettings(int at, PoolConfig pool) {
