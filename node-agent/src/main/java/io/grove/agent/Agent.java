@@ -114,32 +114,7 @@ public final class Agent {
      * @return how many jobs were killed
      */
     public int recover() throws IOException {
-        int killed = containment.sweepCgroups();
-        for (WorkDir.Leftover leftover : workDir.leftovers()) {
-            if (leftover.result().isPresent()) {
-                reports.finished(leftover.result().get());
-                continue;
-            }
-            long started = 0;
-            if (leftover.record().isPresent()) {
-                WorkDir.JobRecord record = leftover.record().get();
-                started = record.startedAtMs();
-                if (proc.startTime(record.pid()).orElse(-1) == record.processStartTicks()) {
-                    containment.killLeftover(record.pid());
-                    killed++;
-                }
-            }
-            FinishedJob result = new FinishedJob(leftover.jobId(), FinishedJob.Outcome.ABORTED, null,
-                    "the node agent restarted; the job's processes were killed"
-                            + tailOf(leftover.jobId()), started, clock.millis());
-            workDir.writeResult(result);
-            reports.finished(result);
-        }
-        if (reports.pendingResults() > 0) {
-            LOG.info("after the restart: {} job(s) of the previous run killed, {} result(s) to report", killed,
-                    reports.pendingResults());
-        }
-        return killed;
+        return LeftoverJobs.recover(workDir, containment, proc, reports, clock.millis(), this::tailOf);
     }
 
     // ---------------------------------------------------------------- heartbeats
@@ -372,21 +347,11 @@ public final class Agent {
         Map<Long, ProcTable.GroupUsage> groups = proc.groups();
         long now = clock.millis();
         for (AgentJob job : new ArrayList<>(jobs.values())) {
-            if (job.state == AgentJob.State.PREPARING) {
-                continue;
-            }
-            ProcTable.GroupUsage usage = groups.get(job.handle.pid());
+            ProcTable.GroupUsage usage = job.state == AgentJob.State.PREPARING ? null : groups.get(job.handle.pid());
             if (usage == null) {
                 continue;
             }
-            double cpu = job.spec.resources().cpu();
-            if (job.lastCpuTicks >= 0 && now > job.lastSampleMs) {
-                cpu = (usage.cpuTicks() - job.lastCpuTicks) * 10.0 / (now - job.lastSampleMs);
-            }
-            job.lastCpuTicks = usage.cpuTicks();
-            job.lastSampleMs = now;
-            job.usage = new Resources(1, Math.max(0, Math.round(cpu * 100) / 100.0), job.spec.resources().gpu(),
-                    usage.residentBytes(), job.spec.resources().network());
+            job.measure(usage, now);
             double limit = job.spec.resources().memory();
             // with cgroups the kernel holds jobs to their memory; the sampler only measures
             if (!containment.kernelLimitsMemory() && limit > 0 && usage.residentBytes() > limit && job.state == AgentJob.State.RUNNING) {

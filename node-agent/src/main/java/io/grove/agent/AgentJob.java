@@ -2,6 +2,7 @@ package io.grove.agent;
 
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobSpec;
+import io.grove.agent.job.ProcTable;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 
@@ -31,5 +32,17 @@ final class AgentJob {
 
     AgentJob(JobSpec spec) {
         this.spec = spec;
+    }
+
+    /** Takes a sample of the job's process tree: its CPU since the previous sample, its resident memory. */
+    void measure(ProcTable.GroupUsage group, long nowMs) {
+        double cpu = spec.resources().cpu();
+        if (lastCpuTicks >= 0 && nowMs > lastSampleMs) {
+            cpu = (group.cpuTicks() - lastCpuTicks) * 10.0 / (nowMs - lastSampleMs);
+        }
+        lastCpuTicks = group.cpuTicks();
+        lastSampleMs = nowMs;
+        usage = new Resources(1, Math.max(0, Math.round(cpu * 100) / 100.0), spec.resources().gpu(),
+                group.residentBytes(), spec.resources().network());
     }
 }

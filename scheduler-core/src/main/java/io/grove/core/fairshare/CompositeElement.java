@@ -2,7 +2,6 @@ package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
-import io.grove.core.pool.FifoSortParameter;
 import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
@@ -10,7 +9,6 @@ import io.grove.core.pool.SchedulingMode;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -168,24 +166,11 @@ final class CompositeElement extends Element {
         }
         if (mode() == SchedulingMode.FIFO) {
             sortedChildren = new ArrayList<>(children);
-            sortedChildren.sort(fifoOrder(config.fifoSortParameters()));
+            sortedChildren.sort(FifoShares.order(config.fifoSortParameters()));
             for (int i = 0; i < sortedChildren.size(); i++) {
                 sortedChildren.get(i).fifoIndex = i;
             }
         }
-    }
-
-    private static Comparator<Element> fifoOrder(List<FifoSortParameter> parameters) {
-        Comparator<Element> order = (a, b) -> 0;
-        for (FifoSortParameter parameter : parameters) {
-            order = order.thenComparing(switch (parameter) {
-                case WEIGHT -> Comparator.comparingDouble((Element e) -> -e.weight());
-                case START_TIME -> Comparator.comparing((Element e) -> ((OperationElement) e).operation.startTime(),
-                        Comparator.nullsLast(Comparator.naturalOrder()));
-                case PENDING_JOB_COUNT -> Comparator.comparingInt((Element e) -> ((OperationElement) e).operation.pendingJobCount());
-            });
-        }
-        return order.thenComparingInt(e -> ((OperationElement) e).order);
     }
 
     @Override
@@ -224,38 +209,10 @@ final class CompositeElement extends Element {
         if (children.isEmpty()) {
             fairShareByFitFactor = PiecewiseLinearFunction.constant(0, 1, dims.zero);
         } else if (mode() == SchedulingMode.FIFO) {
-            prepareFifo(context.scratch.reset());
+            fairShareByFitFactor = FifoShares.fitFactorFunction(sortedChildren, dims.count(), context.scratch.reset());
         } else {
             prepareFairShareMode(context.scratch.reset());
         }
-    }
-
-    /**
-     * FIFO: child {@code k} ramps on {@code [k, k + 1]} on top of the full shares of the children
-     * before it, so the first child gets all it can before the second gets anything.
-     */
-    private void prepareFifo(FunctionBuilder builder) {
-        int d = dims.count();
-        double[] prefix = new double[d];
-        double[] value = new double[d];
-        double shift = 0;
-        for (Element child : sortedChildren) {
-            PiecewiseLinearFunction fsbs = child.fairShareBySuggestion;
-            for (int i = 0; i < fsbs.size(); i++) {
-                for (int c = 0; c < d; c++) {
-                    value[c] = fsbs.v(i, c) + prefix[c];
-                }
-                builder.add(fsbs.x(i) + shift, value, 0);
-            }
-            double[] full = fsbs.rightValue();
-            double[] next = new double[d];
-            for (int c = 0; c < d; c++) {
-                next[c] = prefix[c] + full[c];
-            }
-            prefix = next;
-            shift += 1.0;
-        }
-        fairShareByFitFactor = builder.build();
     }
 
     /**
@@ -384,25 +341,6 @@ final class CompositeElement extends Element {
         sortedChildren = List.of();
     }
 
-    /**
-     * The share the FIFO child at {@code position} gets at pool fit factor {@code f}. Within its own
-     * stretch the child is read off its plot moved right by its position, exactly as the pool's plot
-     * was built: subtracting the position from {@code f} instead would round, and could put a child
-     * over the top of a jump (a gang operation's whole demand) that the pool's fit factor stops
-     * below.
-     */
-    private double[] fifoChildShareAt(int position, double f) {
-        int satisfied = (int) f;
-        Element child = sortedChildren.get(position);
-        if (position < satisfied) {
-            return dims.unpack(child.fairShareBySuggestion.valueAt(1.0));
-        }
-        if (position == satisfied && f > satisfied) {
-            return dims.unpack(child.fairShareBySuggestion.shift(position).valueAt(f));
-        }
-        return Vec.zero();
-    }
-
     @Override
     void computeAndSetFairShare(double[] suggested, FairShareType type) {
         if (children.isEmpty()) {
@@ -412,7 +350,8 @@ final class CompositeElement extends Element {
         double fitFactor = fitFactorFor(suggested);
         if (mode() == SchedulingMode.FIFO) {
             for (int position = 0; position < sortedChildren.size(); position++) {
-                sortedChildren.get(position).computeAndSetFairShare(fifoChildShareAt(position, fitFactor), type);
+                sortedChildren.get(position).computeAndSetFairShare(
+                        FifoShares.childShareAt(sortedChildren.get(position), position, fitFactor, dims), type);
             }
         } else {
             for (int i = 0; i < children.size(); i++) {

@@ -56,7 +56,7 @@ final class Preemptibility {
         PreemptionSettings settings = index.config.preemption();
         PreemptionStatus[] out = PreemptibleLists.classify(resources, index.total, fairShare, demand,
                 settings.aggressivePreemptionSatisfactionThreshold(), settings.preemptionSatisfactionThreshold(),
-                index.nonPreemptibleThreshold[at]);
+                index.rights.nonPreemptibleThreshold[at]);
         for (int j = 0; j < out.length; j++) {
             statuses.put(jobs.get(j).id(), out[j]);
         }

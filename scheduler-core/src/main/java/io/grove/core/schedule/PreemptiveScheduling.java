@@ -204,14 +204,14 @@ final class PreemptiveScheduling {
             return operation;
         }
         for (int at = operation; at > 0; at = index.parent[at]) {
-            if (stage == Stage.NORMAL && !index.allowNormal[at]) {
+            if (stage == Stage.NORMAL && !index.rights.allowNormal[at]) {
                 return at;
             }
             if (settings.preemptionCheckStarvation() && index.starvation[at] != StarvationStatus.NON_STARVING) {
                 return at;
             }
             if (settings.preemptionCheckSatisfaction()) {
-                double threshold = stage == Stage.AGGRESSIVE && index.allowAggressive[at]
+                double threshold = stage == Stage.AGGRESSIVE && index.rights.allowAggressive[at]
                         ? settings.aggressivePreemptionSatisfactionThreshold() : settings.preemptionSatisfactionThreshold();
                 if (index.localSatisfaction(at) < threshold - 1e-9) {
                     return at;

@@ -8,7 +8,6 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.PreemptionMode;
 import io.grove.core.pool.FifoPoolSchedulingOrder;
 import io.grove.core.pool.PoolConfig;
-import io.grove.core.pool.PoolPreemptionConfig;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
@@ -55,12 +54,8 @@ public final class SchedulingIndex {
     final StarvationStatus[] starvation;
     /** The most urgent starvation of the element or an ancestor: its preemption priority. */
     final StarvationStatus[] priority;
-    /** Whether aggressive preemption may take jobs below the element (inherited). */
-    final boolean[] allowAggressive;
-    /** Whether the pool lets normal preemption take jobs below it (its own {@code allow_normal_preemption}). */
-    final boolean[] allowNormal;
-    /** The absolute usage below which an operation keeps every job (NaN = unset), inherited. */
-    final double[][] nonPreemptibleThreshold;
+    /** Which preemption each element allows, inherited down the tree. */
+    final PreemptionRights rights;
     /** Operations whose preemption priority is starving or more, in tree order. */
     final int[] starvingOperations;
     /** What the current decision has planned, per operation and task. */
@@ -100,9 +95,7 @@ public final class SchedulingIndex {
         this.satisfaction = new double[size];
         this.starvation = new StarvationStatus[size];
         this.priority = new StarvationStatus[size];
-        this.allowAggressive = new boolean[size];
-        this.allowNormal = new boolean[size];
-        this.nonPreemptibleThreshold = new double[size][];
+        this.rights = new PreemptionRights(size, config.preemption());
         this.plans = new PlannedJobs(operations);
         this.deactivated = new boolean[size];
         this.shapes = new SubtreeShapes(size);
@@ -150,7 +143,7 @@ public final class SchedulingIndex {
                         ? pool.fifoPoolSchedulingOrder() : config.fifoPoolSchedulingOrder();
                 fifoScheduling[at] = pool.mode() == SchedulingMode.FIFO && order == FifoPoolSchedulingOrder.FIFO;
             }
-            inheritPreemptionSettings(at, pools[at]);
+            rights.inherit(at, parent[at], pools[at], operations[at]);
             StarvationStatus own = starvationById.getOrDefault(element.id(), StarvationStatus.NON_STARVING);
             starvation[at] = own;
             priority[at] = parent[at] >= 0 ? own.max(priority[parent[at]]) : own;
@@ -222,38 +215,6 @@ public final class SchedulingIndex {
         }
     }
 
-    /**
-     * Checks the live usage of every element against the sum of its operations' running jobs; for
-     * the simulator's invariants.
-     *
-     * @return one line per element whose usage differs
-     */
-    public List<String> usageMismatches() {
-        double[] expected = new double[size * N];
-        for (int at = 0; at < size; at++) {
-            if (operations[at] == null) {
-                continue;
-            }
-            double[] own = operations[at].usageIn(tree).toArray();
-            for (int a = at; a >= 0; a = parent[a]) {
-                for (int r = 0; r < N; r++) {
-                    expected[a * N + r] += own[r];
-                }
-            }
-        }
-        List<String> out = new ArrayList<>();
-        for (int at = 0; at < size; at++) {
-            for (int r = 0; r < N; r++) {
-                double want = expected[at * N + r];
-                double have = usage[at * N + r];
-                if (Math.abs(want - have) > 1e-6 * Math.max(1, Math.abs(want))) {
-                    out.add("tree " + tree + ": usage of " + ids[at] + " is " + have + " " + ResourceType.at(r).key()
-                            + " but its running jobs sum to " + want);
-                }
-            }
-        }
-        return out;
-    }
 
     private boolean overLimits() {
         for (int e = 1; e < size; e++) {
@@ -264,26 +225,6 @@ public final class SchedulingIndex {
             }
         }
         return false;
-    }
-
-    private void inheritPreemptionSettings(int at, PoolConfig pool) {
-        int up = parent[at];
-        boolean aggressive = up < 0 || allowAggressive[up];
-        boolean normal = true;
-        double[] threshold = up < 0 ? config.preemption().nonPreemptibleResourceUsageThreshold().toArray(Double.NaN)
-                : nonPreemptibleThreshold[up];
-        if (pool != null) {
-            PoolPreemptionConfig own = pool.preemption();
-            aggressive &= own.allowAggressivePreemption() == null || own.allowAggressivePreemption();
-            normal = own.allowNormalPreemption() == null || own.allowNormalPreemption();
-            if (own.nonPreemptibleResourceUsageThreshold() != null && !own.nonPreemptibleResourceUsageThreshold().isEmpty()) {
-                threshold = own.nonPreemptibleResourceUsageThreshold().toArray(Double.NaN);
-            }
-        }
-        allowAggressive[at] = aggressive;
-        allowNormal[at] = normal;
-        nonPreemptibleThreshold[at] = operations[at] == null ? threshold
-                : operations[at].spec().preemption().threshold(threshold);
     }
 
     private static void copy(ShareVector share, double[] into, int at) {

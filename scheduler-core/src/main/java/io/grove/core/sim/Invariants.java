@@ -11,6 +11,7 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.SchedulingIndex;
+import io.grove.core.schedule.UsageMismatches;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -50,7 +51,7 @@ final class Invariants {
         for (String tree : cluster.treeNames()) {
             SchedulingIndex index = cluster.schedulingIndex(tree);
             if (index != null) {
-                out.addAll(index.usageMismatches());
+                out.addAll(UsageMismatches.of(index));
             }
             if (!limitsMayBeExceeded) {
                 checkCounts(cluster, tree, out);
