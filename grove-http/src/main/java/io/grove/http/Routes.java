@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -131,15 +130,21 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
             return this;
         }
 
-        /** Adds the routes of one resource. */
-        public Builder with(Consumer<Builder> resource) {
-            resource.accept(this);
-            return this;
-        }
-
         public Routes build() {
             return new Routes(routes, notFound);
         }
+    }
+
+    /**
+     * Threads for blocking handlers: as many as the work needs, each ending after a minute idle,
+     * daemon threads so that they never hold a process open.
+     */
+    public static Executor blockingExecutor(String threadName) {
+        return java.util.concurrent.Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, threadName);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** A helper for handlers that already have their answer. */

@@ -19,10 +19,8 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -45,11 +43,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     private final Routes routes;
 
     /** Threads for log reads; idle ones end after a minute. */
-    private static final Executor BLOCKING = Executors.newCachedThreadPool(task -> {
-        Thread thread = new Thread(task, "grove-agent-logs");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private static final Executor BLOCKING = Routes.blockingExecutor("grove-agent-logs");
 
     AgentRoutes(String nodeToken, WorkDir workDir, AgentMetrics metrics, Supplier<CompletableFuture<BrokerStatus>> brokerStatus,
             Supplier<CompletableFuture<ObjectNode>> node, ObjectMapper json) {

@@ -32,29 +32,31 @@ final class UpdateInputs {
 
     /** The tag-filter caps of {@code config}'s pools over the online nodes of the tree. */
     static Map<String, Resources> poolCaps(String treeName, Collection<Node> nodes, PoolTreeConfig config) {
+        return new TagFilterTotals(online(treeName, nodes)).poolCaps(config);
+    }
+
+    /** The tree's online nodes: the ones its total is made of. */
+    private static List<Node> online(String treeName, Collection<Node> nodes) {
         List<Node> online = new ArrayList<>();
         for (Node node : nodes) {
             if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE) {
                 online.add(node);
             }
         }
-        return new TagFilterTotals(online).poolCaps(config);
+        return online;
     }
 
     static Cluster.PreparedUpdate prepare(String treeName, TreeState tree, Collection<Node> nodes,
             OperationRegistry registry, Instant now) {
         double[] total = new double[ResourceType.COUNT];
         List<Double> nodeMemory = new ArrayList<>();
-        List<Node> online = new ArrayList<>();
-        for (Node node : nodes) {
-            if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE) {
-                online.add(node);
-                double[] limits = node.limits().toArray();
-                for (int r = 0; r < total.length; r++) {
-                    total[r] += limits[r];
-                }
-                nodeMemory.add(node.limits().memory());
+        List<Node> online = online(treeName, nodes);
+        for (Node node : online) {
+            double[] limits = node.limits().toArray();
+            for (int r = 0; r < total.length; r++) {
+                total[r] += limits[r];
             }
+            nodeMemory.add(node.limits().memory());
         }
         BestAllocationShare fit = new BestAllocationShare(nodeMemory);
         TagFilterTotals matching = new TagFilterTotals(online);

@@ -30,7 +30,8 @@ final class Dims {
     static Dims of(double[] total, CompositeElement root) {
         boolean[] active = new boolean[Vec.N];
         for (int r = 0; r < Vec.N; r++) {
-            active[r] = total[r] > 0 || root.demand[r] > 0 || root.usage[r] > 0;
+            // usage is part of demand
+            active[r] = total[r] > 0 || root.demand[r] > 0;
         }
         markGuarantees(root, active);
         int count = 0;

@@ -28,8 +28,11 @@ final class HistoricUsage {
 
     /** The average moved towards {@code usage} by {@code 1 − 2^(−elapsed / half-life)}. */
     static double average(double previous, double usage, Duration halfLife, Double elapsedSeconds) {
-        if (halfLife.isZero() || elapsedSeconds == null) {
-            return elapsedSeconds == null ? previous : usage;
+        if (elapsedSeconds == null) {
+            return previous;
+        }
+        if (halfLife.isZero()) {
+            return usage;
         }
         double seconds = halfLife.toNanos() / 1e9;
         double alpha = 1 - Math.pow(2, -elapsedSeconds / seconds);

@@ -34,6 +34,8 @@ final class DecisionContext {
     private final List<Integer> plannedOperations = new ArrayList<>();
     private final List<int[]> deactivated = new ArrayList<>();
     private final List<Object[]> usageChanges = new ArrayList<>();
+    /** Elements whose tag filter the node does not match, out of this decision with everything below them. */
+    private final Set<Integer> unmatched = new HashSet<>();
 
     DecisionContext(SchedulingIndex index, Node node, Resources limits, Instant now) {
         this.index = index;
@@ -99,9 +101,6 @@ final class DecisionContext {
         deactivated.add(new int[] {at});
         idle.merge(code, 1, Integer::sum);
     }
-
-    /** Elements whose tag filter the node does not match, out of this decision with everything below them. */
-    private final Set<Integer> unmatched = new HashSet<>();
 
     /** Takes out, for this decision, every element whose tag filter does not match the node. */
     void excludeUnmatchedTags() {

@@ -15,7 +15,6 @@ import io.grove.server.state.Journal;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -29,11 +28,7 @@ import java.util.function.Function;
 public final class Api implements Function<ApiRequest, CompletableFuture<ApiResponse>> {
 
     /** Threads for work that blocks (parsing a candidate pools file); idle ones end after a minute. */
-    static final Executor BLOCKING = Executors.newCachedThreadPool(task -> {
-        Thread thread = new Thread(task, "grove-api-blocking");
-        thread.setDaemon(true);
-        return thread;
-    });
+    static final Executor BLOCKING = Routes.blockingExecutor("grove-api-blocking");
 
     private final Routes routes;
 
