@@ -1,6 +1,8 @@
 package io.grove.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.api.Amounts;
+import io.grove.api.ApiJson;
+import io.grove.api.BrokerView;
 import io.grove.agent.AgentSettings;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.SchedulerClient;
@@ -8,6 +10,7 @@ import io.grove.cli.client.Target;
 import io.grove.core.resource.ResourceAmounts;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,17 +48,17 @@ final class BrokerCommand {
                 address += ":" + AgentSettings.DEFAULT_HTTP_PORT;
             }
             URI url = URI.create(address + "/api/v1/broker");
-            JsonNode status;
+            BrokerView status;
             try {
                 SchedulerClient client = new SchedulerClient(new Target(url, "grove", "--node"));
-                status = client.getFrom(url, "the agent");
+                status = client.getFrom(url, "the agent", BrokerView.class);
             } catch (CliException e) {
                 err.println("grove broker status: " + e.getMessage());
                 err.flush();
                 return e.exitCode();
             }
             if (output.equals("json")) {
-                out.println(status.toPrettyString());
+                out.println(ApiJson.write(status));
             } else {
                 print(status, out);
             }
@@ -63,45 +66,40 @@ final class BrokerCommand {
             return 0;
         }
 
-        static void print(JsonNode status, PrintWriter out) {
+        static void print(BrokerView status, PrintWriter out) {
             out.printf(Locale.ROOT, "used %s of %s (node capacity for the broker %s); tasks of undeclared types: %d%n%n",
-                    amounts(status.get("used")), amounts(status.get("resource_limit")), amounts(status.get("node_capacity")),
-                    status.get("missing_task_types").asLong());
+                    amounts(status.used()), amounts(status.resourceLimit()), amounts(status.nodeCapacity()),
+                    status.missingTaskTypes());
             out.printf(Locale.ROOT, "%-28s %6s %-14s %-14s %12s %12s %7s %6s%n", "QUEUE", "WEIGHT", "LIMIT", "USED",
                     "REAL/W", "PLANNED/W", "WAITING", "IN FLY");
-            for (JsonNode q : status.get("queues")) {
-                out.printf(Locale.ROOT, "%-28s %6d %-14s %-14s %12.1f %12.1f %7d %6d%n", q.get("name").asText(),
-                        q.get("weight").asLong(), amounts(q.get("limit")), amounts(q.get("used")),
-                        q.get("real_usage").asDouble(), q.get("planned_usage").asDouble(), q.get("waiting").asInt(),
-                        q.get("in_fly").asInt());
+            for (BrokerView.Queue q : status.queues()) {
+                out.printf(Locale.ROOT, "%-28s %6d %-14s %-14s %12.1f %12.1f %7d %6d%n", q.name(), q.weight(),
+                        amounts(q.limit()), amounts(q.used()), q.realUsage(), q.plannedUsage(), q.waiting(), q.inFly());
             }
             out.printf(Locale.ROOT, "%n%-28s %-28s %10s %10s %9s%n", "TASK TYPE", "QUEUE", "DEFAULT", "PLANNED", "FINISHED");
-            for (JsonNode t : status.get("task_types")) {
-                out.printf(Locale.ROOT, "%-28s %-28s %9dms %9dms %9d%n", t.get("name").asText(), t.get("queue").asText(),
-                        t.get("default_duration_ms").asLong(), t.get("planned_duration_ms").asLong(),
-                        t.get("finished").asLong());
+            for (BrokerView.TaskType t : status.taskTypes()) {
+                out.printf(Locale.ROOT, "%-28s %-28s %9dms %9dms %9d%n", t.name(), t.queue(), t.defaultDurationMs(),
+                        t.plannedDurationMs(), t.finished());
             }
-            JsonNode tasks = status.get("tasks");
+            List<BrokerView.Task> tasks = status.tasks();
             out.printf(Locale.ROOT, "%n%d task(s)%n", tasks.size());
             if (tasks.size() > 0) {
                 out.printf(Locale.ROOT, "%-10s %8s %-24s %-26s %-8s %-14s %9s%n", "CLIENT", "ID", "NAME", "TYPE", "STATE",
                         "RESOURCES", "WAITED");
-                for (JsonNode t : tasks) {
-                    out.printf(Locale.ROOT, "%-10s %8d %-24s %-26s %-8s %-14s %8dms%n", t.get("client").asText(),
-                            t.get("task_id").asLong(), t.get("name").asText(), t.get("type").asText(),
-                            t.get("state").asText(), amounts(t.get("resources")), t.get("waited_ms").asLong());
+                for (BrokerView.Task t : tasks) {
+                    out.printf(Locale.ROOT, "%-10s %8d %-24s %-26s %-8s %-14s %8dms%n", t.client(), t.taskId(), t.name(),
+                            t.type(), t.state(), amounts(t.resources()), t.waitedMs());
                 }
             }
         }
 
-        private static String amounts(JsonNode node) {
+        private static String amounts(Amounts node) {
             StringBuilder text = new StringBuilder();
-            if (node.has("cpu")) {
-                text.append(String.format(Locale.ROOT, "%.3g cpu", node.get("cpu").asDouble()));
+            if (node.cpu() != null) {
+                text.append(String.format(Locale.ROOT, "%.3g cpu", node.cpu()));
             }
-            if (node.has("memory")) {
-                text.append(text.length() > 0 ? ", " : "").append(
-                        ResourceAmounts.formatBytes(node.get("memory").asDouble()));
+            if (node.memory() != null) {
+                text.append(text.length() > 0 ? ", " : "").append(ResourceAmounts.formatBytes(node.memory()));
             }
             return text.length() == 0 ? "-" : text.toString();
         }

@@ -1,6 +1,6 @@
 package io.grove.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.api.ConfigView;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.out.Printer;
@@ -74,24 +74,23 @@ final class ConfigCommand implements Runnable {
         @Override
         int execute(SchedulerClient scheduler, Printer printer)
                 throws CliException {
-            JsonNode config = scheduler.get("/config");
+            ConfigView config = scheduler.get("/config", ConfigView.class);
             if (printer.data(config)) {
                 return 0;
             }
-            printer.println("# " + config.path("file").asText() + " (default tree " + config.path("default_tree").asText()
-                    + "); last reload: " + reload(config.path("last_reload")));
-            printer.writer().print(config.path("text").asText());
+            printer.println("# " + config.file() + " (default tree " + config.defaultTree() + "); last reload: "
+                    + reload(config.lastReload()));
+            printer.writer().print(config.text());
             printer.writer().flush();
             return 0;
         }
     }
 
-    static String reload(JsonNode last) {
-        if (last.isMissingNode() || last.isNull()) {
+    static String reload(ConfigView.ReloadStatus last) {
+        if (last == null) {
             return "none";
         }
-        return last.path("at").asText() + ", " + (last.path("applied").asBoolean() ? "applied" : "refused") + ": "
-                + last.path("message").asText();
+        return last.at() + ", " + (last.applied() ? "applied" : "refused") + ": " + last.message();
     }
 
     /** {@code grove config reload}: reads the pools file again. */
@@ -103,10 +102,9 @@ final class ConfigCommand implements Runnable {
         @Override
         int execute(SchedulerClient scheduler, Printer printer)
                 throws CliException {
-            JsonNode status = scheduler.post("/config/reload", null, null);
+            ConfigView.ReloadStatus status = scheduler.post("/config/reload", null, null, ConfigView.ReloadStatus.class);
             if (!printer.data(status)) {
-                printer.println("reloaded: " + reload(status.path("last_reload").isMissingNode() ? status
-                        : status.path("last_reload")));
+                printer.println("reloaded: " + reload(status));
             }
             return 0;
         }

@@ -1,6 +1,6 @@
 package io.grove.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.api.ConfigDiff;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -14,9 +14,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -45,48 +45,44 @@ final class ConfigDiffCommand extends ClientCommand {
         } catch (IOException e) {
             throw new CliException(ExitCodes.USAGE, "cannot read " + file + ": " + e.getMessage());
         }
-        JsonNode diff = scheduler.post("/config/diff", text, "application/yaml");
+        ConfigDiff diff = scheduler.post("/config/diff", text, "application/yaml", ConfigDiff.class);
         if (printer.data(diff)) {
             return ExitCodes.OK;
         }
-        JsonNode changes = diff.get("changes");
+        List<ConfigDiff.Change> changes = diff.changes();
         if (changes.isEmpty()) {
             printer.println(file + ": no change to the running configuration");
         } else {
             printer.println(file + " against the running configuration:");
-            for (JsonNode change : changes) {
-                printer.println("  " + describe(change, diff.get("in_use")));
+            for (ConfigDiff.Change change : changes) {
+                printer.println("  " + describe(change, diff.inUse()));
             }
         }
-        Iterator<Map.Entry<String, JsonNode>> trees = diff.get("fair_shares").fields();
-        while (trees.hasNext()) {
-            Map.Entry<String, JsonNode> tree = trees.next();
+        for (Map.Entry<String, List<ConfigDiff.PoolShares>> tree : diff.fairShares().entrySet()) {
             printer.println("");
             printer.println("fair shares in tree " + tree.getKey() + " for the current demands:");
             Table table = new Table(Table.text("POOL"), Table.number("NOW"), Table.number("WITH " + file.getFileName()),
                     Table.number("DEMAND"));
-            for (JsonNode pool : tree.getValue()) {
-                String name = pool.get("pool").asText();
+            for (ConfigDiff.PoolShares pool : tree.getValue()) {
+                String name = pool.pool();
                 table.row(name.equals("<Root>") ? "<root>" : name,
-                        pool.has("fair_share_now") ? Format.percent(pool.get("fair_share_now").asDouble()) : "new",
-                        Format.percent(pool.get("fair_share_new").asDouble()),
-                        Format.percent(pool.get("demand_share").asDouble()));
+                        pool.fairShareNow() != null ? Format.percent(pool.fairShareNow()) : "new",
+                        Format.percent(pool.fairShareNew()), Format.percent(pool.demandShare()));
             }
             printer.print(table);
         }
         return ExitCodes.OK;
     }
 
-    private static String describe(JsonNode change, JsonNode inUse) {
-        String kind = change.get("kind").asText();
-        String tree = change.get("tree").asText();
-        String pool = change.path("pool").asText(null);
-        List<String> attributes = new ArrayList<>();
-        change.get("attributes").forEach(a -> attributes.add(a.asText()));
+    private static String describe(ConfigDiff.Change change, List<ConfigDiff.InUse> inUse) {
+        String kind = change.kind();
+        String tree = change.tree();
+        String pool = change.pool();
+        List<String> attributes = change.attributes();
         String use = "";
-        for (JsonNode blocked : inUse) {
-            if (blocked.get("tree").asText().equals(tree) && blocked.path("pool").asText("").equals(pool == null ? "" : pool)) {
-                use = "; " + blocked.get("operations").asInt() + " unfinished operation(s) in it: a reload would be refused";
+        for (ConfigDiff.InUse blocked : inUse) {
+            if (blocked.tree().equals(tree) && Objects.equals(blocked.pool(), pool)) {
+                use = "; " + blocked.operations() + " unfinished operation(s) in it: a reload would be refused";
             }
         }
         return switch (kind) {

@@ -1,5 +1,8 @@
 package io.grove.cli;
 
+import io.grove.api.OperationSpecBody;
+import io.grove.api.OperationSummary;
+import io.grove.api.Quantity;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.client.Target;
@@ -13,11 +16,9 @@ final class Demo {
 
     /** A demo operation: who submits it, into which pool, how many jobs of what. */
     record Submission(String user, String pool, int jobs, double cpu, String command) {
-        String spec() {
-            return "{\"title\": \"demo in " + (pool == null ? "the user's pool" : pool) + "\", "
-                    + (pool == null ? "" : "\"pool\": \"" + pool + "\", ")
-                    + "\"tasks\": {\"main\": {\"job_count\": " + jobs + ", \"cpu\": " + cpu + ", \"memory\": \"64Mi\", "
-                    + "\"command\": \"" + command + "\"}}}";
+        OperationSpecBody spec() {
+            return OperationSpecBody.of("demo in " + (pool == null ? "the user's pool" : pool), pool,
+                    new OperationSpecBody.Task(jobs, command, Quantity.of(cpu), Quantity.of("64Mi"), null, null, null));
         }
     }
 
@@ -34,7 +35,7 @@ final class Demo {
         for (Submission submission : OPERATIONS) {
             SchedulerClient as = new SchedulerClient(new Target(base.target().scheduler(), submission.user(), "demo"));
             try {
-                String id = as.post("/operations", submission.spec(), "application/json").get("id").asText();
+                String id = as.post("/operations", submission.spec(), OperationSummary.class).id();
                 out.println("  " + id + "  " + submission.user() + " -> " + (submission.pool() == null
                         ? "research/" + submission.user() + " (ephemeral)" : submission.pool()) + ": " + submission.jobs()
                         + " jobs of " + submission.cpu() + " cpu");

@@ -1,6 +1,7 @@
 package io.grove.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.api.JobLog;
+import io.grove.api.JobView;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -9,6 +10,7 @@ import io.grove.cli.out.Printer;
 import io.grove.cli.out.Table;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,23 +38,22 @@ final class JobsCommand implements Runnable {
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            JsonNode jobs = scheduler.get("/operations/" + operation + "/jobs");
+            List<JobView> jobs = scheduler.list("/operations/" + operation + "/jobs", JobView.class);
             if (printer.data(jobs)) {
                 return ExitCodes.OK;
             }
             Instant now = Instant.now();
             Table table = new Table(Table.text("JOB"), Table.number("INDEX"), Table.number("TRY"), Table.text("STATE"),
                     Table.text("NODE"), Table.number("TIME"), Table.text("REASON"));
-            for (JsonNode job : jobs) {
-                String state = job.get("state").asText();
-                String time = job.has("finished_at")
-                        ? Format.duration(Duration.between(Instant.parse(job.get("started_at").asText()),
-                                Instant.parse(job.get("finished_at").asText())))
-                        : Format.age(job.path("started_at").asText(null), now);
-                String reason = job.path("reason").asText("") + (job.has("message") ? ": "
-                        + firstLine(job.get("message").asText()) : "");
-                String[] row = {job.get("id").asText(), job.get("index").asText(), job.get("attempt").asText(), state,
-                    job.path("node").asText("-"), time, reason};
+            for (JobView job : jobs) {
+                String state = job.state();
+                String time = job.finishedAt() != null
+                        ? Format.duration(Duration.between(Instant.parse(job.startedAt()), Instant.parse(job.finishedAt())))
+                        : Format.age(job.startedAt(), now);
+                String reason = (job.reason() == null ? "" : job.reason())
+                        + (job.message() != null ? ": " + firstLine(job.message()) : "");
+                String[] row = {job.id(), Integer.toString(job.index()), Integer.toString(job.attempt()), state,
+                    job.node() == null ? "-" : job.node(), time, reason};
                 String[] shown = row.clone();
                 shown[3] = printer.style().state(state);
                 table.row(row, shown);
@@ -96,20 +97,19 @@ final class JobsCommand implements Runnable {
             String logs = "/operations/" + op + "/jobs/" + job + "/logs?stream=" + stream + "&offset=";
             long offset = 0;
             while (true) {
-                JsonNode chunk = scheduler.get(logs + offset);
-                String data = chunk.get("data").asText();
-                printer.writer().print(data);
+                JobLog chunk = scheduler.get(logs + offset, JobLog.class);
+                printer.writer().print(chunk.data());
                 printer.writer().flush();
-                long next = chunk.get("next_offset").asLong();
-                boolean more = next < chunk.get("size").asLong();
+                long next = chunk.nextOffset();
+                boolean more = next < chunk.size();
                 offset = next;
                 if (more) {
                     continue;
                 }
-                if (!follow || !find(scheduler, op).get("state").asText().equals("running")) {
+                if (!follow || !find(scheduler, op).state().equals("running")) {
                     if (follow) {
-                        JsonNode last = scheduler.get(logs + offset);
-                        printer.writer().print(last.get("data").asText());
+                        JobLog last = scheduler.get(logs + offset, JobLog.class);
+                        printer.writer().print(last.data());
                         printer.writer().flush();
                     }
                     return ExitCodes.OK;
@@ -123,9 +123,9 @@ final class JobsCommand implements Runnable {
             }
         }
 
-        private JsonNode find(SchedulerClient scheduler, String op) throws CliException {
-            for (JsonNode candidate : scheduler.get("/operations/" + op + "/jobs")) {
-                if (candidate.get("id").asText().equals(job)) {
+        private JobView find(SchedulerClient scheduler, String op) throws CliException {
+            for (JobView candidate : scheduler.list("/operations/" + op + "/jobs", JobView.class)) {
+                if (candidate.id().equals(job)) {
                     return candidate;
                 }
             }

@@ -1,6 +1,7 @@
 package io.grove.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.api.Amounts;
+import io.grove.api.NodeView;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -20,26 +21,24 @@ final class NodesCommand extends ClientCommand {
 
     @Override
     int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-        JsonNode nodes = scheduler.get("/nodes");
+        List<NodeView> nodes = scheduler.list("/nodes", NodeView.class);
         if (printer.data(nodes)) {
             return ExitCodes.OK;
         }
         Table table = new Table(Table.text("NODE"), Table.text("TREE"), Table.text("TAGS"), Table.number("CPU"),
                 Table.number("MEMORY"), Table.number("JOBS"), Table.text("STATE"), Table.text("ADDRESS"));
-        List<JsonNode> sorted = new ArrayList<>();
-        nodes.forEach(sorted::add);
-        sorted.sort(Comparator.comparing(n -> n.get("id").asText()));
-        for (JsonNode node : sorted) {
-            JsonNode limits = node.path("resource_limits");
-            JsonNode usage = node.path("resource_usage");
-            List<String> tags = new ArrayList<>();
-            node.path("tags").forEach(t -> tags.add(t.asText()));
-            String state = node.path("state").asText();
-            String[] row = {node.get("id").asText(), node.path("tree").asText(node.has("tree_problem") ? "(none)" : "-"),
+        List<NodeView> sorted = new ArrayList<>(nodes);
+        sorted.sort(Comparator.comparing(NodeView::id));
+        for (NodeView node : sorted) {
+            Amounts limits = node.resourceLimits();
+            Amounts usage = node.resourceUsage();
+            List<String> tags = node.tags() == null ? List.of() : node.tags();
+            String state = node.state();
+            String[] row = {node.id(), node.tree() != null ? node.tree() : node.treeProblem() != null ? "(none)" : "-",
                 tags.isEmpty() ? "-" : String.join(",", tags),
-                Format.number(usage.path("cpu").asDouble()) + "/" + Format.cpu(limits.path("cpu").asDouble()),
-                Format.bytes(usage.path("memory").asDouble()) + "/" + Format.bytes(limits.path("memory").asDouble()),
-                node.path("jobs").asText("0"), state, node.path("address").asText("-")};
+                Format.number(usage.get("cpu", 0)) + "/" + Format.cpu(limits.get("cpu", 0)),
+                Format.bytes(usage.get("memory", 0)) + "/" + Format.bytes(limits.get("memory", 0)),
+                Integer.toString(node.jobs()), state, node.address() == null ? "-" : node.address()};
             String[] shown = row.clone();
             shown[6] = printer.style().state(state);
             table.row(row, shown);

@@ -1,7 +1,13 @@
 package io.grove.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.Amounts;
+import io.grove.api.OperationDetails;
+import io.grove.api.OperationSummary;
+import io.grove.api.OperationUpdate;
+import io.grove.api.PendingReason;
+import io.grove.api.Progress;
+import io.grove.api.Quantities;
+import io.grove.api.Quantity;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -77,28 +83,25 @@ final class OpsCommand implements Runnable {
             if (!allUsers) {
                 query.put("user", scheduler.target().user());
             }
-            JsonNode found = scheduler.get("/operations" + queryString(query));
-            List<JsonNode> ops = new ArrayList<>();
-            for (JsonNode op : found) {
-                String s = op.get("state").asText();
-                if (all || state != null || s.equals("pending") || s.equals("running")) {
+            List<OperationSummary> ops = new ArrayList<>();
+            for (OperationSummary op : scheduler.list("/operations" + queryString(query), OperationSummary.class)) {
+                if (all || state != null || !op.finished()) {
                     ops.add(op);
                 }
             }
-            if (printer.data(scheduler.json().valueToTree(ops))) {
+            if (printer.data(ops)) {
                 return ExitCodes.OK;
             }
             Table table = new Table(Table.text("ID"), Table.text("USER"), Table.text("POOL"), Table.text("STATE"),
                     Table.number("JOBS d/r/t"), Table.number("FAIR SHARE"), Table.number("USAGE"), Table.text("REASON"));
-            for (JsonNode op : ops) {
-                JsonNode p = op.get("progress");
-                String jobs = p.get("completed").asInt() + "/" + p.get("running").asInt() + "/" + p.get("total").asInt();
-                String s = op.get("state").asText();
-                String[] row = {op.get("id").asText(), op.get("user").asText(), pools(op), s, jobs,
-                    op.has("fair_share") ? Format.percent(op.get("fair_share").asDouble()) : "-",
-                    op.has("usage_share") ? Format.percent(op.get("usage_share").asDouble()) : "-", reason(op)};
+            for (OperationSummary op : ops) {
+                Progress p = op.progress();
+                String jobs = p.completed() + "/" + p.running() + "/" + p.total();
+                String[] row = {op.id(), op.user(), pools(op), op.state(), jobs,
+                    op.fairShare() != null ? Format.percent(op.fairShare()) : "-",
+                    op.usageShare() != null ? Format.percent(op.usageShare()) : "-", reason(op)};
                 String[] shown = row.clone();
-                shown[3] = printer.style().state(s);
+                shown[3] = printer.style().state(op.state());
                 table.row(row, shown);
             }
             if (ops.isEmpty()) {
@@ -112,37 +115,36 @@ final class OpsCommand implements Runnable {
     }
 
     /** The pools an operation is in: {@code etl}, or {@code physical:etl,gpu:train} for several trees. */
-    static String pools(JsonNode op) {
-        JsonNode pools = op.get("pools");
-        if (pools.size() == 1) {
-            return pools.elements().next().asText();
+    static String pools(OperationSummary op) {
+        if (op.pools().size() == 1) {
+            return op.pools().values().iterator().next();
         }
         List<String> parts = new ArrayList<>();
-        pools.fields().forEachRemaining(e -> parts.add(e.getKey() + ":" + e.getValue().asText()));
+        op.pools().forEach((tree, pool) -> parts.add(tree + ":" + pool));
         return String.join(",", parts);
     }
 
     /** Why an operation waits, or why it has less than its fair share; empty when neither. */
-    static String reason(JsonNode op) {
-        if (op.has("pending_reason")) {
-            JsonNode r = op.get("pending_reason");
-            if (!r.path("code").asText().equals("max_running_operation_count")) {
-                return r.path("message").asText();
+    static String reason(OperationSummary op) {
+        PendingReason r = op.pendingReason();
+        if (r != null) {
+            if (!PendingReason.COUNT_LIMIT.equals(r.code())) {
+                return r.message();
             }
-            return "queued #" + (r.path("queue_position").asInt() + 1) + " in " + r.path("pool").asText()
-                    + ": at max_running_operation_count " + r.path("limit").asInt();
+            return "queued #" + (r.queuePosition() + 1) + " in " + r.pool() + ": at max_running_operation_count "
+                    + r.limit();
         }
-        String state = op.get("state").asText();
-        if (!state.equals("running") || !op.has("fair_share")) {
-            return op.has("fair_share") || !state.equals("running") ? "" : "waiting for the next fair-share update";
+        boolean running = op.state().equals("running");
+        if (!running || op.fairShare() == null) {
+            return op.fairShare() != null || !running ? "" : "waiting for the next fair-share update";
         }
-        double fair = op.get("fair_share").asDouble();
-        double usage = op.get("usage_share").asDouble();
-        String starvation = op.path("starvation").asText("non_starving");
+        double fair = op.fairShare();
+        double usage = op.usageShare();
+        String starvation = op.starvation() == null ? "non_starving" : op.starvation();
         if (!starvation.equals("non_starving")) {
             return starvation.replace('_', ' ') + ": below fair share, preemption may free room";
         }
-        if (usage + 1e-9 < fair * 0.9 && op.get("progress").get("pending").asInt() > 0) {
+        if (usage + 1e-9 < fair * 0.9 && op.progress().pending() > 0) {
             return "below fair share: waiting for free resources";
         }
         return "";
@@ -166,60 +168,58 @@ final class OpsCommand implements Runnable {
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            JsonNode op = scheduler.get("/operations/" + id);
-            if (printer.data(op)) {
+            OperationDetails details = scheduler.get("/operations/" + id, OperationDetails.class);
+            if (printer.data(details)) {
                 return ExitCodes.OK;
             }
+            OperationSummary op = details.summary();
             Table table = new Table(Table.text("FIELD"), Table.text("VALUE"));
-            table.row("id", op.get("id").asText());
-            table.row("title", op.path("title").asText(""));
-            table.row("user", op.get("user").asText());
-            table.row("state", op.get("state").asText());
+            table.row("id", op.id());
+            table.row("title", op.title() == null ? "" : op.title());
+            table.row("user", op.user());
+            table.row("state", op.state());
             table.row("pools", pools(op));
-            JsonNode p = op.get("progress");
-            table.row("jobs", p.get("completed").asInt() + " completed, " + p.get("running").asInt() + " running, "
-                    + p.get("pending").asInt() + " pending of " + p.get("total").asInt() + "; " + p.get("failed").asInt()
-                    + " failed, " + p.get("aborted").asInt() + " aborted attempts");
-            table.row("weight", Format.number(op.path("weight").asDouble(1)));
-            if (op.has("fair_share")) {
-                table.row("fair share", Format.percent(op.get("fair_share").asDouble()) + " of the tree (dominant resource)");
-                table.row("usage", Format.percent(op.get("usage_share").asDouble()));
+            Progress p = op.progress();
+            table.row("jobs", p.completed() + " completed, " + p.running() + " running, " + p.pending() + " pending of "
+                    + p.total() + "; " + p.failed() + " failed, " + p.aborted() + " aborted attempts");
+            table.row("weight", Format.number(details.weight()));
+            if (op.fairShare() != null) {
+                table.row("fair share", Format.percent(op.fairShare()) + " of the tree (dominant resource)");
+                table.row("usage", Format.percent(op.usageShare()));
             }
             String reason = reason(op);
             if (!reason.isEmpty()) {
                 table.row("reason", reason);
             }
-            if (op.has("pending_reason")) {
-                table.row("pending", op.get("pending_reason").get("message").asText());
+            if (op.pendingReason() != null) {
+                table.row("pending", op.pendingReason().message());
             }
-            table.row("submitted", op.path("submitted_at").asText());
-            if (op.has("finished_at")) {
-                table.row("finished", op.get("finished_at").asText());
+            table.row("submitted", op.submittedAt());
+            if (op.finishedAt() != null) {
+                table.row("finished", op.finishedAt());
             }
-            if (op.has("message")) {
-                table.row("message", op.get("message").asText());
+            if (details.message() != null) {
+                table.row("message", details.message());
             }
-            op.path("trees").fields().forEachRemaining(e -> {
-                JsonNode t = e.getValue();
-                table.row("tree " + e.getKey(), "pool " + t.path("pool").asText() + ", usage " + resources(t.path("usage"))
-                        + ", demand " + resources(t.path("demand")) + ", " + t.path("starvation").asText("-"));
-            });
+            details.trees().forEach((tree, t) -> table.row("tree " + tree, "pool " + t.pool() + ", usage "
+                    + resources(t.usage()) + ", demand " + resources(t.demand()) + ", "
+                    + (t.starvation() == null ? "-" : t.starvation())));
             printer.print(table);
             return ExitCodes.OK;
         }
     }
 
     /** {@code 4 cpu, 8Gi} from a resources object. */
-    static String resources(JsonNode r) {
+    static String resources(Amounts r) {
         List<String> parts = new ArrayList<>();
-        if (r.path("cpu").asDouble() > 0) {
-            parts.add(Format.cpu(r.get("cpu").asDouble()));
+        if (r.get("cpu", 0) > 0) {
+            parts.add(Format.cpu(r.cpu()));
         }
-        if (r.path("memory").asDouble() > 0) {
-            parts.add(Format.bytes(r.get("memory").asDouble()));
+        if (r.get("memory", 0) > 0) {
+            parts.add(Format.bytes(r.memory()));
         }
-        if (r.path("gpu").asDouble() > 0) {
-            parts.add(Format.number(r.get("gpu").asDouble()) + " gpu");
+        if (r.get("gpu", 0) > 0) {
+            parts.add(Format.number(r.gpu()) + " gpu");
         }
         return parts.isEmpty() ? "0" : String.join(", ", parts);
     }
@@ -233,7 +233,7 @@ final class OpsCommand implements Runnable {
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            JsonNode op = scheduler.post("/operations/" + id + "/abort", null, null);
+            OperationSummary op = scheduler.post("/operations/" + id + "/abort", null, null, OperationSummary.class);
             if (!printer.data(op)) {
                 printer.println(id + " aborted");
             }
@@ -281,18 +281,8 @@ final class OpsCommand implements Runnable {
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            ObjectNode body = scheduler.json().createObjectNode();
-            if (weight != null) {
-                body.put("weight", weight);
-            }
-            if (pool != null) {
-                body.put("pool", pool);
-            }
-            if (tree != null) {
-                body.put("tree", tree);
-            }
+            Map<String, Quantity> resourceLimits = new LinkedHashMap<>();
             if (!limits.isEmpty()) {
-                ObjectNode r = body.putObject("resource_limits");
                 for (Map.Entry<String, String> limit : limits.entrySet()) {
                     ResourceType type = ResourceType.fromKey(limit.getKey()).orElse(null);
                     if (type == null) {
@@ -300,16 +290,18 @@ final class OpsCommand implements Runnable {
                                 + "' (user_slots, cpu, gpu, memory, network)");
                     }
                     try {
-                        r.put(type.key(), ResourceAmounts.parse(type, limit.getValue()));
+                        resourceLimits.put(type.key(), Quantity.of(ResourceAmounts.parse(type, limit.getValue())));
                     } catch (IllegalArgumentException e) {
                         throw new CliException(ExitCodes.USAGE, "--limit " + limit.getKey() + ": " + e.getMessage());
                     }
                 }
             }
+            OperationUpdate body = new OperationUpdate(weight,
+                    resourceLimits.isEmpty() ? null : Quantities.of(resourceLimits), pool, tree);
             if (body.isEmpty()) {
                 throw new CliException(ExitCodes.USAGE, "nothing to change: give --weight, --pool or --limit");
             }
-            JsonNode op = scheduler.patch("/operations/" + id, body.toString());
+            OperationDetails op = scheduler.patch("/operations/" + id, body, OperationDetails.class);
             if (!printer.data(op)) {
                 printer.println(id + " updated");
             }

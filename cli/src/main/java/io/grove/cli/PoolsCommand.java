@@ -1,6 +1,11 @@
 package io.grove.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.api.Amounts;
+import io.grove.api.ApiJson;
+import io.grove.api.ElementView;
+import io.grove.api.PoolTreeView;
+import io.grove.api.PoolView;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -10,7 +15,7 @@ import io.grove.cli.out.Table;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,13 +42,13 @@ final class PoolsCommand extends ClientCommand {
     @Override
     int execute(SchedulerClient scheduler, Printer printer) throws CliException {
         String name = tree != null ? tree : defaultTree(scheduler);
-        JsonNode pools = scheduler.get("/pool_trees/" + name + "/pools");
+        List<PoolView> pools = scheduler.list("/pool_trees/" + name + "/pools", PoolView.class);
         if (printer.data(pools)) {
             return ExitCodes.OK;
         }
         boolean integral = false;
-        for (JsonNode pool : pools) {
-            integral |= pool.has("integral_pool_capacity");
+        for (PoolView pool : pools) {
+            integral |= pool.shares().integralPoolCapacity() != null;
         }
         Table table = integral
                 ? new Table(Table.text("POOL"), Table.text("MODE"), Table.number("WEIGHT"), Table.text("GUARANTEE"),
@@ -53,31 +58,32 @@ final class PoolsCommand extends ClientCommand {
                         Table.number("FAIR"), Table.number("USAGE"), Table.number("DEMAND"), Table.number("OPS r/p/max"),
                         Table.text("STARVING"));
         Map<String, Integer> depth = new HashMap<>();
-        for (JsonNode pool : pools) {
-            String id = pool.get("name").asText();
-            String parent = pool.path("parent").asText(null);
+        for (PoolView pool : pools) {
+            ElementView shares = pool.shares();
+            String id = pool.name();
+            String parent = shares.parent();
             int level = parent == null || !depth.containsKey(parent) ? 0 : depth.get(parent) + 1;
             depth.put(id, level);
-            JsonNode ops = pool.path("operations");
-            String starving = pool.path("starvation").asText("non_starving");
+            PoolView.Operations ops = pool.operations();
+            String starving = pool.starvation() == null ? "non_starving" : pool.starvation();
             String[] row = {"  ".repeat(level) + (id.equals("<Root>") ? "<root>" : id),
-                pool.path("mode").asText("").replace("fair_share", "fair"),
-                pool.has("weight") && !id.equals("<Root>") ? Format.number(pool.get("weight").asDouble()) : "",
-                guarantee(pool.path("strong_guarantee_resources")),
-                Format.percent(dominant(pool.path("fair_share").path("total"))),
-                Format.percent(dominant(pool.path("usage_share"))),
-                Format.percent(dominant(pool.path("demand_share"))),
-                id.equals("<Root>") ? ops.path("running").asInt() + "/" + ops.path("pending").asInt() + "/-"
-                        : ops.path("running").asInt() + "/" + ops.path("pending").asInt() + "/" + limit(ops),
+                pool.mode() == null ? "" : pool.mode().replace("fair_share", "fair"),
+                id.equals("<Root>") ? "" : Format.number(shares.weight()),
+                guarantee(pool.strongGuaranteeResources()),
+                Format.percent(shares.fairShare().total().dominant()),
+                Format.percent(shares.usageShare().dominant()),
+                Format.percent(shares.demandShare().dominant()),
+                id.equals("<Root>") ? ops.running() + "/" + ops.pending() + "/-"
+                        : ops.running() + "/" + ops.pending() + "/" + limit(ops),
                 starving.equals("non_starving") ? "" : starving.replace('_', ' ')};
             String[] shown = row.clone();
             shown[8] = row[8].isEmpty() ? "" : printer.style().state("starving").replace("starving", row[8]);
             if (integral) {
                 String[] wide = Arrays.copyOf(row, row.length + 2);
-                wide[9] = pool.has("integral_pool_capacity") ? volume(pool) : "";
-                wide[10] = pool.has("estimated_burst_usage_duration_seconds")
-                        ? "~" + Format.duration(Duration.ofSeconds((long) pool.get("estimated_burst_usage_duration_seconds")
-                                .asDouble())) : "";
+                wide[9] = shares.integralPoolCapacity() != null ? volume(shares) : "";
+                wide[10] = shares.estimatedBurstUsageDurationSeconds() != null
+                        ? "~" + Format.duration(Duration.ofSeconds(shares.estimatedBurstUsageDurationSeconds().longValue()))
+                        : "";
                 String[] wideShown = Arrays.copyOf(shown, shown.length + 2);
                 wideShown[9] = wide[9];
                 wideShown[10] = wide[10];
@@ -91,44 +97,31 @@ final class PoolsCommand extends ClientCommand {
         return ExitCodes.OK;
     }
 
-    private static String guarantee(JsonNode configured) {
-        return configured.isEmpty() ? "-" : OpsCommand.resources(configured);
+    private static String guarantee(Amounts configured) {
+        return configured == null || configured.asMap().isEmpty() ? "-" : OpsCommand.resources(configured);
     }
 
-    private static String limit(JsonNode ops) {
-        int max = ops.path("max_running").asInt(-1);
+    private static String limit(PoolView.Operations ops) {
+        int max = ops.maxRunning();
         return max < 0 || max == Integer.MAX_VALUE ? "-" : Integer.toString(max);
     }
 
     /** The accumulated volume as a share of the capacity, on the resource where it is fullest. */
-    private static String volume(JsonNode pool) {
-        JsonNode volume = pool.path("accumulated_resource_volume");
-        JsonNode capacity = pool.path("integral_pool_capacity");
+    private static String volume(ElementView pool) {
+        Amounts volume = pool.accumulatedResourceVolume();
         double ratio = 0;
-        Iterator<String> names = capacity.fieldNames();
-        while (names.hasNext()) {
-            String r = names.next();
-            double cap = capacity.get(r).asDouble();
-            if (cap > 0) {
-                ratio = Math.max(ratio, volume.path(r).asDouble() / cap);
+        for (Map.Entry<String, Double> capacity : pool.integralPoolCapacity().asMap().entrySet()) {
+            if (capacity.getValue() > 0) {
+                ratio = Math.max(ratio, (volume == null ? 0 : volume.get(capacity.getKey(), 0)) / capacity.getValue());
             }
         }
         return Format.percent(ratio);
     }
 
-    static double dominant(JsonNode vector) {
-        double max = 0;
-        Iterator<JsonNode> values = vector.elements();
-        while (values.hasNext()) {
-            max = Math.max(max, values.next().asDouble());
-        }
-        return max;
-    }
-
     static String defaultTree(SchedulerClient scheduler) throws CliException {
-        for (JsonNode tree : scheduler.get("/pool_trees")) {
-            if (tree.path("default").asBoolean()) {
-                return tree.get("name").asText();
+        for (PoolTreeView tree : scheduler.list("/pool_trees", PoolTreeView.class)) {
+            if (tree.isDefault()) {
+                return tree.name();
             }
         }
         throw new CliException(ExitCodes.NOT_FOUND, "the scheduler has no default pool tree; give --tree");
@@ -148,12 +141,13 @@ final class PoolsCommand extends ClientCommand {
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
             String name = tree != null ? tree : defaultTree(scheduler);
-            JsonNode found = scheduler.get("/pool_trees/" + name + "/pools/" + pool);
+            PoolView found = scheduler.get("/pool_trees/" + name + "/pools/" + pool, PoolView.class);
             if (printer.data(found)) {
                 return ExitCodes.OK;
             }
             Table table = new Table(Table.text("ATTRIBUTE"), Table.text("VALUE"));
-            flatten("", found, table);
+            // every attribute of the record, as its JSON names them
+            flatten("", ApiJson.tree(found), table);
             printer.print(table);
             return ExitCodes.OK;
         }

@@ -1,7 +1,9 @@
 package io.grove.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.ApiJson;
+import io.grove.api.OperationSpecBody;
+import io.grove.api.OperationSummary;
+import io.grove.api.Quantity;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -90,11 +92,11 @@ final class SubmitCommand extends ClientCommand {
                 throw new CliException(ExitCodes.USAGE, "nothing to run: give a command after --, or -f SPEC "
                         + "(e.g. grove submit --jobs 4 -- 'echo $GROVE_JOB_INDEX')");
             }
-            body = spec(scheduler).toString();
+            body = ApiJson.write(spec());
             type = "application/json";
         }
-        JsonNode created = scheduler.post("/operations", body, type);
-        String id = created.get("id").asText();
+        OperationSummary created = scheduler.post("/operations", body, type, OperationSummary.class);
+        String id = created.id();
         if (!printer.data(created)) {
             printer.println(id);
         }
@@ -104,35 +106,10 @@ final class SubmitCommand extends ClientCommand {
         return new Waiter(scheduler, printer, Grove.interactive()).await(id);
     }
 
-    private ObjectNode spec(SchedulerClient scheduler) {
-        ObjectNode spec = scheduler.json().createObjectNode();
-        if (title != null) {
-            spec.put("title", title);
-        }
-        if (pool != null) {
-            spec.put("pool", pool);
-        }
-        if (tree != null) {
-            spec.putArray("pool_trees").add(tree);
-        }
-        if (weight != null) {
-            spec.put("weight", weight);
-        }
-        if (maxFailedJobs != null) {
-            spec.put("max_failed_job_count", maxFailedJobs);
-        }
-        ObjectNode main = spec.putObject("tasks").putObject("main");
-        main.put("job_count", jobs);
-        main.put("command", String.join(" ", command));
-        main.put("cpu", cpu);
-        main.put("memory", memory);
-        if (gpu > 0) {
-            main.put("gpu", gpu);
-        }
-        if (!env.isEmpty()) {
-            ObjectNode vars = main.putObject("env");
-            env.forEach(vars::put);
-        }
-        return spec;
+    private OperationSpecBody spec() {
+        OperationSpecBody.Task main = new OperationSpecBody.Task(jobs, String.join(" ", command), Quantity.of(cpu),
+                Quantity.of(memory), gpu > 0 ? Quantity.of(gpu) : null, null, env.isEmpty() ? null : env);
+        return new OperationSpecBody(null, title, pool, tree == null ? null : List.of(tree), null, weight, null,
+                maxFailedJobs, null, null, null, null, null, null, Map.of("main", main));
     }
 }

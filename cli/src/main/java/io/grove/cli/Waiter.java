@@ -1,6 +1,8 @@
 package io.grove.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.api.OperationDetails;
+import io.grove.api.OperationSummary;
+import io.grove.api.Progress;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -32,10 +34,11 @@ final class Waiter {
     int await(String id) throws CliException {
         String last = null;
         while (true) {
-            JsonNode op = scheduler.get("/operations/" + id);
-            String state = op.get("state").asText();
+            OperationDetails details = scheduler.get("/operations/" + id, OperationDetails.class);
+            OperationSummary op = details.summary();
+            String state = op.state();
             String line = line(op);
-            boolean done = state.equals("completed") || state.equals("failed") || state.equals("aborted");
+            boolean done = op.finished();
             if (live) {
                 printer.writer().print("\r" + line + "\u001b[K");
                 printer.writer().flush();
@@ -47,8 +50,7 @@ final class Waiter {
                 if (live) {
                     printer.println("");
                 }
-                JsonNode full = op;
-                String message = full.path("message").asText("");
+                String message = details.message() == null ? "" : details.message();
                 printer.println(id + " " + state + (message.isEmpty() ? "" : ": " + message));
                 return state.equals("completed") ? ExitCodes.OK : ExitCodes.FAILED;
             }
@@ -62,29 +64,29 @@ final class Waiter {
     }
 
     /** {@code [#########.....................]  9/30 done, 4 running, 17 pending · fair share 12%, usage 10%}. */
-    static String line(JsonNode op) {
-        JsonNode p = op.get("progress");
-        int total = p.get("total").asInt();
-        int done = p.get("completed").asInt();
-        int running = p.get("running").asInt();
-        int pending = p.get("pending").asInt();
+    static String line(OperationSummary op) {
+        Progress p = op.progress();
+        long total = p.total();
+        long done = p.completed();
+        long running = p.running();
+        long pending = p.pending();
         int filled = total == 0 ? 0 : (int) Math.round((double) BAR * done / total);
         int busy = total == 0 ? 0 : Math.min(BAR - filled, (int) Math.round((double) BAR * running / total));
         StringBuilder line = new StringBuilder("[").append("#".repeat(filled)).append(">".repeat(busy))
                 .append(".".repeat(BAR - filled - busy)).append("] ");
         line.append(String.format(Locale.ROOT, "%d/%d done, %d running, %d pending", done, total, running, pending));
-        int failed = p.path("failed").asInt() + p.path("aborted").asInt();
+        long failed = p.failed() + p.aborted();
         if (failed > 0) {
             line.append(", ").append(failed).append(" retried");
         }
-        if (op.has("fair_share")) {
-            line.append(" · fair share ").append(Format.percent(op.get("fair_share").asDouble()))
-                    .append(", usage ").append(Format.percent(op.path("usage_share").asDouble()));
+        if (op.fairShare() != null) {
+            line.append(" · fair share ").append(Format.percent(op.fairShare()))
+                    .append(", usage ").append(Format.percent(op.usageShare() == null ? 0 : op.usageShare()));
         }
-        if (op.has("pending_reason")) {
-            line.append(" · ").append(op.get("pending_reason").path("message").asText());
+        if (op.pendingReason() != null) {
+            line.append(" · ").append(op.pendingReason().message());
         }
-        line.append(" · ").append(op.get("state").asText());
+        line.append(" · ").append(op.state());
         return line.toString();
     }
 }

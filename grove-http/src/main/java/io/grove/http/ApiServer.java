@@ -1,7 +1,7 @@
 package io.grove.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.ApiError;
+import io.grove.api.ApiJson;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -55,8 +55,8 @@ public final class ApiServer implements AutoCloseable {
     }
 
     public static ApiServer start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
-            Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json) throws InterruptedException {
-        return start(boss, workers, host, port, routes, json, null, HttpLimits.API);
+            Function<ApiRequest, CompletableFuture<ApiResponse>> routes) throws InterruptedException {
+        return start(boss, workers, host, port, routes, null, HttpLimits.API);
     }
 
     /**
@@ -64,8 +64,7 @@ public final class ApiServer implements AutoCloseable {
      * a {@link HeaderGate} refuse requests on their head, before any body is read.
      */
     public static ApiServer start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
-            Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json,
-            SslContext tls, HttpLimits limits) throws InterruptedException {
+            Function<ApiRequest, CompletableFuture<ApiResponse>> routes, SslContext tls, HttpLimits limits) throws InterruptedException {
         ConnectionLimiter connections = new ConnectionLimiter("HTTP " + host + ":" + port, limits.maxConnections(),
                 limits.maxConnectionsPerAddress());
         BiFunction<HttpRequest, String, ApiException> gate = routes instanceof HeaderGate headerGate
@@ -81,7 +80,7 @@ public final class ApiServer implements AutoCloseable {
                         }
                         ch.pipeline().addLast(new HttpServerCodec(4096, 16 * 1024, 64 * 1024),
                                 new RequestGuard(limits, gate), new Aggregator(limits.maxBodyBytes()),
-                                new Handler(routes, json));
+                                new Handler(routes));
                     }
                 }).bind(host, port).sync().channel();
         return new ApiServer(channel);
@@ -103,16 +102,10 @@ public final class ApiServer implements AutoCloseable {
         }
     }
 
-    private static final ObjectMapper ERRORS = new ObjectMapper();
-
     /** An error as the API writes them: JSON {@code {code, message, details}}. */
     static FullHttpResponse errorResponse(int status, String code, String message, Map<String, Object> details,
             boolean keepAlive) {
-        ObjectNode body = ERRORS.createObjectNode();
-        body.put("code", code);
-        body.put("message", message);
-        body.set("details", ERRORS.valueToTree(details));
-        byte[] bytes = body.toPrettyString().getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = ApiJson.write(new ApiError(code, message, details)).getBytes(StandardCharsets.UTF_8);
         FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
                 Unpooled.wrappedBuffer(bytes));
         http.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
@@ -151,11 +144,9 @@ public final class ApiServer implements AutoCloseable {
     /** Turns Netty requests into {@link ApiRequest}s and responses back. */
     private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Function<ApiRequest, CompletableFuture<ApiResponse>> routes;
-        private final ObjectMapper json;
 
-        Handler(Function<ApiRequest, CompletableFuture<ApiResponse>> routes, ObjectMapper json) {
+        Handler(Function<ApiRequest, CompletableFuture<ApiResponse>> routes) {
             this.routes = routes;
-            this.json = json;
         }
 
         @Override
@@ -187,11 +178,7 @@ public final class ApiServer implements AutoCloseable {
         }
 
         private ApiResponse error(int status, String code, String message, Map<String, Object> details) {
-            ObjectNode body = json.createObjectNode();
-            body.put("code", code);
-            body.put("message", message);
-            body.set("details", json.valueToTree(details));
-            return ApiResponse.json(status, body.toPrettyString());
+            return ApiResponse.json(status, new ApiError(code, message, details));
         }
 
         private static void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {

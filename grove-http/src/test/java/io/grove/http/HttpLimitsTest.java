@@ -55,7 +55,7 @@ class HttpLimitsTest {
     final Routes routes = new Routes();
 
     void start(HttpLimits limits) throws InterruptedException {
-        server = ApiServer.start(group, group, "127.0.0.1", 0, routes, JSON, null, limits);
+        server = ApiServer.start(group, group, "127.0.0.1", 0, routes, null, limits);
     }
 
     @AfterEach

@@ -1,9 +1,6 @@
 package io.grove.agent;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.AgentNodeView;
 import io.grove.agent.broker.BrokerStatus;
 import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobRunner;
@@ -109,10 +106,9 @@ public final class AgentDaemon implements AutoCloseable {
                         endpoint[0].deliver(client, event);
                     }
                 }, metrics, settings.logRetention().toMillis(), jobUsers, cgroups));
-        ObjectMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
         AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.millis())),
-                () -> onLoop(this::nodeView), json);
-        this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, json, null,
+                () -> onLoop(this::nodeView));
+        this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, null,
                 HttpLimits.AGENT);
         this.brokerEndpoint = settings.brokerPort() < 0 ? null
                 : BrokerEndpoint.start(network, settings.brokerBind(), settings.brokerPort(), agent, loop, clock);
@@ -355,22 +351,12 @@ public final class AgentDaemon implements AutoCloseable {
         metrics.publish(agent.broker().status(clock.millis()));
     }
 
-    private ObjectNode nodeView() {
-        ObjectNode node = JsonMapper.builder().build().createObjectNode();
-        node.put("node_id", agent.nodeId());
-        node.put("address", address);
-        node.put("scheduler", settings.schedulerHost() + ":" + settings.schedulerPort());
-        node.put("connected", connected);
-        node.put("tags", String.join(",", settings.tags()));
-        node.put("resources", agent.node().toString());
-        node.put("offered", agent.ledger().offered().toString());
-        node.put("broker_share", agent.ledger().declared().toString());
-        node.put("jobs", agent.jobCount());
-        node.put("results_not_acknowledged", agent.pendingResults());
-        node.put("job_users", agent.jobUsers().switching() ? agent.jobUsers().describe()
-                : "the agent's own user (it does not run as root)");
-        node.put("memory_enforcement", "resident memory sampled every " + settings.memorySampleInterval().toMillis() + " ms");
-        return node;
+    private AgentNodeView nodeView() {
+        return new AgentNodeView(agent.nodeId(), address, settings.schedulerHost() + ":" + settings.schedulerPort(),
+                connected, String.join(",", settings.tags()), agent.node().toString(), agent.ledger().offered().toString(),
+                agent.ledger().declared().toString(), agent.jobCount(), agent.pendingResults(),
+                agent.jobUsers().switching() ? agent.jobUsers().describe() : "the agent's own user (it does not run as root)",
+                "resident memory sampled every " + settings.memorySampleInterval().toMillis() + " ms");
     }
 
     private void guarded(Runnable work) {

@@ -1,10 +1,13 @@
 package io.grove.agent;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.AgentNodeView;
+import io.grove.api.Amounts;
+import io.grove.api.BrokerView;
+import io.grove.api.Health;
+import io.grove.api.JobLog;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.broker.BrokerStatus;
+import io.grove.agent.broker.Counters;
 import io.grove.agent.broker.TaskView;
 import io.grove.agent.config.BrokerConfigWriter;
 import io.grove.agent.job.WorkDir;
@@ -19,6 +22,10 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -37,8 +44,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     private final WorkDir workDir;
     private final AgentMetrics metrics;
     private final Supplier<CompletableFuture<BrokerStatus>> brokerStatus;
-    private final Supplier<CompletableFuture<ObjectNode>> node;
-    private final ObjectMapper json;
+    private final Supplier<CompletableFuture<AgentNodeView>> node;
     private final String nodeToken;
     private final Routes routes;
 
@@ -46,12 +52,11 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     private static final Executor BLOCKING = Routes.blockingExecutor("grove-agent-logs");
 
     AgentRoutes(String nodeToken, WorkDir workDir, AgentMetrics metrics, Supplier<CompletableFuture<BrokerStatus>> brokerStatus,
-            Supplier<CompletableFuture<ObjectNode>> node, ObjectMapper json) {
+            Supplier<CompletableFuture<AgentNodeView>> node) {
         this.workDir = workDir;
         this.metrics = metrics;
         this.brokerStatus = brokerStatus;
         this.node = node;
-        this.json = json;
         this.nodeToken = nodeToken;
         this.routes = routes();
     }
@@ -74,7 +79,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     private Routes routes() {
         return Routes.builder(BLOCKING, request -> new ApiException(404, "NOT_FOUND", "no route " + String.join("/", request.path())
                         + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs)"))
-                .get("/health", (request, params) -> Routes.done(ApiResponse.json(200, "{\"status\": \"ok\"}")))
+                .get("/health", (request, params) -> Routes.done(ApiResponse.ok(Health.OK)))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
                 // reading a log file blocks: on a thread of its own, never on the network's
                 .blocking("GET", "/api/v1/jobs/{job}/logs", (request, params) -> {
@@ -82,8 +87,8 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
                     return log(params.get("job"), request);
                 })
                 .get("/api/v1/broker", (request, params) -> brokerStatus.get()
-                        .thenApply(status -> ApiResponse.json(200, brokerJson(status).toPrettyString())))
-                .get("/api/v1/node", (request, params) -> node.get().thenApply(n -> ApiResponse.json(200, n.toPrettyString())))
+                        .thenApply(status -> ApiResponse.ok(brokerView(status))))
+                .get("/api/v1/node", (request, params) -> node.get().thenApply(ApiResponse::ok))
                 .build();
     }
 
@@ -121,78 +126,47 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
             byte[] data = new byte[(int) Math.min(MAX_LOG_CHUNK, length - from)];
             in.seek(from);
             in.readFully(data);
-            ObjectNode body = json.createObjectNode();
-            body.put("job_id", jobId);
-            body.put("stream", stream);
-            body.put("offset", from);
-            body.put("next_offset", from + data.length);
-            body.put("size", length);
-            body.put("data", new String(data, StandardCharsets.UTF_8));
-            return ApiResponse.json(200, body.toPrettyString());
+            return ApiResponse.ok(new JobLog(jobId, stream, from, from + data.length, length,
+                    new String(data, StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new ApiException(500, "INTERNAL", "cannot read the log: " + e.getMessage());
         }
     }
 
-    ObjectNode brokerJson(BrokerStatus status) {
-        ObjectNode body = json.createObjectNode();
-        body.put("config_yaml", BrokerConfigWriter.toYaml(status.config()));
-        body.set("used", resources(status.used()));
-        body.set("node_capacity", resources(status.nodeCapacity()));
-        body.set("resource_limit", resources(status.config().resourceLimit()));
-        body.put("missing_task_types", status.missingTaskTypes());
-        ArrayNode queues = body.putArray("queues");
+    static BrokerView brokerView(BrokerStatus status) {
+        List<BrokerView.Queue> queues = new ArrayList<>();
         for (BrokerStatus.QueueState q : status.queues()) {
-            ObjectNode node = queues.addObject();
-            node.put("name", q.name());
-            node.put("weight", q.weight());
-            node.set("limit", resources(q.limit()));
-            node.set("used", resources(q.used()));
-            node.put("real_usage", q.real());
-            node.put("planned_usage", q.planned());
-            node.put("active", q.active());
-            node.put("waiting", q.waiting());
-            node.put("in_fly", q.inFly());
+            queues.add(new BrokerView.Queue(q.name(), q.weight(), amounts(q.limit()), amounts(q.used()), q.real(),
+                    q.planned(), q.active(), q.waiting(), q.inFly()));
         }
-        ArrayNode types = body.putArray("task_types");
+        List<BrokerView.TaskType> types = new ArrayList<>();
         for (BrokerStatus.TypeState t : status.types()) {
-            ObjectNode node = types.addObject();
-            node.put("name", t.name());
-            node.put("queue", t.queue());
-            node.put("default_duration_ms", t.defaultDurationMs());
-            node.put("planned_duration_ms", t.plannedDurationMs());
-            node.put("finished", t.measured());
+            types.add(new BrokerView.TaskType(t.name(), t.queue(), t.defaultDurationMs(), t.plannedDurationMs(),
+                    t.measured()));
         }
-        ObjectNode counters = body.putObject("sensors");
-        counters.set("queue", json.valueToTree(status.queueCounters()));
-        counters.set("task", json.valueToTree(status.typeCounters()));
-        ArrayNode tasks = body.putArray("tasks");
+        List<BrokerView.Task> tasks = new ArrayList<>();
         for (TaskView task : status.tasks()) {
-            ObjectNode node = tasks.addObject();
-            node.put("client", task.client());
-            node.put("task_id", task.taskId());
-            node.put("name", task.name());
-            node.put("type", task.type());
-            node.put("queue", task.queue());
-            node.set("resources", resources(task.resources()));
-            node.put("priority", task.priority());
-            node.put("state", task.inFly() ? "in_fly" : "queued");
-            node.put("waited_ms", (task.inFly() ? task.startedAt() : status.now()) - task.submittedAt());
-            if (task.inFly()) {
-                node.put("running_ms", status.now() - task.startedAt());
-            }
+            tasks.add(new BrokerView.Task(task.client(), task.taskId(), task.name(), task.type(), task.queue(),
+                    amounts(task.resources()), task.priority(), task.inFly() ? "in_fly" : "queued",
+                    (task.inFly() ? task.startedAt() : status.now()) - task.submittedAt(),
+                    task.inFly() ? status.now() - task.startedAt() : null));
         }
-        return body;
+        return new BrokerView(BrokerConfigWriter.toYaml(status.config()), amounts(status.used()),
+                amounts(status.nodeCapacity()), amounts(status.config().resourceLimit()), status.missingTaskTypes(),
+                queues, types, new BrokerView.Sensors(counters(status.queueCounters()), counters(status.typeCounters())),
+                tasks);
     }
 
-    private ObjectNode resources(BrokerResources r) {
-        ObjectNode node = json.createObjectNode();
-        if (r.cpuMillis() != BrokerResources.UNLIMITED_AMOUNT) {
-            node.put("cpu", r.cpu());
-        }
-        if (r.memory() != BrokerResources.UNLIMITED_AMOUNT) {
-            node.put("memory", r.memory());
-        }
-        return node;
+    private static Map<String, BrokerView.Counters> counters(Map<String, Counters.CounterValues> values) {
+        Map<String, BrokerView.Counters> out = new LinkedHashMap<>();
+        values.forEach((label, v) -> out.put(label, new BrokerView.Counters(v.enqueuedTasks(), v.inFlyTasks(),
+                v.finishedTasks(), v.cpuConsumptionMillis(), v.memoryConsumption())));
+        return out;
+    }
+
+    /** The broker's amounts: cpu and memory, each left out when unlimited. */
+    private static Amounts amounts(BrokerResources r) {
+        return new Amounts(null, r.cpuMillis() == BrokerResources.UNLIMITED_AMOUNT ? null : r.cpu(), null,
+                r.memory() == BrokerResources.UNLIMITED_AMOUNT ? null : (double) r.memory(), null);
     }
 }

@@ -1,9 +1,5 @@
 package io.grove.server;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.cluster.Cluster;
@@ -85,12 +81,6 @@ public final class SchedulerDaemon implements AutoCloseable {
         this.nodes = nodes;
         this.api = api;
         this.timer = timer;
-    }
-
-    /** A JSON mapper for the API: snake_case, pretty enough. */
-    static ObjectMapper apiJson() {
-        return JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS).build();
     }
 
     /** The security stage's results: who may call, the node token, TLS, the audit log. */
@@ -236,9 +226,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         opened.add(nodeEndpoint, nodeEndpoint::close);
         ApiServer apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
                 new Authenticator(secured.tokens(), secured.audit(), clock,
-                        new Api(loop, journal, clock, reloader, metrics, numbers, apiJson(), addresses, secured.audit(),
+                        new Api(loop, journal, clock, reloader, metrics, numbers, addresses, secured.audit(),
                                 secured.nodeToken())),
-                apiJson(), secured.httpTls(), HttpLimits.API);
+                secured.httpTls(), HttpLimits.API);
         opened.add(apiServer, apiServer::close);
         reloader.watch();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {

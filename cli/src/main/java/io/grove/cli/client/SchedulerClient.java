@@ -1,7 +1,8 @@
 package io.grove.cli.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.api.ApiError;
+import io.grove.api.ApiJson;
+import io.grove.api.Problem;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -11,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,7 +33,6 @@ public final class SchedulerClient {
 
     private final Target target;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final ObjectMapper json = new ObjectMapper();
 
     public SchedulerClient(Target target) {
         this.target = target;
@@ -41,34 +42,60 @@ public final class SchedulerClient {
         return target;
     }
 
-    public ObjectMapper json() {
-        return json;
+    /** {@code GET} of a body (a path under {@code /api/v1}). */
+    public <T> T get(String path, Class<T> type) throws CliException {
+        return read(send("GET", path, null, null), type);
     }
 
-    public JsonNode get(String path) throws CliException {
-        return send("GET", path, null, null);
+    /** {@code GET} of a list of bodies. */
+    public <T> List<T> list(String path, Class<T> type) throws CliException {
+        String answer = send("GET", path, null, null);
+        try {
+            return ApiJson.mapper().readValue(answer,
+                    ApiJson.mapper().getTypeFactory().constructCollectionType(List.class, type));
+        } catch (IOException e) {
+            throw unreadable(type, e.getMessage());
+        }
     }
 
-    public JsonNode post(String path, String body, String contentType) throws CliException {
-        return send("POST", path, body, contentType);
+    public <T> T post(String path, String body, String contentType, Class<T> type) throws CliException {
+        return read(send("POST", path, body, contentType), type);
     }
 
-    public JsonNode patch(String path, String body) throws CliException {
-        return send("PATCH", path, body, "application/json");
+    /** {@code POST} of a body record as JSON. */
+    public <T> T post(String path, Object body, Class<T> type) throws CliException {
+        return post(path, ApiJson.write(body), "application/json", type);
     }
 
-    /** A request to the scheduler's API ({@code path} under {@code /api/v1}). */
-    public JsonNode send(String method, String path, String body, String contentType) throws CliException {
+    public <T> T patch(String path, Object body, Class<T> type) throws CliException {
+        return read(send("PATCH", path, ApiJson.write(body), "application/json"), type);
+    }
+
+    /** A request to the scheduler's API ({@code path} under {@code /api/v1}); the answer's text. */
+    private String send(String method, String path, String body, String contentType) throws CliException {
         return request(URI.create(target.scheduler() + "/api/v1" + path), method, body, contentType, "the scheduler",
                 "is it running? start one with 'grove local', or point at it with --scheduler or GROVE_SCHEDULER");
     }
 
     /** A GET to another Grove endpoint (an agent's). */
-    public JsonNode getFrom(URI uri, String what) throws CliException {
-        return request(uri, "GET", null, null, what, "is the node's agent running?");
+    public <T> T getFrom(URI uri, String what, Class<T> type) throws CliException {
+        return read(request(uri, "GET", null, null, what, "is the node's agent running?"), type);
     }
 
-    private JsonNode request(URI uri, String method, String body, String contentType, String what, String hint)
+    private static <T> T read(String answer, Class<T> type) throws CliException {
+        try {
+            return ApiJson.read(answer, type);
+        } catch (IllegalArgumentException e) {
+            throw unreadable(type, e.getMessage());
+        }
+    }
+
+    private static CliException unreadable(Class<?> type, String why) {
+        return new CliException(ExitCodes.FAILED, "the answer is not the " + type.getSimpleName()
+                + " this version of grove reads (" + why + "); are the scheduler and grove of the same version?");
+    }
+
+    private String request(URI uri, String method, String body, String contentType, String what, String hint)
             throws CliException {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
                 .header("X-Grove-User", target.user())
@@ -94,25 +121,21 @@ public final class SchedulerClient {
             Thread.currentThread().interrupt();
             throw new CliException(ExitCodes.FAILED, "interrupted");
         }
-        JsonNode answer = parse(response.body());
         int status = response.statusCode();
         if (status / 100 == 2) {
-            return answer;
+            return response.body();
         }
-        throw error(status, answer, response.body());
+        throw error(status, parseError(response.body()), response.body());
     }
 
-    private CliException error(int status, JsonNode answer, String raw) {
-        String code = answer != null && answer.has("code") ? answer.get("code").asText() : "HTTP_" + status;
-        String message = answer != null && answer.has("message") ? answer.get("message").asText() : raw.strip();
+    private CliException error(int status, ApiError answer, String raw) {
+        String code = answer != null && answer.code() != null ? answer.code() : "HTTP_" + status;
+        String message = answer != null && answer.message() != null ? answer.message() : raw.strip();
         StringBuilder line = new StringBuilder(message);
-        JsonNode problems = answer == null ? null : answer.path("details").path("problems");
-        if (problems != null && problems.isArray()) {
-            for (JsonNode problem : problems) {
-                line.append("\n  ").append(problem.path("line").asInt() > 0 ? "line " + problem.get("line").asInt() + ": " : "")
-                        .append(problem.path("path").asText().isEmpty() ? "" : problem.get("path").asText() + ": ")
-                        .append(problem.path("message").asText());
-            }
+        for (Problem problem : answer == null ? List.<Problem>of() : answer.problems()) {
+            line.append("\n  ").append(problem.line() > 0 ? "line " + problem.line() + ": " : "")
+                    .append(problem.path() == null || problem.path().isEmpty() ? "" : problem.path() + ": ")
+                    .append(problem.message());
         }
         String hint = HINTS.get(code);
         if (hint != null) {
@@ -122,10 +145,11 @@ public final class SchedulerClient {
         return new CliException(exit, line.toString());
     }
 
-    private JsonNode parse(String body) {
+    /** The error an answer carries, or {@code null} when it is not the API's error JSON (a proxy's page). */
+    private static ApiError parseError(String body) {
         try {
-            return body == null || body.isBlank() ? null : json.readTree(body);
-        } catch (IOException e) {
+            return body == null || body.isBlank() ? null : ApiJson.read(body, ApiError.class);
+        } catch (IllegalArgumentException e) {
             return null;
         }
     }

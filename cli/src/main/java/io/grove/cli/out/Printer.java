@@ -1,7 +1,6 @@
 package io.grove.cli.out;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.api.ApiJson;
 import java.io.PrintWriter;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -15,7 +14,6 @@ public final class Printer {
     private final PrintWriter out;
     private final String format;
     private final Style style;
-    private final ObjectMapper json = new ObjectMapper();
 
     public Printer(PrintWriter out, String format, Style style) {
         this.out = out;
@@ -32,9 +30,9 @@ public final class Printer {
     }
 
     /** The data as JSON or YAML; returns false when the format is a table (the caller renders it). */
-    public boolean data(JsonNode data) {
+    public boolean data(Object body) {
         if (format.equals("json")) {
-            out.println(data.toPrettyString());
+            out.println(ApiJson.write(body));
             out.flush();
             return true;
         }
@@ -42,7 +40,7 @@ public final class Printer {
             DumperOptions options = new DumperOptions();
             options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
             options.setIndicatorIndent(0);
-            out.print(new Yaml(options).dump(json.convertValue(data, Object.class)));
+            out.print(new Yaml(options).dump(ApiJson.mapper().convertValue(body, Object.class)));
             out.flush();
             return true;
         }

@@ -1,6 +1,6 @@
 package io.grove.server.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.api.Health;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
@@ -33,17 +33,15 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
     private final Routes routes;
 
     public Api(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, ObjectMapper json, NodeAddresses addresses,
-            AuditLog audit, String nodeToken) {
-        ApiResource.Parts parts = new ApiResource.Parts(loop, journal, clock, config, metrics, operationNumbers, json,
-                new Views(json, addresses), audit, nodeToken);
+            AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken) {
+        ApiResource.Parts parts = new ApiResource.Parts(loop, journal, clock, config, metrics, operationNumbers,
+                new Views(addresses), audit, nodeToken);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {
             String path = "/" + String.join("/", request.path());
             boolean api = request.path().size() >= 3 && request.path().get(0).equals("api") && request.path().get(1).equals("v1");
             return ApiException.notFound("no route " + request.method() + " " + path + (api ? "" : "; the API is under /api/v1"));
         })
-                .get("/healthz", (request, params) -> Routes.done(ApiResponse.json(200,
-                        json.createObjectNode().put("status", "ok").toPrettyString())))
+                .get("/healthz", (request, params) -> Routes.done(ApiResponse.ok(Health.OK)))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
                 new NodeRoutes(parts), new ConfigRoutes(parts))) {

@@ -1,8 +1,8 @@
 package io.grove.server.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.ConfigView;
+import io.grove.api.Problem;
+import io.grove.config.api.ApiValues;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.operation.Operation;
@@ -21,9 +21,7 @@ import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.security.AuditLog;
 import io.grove.server.state.Journal;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,8 +36,7 @@ abstract class ApiResource {
 
     /** The daemon's parts the API works with. */
     record Parts(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, ObjectMapper json, Views views, AuditLog audit,
-            String nodeToken) {
+            AtomicLong operationNumbers, Views views, AuditLog audit, String nodeToken) {
     }
 
     final SchedulerLoop loop;
@@ -48,7 +45,6 @@ abstract class ApiResource {
     final ConfigReloader config;
     final SchedulerMetrics metrics;
     final AtomicLong operationNumbers;
-    final ObjectMapper json;
     final Views views;
     final AuditLog audit;
     final String nodeToken;
@@ -60,7 +56,6 @@ abstract class ApiResource {
         this.config = parts.config();
         this.metrics = parts.metrics();
         this.operationNumbers = parts.operationNumbers();
-        this.json = parts.json();
         this.views = parts.views();
         this.audit = parts.audit();
         this.nodeToken = parts.nodeToken();
@@ -69,12 +64,13 @@ abstract class ApiResource {
     /** Declares the resource's routes. */
     abstract void addTo(Routes.Builder routes);
 
-    CompletableFuture<ApiResponse> ok(JsonNode body) {
-        return CompletableFuture.completedFuture(ApiResponse.json(200, body.toPrettyString()));
+    static CompletableFuture<ApiResponse> ok(Object body) {
+        return CompletableFuture.completedFuture(ApiResponse.ok(body));
     }
 
-    CompletableFuture<ApiResponse> read(Function<Cluster, JsonNode> view) {
-        return loop.call(view).thenApply(body -> ApiResponse.json(200, body.toPrettyString()));
+    /** A view built on the scheduler's thread, answered {@code 200}. */
+    CompletableFuture<ApiResponse> read(Function<Cluster, ?> view) {
+        return loop.call(view).thenApply(ApiResponse::ok);
     }
 
     static Operation operation(Cluster cluster, String id) {
@@ -158,25 +154,16 @@ abstract class ApiResource {
         return result;
     }
 
-    ObjectNode status(ConfigReloader.Status status) {
-        ObjectNode node = json.createObjectNode();
-        node.put("at", status.at().toString());
-        node.put("applied", status.applied());
-        node.put("message", status.message());
-        node.set("problems", json.valueToTree(problems(status.problems())));
-        return node;
+    static ConfigView.ReloadStatus status(ConfigReloader.Status status) {
+        return new ConfigView.ReloadStatus(status.at().toString(), status.applied(), status.message(),
+                problems(status.problems()));
     }
 
-    static List<Map<String, Object>> problems(List<ConfigProblem> problems) {
-        List<Map<String, Object>> out = new ArrayList<>();
+    static List<Problem> problems(List<ConfigProblem> problems) {
+        List<Problem> out = new ArrayList<>();
         for (ConfigProblem problem : problems) {
-            Map<String, Object> item = new LinkedHashMap<>();
-            item.put("code", problem.code().name().toLowerCase(Locale.ROOT));
-            item.put("path", problem.path());
-            item.put("attribute", problem.attribute());
-            item.put("line", problem.line());
-            item.put("message", problem.message());
-            out.add(item);
+            out.add(new Problem(ApiValues.lower(problem.code()), problem.path(), problem.attribute(), problem.line(),
+                    problem.message()));
         }
         return out;
     }

@@ -1,6 +1,6 @@
 package io.grove.server.http;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.ConfigView;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.pool.PoolsConfig;
@@ -8,6 +8,7 @@ import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -26,19 +27,14 @@ final class ConfigRoutes extends ApiResource {
                         .supplyAsync(() -> candidate(request), Api.BLOCKING)
                         .thenCompose(candidate -> {
                             PoolsConfig current = config.current();
-                            return read(cluster -> new ConfigDiffView(json).render(current, candidate, cluster, clock.now()));
+                            return read(cluster -> ConfigDiffs.render(current, candidate, cluster, clock.now()));
                         }))
                 .post("/api/v1/config/reload", (request, params) -> reload(request));
     }
 
-    private ObjectNode configView() {
-        ObjectNode node = json.createObjectNode();
-        node.put("file", config.file().toString());
-        node.put("default_tree", config.current().defaultTree());
-        node.set("trees", json.valueToTree(config.current().trees().keySet()));
-        node.set("last_reload", status(config.status()));
-        node.put("text", config.currentText());
-        return node;
+    private ConfigView configView() {
+        return new ConfigView(config.file().toString(), config.current().defaultTree(),
+                List.copyOf(config.current().trees().keySet()), status(config.status()), config.currentText());
     }
 
     private PoolsConfig candidate(ApiRequest request) {
@@ -58,13 +54,13 @@ final class ConfigRoutes extends ApiResource {
                     + config.current().access().admins() + " may reload the configuration");
         }
         return config.reload("requested by " + request.user()).thenApply(status -> {
-            ObjectNode body = status(status);
+            ConfigView.ReloadStatus body = status(status);
             audit(request, "reload", "config", status.applied() ? "allowed" : "refused", status.message());
             if (!status.applied()) {
                 throw new ApiException(status.problems().isEmpty() ? 409 : 400, "RELOAD_REFUSED",
                         status.message(), Map.of("problems", problems(status.problems())));
             }
-            return ApiResponse.json(200, body.toPrettyString());
+            return ApiResponse.ok(body);
         });
     }
 }

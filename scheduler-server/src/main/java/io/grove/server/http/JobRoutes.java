@@ -1,6 +1,6 @@
 package io.grove.server.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.grove.api.JobView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.http.ApiException;
@@ -12,6 +12,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** An operation's jobs, and a job's logs read from its node's agent. */
@@ -34,7 +36,7 @@ final class JobRoutes extends ApiResource {
     private CompletableFuture<ApiResponse> jobs(String id) {
         return read(cluster -> {
             Operation operation = operation(cluster, id);
-            ArrayNode list = json.createArrayNode();
+            List<JobView> list = new ArrayList<>();
             for (Job job : operation.finishedJobs()) {
                 list.add(views.job(job));
             }

@@ -1,10 +1,11 @@
 package io.grove.server.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.grove.api.NodeView;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.node.Node;
 import io.grove.http.Routes;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The nodes and their state. */
 final class NodeRoutes extends ApiResource {
@@ -18,8 +19,8 @@ final class NodeRoutes extends ApiResource {
         routes.get("/api/v1/nodes", (request, params) -> read(this::nodes));
     }
 
-    private JsonNode nodes(Cluster cluster) {
-        ArrayNode list = json.createArrayNode();
+    private List<NodeView> nodes(Cluster cluster) {
+        List<NodeView> list = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             list.add(views.node(node));
         }

@@ -1,8 +1,10 @@
 package io.grove.server.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.ApiJson;
+import io.grove.api.OperationDetails;
+import io.grove.api.OperationSummary;
+import io.grove.api.OperationUpdate;
+import io.grove.api.Quantities;
 import io.grove.config.LoadResult;
 import io.grove.config.spec.OperationSpecLoader;
 import io.grove.config.spec.ResourcesParser;
@@ -17,7 +19,6 @@ import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
 import io.grove.server.state.JournalEvent;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -71,8 +72,8 @@ final class OperationRoutes extends ApiResource {
             operationNumbers.incrementAndGet();
             CompletableFuture<Void> durable = journal.append(new JournalEvent.Submitted(id, spec, user,
                     operation.submitTime().toEpochMilli()));
-            ObjectNode body = views.operationSummary(operation, cluster);
-            return durable.thenApply(done -> ApiResponse.json(201, body.toPrettyString()));
+            OperationSummary body = views.operationSummary(operation, cluster);
+            return durable.thenApply(done -> ApiResponse.json(201, body));
         }).thenCompose(future -> future);
     }
 
@@ -83,7 +84,7 @@ final class OperationRoutes extends ApiResource {
         String tree = request.query().get("tree");
         int limit = intParam(request, "limit", 1000);
         return read(cluster -> {
-            ArrayNode list = json.createArrayNode();
+            List<OperationSummary> list = new ArrayList<>();
             for (Operation operation : cluster.registry().operations()) {
                 if (list.size() >= limit) {
                     break;
@@ -118,36 +119,24 @@ final class OperationRoutes extends ApiResource {
             }
             audit(request, "abort", id, "allowed", null);
             CompletableFuture<Void> durable = journal.append(new JournalEvent.Aborted(id, clock.now().toEpochMilli(), message));
-            ObjectNode body = views.operationSummary(operation(cluster, id), cluster);
-            return durable.thenApply(done -> ApiResponse.json(200, body.toPrettyString()));
+            OperationSummary body = views.operationSummary(operation(cluster, id), cluster);
+            return durable.thenApply(done -> ApiResponse.ok(body));
         }).thenCompose(future -> future);
     }
 
     private CompletableFuture<ApiResponse> update(ApiRequest request, String id) {
         request.requireUser();
-        JsonNode body;
+        OperationUpdate body;
         try {
-            body = json.readTree(request.body().isBlank() ? "{}" : request.body());
-        } catch (IOException e) {
-            throw new ApiException(400, "INVALID_SPEC", "the body is not JSON: " + e.getMessage());
-        }
-        if (!body.isObject()) {
-            throw new ApiException(400, "INVALID_SPEC", "the body must be a JSON object");
-        }
-        List<String> unknown = new ArrayList<>();
-        body.fieldNames().forEachRemaining(name -> {
-            if (!List.of("weight", "pool", "tree", "resource_limits").contains(name)) {
-                unknown.add(name);
-            }
-        });
-        if (!unknown.isEmpty()) {
-            throw new ApiException(400, "INVALID_SPEC", "unknown field(s) " + unknown
+            body = ApiJson.readStrict(request.body().isBlank() ? "{}" : request.body(), OperationUpdate.class);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(400, "INVALID_SPEC", "the body is not an update: " + e.getMessage()
                     + "; an update may set weight, pool (with tree) and resource_limits");
         }
-        Double weight = body.has("weight") ? body.get("weight").asDouble(Double.NaN) : null;
-        String pool = body.has("pool") ? body.get("pool").asText() : null;
-        String tree = body.has("tree") ? body.get("tree").asText() : null;
-        Resources limits = body.has("resource_limits") ? limits(body.get("resource_limits")) : null;
+        Double weight = body.weight();
+        String pool = body.pool();
+        String tree = body.tree();
+        Resources limits = body.resourceLimits() == null ? null : limits(body.resourceLimits());
         return loop.call(cluster -> {
             Operation target = mayChange(request, cluster, operation(cluster, id), "update");
             if (pool != null) {
@@ -169,13 +158,13 @@ final class OperationRoutes extends ApiResource {
             }
             CompletableFuture<Void> durable = journal.append(new JournalEvent.Updated(id, weight, limits, tree, pool,
                     clock.now().toEpochMilli()));
-            ObjectNode view = views.operation(operation(cluster, id), cluster);
-            return durable.thenApply(done -> ApiResponse.json(200, view.toPrettyString()));
+            OperationDetails view = views.operation(operation(cluster, id), cluster);
+            return durable.thenApply(done -> ApiResponse.ok(view));
         }).thenCompose(future -> future);
     }
 
-    private Resources limits(JsonNode node) {
-        LoadResult<PartialResources> parsed = ResourcesParser.parse(node.toString(), "resource_limits");
+    private static Resources limits(Quantities quantities) {
+        LoadResult<PartialResources> parsed = ResourcesParser.parse(ApiJson.write(quantities), "resource_limits");
         if (!parsed.ok()) {
             throw new ApiException(400, "INVALID_SPEC", parsed.describe(), Map.of("problems", problems(parsed.problems())));
         }

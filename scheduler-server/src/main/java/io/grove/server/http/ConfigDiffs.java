@@ -1,8 +1,7 @@
 package io.grove.server.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.ConfigDiff;
+import io.grove.config.api.ApiValues;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
@@ -12,6 +11,9 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.pool.PoolsDiff;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -20,63 +22,44 @@ import java.util.Map;
  * added, removed and changed, pools still in use that it removes (a reload would be refused) —
  * and, per tree, every pool's fair share now and under the candidate for the current demands.
  */
-final class ConfigDiffView {
+final class ConfigDiffs {
 
-    private final ObjectMapper json;
-
-    ConfigDiffView(ObjectMapper json) {
-        this.json = json;
+    private ConfigDiffs() {
     }
 
-    ObjectNode render(PoolsConfig current, PoolsConfig candidate, Cluster cluster, Instant now) {
-        ObjectNode body = json.createObjectNode();
+    static ConfigDiff render(PoolsConfig current, PoolsConfig candidate, Cluster cluster, Instant now) {
         PoolsDiff diff = PoolsDiff.of(current, candidate);
-        ArrayNode changes = body.putArray("changes");
-        ArrayNode blocking = body.putArray("in_use");
+        List<ConfigDiff.Change> changes = new ArrayList<>();
+        List<ConfigDiff.InUse> inUse = new ArrayList<>();
         for (PoolsDiff.Change change : diff.changes()) {
-            ObjectNode node = changes.addObject();
-            node.put("tree", change.tree());
-            if (change.pool() != null) {
-                node.put("pool", change.pool());
-            }
-            node.put("kind", change.kind().name().toLowerCase(Locale.ROOT));
-            ArrayNode attributes = node.putArray("attributes");
-            change.attributes().forEach(a -> attributes.add(snake(a)));
+            changes.add(new ConfigDiff.Change(change.tree(), change.pool(), ApiValues.lower(change.kind()),
+                    change.attributes().stream().map(ConfigDiffs::snake).toList()));
             int operations = operationsIn(cluster, change);
             if (operations > 0) {
-                ObjectNode use = blocking.addObject();
-                use.put("tree", change.tree());
-                if (change.pool() != null) {
-                    use.put("pool", change.pool());
-                }
-                use.put("operations", operations);
+                inUse.add(new ConfigDiff.InUse(change.tree(), change.pool(), operations));
             }
         }
-        ObjectNode trees = body.putObject("fair_shares");
+        Map<String, List<ConfigDiff.PoolShares>> trees = new LinkedHashMap<>();
         for (PoolTreeConfig tree : candidate.trees().values()) {
             if (!cluster.treeNames().contains(tree.name())) {
                 continue;
             }
             FairShareResult before = cluster.fairShare(tree.name());
             FairShareResult after = cluster.whatIf(tree.name(), tree, now);
-            ArrayNode pools = trees.putArray(tree.name());
+            List<ConfigDiff.PoolShares> pools = new ArrayList<>();
             for (Map.Entry<String, ElementShares> element : after.elements().entrySet()) {
                 ElementShares shares = element.getValue();
                 if (shares.kind() == ElementKind.OPERATION) {
                     continue;
                 }
-                ObjectNode pool = pools.addObject();
-                pool.put("pool", element.getKey());
-                pool.put("parent", shares.parent());
                 ElementShares was = before == null ? null : before.elements().get(element.getKey());
-                if (was != null) {
-                    pool.put("fair_share_now", was.fairShare().total().max());
-                }
-                pool.put("fair_share_new", shares.fairShare().total().max());
-                pool.put("demand_share", shares.demandShare().max());
+                pools.add(new ConfigDiff.PoolShares(element.getKey(), shares.parent(),
+                        was == null ? null : was.fairShare().total().max(), shares.fairShare().total().max(),
+                        shares.demandShare().max()));
             }
+            trees.put(tree.name(), pools);
         }
-        return body;
+        return new ConfigDiff(changes, inUse, trees);
     }
 
     private static int operationsIn(Cluster cluster, PoolsDiff.Change change) {

@@ -1,0 +1,15 @@
+package io.grove.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * {@code GET /api/v1/nodes}: a node as the scheduler sees it.
+ *
+ * @param tree its pool tree; {@code null} with {@code treeProblem} when it matches none or several
+ * @param address its agent's HTTP endpoint, from its handshake
+ */
+public record NodeView(String id, String state, @JsonInclude(JsonInclude.Include.ALWAYS) String tree, String address,
+        String treeProblem, List<String> tags, Amounts resourceLimits, Amounts resourceUsage, int jobs,
+        @JsonInclude(JsonInclude.Include.ALWAYS) String lastHeartbeat) {
+}

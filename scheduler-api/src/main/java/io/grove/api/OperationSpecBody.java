@@ -1,0 +1,49 @@
+package io.grove.api;
+
+import com.fasterxml.jackson.annotation.JsonAlias;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code POST /api/v1/operations}: an operation spec, in JSON or YAML. The daemon reads it with
+ * every problem and its line ({@code docs/api.md}); this record is what clients build and what the
+ * spec may contain — a key the daemon accepts is a component here, and the reverse.
+ *
+ * @param pool the pool; none: the user's ephemeral pool
+ * @param poolTrees the trees; none: the default tree
+ * @param fairShareStarvationTimeout a duration such as {@code 60s}
+ * @param type {@code vanilla} or {@code map}
+ */
+public record OperationSpecBody(
+        String type,
+        String title,
+        String pool,
+        List<String> poolTrees,
+        Map<String, TreeOptions> schedulingOptionsPerPoolTree,
+        Double weight,
+        Quantities resourceLimits,
+        Integer maxFailedJobCount,
+        String preemptionMode,
+        Boolean isGang,
+        Double fairShareStarvationTolerance,
+        @JsonAlias("fair_share_preemption_timeout") String fairShareStarvationTimeout,
+        Quantities nonPreemptibleResourceUsageThreshold,
+        @JsonAlias("scheduling_tag") String schedulingTagFilter,
+        Map<String, Task> tasks) {
+
+    /** Settings for one tree. */
+    public record TreeOptions(String pool, Double weight, Quantities resourceLimits,
+            @JsonAlias("scheduling_tag") String schedulingTagFilter) {
+    }
+
+    /** A task: its jobs, their command, what each asks for and its environment. */
+    public record Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
+            Map<String, String> env) {
+    }
+
+    /** A spec of one task {@code main} with everything else left to the daemon's defaults. */
+    public static OperationSpecBody of(String title, String pool, Task main) {
+        return new OperationSpecBody(null, title, pool, null, null, null, null, null, null, null, null, null, null, null,
+                Map.of("main", main));
+    }
+}

@@ -1,0 +1,30 @@
+package io.grove.api;
+
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
+/**
+ * A pool (or the root) of a tree: every attribute of its what-if element, its operations, and what
+ * its configuration declares.
+ *
+ * @param strongGuaranteeResources as configured
+ * @param resourceLimits as configured
+ * @param resourceFlow where the pool declares it (an integral pool, or a parent of integral pools)
+ * @param burstGuaranteeResources where the pool declares it
+ */
+public record PoolView(
+        @JsonUnwrapped ElementView shares,
+        String name,
+        Operations operations,
+        String starvation,
+        boolean ephemeral,
+        String mode,
+        Amounts strongGuaranteeResources,
+        Amounts resourceLimits,
+        String schedulingTagFilter,
+        Amounts resourceFlow,
+        Amounts burstGuaranteeResources) {
+
+    /** The pool's operations against its count limits. */
+    public record Operations(int total, int running, int lightweightRunning, int pending, int maxTotal, int maxRunning) {
+    }
+}
