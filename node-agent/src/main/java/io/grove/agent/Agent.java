@@ -2,10 +2,7 @@ package io.grove.agent;
 
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerEvent;
-import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.broker.ResourceBroker;
-import io.grove.agent.broker.TaskRequest;
-import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobContainment;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobSpec;
@@ -23,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,8 +40,6 @@ public final class Agent {
 
     /** The broker client name of the agent's own node-local work. */
     public static final String SELF = "agent";
-    /** What one of the agent's own node-local tasks holds: no CPU to speak of, some memory. */
-    static final BrokerResources NODE_TASK = new BrokerResources(0, 16L << 20);
     static final int STDERR_TAIL_BYTES = 4096;
 
     /** Runs a task on the agent's thread after a delay. */
@@ -64,13 +58,11 @@ public final class Agent {
     private final Runnable heartbeatSoon;
     private final BiConsumer<String, BrokerEvent> brokerClients;
     private final AgentListener listener;
-    private final long logRetentionMs;
     private final JobContainment containment;
 
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
     private final Reports reports = new Reports();
-    private final Map<Long, String> ownTasks = new HashMap<>();
-    private long nextOwnTask = 1;
+    private final NodeTasks nodeTasks;
 
     public Agent(AgentParts parts) {
         this.nodeId = parts.nodeId();
@@ -84,25 +76,10 @@ public final class Agent {
         this.heartbeatSoon = parts.heartbeatSoon();
         this.brokerClients = parts.brokerClients();
         this.listener = parts.listener();
-        this.logRetentionMs = parts.logRetentionMs();
+        this.nodeTasks = new NodeTasks(workDir, clock, parts.logRetentionMs(),
+                request -> dispatch(broker.submit(clock.millis(), SELF, request)), this::prepared);
         this.containment = new JobContainment(nodeId, workDir, parts.runner(), parts.jobUsers(), parts.cgroups());
         syncBroker();
-    }
-
-    /**
-     * What the agent is built from.
-     *
-     * @param node everything the node offers (CPU, memory, GPU, network, user slots)
-     * @param brokerReserve CPU and memory kept for broker tasks, never offered to the scheduler
-     * @param clock epoch milliseconds
-     * @param heartbeatSoon asks the daemon for an early heartbeat (a job ended)
-     * @param brokerClients delivers broker events to the loopback clients
-     * @param logRetentionMs how long archived logs are kept
-     */
-    public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
-            WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Timers timers,
-            Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
-            long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups) {
     }
 
     // ---------------------------------------------------------------- restart
@@ -192,7 +169,7 @@ public final class Agent {
     /** What was reported is acknowledged: the logs of the jobs whose results went are archived. */
     private void acknowledge(boolean resync) {
         for (String jobId : reports.acknowledged(resync)) {
-            ownTask(BrokerConfig.LOG_ARCHIVE, "archive:" + jobId);
+            nodeTasks.submit(BrokerConfig.LOG_ARCHIVE, "archive:" + jobId);
         }
     }
 
@@ -221,7 +198,7 @@ public final class Agent {
         jobs.put(spec.jobId(), job);
         reports.started(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO));
         ledger.jobStarted(spec.resources());
-        job.prepareTaskId = ownTask(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
+        job.prepareTaskId = nodeTasks.submit(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
     }
 
     /** The broker allocated the preparation: make the sandbox and start the process. */
@@ -262,7 +239,7 @@ public final class Agent {
         }
         if (job.state == AgentJob.State.PREPARING) {
             dispatch(broker.remove(clock.millis(), SELF, job.prepareTaskId));
-            ownTasks.remove(job.prepareTaskId);
+            nodeTasks.forget(job.prepareTaskId);
             jobs.remove(jobId);
             ledger.jobEnded(job.spec.resources());
             finished(new FinishedJob(jobId, outcome, null, message, 0, clock.millis()), null);
@@ -371,7 +348,7 @@ public final class Agent {
 
     /** Removes archived logs older than the retention (a broker task). */
     public void expireLogs() {
-        ownTask(BrokerConfig.SANDBOX_CLEANUP, "expire");
+        nodeTasks.submit(BrokerConfig.SANDBOX_CLEANUP, "expire");
     }
 
     // ---------------------------------------------------------------- broker
@@ -388,7 +365,7 @@ public final class Agent {
             BrokerEvent event = queue.get(i);
             listener.brokerEvent(event);
             if (event instanceof BrokerEvent.Allocated allocated && allocated.client().equals(SELF)) {
-                runOwnTask(allocated.taskId(), allocated.cookie());
+                nodeTasks.run(allocated.taskId(), allocated.cookie());
                 queue.addAll(broker.finish(clock.millis(), SELF, allocated.taskId()));
             } else if (!event.client().equals(SELF)) {
                 brokerClients.accept(event.client(), event);
@@ -403,36 +380,11 @@ public final class Agent {
         dispatch(broker.setNodeCapacity(clock.millis(), ledger.brokerCapacity()));
     }
 
-    private long ownTask(String type, String cookie) {
-        long id = nextOwnTask++;
-        ownTasks.put(id, cookie);
-        dispatch(broker.submit(clock.millis(), SELF, new TaskRequest(id, cookie, NODE_TASK, type, 0, cookie)));
-        return id;
-    }
-
-    private void runOwnTask(long taskId, String cookie) {
-        ownTasks.remove(taskId);
-        int colon = cookie.indexOf(':');
-        String action = colon < 0 ? cookie : cookie.substring(0, colon);
-        String jobId = colon < 0 ? "" : cookie.substring(colon + 1);
-        try {
-            switch (action) {
-                case "prepare" -> {
-                    AgentJob job = jobs.get(jobId);
-                    if (job != null && job.state == AgentJob.State.PREPARING) {
-                        launch(job);
-                    }
-                }
-                case "archive" -> {
-                    workDir.archiveLogs(jobId);
-                    ownTask(BrokerConfig.SANDBOX_CLEANUP, "cleanup:" + jobId);
-                }
-                case "cleanup" -> workDir.removeJob(jobId);
-                case "expire" -> workDir.expireLogs(clock.millis() - logRetentionMs);
-                default -> LOG.warn("unknown node-local task '{}'", cookie);
-            }
-        } catch (IOException e) {
-            LOG.warn("node-local task {} failed: {}", cookie, e.getMessage());
+    /** A job's sandbox task was allocated: the job starts, unless it was stopped meanwhile. */
+    private void prepared(String jobId) {
+        AgentJob job = jobs.get(jobId);
+        if (job != null && job.state == AgentJob.State.PREPARING) {
+            launch(job);
         }
     }
 

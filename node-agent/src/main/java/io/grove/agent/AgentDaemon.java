@@ -98,7 +98,7 @@ public final class AgentDaemon implements AutoCloseable {
             offered = offered.with(ResourceType.USER_SLOTS, jobUsers.users().size());
         }
         BrokerEndpoint[] endpoint = new BrokerEndpoint[1];
-        this.agent = new Agent(new Agent.AgentParts(nodeId, offered, settings.brokerReserve(),
+        this.agent = new Agent(new AgentParts(nodeId, offered, settings.brokerReserve(),
                 settings.brokerConfig(), workDir, runner, ProcTable.system(), clock,
                 (delay, task) -> onLoopLater(task, delay),
                 this::heartbeatSoon, (client, event) -> {

@@ -43,7 +43,7 @@ final class AgentFixture implements AutoCloseable {
     /** An agent whose jobs run as {@code users} in {@code cgroups}. */
     AgentFixture(Path work, io.grove.agent.job.JobUsers users, io.grove.agent.job.JobCgroups cgroups) throws Exception {
         WorkDir workDir = new WorkDir(work, users.switching());
-        agent = call(() -> new Agent(new Agent.AgentParts("n1", NODE, AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
+        agent = call(() -> new Agent(new AgentParts("n1", NODE, AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
                 workDir, ProcessJobRunner.system(), ProcTable.system(), java.time.InstantSource.system(),
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
                 new AgentListener() {

@@ -1,0 +1,29 @@
+package io.grove.agent;
+
+import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.broker.BrokerEvent;
+import io.grove.agent.broker.BrokerResources;
+import io.grove.agent.job.JobCgroups;
+import io.grove.agent.job.JobRunner;
+import io.grove.agent.job.JobUsers;
+import io.grove.agent.job.ProcTable;
+import io.grove.agent.job.WorkDir;
+import io.grove.core.resource.Resources;
+import java.time.InstantSource;
+import java.util.function.BiConsumer;
+
+/**
+ * What an {@link Agent} is built from.
+ *
+ * @param node everything the node offers (CPU, memory, GPU, network, user slots)
+ * @param brokerReserve CPU and memory kept for broker tasks, never offered to the scheduler
+ * @param clock epoch milliseconds
+ * @param heartbeatSoon asks the daemon for an early heartbeat (a job ended)
+ * @param brokerClients delivers broker events to the loopback clients
+ * @param logRetentionMs how long archived logs are kept
+ */
+public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
+        WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Agent.Timers timers,
+        Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
+        long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups) {
+}
