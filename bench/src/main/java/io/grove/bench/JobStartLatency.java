@@ -2,6 +2,7 @@ package io.grove.bench;
 
 import io.grove.agent.Agent;
 import io.grove.agent.AgentListener;
+import io.grove.agent.AgentParts;
 import io.grove.agent.AgentSettings;
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.job.JobCgroups;
@@ -44,7 +45,7 @@ public final class JobStartLatency {
         ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
         List<Long> latencies = new ArrayList<>();
         CountDownLatch[] ended = new CountDownLatch[1];
-        Agent agent = loop.submit(() -> new Agent(new Agent.AgentParts("bench", new Resources(1000, 1000, 0, 1L << 40, 0),
+        Agent agent = loop.submit(() -> new Agent(new AgentParts("bench", new Resources(1000, 1000, 0, 1L << 40, 0),
                 AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(), new WorkDir(work), ProcessJobRunner.system(),
                 ProcTable.system(), InstantSource.system(),
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
