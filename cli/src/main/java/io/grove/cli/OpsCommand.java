@@ -29,8 +29,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code grove ops ...}: operations. */
 @Command(name = "ops", mixinStandardHelpOptions = true, description = "Lists, shows, follows, changes and aborts operations.",
-        subcommands = {OpsCommand.ListOps.class, OpsCommand.Get.class, OpsCommand.Abort.class, OpsCommand.Wait.class,
-            OpsCommand.Update.class})
+        subcommands = {OpsCommand.ListOps.class, OpsCommand.Get.class, ExplainCommand.class, OpsCommand.Abort.class,
+            OpsCommand.Wait.class, OpsCommand.Update.class})
 final class OpsCommand implements Runnable {
 
     @CommandLine.Spec
@@ -131,7 +131,7 @@ final class OpsCommand implements Runnable {
             if (!PendingReason.COUNT_LIMIT.equals(r.code())) {
                 return r.message();
             }
-            return "queued #" + (r.queuePosition() + 1) + " in " + r.pool() + ": at max_running_operation_count "
+            return "queued #" + r.queuePosition() + " in " + r.pool() + ": at max_running_operation_count "
                     + r.limit();
         }
         boolean running = op.state().equals("running");

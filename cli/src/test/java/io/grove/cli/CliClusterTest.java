@@ -106,6 +106,27 @@ class CliClusterTest {
     }
 
     @Test
+    void explainSaysWhyAnOperationWaitsAsTheApiDoes() throws Exception {
+        String id = grove("submit", "--pool", "prod", "--cpu", "64", "--", "true").out().strip();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        JsonNode explained = new ObjectMapper().readTree(grove("ops", "explain", id, "-o", "json").out());
+        while (explained.at("/trees/0/verdict").asText().equals("no_fair_share_yet") && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000);
+            explained = new ObjectMapper().readTree(grove("ops", "explain", id, "-o", "json").out());
+        }
+        assertEquals("job_larger_than_every_node", explained.at("/trees/0/verdict").asText(), explained.toPrettyString());
+        assertEquals(64, explained.at("/trees/0/checks/2/job/cpu").asDouble(), explained.toPrettyString());
+
+        GroveCliTest.Run table = grove("ops", "explain", id);
+        assertEquals(0, table.exitCode(), table.err());
+        assertTrue(table.out().startsWith(id + " in tree physical (pool prod): job larger than every node"), table.out());
+        assertTrue(table.out().lines().anyMatch(l -> l.contains("blocks") && l.contains("job larger than every node")),
+                table.out());
+        assertEquals(0, grove("ops", "abort", id).exitCode());
+        assertTrue(grove("ops", "explain", id).out().contains("finished"));
+    }
+
+    @Test
     void updateAndAbort() {
         String id = grove("submit", "--pool", "prod", "--jobs", "50", "--cpu", "0.25", "--", "sleep 60").out().strip();
         GroveCliTest.Run updated = grove("ops", "update", id, "--weight", "3", "--limit", "cpu=1");

@@ -2,7 +2,7 @@ package io.grove.api;
 
 /**
  * Why an operation waits. {@code max_running_operation_count}: queued behind the count limit of
- * {@code pool} ({@code limit}, at {@code queuePosition} from 0); {@code job_larger_than_every_node}:
+ * {@code pool} ({@code limit}, at {@code queuePosition}, 1 for the first in its queue); {@code job_larger_than_every_node}:
  * a job fits on no online node of {@code tree} (the message names the task and the largest node).
  */
 public record PendingReason(String code, String tree, String pool, Integer limit, Integer queuePosition, String message) {

@@ -444,6 +444,10 @@ public final class Cluster {
         return state == null ? null : state.index;
     }
 
+    TreeState treeState(String tree) {
+        return trees.get(tree);
+    }
+
     /** Elements of the tree that starve, with their status, as of the last update. */
     public Map<String, StarvationStatus> starving(String tree) {
         TreeState state = trees.get(tree);

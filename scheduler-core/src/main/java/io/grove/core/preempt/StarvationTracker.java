@@ -31,6 +31,21 @@ public final class StarvationTracker {
     }
 
     private final Map<String, Instant> belowSince = new HashMap<>();
+    /** The starvation timeout in force for each element below its fair share. */
+    private final Map<String, Duration> timeouts = new HashMap<>();
+
+    /**
+     * An element below its fair share: since when, and when it starves (its preemption may start).
+     */
+    public record Below(Instant since, Instant starvesAt) {
+    }
+
+    /** Whether an element was below its fair share at the last update, and since when; else {@code null}. */
+    public Below below(String id) {
+        Instant since = belowSince.get(id);
+        Duration timeout = timeouts.get(id);
+        return since == null || timeout == null ? null : new Below(since, since.plus(timeout));
+    }
 
     /**
      * Updates every element's status with a new fair-share result.
@@ -76,6 +91,7 @@ public final class StarvationTracker {
             }
         }
         belowSince.keySet().retainAll(seen);
+        timeouts.keySet().retainAll(belowSince.keySet());
         return statuses;
     }
 
@@ -84,9 +100,11 @@ public final class StarvationTracker {
                 element.fairShare().total().toArray(), settings.tolerance(), element.demandShare().toArray());
         if (!below) {
             belowSince.remove(element.id());
+            timeouts.remove(element.id());
             return StarvationStatus.NON_STARVING;
         }
         Instant since = belowSince.computeIfAbsent(element.id(), id -> now);
+        timeouts.put(element.id(), settings.timeout());
         Duration below_ = Duration.between(since, now);
         if (settings.aggressive() && below_.compareTo(settings.aggressiveTimeout()) > 0) {
             return StarvationStatus.AGGRESSIVELY_STARVING;

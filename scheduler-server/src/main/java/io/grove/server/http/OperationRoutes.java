@@ -38,7 +38,9 @@ final class OperationRoutes extends ApiResource {
                 .get("/api/v1/operations/{id}",
                         (request, params) -> read(cluster -> views.operation(operation(cluster, params.get("id")), cluster)))
                 .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
-                .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")));
+                .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")))
+                .get("/api/v1/operations/{id}/explain",
+                        (request, params) -> read(cluster -> Explanations.of(cluster, operation(cluster, params.get("id")))));
     }
 
     private CompletableFuture<ApiResponse> submit(ApiRequest request) {

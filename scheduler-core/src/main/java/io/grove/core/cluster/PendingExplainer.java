@@ -1,0 +1,269 @@
+package io.grove.core.cluster;
+
+import io.grove.core.cluster.PendingCheck.Code;
+import io.grove.core.fairshare.ElementShares;
+import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.node.Node;
+import io.grove.core.node.NodeFilter;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.PendingReason;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.operation.TreePools;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.preempt.StarvationStatus;
+import io.grove.core.preempt.StarvationTracker;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * "Why is it pending?": for each tree of an operation, the checks the scheduler makes before it
+ * starts the operation's next job, in its order, each saying whether it blocks and why — count
+ * limits, resource limits on the operation's path, its fair share level by level, the nodes that
+ * match it and their room, and its starvation. Read on the scheduler's thread from the last
+ * update's results and the live nodes; it changes nothing.
+ */
+public final class PendingExplainer {
+
+    private static final double EPSILON = 1e-9;
+
+    private PendingExplainer() {
+    }
+
+    /** The checks of one tree; the verdict is the first that blocks. */
+    public record TreeExplanation(String tree, String pool, List<PendingCheck> checks) {
+
+        public PendingCheck verdict() {
+            for (PendingCheck check : checks) {
+                if (check.blocks()) {
+                    return check;
+                }
+            }
+            return checks.get(checks.size() - 1);
+        }
+    }
+
+    public static List<TreeExplanation> explain(Cluster cluster, Operation operation) {
+        List<TreeExplanation> trees = new ArrayList<>();
+        operation.poolByTree().forEach((tree, pool) -> trees.add(new TreeExplanation(tree, pool,
+                checks(cluster, operation, tree))));
+        return trees;
+    }
+
+    private static List<PendingCheck> checks(Cluster cluster, Operation operation, String tree) {
+        List<PendingCheck> checks = new ArrayList<>();
+        if (operation.state().isFinished()) {
+            checks.add(PendingCheck.of(Code.FINISHED, true, "the operation is " + lower(operation.state())
+                    + ": nothing more starts"));
+            return checks;
+        }
+        TaskSpec task = nextTask(operation);
+        if (task == null) {
+            checks.add(PendingCheck.of(Code.NOTHING_PENDING, true, "no job waits: every job runs or has ended"));
+            return checks;
+        }
+        PendingReason queued = cluster.registry().pendingReason(operation.id(), tree);
+        if (queued != null) {
+            checks.add(new PendingCheck(Code.COUNT_LIMIT, true, queued.message(), queued.pool(), null, queued.limit(), queued.position(),
+                    null, null, null, null));
+            return checks;
+        }
+        FairShareResult result = cluster.fairShare(tree);
+        ElementShares own = result == null ? null : result.elements().get(operation.id());
+        if (own == null) {
+            checks.add(PendingCheck.of(Code.NO_FAIR_SHARE_YET, true,
+                    "no fair-share update has included it yet; the next one will (every update period)"));
+            return checks;
+        }
+        Resources job = task.jobResources();
+        List<ElementShares> path = path(result, own);
+        List<Node> online = online(cluster, tree);
+        Resources total = online.stream().map(Node::limits).reduce(Resources.ZERO, Resources::plus);
+        List<PendingCheck> nodes = nodes(cluster, operation, tree, path, online, job);
+        boolean noneMatch = nodes.get(0).code() == Code.NO_MATCHING_NODE;
+        // with a tag filter, limits are capped by the matching nodes: with none, the nodes are the reason
+        checks.add(noneMatch ? new PendingCheck(Code.RESOURCE_LIMITS, false, "its limits are capped by the resources "
+                + "of the nodes that match its tags, and none does", null, null, null, null, job, null, null, null)
+                : limits(path, job, total));
+        checks.add(fairShare(path));
+        checks.addAll(nodes);
+        PendingCheck starvation = starvation(cluster, operation.id(), tree);
+        if (starvation != null) {
+            checks.add(starvation);
+        }
+        if (checks.stream().noneMatch(PendingCheck::blocks)) {
+            checks.add(new PendingCheck(Code.SCHEDULABLE, false, "nothing keeps its next job from starting: the next "
+                    + "heartbeat of a matching node with room for " + job + " starts it", null, null, null, null, job, null,
+                    null, null));
+        }
+        return checks;
+    }
+
+    private static TaskSpec nextTask(Operation operation) {
+        for (TaskSpec task : operation.spec().tasks().values()) {
+            if (operation.pendingJobCount(task.name()) > 0) {
+                return task;
+            }
+        }
+        return null;
+    }
+
+    /** The operation's element, its pool, up to the root. */
+    private static List<ElementShares> path(FairShareResult result, ElementShares own) {
+        List<ElementShares> path = new ArrayList<>();
+        for (ElementShares at = own; at != null; at = at.parent() == null ? null : result.elements().get(at.parent())) {
+            path.add(at);
+        }
+        return path;
+    }
+
+    private static List<Node> online(Cluster cluster, String tree) {
+        List<Node> online = new ArrayList<>();
+        for (Node node : cluster.nodes()) {
+            if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {
+                online.add(node);
+            }
+        }
+        return online;
+    }
+
+    /** The first element of the path (nearest the operation) with no room for one more job under its limits. */
+    private static PendingCheck limits(List<ElementShares> path, Resources job, Resources total) {
+        for (ElementShares element : path) {
+            double[] room = new double[ResourceType.values().length];
+            List<String> short_ = new ArrayList<>();
+            for (ResourceType r : ResourceType.values()) {
+                double limitShare = element.limitsShare().get(r);
+                double all = total.get(r);
+                if (all <= 0 || limitShare >= 1 - EPSILON) {
+                    room[r.ordinal()] = Double.POSITIVE_INFINITY;
+                    continue;
+                }
+                room[r.ordinal()] = Math.max(0, (limitShare - element.usageShare().get(r)) * all);
+                if (job.get(r) > room[r.ordinal()] + EPSILON * Math.max(1, all)) {
+                    short_.add(String.format(Locale.ROOT, "%s: %.4g left under its limit, a job asks for %.4g",
+                            r.key(), room[r.ordinal()], job.get(r)));
+                }
+            }
+            if (!short_.isEmpty()) {
+                return new PendingCheck(Code.RESOURCE_LIMITS, true, kind(element) + " " + element.id()
+                        + " is at its resource limits (" + String.join("; ", short_) + ")",
+                        element.id(), null, null, null, job, Resources.of(room), null, null);
+            }
+        }
+        return new PendingCheck(Code.RESOURCE_LIMITS, false, "no element of its path is at its resource limits",
+                null, null, null, null, job, null, null, null);
+    }
+
+    private static PendingCheck fairShare(List<ElementShares> path) {
+        List<PendingCheck.Level> levels = new ArrayList<>();
+        for (ElementShares element : path) {
+            levels.add(new PendingCheck.Level(element.id(), element.fairShare().total().max(), element.usageShare().max(),
+                    element.demandShare().max(), element.satisfactionRatio()));
+        }
+        PendingCheck.Level own = levels.get(0);
+        String message = own.usageShare() + EPSILON < own.fairShare()
+                ? String.format(Locale.ROOT, "below its fair share (usage %.1f%% of the tree, fair share %.1f%%): "
+                        + "it comes first in its pool", 100 * own.usageShare(), 100 * own.fairShare())
+                : String.format(Locale.ROOT, "at or above its fair share (usage %.1f%%, fair share %.1f%%): it gets "
+                        + "more only where others do not want it", 100 * own.usageShare(), 100 * own.fairShare());
+        return new PendingCheck(Code.FAIR_SHARE, false, message, null, null, null, null, null, null, levels, null);
+    }
+
+    /** The nodes of the tree that match the operation's and its pools' tag filters, and their room. */
+    private static List<PendingCheck> nodes(Cluster cluster, Operation operation, String tree, List<ElementShares> path,
+            List<Node> online, Resources job) {
+        List<NodeFilter> filters = filters(cluster, operation, tree, path);
+        List<Node> matching = new ArrayList<>();
+        for (Node node : online) {
+            if (filters.stream().allMatch(filter -> filter.matches(node.tags()))) {
+                matching.add(node);
+            }
+        }
+        List<PendingCheck> checks = new ArrayList<>();
+        if (matching.isEmpty()) {
+            checks.add(PendingCheck.of(Code.NO_MATCHING_NODE, true, online.isEmpty()
+                    ? "tree " + tree + " has no online node"
+                    : "none of the " + online.size() + " online nodes of tree " + tree + " matches its scheduling tag filter"));
+            return checks;
+        }
+        Resources largest = matching.stream().map(Node::limits).reduce(Resources.ZERO, Resources::max);
+        if (matching.stream().noneMatch(node -> node.limits().dominates(job))) {
+            checks.add(new PendingCheck(Code.JOB_LARGER_THAN_EVERY_NODE, true, "a job asks for " + job
+                    + ", more than any of the " + matching.size() + " matching nodes has (at most " + largest + ")", null,
+                    null, null, null, job, largest, null, null));
+            return checks;
+        }
+        Node roomiest = null;
+        double best = -1;
+        for (Node node : matching) {
+            Resources free = node.limits().minusClamped(node.usage());
+            double fit = fit(free, job);
+            if (fit > best) {
+                best = fit;
+                roomiest = node;
+            }
+        }
+        Resources free = roomiest.limits().minusClamped(roomiest.usage());
+        boolean full = best < 1 - EPSILON;
+        checks.add(new PendingCheck(Code.NODES_FULL, full, full
+                ? "no matching node has room for a job of " + job + " now; the most room is " + free + " on "
+                        + roomiest.id() + " (" + matching.size() + " matching nodes)"
+                : "node " + roomiest.id() + " has room for it (" + free + " free)",
+                null, roomiest.id(), null, null, job, free, null, null));
+        return checks;
+    }
+
+    /** How many of {@code job} fit in {@code free}, as a fraction on its scarcest resource. */
+    private static double fit(Resources free, Resources job) {
+        double fit = Double.POSITIVE_INFINITY;
+        for (ResourceType r : ResourceType.values()) {
+            if (job.get(r) > 0) {
+                fit = Math.min(fit, free.get(r) / job.get(r));
+            }
+        }
+        return fit;
+    }
+
+    private static List<NodeFilter> filters(Cluster cluster, Operation operation, String tree, List<ElementShares> path) {
+        List<NodeFilter> filters = new ArrayList<>();
+        filters.add(NodeFilter.parse(operation.spec().optionsFor(tree).schedulingTagFilter()));
+        TreePools pools = cluster.registry().pools(tree);
+        for (ElementShares element : path.subList(1, path.size())) {
+            PoolConfig config = pools != null && pools.contains(element.id()) ? pools.configOf(element.id()) : null;
+            if (config != null) {
+                filters.add(NodeFilter.parse(config.schedulingTagFilter()));
+            }
+        }
+        return filters;
+    }
+
+    private static PendingCheck starvation(Cluster cluster, String id, String tree) {
+        StarvationStatus status = cluster.starving(tree).getOrDefault(id, StarvationStatus.NON_STARVING);
+        TreeState state = cluster.treeState(tree);
+        StarvationTracker.Below below = state == null ? null : state.starvation.below(id);
+        if (status != StarvationStatus.NON_STARVING) {
+            return new PendingCheck(Code.STARVATION, false, lower(status).replace('_', ' ')
+                    + " since " + (below == null ? "the last update" : below.starvesAt())
+                    + ": preemption may take jobs of operations above their fair share to make room for it",
+                    null, null, null, null, null, null, null, below == null ? null : below.starvesAt());
+        }
+        if (below != null) {
+            return new PendingCheck(Code.STARVATION, false, "below its fair share since " + below.since()
+                    + "; it starves at " + below.starvesAt() + " if it is still below then, and preemption may start", null,
+                    null, null, null, null, null, null, below.starvesAt());
+        }
+        return null;
+    }
+
+    private static String kind(ElementShares element) {
+        return element.kind().name().toLowerCase(Locale.ROOT);
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,41 @@
+package io.grove.server.http;
+
+import static io.grove.config.api.ApiValues.amounts;
+import static io.grove.config.api.ApiValues.lower;
+
+import io.grove.api.Explanation;
+import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.PendingCheck;
+import io.grove.core.cluster.PendingExplainer;
+import io.grove.core.operation.Operation;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code GET /api/v1/operations/{id}/explain}: the core's explanation as the API's record. */
+final class Explanations {
+
+    private Explanations() {
+    }
+
+    static Explanation of(Cluster cluster, Operation operation) {
+        List<Explanation.Tree> trees = new ArrayList<>();
+        for (PendingExplainer.TreeExplanation tree : PendingExplainer.explain(cluster, operation)) {
+            List<Explanation.Check> checks = new ArrayList<>();
+            for (PendingCheck check : tree.checks()) {
+                checks.add(check(check));
+            }
+            trees.add(new Explanation.Tree(tree.tree(), tree.pool(), lower(tree.verdict().code()), checks));
+        }
+        return new Explanation(operation.id(), lower(operation.state()), trees);
+    }
+
+    private static Explanation.Check check(PendingCheck check) {
+        List<Explanation.Level> levels = check.levels() == null ? null : check.levels().stream()
+                .map(l -> new Explanation.Level(l.id(), l.fairShare(), l.usageShare(), l.demandShare(), l.satisfaction()))
+                .toList();
+        return new Explanation.Check(lower(check.code()), check.blocks(), check.message(), check.pool(), check.node(), check.limit(),
+                check.queuePosition(), check.job() == null ? null : amounts(check.job()),
+                check.available() == null ? null : amounts(check.available()), levels,
+                check.at() == null ? null : check.at().toString());
+    }
+}
