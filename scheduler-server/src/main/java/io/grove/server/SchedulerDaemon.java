@@ -183,7 +183,8 @@ public final class SchedulerDaemon implements AutoCloseable {
             @Override
             public void jobStarted(Job job) {
                 journaling.jobStarted(job);
-                metrics.jobStarted(job);
+                Operation operation = cluster.registry().operation(job.operationId());
+                metrics.jobStarted(job, operation == null ? null : operation.submitTime());
             }
 
             @Override

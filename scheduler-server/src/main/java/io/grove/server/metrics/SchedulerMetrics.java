@@ -1,62 +1,64 @@
 package io.grove.server.metrics;
 
 import io.grove.core.cluster.Cluster;
-import io.grove.core.fairshare.ElementKind;
-import io.grove.core.fairshare.ElementShares;
-import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
-import io.grove.core.operation.OperationRegistry;
-import io.grove.core.operation.PoolOperationCounts;
 import io.grove.core.schedule.Decision;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The daemon's metrics. Counters and timers are fed by the network edge and the registry
- * listener; per-pool gauges read a table refreshed after every fair-share update on the
- * scheduler's thread, so scraping never touches the live state.
+ * The daemon's metrics (every one is documented in {@code docs/metrics.md}). Counters and timers
+ * are fed by the network edge and the registry listener; gauges read a table refreshed after every
+ * fair-share update on the scheduler's thread ({@link PoolGauges}), so scraping never touches the
+ * live state, and the series of pools that no longer exist go with them.
  */
-public final class SchedulerMetrics implements OperationRegistry.Listener {
+public final class SchedulerMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Counter heartbeats;
     private final Timer heartbeatLatency;
     private final Counter jobsStarted;
-    private final Counter jobsPreempted;
+    private final Map<String, Counter> jobsPreempted = new ConcurrentHashMap<>();
     private final Counter jobsAborted;
     private final Counter jobsFailed;
     private final Counter jobsCompleted;
+    private final Map<String, Timer> jobWait = new ConcurrentHashMap<>();
     private final Timer fairShareUpdate;
     private final Counter reloadFailures;
     private final Counter reloads;
-    private final Map<String, Double> values = new ConcurrentHashMap<>();
+    private final PoolGauges gauges = new PoolGauges(registry);
 
     public SchedulerMetrics() {
         heartbeats = Counter.builder("grove.heartbeats").description("heartbeats answered").register(registry);
         heartbeatLatency = Timer.builder("grove.heartbeat.latency").description("time from a heartbeat's arrival to its reply")
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
                 .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
-        jobsStarted = Counter.builder("grove.jobs.started").register(registry);
-        jobsPreempted = Counter.builder("grove.jobs.preempted").register(registry);
-        jobsAborted = Counter.builder("grove.jobs.aborted").register(registry);
-        jobsFailed = Counter.builder("grove.jobs.failed").register(registry);
-        jobsCompleted = Counter.builder("grove.jobs.completed").register(registry);
+        jobsStarted = Counter.builder("grove.jobs.started").description("jobs started").register(registry);
+        jobsAborted = Counter.builder("grove.jobs.aborted").description("jobs aborted (operation aborted, node lost, ...)")
+                .register(registry);
+        jobsFailed = Counter.builder("grove.jobs.failed").description("jobs that failed").register(registry);
+        jobsCompleted = Counter.builder("grove.jobs.completed").description("jobs that completed").register(registry);
+        for (JobEndReason reason : new JobEndReason[] {JobEndReason.PREEMPTED, JobEndReason.GRACEFUL_PREEMPTION,
+            JobEndReason.RESOURCE_LIMITS_VIOLATED}) {
+            String name = reason.name().toLowerCase(Locale.ROOT);
+            jobsPreempted.put(name, Counter.builder("grove.jobs.preempted").description("jobs preempted, by reason")
+                    .tag("reason", name).register(registry));
+        }
         fairShareUpdate = Timer.builder("grove.fair.share.update").description("one tree's fair-share update")
                 .publishPercentileHistogram().register(registry);
         reloads = Counter.builder("grove.config.reloads").description("pool configurations applied").register(registry);
         reloadFailures = Counter.builder("grove.config.reload.failures").description("pool configurations refused")
                 .register(registry);
-        gauge("grove.nodes", "state", "online");
-        gauge("grove.nodes", "state", "offline");
     }
 
     public void heartbeat(Decision decision, long nanos) {
@@ -72,20 +74,29 @@ public final class SchedulerMetrics implements OperationRegistry.Listener {
         (applied ? reloads : reloadFailures).increment();
     }
 
-    @Override
-    public void jobStarted(Job job) {
+    /**
+     * A job started. A first attempt's wait, from its operation's submission to its start, goes to
+     * the wait histogram of its tree (retries wait for other reasons and are not counted there).
+     */
+    public void jobStarted(Job job, Instant submitted) {
         jobsStarted.increment();
+        if (job.attempt() == 0 && submitted != null && job.startTime() != null) {
+            jobWait.computeIfAbsent(job.tree(), tree -> Timer.builder("grove.job.wait")
+                    .description("time from an operation's submission to the start of each of its jobs' first attempts")
+                    .tag("tree", tree).publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(10))
+                    .maximumExpectedValue(Duration.ofDays(1)).register(registry))
+                    .record(Duration.between(submitted, job.startTime()));
+        }
     }
 
-    @Override
     public void jobEnded(Job job) {
         if (job.state() == JobState.COMPLETED) {
             jobsCompleted.increment();
         } else if (job.state() == JobState.FAILED) {
             jobsFailed.increment();
-        } else if (job.endReason() == JobEndReason.PREEMPTED || job.endReason() == JobEndReason.GRACEFUL_PREEMPTION
-                || job.endReason() == JobEndReason.RESOURCE_LIMITS_VIOLATED) {
-            jobsPreempted.increment();
+        } else if (job.endReason() != null
+                && jobsPreempted.containsKey(job.endReason().name().toLowerCase(Locale.ROOT))) {
+            jobsPreempted.get(job.endReason().name().toLowerCase(Locale.ROOT)).increment();
         } else {
             jobsAborted.increment();
         }
@@ -93,56 +104,7 @@ public final class SchedulerMetrics implements OperationRegistry.Listener {
 
     /** Refreshes node and pool gauges; call on the scheduler's thread after an update. */
     public void refresh(Cluster cluster) {
-        int online = 0;
-        int offline = 0;
-        for (Node node : cluster.nodes()) {
-            if (node.state() == Node.State.ONLINE) {
-                online++;
-            } else {
-                offline++;
-            }
-        }
-        values.put(key("grove.nodes", "state", "online"), (double) online);
-        values.put(key("grove.nodes", "state", "offline"), (double) offline);
-        for (String tree : cluster.treeNames()) {
-            var starving = cluster.starving(tree);
-            for (ElementShares element : cluster.elements(tree)) {
-                if (element.kind() == ElementKind.OPERATION) {
-                    continue;
-                }
-                String pool = element.id();
-                pool(tree, pool, "grove.pool.fair.share.ratio", element.fairShare().total().max());
-                pool(tree, pool, "grove.pool.usage.ratio", element.usageShare().max());
-                pool(tree, pool, "grove.pool.demand.ratio", element.demandShare().max());
-                pool(tree, pool, "grove.pool.starving", starving.containsKey(pool) ? 1 : 0);
-                if (element.integral() != null) {
-                    pool(tree, pool, "grove.pool.accumulated.volume.ratio", element.integral().accumulatedResourceRatioVolume());
-                }
-                PoolOperationCounts counts = cluster.registry().counts(tree).counts(pool);
-                pool(tree, pool, "grove.pool.operations.running", counts.runningOperationCount()
-                        + counts.lightweightRunningOperationCount());
-                pool(tree, pool, "grove.pool.operations.pending", counts.pendingOperationCount());
-                pool(tree, pool, "grove.pool.operations.total", counts.operationCount());
-            }
-        }
-    }
-
-    private void pool(String tree, String pool, String name, double value) {
-        String key = name + "|tree=" + tree + "|pool=" + pool;
-        if (values.put(key, value) == null) {
-            Gauge.builder(name, values, v -> v.getOrDefault(key, Double.NaN)).tag("tree", tree).tag("pool", pool)
-                    .register(registry);
-        }
-    }
-
-    private void gauge(String name, String tag, String tagValue) {
-        String key = key(name, tag, tagValue);
-        values.put(key, 0.0);
-        Gauge.builder(name, values, v -> v.getOrDefault(key, Double.NaN)).tag(tag, tagValue).register(registry);
-    }
-
-    private static String key(String name, String tag, String value) {
-        return name + "|" + tag + "=" + value;
+        gauges.refresh(cluster);
     }
 
     /** The Prometheus text exposition. */
