@@ -159,6 +159,7 @@ final class LocalCommand implements Callable<Integer> {
         out.println("Grove is running: a scheduler and " + agents + " agent" + (agents == 1 ? "" : "s") + " on this machine ("
                 + Format.cpu(each.cpu()) + " and " + Format.bytes(each.memory()) + " each).");
         out.println("  API     http://127.0.0.1:" + cluster.httpPort() + "/api/v1");
+        out.println("  UI      http://127.0.0.1:" + cluster.httpPort() + "/ui/");
         out.println("  nodes   " + String.join(", ", cluster.agentIds()) + " (logs at " + String.join(", ",
                 cluster.agentAddresses()) + ")");
         out.println("  pools   " + pools);

@@ -141,6 +141,10 @@ public final class ApiServer implements AutoCloseable {
         server.close().syncUninterruptibly();
     }
 
+    /** The content security policy of HTML pages: their own origin only, no inline script, no framing. */
+    static final String HTML_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
     /** Turns Netty requests into {@link ApiRequest}s and responses back. */
     private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Function<ApiRequest, CompletableFuture<ApiResponse>> routes;
@@ -187,6 +191,12 @@ public final class ApiServer implements AutoCloseable {
                     HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(bytes));
             http.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
             http.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+            http.headers().set("X-Content-Type-Options", "nosniff");
+            if (response.contentType().startsWith("text/html")) {
+                // a page served here loads nothing from elsewhere, runs no inline script, is framed by no one
+                http.headers().set("Content-Security-Policy", HTML_POLICY);
+                http.headers().set("Referrer-Policy", "no-referrer");
+            }
             if (keepAlive) {
                 HttpUtil.setKeepAlive(http, true);
                 ctx.writeAndFlush(http);

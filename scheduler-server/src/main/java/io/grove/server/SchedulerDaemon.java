@@ -285,7 +285,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             for (Cluster.ComputedUpdate update : computed) {
                 cluster.publishFairShare(update);
             }
-            metrics.refresh(cluster);
+            metrics.refresh(cluster, clock.now());
             return null;
         }).join();
     }

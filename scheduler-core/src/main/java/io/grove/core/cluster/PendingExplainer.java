@@ -96,7 +96,7 @@ public final class PendingExplainer {
         }
         if (checks.stream().noneMatch(PendingCheck::blocks)) {
             checks.add(new PendingCheck(Code.SCHEDULABLE, false, "nothing keeps its next job from starting: the next "
-                    + "heartbeat of a matching node with room for " + job + " starts it", null, null, null, null, job, null,
+                    + "heartbeat of a matching node with room for " + describe(job, job) + " starts it", null, null, null, null, job, null,
                     null, null));
         }
         return checks;
@@ -192,8 +192,9 @@ public final class PendingExplainer {
         }
         Resources largest = matching.stream().map(Node::limits).reduce(Resources.ZERO, Resources::max);
         if (matching.stream().noneMatch(node -> node.limits().dominates(job))) {
-            checks.add(new PendingCheck(Code.JOB_LARGER_THAN_EVERY_NODE, true, "a job asks for " + job
-                    + ", more than any of the " + matching.size() + " matching nodes has (at most " + largest + ")", null,
+            checks.add(new PendingCheck(Code.JOB_LARGER_THAN_EVERY_NODE, true, "a job asks for " + describe(job, job)
+                    + ", more than any of the " + matching.size() + " matching nodes has (at most "
+                    + describe(largest, job) + ")", null,
                     null, null, null, job, largest, null, null));
             return checks;
         }
@@ -210,9 +211,9 @@ public final class PendingExplainer {
         Resources free = roomiest.limits().minusClamped(roomiest.usage());
         boolean full = best < 1 - EPSILON;
         checks.add(new PendingCheck(Code.NODES_FULL, full, full
-                ? "no matching node has room for a job of " + job + " now; the most room is " + free + " on "
-                        + roomiest.id() + " (" + matching.size() + " matching nodes)"
-                : "node " + roomiest.id() + " has room for it (" + free + " free)",
+                ? "no matching node has room for a job of " + describe(job, job) + " now; the most room is "
+                        + describe(free, job) + " on " + roomiest.id() + " (" + matching.size() + " matching nodes)"
+                : "node " + roomiest.id() + " has room for it (" + describe(free, job) + " free)",
                 null, roomiest.id(), null, null, job, free, null, null));
         return checks;
     }
@@ -257,6 +258,38 @@ public final class PendingExplainer {
                     null, null, null, null, null, null, below.starvesAt());
         }
         return null;
+    }
+
+    /** The amounts of the resources a job asks for: {@code 0.25 cpu, 64Mi memory}. */
+    static String describe(Resources amounts, Resources job) {
+        List<String> parts = new ArrayList<>();
+        for (ResourceType r : ResourceType.values()) {
+            if (job.get(r) <= 0) {
+                continue;
+            }
+            double value = amounts.get(r);
+            parts.add(r == ResourceType.MEMORY || r == ResourceType.NETWORK ? bytes(value) + " " + r.key()
+                    : number(value) + " " + r.key());
+        }
+        return String.join(", ", parts);
+    }
+
+    private static String number(double value) {
+        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return String.format(Locale.ROOT, "%.3f", value).replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+
+    /** Bytes in the largest binary unit below them, one decimal: {@code 10.7Gi}. */
+    private static String bytes(double value) {
+        String[] units = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
+        int unit = 0;
+        while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return number(Math.round(value * 10) / 10.0) + units[unit];
     }
 
     private static String kind(ElementShares element) {

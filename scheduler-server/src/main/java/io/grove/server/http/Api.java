@@ -44,7 +44,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 .get("/healthz", (request, params) -> Routes.done(ApiResponse.ok(Health.OK)))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
-                new NodeRoutes(parts), new ConfigRoutes(parts))) {
+                new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts))) {
             resource.addTo(builder);
         }
         this.routes = builder.build();

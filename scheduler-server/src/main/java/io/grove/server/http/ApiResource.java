@@ -17,6 +17,7 @@ import io.grove.http.Routes;
 import io.grove.server.Clock;
 import io.grove.server.ConfigReloader;
 import io.grove.server.loop.SchedulerLoop;
+import io.grove.server.metrics.PoolHistory;
 import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.security.AuditLog;
 import io.grove.server.state.Journal;
@@ -48,6 +49,7 @@ abstract class ApiResource {
     final Views views;
     final AuditLog audit;
     final String nodeToken;
+    final PoolHistory history;
 
     ApiResource(Parts parts) {
         this.loop = parts.loop();
@@ -59,6 +61,7 @@ abstract class ApiResource {
         this.views = parts.views();
         this.audit = parts.audit();
         this.nodeToken = parts.nodeToken();
+        this.history = parts.metrics().history();
     }
 
     /** Declares the resource's routes. */

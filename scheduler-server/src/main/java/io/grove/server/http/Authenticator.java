@@ -14,8 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Puts authentication in front of the API: every route but {@code /healthz} and {@code /metrics}
- * needs {@code Authorization: Bearer TOKEN} from the tokens file (401 otherwise), and the request
+ * Puts authentication in front of the API: every route but {@code /healthz}, {@code /metrics} and
+ * the dashboard's files ({@code /ui/}, which read the API with the user's token) needs {@code Authorization: Bearer TOKEN} from the tokens file (401 otherwise), and the request
  * then acts as the token's user and groups. In insecure local mode ({@code tokens == null}) the
  * user is whoever {@code X-Grove-User} says.
  */
@@ -38,7 +38,7 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
 
     @Override
     public ApiException checkHead(ApiRequest head) {
-        if (tokens == null || PUBLIC.contains(head.path())) {
+        if (tokens == null || isPublic(head)) {
             return null;
         }
         try {
@@ -51,11 +51,17 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
 
     @Override
     public CompletableFuture<ApiResponse> apply(ApiRequest request) {
-        if (tokens == null || PUBLIC.contains(request.path())) {
+        if (tokens == null || isPublic(request)) {
             return routes.apply(request);
         }
         Identity identity = identify(request);
         return routes.apply(request.as(identity.user(), identity.groups()));
+    }
+
+    private static boolean isPublic(ApiRequest request) {
+        List<String> path = request.path();
+        return PUBLIC.contains(path)
+                || request.method().equals("GET") && !path.isEmpty() && path.get(0).equals(UiRoutes.PREFIX);
     }
 
     private Identity identify(ApiRequest request) {

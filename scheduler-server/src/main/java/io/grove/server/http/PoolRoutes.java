@@ -1,5 +1,6 @@
 package io.grove.server.http;
 
+import io.grove.api.PoolHistoryView;
 import io.grove.api.PoolTreeView;
 import io.grove.api.PoolView;
 import io.grove.core.cluster.Cluster;
@@ -9,6 +10,7 @@ import io.grove.core.node.Node;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.http.ApiException;
 import io.grove.http.Routes;
+import io.grove.server.metrics.PoolHistory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,9 @@ final class PoolRoutes extends ApiResource {
         routes.get("/api/v1/pool_trees", (request, params) -> read(this::trees))
                 .get("/api/v1/pool_trees/{tree}/pools", (request, params) -> read(cluster -> pools(cluster, params.get("tree"))))
                 .get("/api/v1/pool_trees/{tree}/pools/{pool}",
-                        (request, params) -> read(cluster -> pool(cluster, params.get("tree"), params.get("pool"))));
+                        (request, params) -> read(cluster -> pool(cluster, params.get("tree"), params.get("pool"))))
+                .get("/api/v1/pool_trees/{tree}/pools/{pool}/history",
+                        (request, params) -> read(cluster -> history(cluster, params.get("tree"), params.get("pool"))));
     }
 
     private List<PoolTreeView> trees(Cluster cluster) {
@@ -56,6 +60,21 @@ final class PoolRoutes extends ApiResource {
             }
         }
         return list;
+    }
+
+    private PoolHistoryView history(Cluster cluster, String tree, String name) {
+        pool(cluster, tree, name);
+        List<PoolHistoryView.Sample> samples = new ArrayList<>();
+        for (PoolHistory.Sample sample : history.samples(tree, name)) {
+            samples.add(new PoolHistoryView.Sample(sample.at().toString(), round(sample.fairShare()),
+                    round(sample.usageShare()), round(sample.demandShare())));
+        }
+        return new PoolHistoryView(tree, name, PoolHistory.INTERVAL.toSeconds(), samples);
+    }
+
+    /** Four decimals: the samples are kept as floats. */
+    private static double round(double share) {
+        return Math.round(share * 1e4) / 1e4;
     }
 
     private PoolView pool(Cluster cluster, String tree, String name) {

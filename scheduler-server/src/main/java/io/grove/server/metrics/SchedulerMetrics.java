@@ -37,6 +37,7 @@ public final class SchedulerMetrics {
     private final Counter reloadFailures;
     private final Counter reloads;
     private final PoolGauges gauges = new PoolGauges(registry);
+    private final PoolHistory history = new PoolHistory();
 
     public SchedulerMetrics() {
         heartbeats = Counter.builder("grove.heartbeats").description("heartbeats answered").register(registry);
@@ -102,9 +103,15 @@ public final class SchedulerMetrics {
         }
     }
 
-    /** Refreshes node and pool gauges; call on the scheduler's thread after an update. */
-    public void refresh(Cluster cluster) {
+    /** Refreshes node and pool gauges and samples the pools' history; call on the scheduler's thread after an update. */
+    public void refresh(Cluster cluster, Instant now) {
         gauges.refresh(cluster);
+        history.record(cluster, now);
+    }
+
+    /** The pools' last hour, sampled at updates; read on the scheduler's thread. */
+    public PoolHistory history() {
+        return history;
     }
 
     /** The Prometheus text exposition. */

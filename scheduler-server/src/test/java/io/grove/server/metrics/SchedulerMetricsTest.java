@@ -58,7 +58,7 @@ class SchedulerMetricsTest {
             }
         }
         metrics.fairShareUpdated(2_000_000);
-        metrics.refresh(h.cluster());
+        metrics.refresh(h.cluster(), h.now());
         return metrics;
     }
 
@@ -93,7 +93,7 @@ class SchedulerMetricsTest {
                 List.of(PoolConfig.builder("prod").build(), PoolConfig.builder("research")
                         .createEphemeralSubpools(new EphemeralSubpoolConfig(null, 3, 5, null)).build())))));
         h.rounds(1, SECOND);
-        metrics.refresh(h.cluster());
+        metrics.refresh(h.cluster(), h.now());
 
         String scrape = metrics.scrape();
         assertFalse(scrape.contains("research$bob"), "the ephemeral pool went with its operation:\n" + scrape);

@@ -1,0 +1,507 @@
+// Grove's dashboard: pools, operations and nodes, read from the scheduler's API (docs/api.md) every
+// two seconds. Everything is built with DOM calls and textContent: nothing from the API is ever
+// parsed as HTML. The token (or, on a local cluster, the user) is kept in this tab's sessionStorage.
+'use strict';
+
+const REFRESH_MS = 2000;
+const session = window.sessionStorage;
+const expanded = new Set();
+let timer = null;
+let currentTree = null;
+
+// ---------------------------------------------------------------- the API
+
+class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function api(path, options = {}) {
+  const headers = { Accept: 'application/json' };
+  const token = session.getItem('grove.token');
+  const user = session.getItem('grove.user');
+  if (token) {
+    headers.Authorization = 'Bearer ' + token;
+  } else if (user) {
+    headers['X-Grove-User'] = user;
+  }
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+  }
+  const response = await fetch('/api/v1' + path, {
+    method: options.method || 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    cache: 'no-store',
+  });
+  const text = await response.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch (e) {
+    body = null;
+  }
+  if (!response.ok) {
+    if (response.status === 401) {
+      showLogin('This scheduler needs a token: ' + (body && body.message ? body.message : 'unauthenticated'));
+    }
+    throw new ApiError(response.status, body && body.code ? body.code : 'HTTP_' + response.status,
+      body && body.message ? body.message : text);
+  }
+  return body;
+}
+
+// ---------------------------------------------------------------- DOM helpers
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) {
+      continue;
+    }
+    if (key === 'class') {
+      node.className = value;
+    } else if (key.startsWith('on')) {
+      node.addEventListener(key.substring(2), value);
+    } else {
+      node.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+  for (const child of children.flat()) {
+    if (child !== undefined && child !== null && child !== false) {
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+  }
+  return node;
+}
+
+function svg(tag, attrs) {
+  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    node.setAttribute(key, String(value));
+  }
+  return node;
+}
+
+function percent(share) {
+  return share === undefined || share === null ? '-' : (100 * share).toFixed(share < 0.1 && share > 0 ? 1 : 0) + '%';
+}
+
+function bar(kind, share) {
+  const inner = el('span');
+  inner.style.width = Math.max(0, Math.min(100, 100 * (share || 0))) + '%';
+  return el('span', {}, el('span', { class: 'bar ' + kind, title: kind + ' ' + percent(share) }, inner),
+    el('span', { class: 'pct' }, percent(share)));
+}
+
+function dominant(shares) {
+  return shares ? Math.max(...Object.values(shares)) : 0;
+}
+
+function amounts(a) {
+  if (!a || Object.keys(a).length === 0) {
+    return '-';
+  }
+  const parts = [];
+  for (const [key, value] of Object.entries(a)) {
+    if (value === 0) {
+      continue;
+    }
+    parts.push(key === 'memory' || key === 'network' ? bytes(value) + (key === 'network' ? ' net' : '') : value + ' ' + key);
+  }
+  return parts.length ? parts.join(', ') : '0';
+}
+
+function bytes(value) {
+  const units = ['B', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi'];
+  let v = value;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return (Number.isInteger(v) ? v : v.toFixed(1)) + units[i];
+}
+
+function time(iso) {
+  return iso ? new Date(iso).toLocaleString() : '-';
+}
+
+function message(text, error) {
+  const box = document.getElementById('message');
+  box.textContent = text || '';
+  box.className = 'message' + (error ? ' error' : '');
+}
+
+// ---------------------------------------------------------------- who is asking
+
+function showLogin(why) {
+  const form = document.getElementById('login');
+  document.getElementById('login-why').textContent = why;
+  form.hidden = false;
+}
+
+function renderWho() {
+  const who = document.getElementById('who');
+  who.replaceChildren();
+  const token = session.getItem('grove.token');
+  const user = session.getItem('grove.user');
+  if (token) {
+    who.append('signed in with a token', el('button', { onclick: forget, 'data-test': 'forget' }, 'Forget'));
+  } else {
+    who.append(user ? 'acting as ' + user : 'read only (local: choose a user to act)',
+      el('button', { onclick: () => showLogin('Act as a user of this local cluster, or give a token.') }, user ? 'Change' : 'Act as…'));
+  }
+}
+
+function forget() {
+  session.removeItem('grove.token');
+  session.removeItem('grove.user');
+  renderWho();
+  route();
+}
+
+function setupLogin() {
+  const form = document.getElementById('login');
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const token = document.getElementById('login-token').value.trim();
+    const user = document.getElementById('login-user').value.trim();
+    session.removeItem('grove.token');
+    session.removeItem('grove.user');
+    if (token) {
+      session.setItem('grove.token', token);
+    } else if (user) {
+      session.setItem('grove.user', user);
+    }
+    document.getElementById('login-token').value = '';
+    form.hidden = true;
+    renderWho();
+    route();
+  });
+}
+
+// ---------------------------------------------------------------- pools
+
+async function renderPools(main, tree) {
+  const trees = await api('/pool_trees');
+  const chosen = tree || currentTree || (trees.find((t) => t.default) || trees[0] || {}).name;
+  currentTree = chosen;
+  const pools = await api('/pool_trees/' + encodeURIComponent(chosen) + '/pools');
+  const tabs = el('div', { class: 'tabs' }, trees.map((t) => el('button', {
+    class: t.name === chosen ? 'active' : '', 'data-test': 'tree-' + t.name,
+    onclick: () => { location.hash = '#/pools/' + encodeURIComponent(t.name); },
+  }, 'tree ' + t.name + ' (' + t.nodes + ' nodes)')));
+  const table = el('table', { 'data-test': 'pools' }, el('thead', {}, el('tr', {},
+    ['pool', 'mode', 'weight', 'guarantee', 'integral', 'fair share', 'usage', 'demand', 'ops r/p/max', 'starving']
+      .map((h) => el('th', {}, h)))));
+  const body = el('tbody');
+  const depth = {};
+  for (const pool of pools) {
+    const level = pool.parent && depth[pool.parent] !== undefined ? depth[pool.parent] + 1 : 0;
+    depth[pool.name] = level;
+    const root = pool.name === '<Root>';
+    const ops = pool.operations || {};
+    const max = ops.max_running === undefined || ops.max_running >= 2147483647 ? '-' : ops.max_running;
+    const row = el('tr', { class: 'clickable', 'data-pool': pool.name, onclick: () => toggle(pool.name) },
+      el('td', { class: 'name' }, '\u00a0\u00a0'.repeat(level) + (expanded.has(pool.name) ? '▾ ' : '▸ ') + (root ? '<root>' : pool.name)),
+      el('td', {}, (pool.mode || '').replace('fair_share', 'fair')),
+      el('td', { class: 'num' }, root ? '' : pool.weight),
+      el('td', {}, amounts(pool.strong_guarantee_resources)),
+      el('td', {}, integral(pool)),
+      el('td', {}, bar('fair', dominant(pool.fair_share.total))),
+      el('td', {}, bar('usage', dominant(pool.usage_share))),
+      el('td', {}, bar('demand', dominant(pool.demand_share))),
+      el('td', { class: 'num' }, ops.running + '/' + ops.pending + '/' + (root ? '-' : max)),
+      el('td', { class: pool.starvation !== 'non_starving' ? 'starving' : '' },
+        pool.starvation === 'non_starving' ? '' : pool.starvation.replace(/_/g, ' ')));
+    body.append(row);
+    if (expanded.has(pool.name)) {
+      body.append(el('tr', { class: 'detail' }, el('td', { colspan: 10 }, await poolDetail(chosen, pool))));
+    }
+  }
+  table.append(body);
+  main.replaceChildren(el('h2', {}, 'Pools'), tabs, table);
+}
+
+function integral(pool) {
+  if (!pool.integral_guarantee_type || pool.integral_guarantee_type === 'none') {
+    return '';
+  }
+  let fullest = 0;
+  for (const [key, capacity] of Object.entries(pool.integral_pool_capacity || {})) {
+    if (capacity > 0) {
+      fullest = Math.max(fullest, ((pool.accumulated_resource_volume || {})[key] || 0) / capacity);
+    }
+  }
+  const burst = pool.estimated_burst_usage_duration_seconds;
+  return pool.integral_guarantee_type + ' · volume ' + percent(fullest)
+    + (burst !== undefined ? ' · burst ~' + Math.round(burst) + ' s' : '');
+}
+
+function toggle(name) {
+  if (expanded.has(name)) {
+    expanded.delete(name);
+  } else {
+    expanded.add(name);
+  }
+  route();
+}
+
+async function poolDetail(tree, pool) {
+  const resources = Object.keys(pool.demand_share);
+  const table = el('table', { 'data-test': 'pool-resources' }, el('thead', {}, el('tr', {},
+    el('th', {}, 'resource'), el('th', {}, 'fair share'), el('th', {}, 'usage'), el('th', {}, 'demand'),
+    el('th', {}, 'guarantee'), el('th', {}, 'limit'))),
+    el('tbody', {}, resources.map((r) => el('tr', {}, el('td', {}, r),
+      el('td', { class: 'num' }, percent(pool.fair_share.total[r])), el('td', { class: 'num' }, percent(pool.usage_share[r])),
+      el('td', { class: 'num' }, percent(pool.demand_share[r])),
+      el('td', {}, (pool.strong_guarantee_resources || {})[r] === undefined ? '-' : String(pool.strong_guarantee_resources[r])),
+      el('td', {}, (pool.resource_limits || {})[r] === undefined ? '-' : String(pool.resource_limits[r]))))));
+  const history = await api('/pool_trees/' + encodeURIComponent(tree) + '/pools/' + encodeURIComponent(pool.name) + '/history');
+  return el('div', {}, table, el('h3', {}, 'The last hour: usage against fair share and demand'), chart(history));
+}
+
+/** A line chart of a pool's samples: dominant shares of the tree over the last hour. */
+function chart(history) {
+  const width = 640;
+  const height = 170;
+  const left = 36;
+  const bottom = 18;
+  const root = svg('svg', { class: 'chart', width, height, viewBox: '0 0 ' + width + ' ' + height, 'data-test': 'chart',
+    role: 'img', 'aria-label': 'usage, fair share and demand of ' + history.pool + ' over the last hour' });
+  const samples = history.samples;
+  const now = Date.now();
+  const from = now - 3600 * 1000;
+  const top = Math.max(1, ...samples.map((s) => Math.max(s.fair_share, s.usage_share, s.demand_share)));
+  const x = (at) => left + (width - left - 8) * Math.max(0, (Date.parse(at) - from) / (now - from));
+  const y = (v) => 6 + (height - bottom - 6) * (1 - v / top);
+  root.append(svg('line', { class: 'axis', x1: left, y1: y(0), x2: width - 8, y2: y(0) }));
+  root.append(svg('line', { class: 'axis', x1: left, y1: y(top), x2: left, y2: y(0) }));
+  for (const v of [0, top / 2, top]) {
+    const label = svg('text', { x: 2, y: y(v) + 3 });
+    label.textContent = percent(v);
+    root.append(label);
+  }
+  const hour = svg('text', { x: left, y: height - 4 });
+  hour.textContent = '1 h ago';
+  const nowLabel = svg('text', { x: width - 30, y: height - 4 });
+  nowLabel.textContent = 'now';
+  root.append(hour, nowLabel);
+  for (const [key, css] of [['demand_share', 'demand'], ['fair_share', 'fair'], ['usage_share', 'usage']]) {
+    const points = samples.map((s) => x(s.at).toFixed(1) + ',' + y(s[key]).toFixed(1));
+    if (samples.length === 1) {
+      points.push((width - 8) + ',' + y(samples[0][key]).toFixed(1));
+    }
+    root.append(svg('polyline', { class: css, points: points.join(' '), 'data-series': css }));
+  }
+  const legend = el('div', { class: 'legend' }, el('span', { class: 'fair' }, '— fair share'),
+    el('span', { class: 'usage' }, '— usage'), el('span', { class: 'demand' }, '- - demand'),
+    el('span', {}, samples.length + ' samples, one every ' + history.interval_seconds + ' s'));
+  return el('div', {}, root, legend);
+}
+
+// ---------------------------------------------------------------- operations
+
+function filters() {
+  const params = new URLSearchParams(location.hash.split('?')[1] || '');
+  return { user: params.get('user') || '', pool: params.get('pool') || '', state: params.get('state') || '' };
+}
+
+function reason(op) {
+  const r = op.pending_reason;
+  if (r) {
+    return r.code === 'max_running_operation_count'
+      ? 'queued #' + r.queue_position + ' in ' + r.pool + ': at max_running_operation_count ' + r.limit
+      : r.message;
+  }
+  if (op.state !== 'running') {
+    return '';
+  }
+  if (op.fair_share === undefined) {
+    return 'waiting for the next fair-share update';
+  }
+  if (op.starvation && op.starvation !== 'non_starving') {
+    return op.starvation.replace(/_/g, ' ') + ': below fair share, preemption may free room';
+  }
+  return op.usage_share + 1e-9 < op.fair_share * 0.9 && op.progress.pending > 0
+    ? 'below fair share: waiting for free resources' : '';
+}
+
+async function renderOperations(main) {
+  const f = filters();
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(f)) {
+    if (value) {
+      query.set(key, value);
+    }
+  }
+  const ops = await api('/operations' + (query.toString() ? '?' + query : ''));
+  const form = el('form', { class: 'filters', onsubmit: (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const key of ['user', 'pool', 'state']) {
+      const value = event.target.elements[key].value.trim();
+      if (value) {
+        next.set(key, value);
+      }
+    }
+    location.hash = '#/operations' + (next.toString() ? '?' + next : '');
+  } },
+  el('label', {}, 'user ', el('input', { name: 'user', value: f.user, size: 10, 'data-test': 'filter-user' })),
+  el('label', {}, 'pool ', el('input', { name: 'pool', value: f.pool, size: 10, 'data-test': 'filter-pool' })),
+  el('label', {}, 'state ', el('select', { name: 'state', 'data-test': 'filter-state' },
+    ['', 'pending', 'running', 'completed', 'failed', 'aborted'].map((s) => el('option', { value: s, selected: s === f.state }, s || 'any')))),
+  el('button', { type: 'submit' }, 'Filter'));
+  const table = el('table', { 'data-test': 'operations' }, el('thead', {}, el('tr', {},
+    ['id', 'user', 'pools', 'state', 'progress', 'done/running/total', 'fair share', 'usage', 'why it waits']
+      .map((h) => el('th', {}, h)))),
+  el('tbody', {}, ops.map((op) => el('tr', { 'data-operation': op.id },
+    el('td', {}, el('a', { href: '#/operations/' + encodeURIComponent(op.id) }, op.id)),
+    el('td', {}, op.user),
+    el('td', {}, Object.entries(op.pools).map(([t, p]) => Object.keys(op.pools).length > 1 ? t + ':' + p : p).join(', ')),
+    el('td', { class: 'state-' + op.state }, op.state),
+    el('td', {}, bar('usage', op.progress.total ? op.progress.completed / op.progress.total : 0)),
+    el('td', { class: 'num' }, op.progress.completed + '/' + op.progress.running + '/' + op.progress.total),
+    el('td', { class: 'num' }, percent(op.fair_share)),
+    el('td', { class: 'num' }, percent(op.usage_share)),
+    el('td', { class: 'wrap', 'data-test': 'reason' }, reason(op))))));
+  main.replaceChildren(el('h2', {}, 'Operations'), form, table,
+    ops.length ? '' : el('p', {}, 'No operations match.'));
+}
+
+async function renderOperation(main, id) {
+  const [op, jobs, explanation] = await Promise.all([api('/operations/' + encodeURIComponent(id)),
+    api('/operations/' + encodeURIComponent(id) + '/jobs'), api('/operations/' + encodeURIComponent(id) + '/explain')]);
+  const fields = el('dl', { class: 'fields', 'data-test': 'operation' },
+    ...[['id', op.id], ['title', op.title || ''], ['user', op.user], ['state', op.state],
+      ['pools', Object.entries(op.pools).map(([t, p]) => t + ': ' + p).join(', ')],
+      ['jobs', op.progress.completed + ' completed, ' + op.progress.running + ' running, ' + op.progress.pending
+        + ' pending of ' + op.progress.total + '; ' + op.progress.failed + ' failed, ' + op.progress.aborted + ' aborted'],
+      ['weight', op.weight], ['fair share', percent(op.fair_share)], ['usage', percent(op.usage_share)],
+      ['submitted', time(op.submitted_at)], ['finished', time(op.finished_at)], ['message', op.message || '']]
+      .flatMap(([k, v]) => [el('dt', {}, k), el('dd', { 'data-field': k }, v)]));
+  const why = el('div', { 'data-test': 'explain' }, explanation.trees.map((tree) => el('div', {},
+    el('p', {}, 'tree ' + tree.tree + ' (pool ' + tree.pool + '): ', el('strong', { 'data-test': 'verdict' }, tree.verdict.replace(/_/g, ' '))),
+    el('ul', { class: 'checks' }, tree.checks.map((c) => el('li', { class: c.blocks ? 'blocks' : '', 'data-check': c.code },
+      (c.blocks ? 'blocks — ' : 'ok — ') + c.code.replace(/_/g, ' ') + ': ' + c.message))))));
+  const finished = ['completed', 'failed', 'aborted'].includes(op.state);
+  const actions = el('div', { class: 'actions' },
+    el('button', { 'data-test': 'abort', disabled: finished, onclick: () => act('abort', id) }, 'Abort'),
+    el('label', {}, 'weight ', el('input', { id: 'new-weight', size: 5, 'data-test': 'weight' })),
+    el('button', { 'data-test': 'set-weight', disabled: finished, onclick: () => act('weight', id) }, 'Set weight'),
+    el('label', {}, 'pool ', el('input', { id: 'new-pool', size: 10, 'data-test': 'pool' })),
+    el('button', { 'data-test': 'move', disabled: finished, onclick: () => act('pool', id) }, 'Move'));
+  const jobTable = el('table', { 'data-test': 'jobs' }, el('thead', {}, el('tr', {},
+    ['job', 'index', 'try', 'state', 'node', 'started', 'finished', 'reason', 'logs'].map((h) => el('th', {}, h)))),
+  el('tbody', {}, jobs.map((job) => el('tr', {},
+    el('td', {}, job.id), el('td', { class: 'num' }, job.index), el('td', { class: 'num' }, job.attempt),
+    el('td', { class: 'state-' + job.state }, job.state), el('td', {}, job.node || '-'),
+    el('td', {}, time(job.started_at)), el('td', {}, time(job.finished_at)),
+    el('td', { class: 'wrap' }, (job.reason || '') + (job.message ? ': ' + job.message.split('\n')[0] : '')),
+    el('td', {}, el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) }, 'stdout'),
+      ' ', el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) + '/stderr' }, 'stderr'))))));
+  main.replaceChildren(el('h2', {}, 'Operation ' + op.id), fields, el('h3', {}, 'Why is it pending?'), why,
+    el('h3', {}, 'Actions'), actions, el('h3', {}, 'Jobs'), jobTable);
+}
+
+async function act(kind, id) {
+  try {
+    if (kind === 'abort') {
+      await api('/operations/' + encodeURIComponent(id) + '/abort', { method: 'POST' });
+      message(id + ' aborted');
+    } else if (kind === 'weight') {
+      const weight = Number(document.getElementById('new-weight').value);
+      await api('/operations/' + encodeURIComponent(id), { method: 'PATCH', body: { weight } });
+      message(id + ': weight set to ' + weight);
+    } else {
+      const pool = document.getElementById('new-pool').value.trim();
+      await api('/operations/' + encodeURIComponent(id), { method: 'PATCH', body: { pool } });
+      message(id + ' moved to ' + pool);
+    }
+  } catch (e) {
+    message('refused: ' + e.message + ' (' + e.code + ')', true);
+  }
+  route(true);
+}
+
+async function renderLog(main, id, job, stream) {
+  const chunk = await api('/operations/' + encodeURIComponent(id) + '/jobs/' + encodeURIComponent(job)
+    + '/logs?stream=' + stream + '&offset=-65536');
+  main.replaceChildren(el('h2', {}, job + ' ' + stream),
+    el('p', {}, el('a', { href: '#/operations/' + encodeURIComponent(id) }, '← ' + id),
+      ' · the last ' + bytes(chunk.next_offset - chunk.offset) + ' of ' + bytes(chunk.size)),
+    el('pre', { class: 'log', 'data-test': 'log' }, chunk.data));
+}
+
+// ---------------------------------------------------------------- nodes
+
+async function renderNodes(main) {
+  const nodes = await api('/nodes');
+  nodes.sort((a, b) => a.id.localeCompare(b.id));
+  main.replaceChildren(el('h2', {}, 'Nodes'), el('table', { 'data-test': 'nodes' }, el('thead', {}, el('tr', {},
+    ['node', 'tree', 'tags', 'cpu used/total', 'memory used/total', 'jobs', 'state', 'last heartbeat']
+      .map((h) => el('th', {}, h)))),
+  el('tbody', {}, nodes.map((n) => el('tr', { 'data-node': n.id },
+    el('td', {}, n.id), el('td', {}, n.tree || (n.tree_problem ? '(none: ' + n.tree_problem + ')' : '-')),
+    el('td', {}, (n.tags || []).join(', ') || '-'),
+    el('td', { class: 'num' }, (n.resource_usage.cpu || 0) + ' / ' + (n.resource_limits.cpu || 0)),
+    el('td', { class: 'num' }, bytes(n.resource_usage.memory || 0) + ' / ' + bytes(n.resource_limits.memory || 0)),
+    el('td', { class: 'num' }, n.jobs), el('td', { class: 'state-' + n.state }, n.state),
+    el('td', {}, time(n.last_heartbeat)))))));
+}
+
+// ---------------------------------------------------------------- routing
+
+async function route(keepMessage) {
+  const hash = location.hash || '#/pools';
+  const parts = hash.substring(2).split('?')[0].split('/').map(decodeURIComponent);
+  for (const link of document.querySelectorAll('nav a')) {
+    link.classList.toggle('active', link.dataset.nav === parts[0]);
+  }
+  if (keepMessage !== true) {
+    message('');
+  }
+  const main = document.getElementById('main');
+  try {
+    if (parts[0] === 'operations' && parts[1] && parts[2] === 'logs') {
+      await renderLog(main, parts[1], parts[3], parts[4] === 'stderr' ? 'stderr' : 'stdout');
+    } else if (parts[0] === 'operations' && parts[1]) {
+      await renderOperation(main, parts[1]);
+    } else if (parts[0] === 'operations') {
+      await renderOperations(main);
+    } else if (parts[0] === 'nodes') {
+      await renderNodes(main);
+    } else {
+      await renderPools(main, parts[1]);
+    }
+  } catch (e) {
+    if (!(e instanceof ApiError)) {
+      throw e;
+    }
+    if (e.status !== 401) {
+      message(e.message + ' (' + e.code + ')', true);
+    }
+  }
+}
+
+function live() {
+  clearInterval(timer);
+  timer = setInterval(() => {
+    const editing = document.activeElement && ['INPUT', 'SELECT'].includes(document.activeElement.tagName);
+    if (!editing && !location.hash.includes('/logs/')) {
+      route(true);
+    }
+  }, REFRESH_MS);
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  setupLogin();
+  renderWho();
+  window.addEventListener('hashchange', () => route());
+  route();
+  live();
+});
