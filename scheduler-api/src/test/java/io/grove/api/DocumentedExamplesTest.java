@@ -40,7 +40,8 @@ class DocumentedExamplesTest {
     private static final List<Class<?>> BODIES = List.of(ApiError.class, OperationSpecBody.class,
             OperationSummary.class, OperationDetails.class, OperationUpdate.class, JobView.class, JobLog.class,
             PoolTreeView.class, PoolView.class, NodeView.class, ConfigView.class, ConfigView.ReloadStatus.class,
-            ConfigDiff.class, Health.class, BrokerView.class, AgentNodeView.class, Explanation.class);
+            ConfigDiff.class, Health.class, BrokerView.class, AgentNodeView.class, Explanation.class,
+            PoolHistoryView.class);
 
     @Test
     void everyDocumentedBodyRoundTripsThroughItsRecord() throws Exception {

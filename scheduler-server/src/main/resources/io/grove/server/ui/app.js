@@ -254,28 +254,30 @@ function toggle(name) {
 async function poolDetail(tree, pool) {
   const resources = Object.keys(pool.demand_share);
   const table = el('table', { 'data-test': 'pool-resources' }, el('thead', {}, el('tr', {},
-    el('th', {}, 'resource'), el('th', {}, 'fair share'), el('th', {}, 'usage'), el('th', {}, 'demand'),
-    el('th', {}, 'guarantee'), el('th', {}, 'limit'))),
+    el('th', {}, 'resource'), el('th', { class: 'num' }, 'fair share'), el('th', { class: 'num' }, 'usage'),
+    el('th', { class: 'num' }, 'demand'), el('th', {}, 'guarantee'), el('th', {}, 'limit'))),
     el('tbody', {}, resources.map((r) => el('tr', {}, el('td', {}, r),
       el('td', { class: 'num' }, percent(pool.fair_share.total[r])), el('td', { class: 'num' }, percent(pool.usage_share[r])),
       el('td', { class: 'num' }, percent(pool.demand_share[r])),
       el('td', {}, (pool.strong_guarantee_resources || {})[r] === undefined ? '-' : String(pool.strong_guarantee_resources[r])),
       el('td', {}, (pool.resource_limits || {})[r] === undefined ? '-' : String(pool.resource_limits[r]))))));
   const history = await api('/pool_trees/' + encodeURIComponent(tree) + '/pools/' + encodeURIComponent(pool.name) + '/history');
-  return el('div', {}, table, el('h3', {}, 'The last hour: usage against fair share and demand'), chart(history));
+  const current = { at: new Date().toISOString(), fair_share: dominant(pool.fair_share.total),
+    usage_share: dominant(pool.usage_share), demand_share: dominant(pool.demand_share) };
+  return el('div', {}, table, el('h3', {}, 'The last hour: usage against fair share and demand'), chart(history, current));
 }
 
-/** A line chart of a pool's samples: dominant shares of the tree over the last hour. */
-function chart(history) {
+/** A line chart of a pool's samples and its values now: dominant shares of the tree, at most the last hour. */
+function chart(history, current) {
   const width = 640;
   const height = 170;
   const left = 36;
   const bottom = 18;
   const root = svg('svg', { class: 'chart', width, height, viewBox: '0 0 ' + width + ' ' + height, 'data-test': 'chart',
     role: 'img', 'aria-label': 'usage, fair share and demand of ' + history.pool + ' over the last hour' });
-  const samples = history.samples;
-  const now = Date.now();
-  const from = now - 3600 * 1000;
+  const samples = history.samples.concat([current]);
+  const now = Date.parse(current.at);
+  const from = Math.max(now - 3600 * 1000, Date.parse(samples[0].at) - history.interval_seconds * 1000);
   const top = Math.max(1, ...samples.map((s) => Math.max(s.fair_share, s.usage_share, s.demand_share)));
   const x = (at) => left + (width - left - 8) * Math.max(0, (Date.parse(at) - from) / (now - from));
   const y = (v) => 6 + (height - bottom - 6) * (1 - v / top);
@@ -287,20 +289,18 @@ function chart(history) {
     root.append(label);
   }
   const hour = svg('text', { x: left, y: height - 4 });
-  hour.textContent = '1 h ago';
+  const span = Math.round((now - from) / 1000);
+  hour.textContent = (span < 120 ? span + ' s' : Math.round(span / 60) + ' min') + ' ago';
   const nowLabel = svg('text', { x: width - 30, y: height - 4 });
   nowLabel.textContent = 'now';
   root.append(hour, nowLabel);
   for (const [key, css] of [['demand_share', 'demand'], ['fair_share', 'fair'], ['usage_share', 'usage']]) {
     const points = samples.map((s) => x(s.at).toFixed(1) + ',' + y(s[key]).toFixed(1));
-    if (samples.length === 1) {
-      points.push((width - 8) + ',' + y(samples[0][key]).toFixed(1));
-    }
-    root.append(svg('polyline', { class: css, points: points.join(' '), 'data-series': css }));
+    root.append(svg('polyline', { class: css, points: points.join(' '), 'data-series': css, 'data-now': current[key] }));
   }
   const legend = el('div', { class: 'legend' }, el('span', { class: 'fair' }, '— fair share'),
     el('span', { class: 'usage' }, '— usage'), el('span', { class: 'demand' }, '- - demand'),
-    el('span', {}, samples.length + ' samples, one every ' + history.interval_seconds + ' s'));
+    el('span', {}, history.samples.length + ' samples, one every ' + history.interval_seconds + ' s, and now'));
   return el('div', {}, root, legend);
 }
 

@@ -1,0 +1,225 @@
+package io.grove.cli;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import io.grove.api.Explanation;
+import io.grove.api.OperationSpecBody;
+import io.grove.api.OperationSummary;
+import io.grove.api.PoolView;
+import io.grove.api.Quantity;
+import io.grove.cli.client.SchedulerClient;
+import io.grove.cli.client.Target;
+import io.grove.server.Clock;
+import io.grove.server.DaemonSettings;
+import io.grove.server.SchedulerDaemon;
+import io.grove.server.security.Security;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dashboard in a real headless browser (Debian's chromium driven by Playwright) against a real
+ * scheduler and agents: the pool tree, an operation and the reason it waits, the chart, actions
+ * under the ACLs in secure mode, and rows that keep their order across refreshes. Screenshots go to
+ * {@code target/screenshots/} ({@code docs/dashboard.md} shows them).
+ */
+class DashboardTest {
+
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+
+    static final String POOLS = """
+            default_tree: physical
+            pool_trees:
+              physical:
+                default_parent_pool: research
+                pools:
+                  prod:
+                    weight: 2
+                    strong_guarantee_resources: {cpu: 1}
+                    pools:
+                      etl: {}
+                      serving: {}
+                  adhoc: {max_running_operation_count: 1}
+                  research: {create_ephemeral_subpools: true}
+            """;
+
+    @TempDir
+    static Path dir;
+    static LocalCommand.LocalCluster cluster;
+    static Playwright playwright;
+    static Browser browser;
+    static String url;
+
+    @BeforeAll
+    static void start() throws Exception {
+        assumeTrue(Files.isExecutable(CHROMIUM), "the dashboard tests need Debian's chromium at " + CHROMIUM);
+        Files.writeString(dir.resolve("pools.yaml"), POOLS);
+        cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 2, 0, 0);
+        url = "http://127.0.0.1:" + cluster.httpPort();
+        playwright = Playwright.create(new Playwright.CreateOptions()
+                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
+                .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    static SchedulerClient as(String base, String user, String token) {
+        return new SchedulerClient(new Target(URI.create(base), user, "test", token));
+    }
+
+    static OperationSpecBody spec(String pool, int jobs, double cpu, String command) {
+        return OperationSpecBody.of(null, pool, new OperationSpecBody.Task(jobs, command, Quantity.of(cpu),
+                Quantity.of("64Mi"), null, null, null));
+    }
+
+    static Page page() {
+        Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1280, 900));
+        page.setDefaultTimeout(20_000);
+        return page;
+    }
+
+    static List<String> poolRows(Page page) {
+        return page.locator("[data-test=pools] tbody tr[data-pool]").all().stream()
+                .map(row -> row.getAttribute("data-pool")).toList();
+    }
+
+    @Test
+    void thePoolTreeRendersInTreeOrderAndKeepsItsRowsInPlaceAcrossRefreshes() throws Exception {
+        SchedulerClient alice = as(url, "alice", null);
+        alice.post("/operations", spec("etl", 6, 0.25, "sleep 30"), OperationSummary.class);
+        Page page = page();
+        page.navigate(url + "/ui/");
+        assertThat(page.locator("[data-test=pools] tr[data-pool=etl]")).isVisible();
+        List<String> api = alice.list("/pool_trees/physical/pools", PoolView.class).stream().map(PoolView::name).toList();
+        assertEquals(api, poolRows(page), "the rows are the API's pools, in tree order");
+        assertTrue(api.containsAll(List.of("<Root>", "prod", "etl", "serving", "adhoc", "research")), api.toString());
+        assertThat(page.locator("[data-pool=etl] td.name")).containsText("▸ etl");
+
+        // shares move as jobs start; the rows stay where they are, refresh after refresh
+        alice.post("/operations", spec("serving", 4, 0.25, "sleep 30"), OperationSummary.class);
+        for (int i = 0; i < 3; i++) {
+            page.reload();
+            assertThat(page.locator("[data-test=pools] tr[data-pool=serving]")).isVisible();
+            List<String> now = poolRows(page);
+            assertEquals(api, now.stream().filter(api::contains).toList(), "refresh " + i);
+        }
+        page.close();
+    }
+
+    @Test
+    void aPoolExpandsToItsResourcesAndAChartOfItsLastHour() throws Exception {
+        as(url, "alice", null).post("/operations", spec("prod", 2, 0.25, "sleep 20"), OperationSummary.class);
+        Page page = page();
+        page.navigate(url + "/ui/#/pools/physical");
+        page.locator("[data-test=pools] tr[data-pool=prod]").click();
+        Locator chart = page.locator("svg[data-test=chart]");
+        assertThat(chart).isVisible();
+        for (String series : List.of("fair", "usage", "demand")) {
+            String points = chart.locator("polyline[data-series=" + series + "]").getAttribute("points");
+            assertTrue(points != null && points.split(" ").length >= 2, series + ": " + points);
+        }
+        // the page redraws every 2 s: the chart ends at the pool's usage now, once its jobs run
+        assertThat(page.locator("polyline[data-series=usage]")).not().hasAttribute("data-now", "0");
+        double usageNow = Double.parseDouble(page.locator("polyline[data-series=usage]").getAttribute("data-now"));
+        PoolView prod = as(url, "alice", null).get("/pool_trees/physical/pools/prod", PoolView.class);
+        assertTrue(usageNow > 0 && prod.shares().usageShare().dominant() > 0, "the chart ends at the pool's usage now: "
+                + usageNow);
+        assertThat(page.locator("[data-test=pool-resources]")).containsText("cpu");
+        Files.createDirectories(Path.of("target/screenshots"));
+        page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/screenshots/pools.png")).setFullPage(true));
+        page.close();
+    }
+
+    @Test
+    void aSubmittedOperationAppearsWithThePendingReasonTheApiGives() throws Exception {
+        SchedulerClient bob = as(url, "bob", null);
+        OperationSummary huge = bob.post("/operations", spec("adhoc", 1, 64, "true"), OperationSummary.class);
+        Page page = page();
+        page.navigate(url + "/ui/#/operations?user=bob");
+        Locator row = page.locator("[data-test=operations] tr[data-operation=" + huge.id() + "]");
+        assertThat(row).isVisible();
+        OperationSummary seen = bob.get("/operations/" + huge.id(), io.grove.api.OperationDetails.class).summary();
+        assertTrue(seen.pendingReason() != null, "the API says why it waits");
+        assertThat(row.locator("[data-test=reason]")).hasText(seen.pendingReason().message());
+
+        row.locator("a").click();
+        Explanation explanation = bob.get("/operations/" + huge.id() + "/explain", Explanation.class);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (explanation.trees().get(0).verdict().equals("no_fair_share_yet") && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000);
+            explanation = bob.get("/operations/" + huge.id() + "/explain", Explanation.class);
+        }
+        assertEquals("job_larger_than_every_node", explanation.trees().get(0).verdict());
+        assertThat(page.locator("[data-test=verdict]")).hasText(explanation.trees().get(0).verdict().replace('_', ' '));
+        assertThat(page.locator("[data-test=explain] li.blocks")).containsText("job larger than every node");
+        page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/screenshots/operation.png")).setFullPage(true));
+        page.close();
+        bob.post("/operations/" + huge.id() + "/abort", null, null, OperationSummary.class);
+    }
+
+    @Test
+    void inSecureModeTheOwnerMayAbortAndAnotherUserIsRefused(@TempDir Path secure) throws Exception {
+        String aliceToken = "alice-token-0123456789abcdef";
+        String bobToken = "bob-token-0123456789abcdef";
+        // with cluster admins named, only an operation's owner, its pool's administrators and the admins may change it
+        Files.writeString(secure.resolve("pools.yaml"), "admins: [root-admin]\n" + POOLS);
+        Files.writeString(secure.resolve("tokens.yaml"), "tokens:\n  - {token: " + aliceToken + ", user: alice}\n"
+                + "  - {token: " + bobToken + ", user: bob}\n");
+        Files.writeString(secure.resolve("node-token"), "node-token-0123456789abcdef\n");
+        DaemonSettings settings = DaemonSettings.defaults(secure.resolve("pools.yaml"), secure.resolve("data"))
+                .withPorts(0, 0).withSecurity(new Security(false, secure.resolve("tokens.yaml"),
+                        secure.resolve("node-token"), null));
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM)) {
+            String base = "http://127.0.0.1:" + daemon.httpPort();
+            OperationSummary op = as(base, "alice", aliceToken).post("/operations", spec("etl", 2, 1, "sleep 5"),
+                    OperationSummary.class);
+            Page page = page();
+            page.navigate(base + "/ui/#/operations/" + op.id());
+            assertThat(page.locator("#login")).isVisible();
+            page.locator("[data-test=token]").fill(bobToken);
+            page.locator("[data-test=login]").click();
+            assertThat(page.locator("[data-test=operation] [data-field=state]")).hasText("running");
+            page.locator("[data-test=abort]").click();
+            assertThat(page.locator("[data-test=message]")).containsText("FORBIDDEN");
+            assertThat(page.locator("[data-test=operation] [data-field=state]")).hasText("running");
+
+            page.locator("[data-test=forget]").click();
+            assertThat(page.locator("#login")).isVisible();
+            page.locator("[data-test=token]").fill(aliceToken);
+            page.locator("[data-test=login]").click();
+            page.locator("[data-test=abort]").click();
+            assertThat(page.locator("[data-test=message]")).hasText(op.id() + " aborted");
+            assertThat(page.locator("[data-test=operation] [data-field=state]")).hasText("aborted");
+            assertFalse(page.evaluate("() => JSON.stringify(window.localStorage)").toString().contains(aliceToken),
+                    "the token is kept for the tab only");
+            page.close();
+        }
+    }
+}
