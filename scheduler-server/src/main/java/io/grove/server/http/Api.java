@@ -11,7 +11,7 @@ import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.net.NodeAddresses;
 import io.grove.server.security.AuditLog;
-import io.grove.server.state.Journal;
+import io.grove.server.state.StateLog;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -32,7 +32,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
 
     private final Routes routes;
 
-    public Api(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
+    public Api(SchedulerLoop loop, StateLog journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken) {
         ApiResource.Parts parts = new ApiResource.Parts(loop, journal, clock, config, metrics, operationNumbers,
                 new Views(addresses), audit, nodeToken);

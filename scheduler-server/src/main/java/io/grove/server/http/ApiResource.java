@@ -20,7 +20,7 @@ import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.PoolHistory;
 import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.security.AuditLog;
-import io.grove.server.state.Journal;
+import io.grove.server.state.StateLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +36,12 @@ import java.util.function.Function;
 abstract class ApiResource {
 
     /** The daemon's parts the API works with. */
-    record Parts(SchedulerLoop loop, Journal journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
+    record Parts(SchedulerLoop loop, StateLog journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, Views views, AuditLog audit, String nodeToken) {
     }
 
     final SchedulerLoop loop;
-    final Journal journal;
+    final StateLog journal;
     final Clock clock;
     final ConfigReloader config;
     final SchedulerMetrics metrics;

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * on open; damage with valid records after it refuses to open. {@link #compact} replaces the file
  * with a snapshot of the live state.
  */
-public final class Journal implements AutoCloseable {
+public final class Journal implements StateLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     static final int MAX_RECORD = JournalFormat.MAX_RECORD;
@@ -117,16 +117,19 @@ public final class Journal implements AutoCloseable {
     }
 
     /** What the journal held when it was opened, in order. */
+    @Override
     public List<JournalEvent> recovered() {
         return recovered;
     }
 
     /** Records in the file now (approximately, while appends are queued). */
+    @Override
     public long records() {
         return records;
     }
 
     /** Queues a record (encoded on the writer's thread); the future completes once it is on disk. */
+    @Override
     public CompletableFuture<Void> append(JournalEvent event) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         if (closed) {
@@ -138,19 +141,11 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Replaces the journal with {@code snapshot} (the live state as events), after everything queued
-     * before it is written. The new file is written beside, fsynced and renamed over the old one.
-     */
-    public CompletableFuture<Void> compact(List<JournalEvent> snapshot) {
-        List<JournalEvent> events = List.copyOf(snapshot);
-        return compact(() -> events);
-    }
-
-    /**
      * Like {@link #compact(List)}, with the events made on the journal's thread: the caller
      * captures what they need from its live state (cheaply) and the supplier turns that into events,
      * so that a large snapshot does not hold up the thread that took it.
      */
+    @Override
     public CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         queue.add(new Compact(snapshot, done));

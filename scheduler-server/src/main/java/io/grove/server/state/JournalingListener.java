@@ -10,9 +10,9 @@ import io.grove.core.operation.OperationRegistry;
  */
 public final class JournalingListener implements OperationRegistry.Listener {
 
-    private final Journal journal;
+    private final StateLog journal;
 
-    public JournalingListener(Journal journal) {
+    public JournalingListener(StateLog journal) {
         this.journal = journal;
     }
 

@@ -1,0 +1,37 @@
+package io.grove.server.state;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Where the daemon's durable state goes: the local {@link Journal} (one machine), or
+ * {@link ZkStateLog} on ZooKeeper (high availability). A change is acknowledged once its event is
+ * durable there; {@link #compact} replaces what is stored with a snapshot of the live state.
+ */
+public interface StateLog extends AutoCloseable {
+
+    /** The events read when the log was opened, oldest first: a snapshot and what followed it. */
+    List<JournalEvent> recovered();
+
+    /** Records stored now (approximately, while appends are queued). */
+    long records();
+
+    /** Queues an event; the future completes once it is durable, or fails if it cannot be. */
+    CompletableFuture<Void> append(JournalEvent event);
+
+    /** Replaces what is stored with {@code snapshot}, after everything queued before it. */
+    default CompletableFuture<Void> compact(List<JournalEvent> snapshot) {
+        List<JournalEvent> events = List.copyOf(snapshot);
+        return compact(() -> events);
+    }
+
+    /**
+     * Like {@link #compact(List)}, with the events made on the log's own thread: the caller captures
+     * what it needs from its live state cheaply and the supplier turns that into events.
+     */
+    CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot);
+
+    @Override
+    void close();
+}
