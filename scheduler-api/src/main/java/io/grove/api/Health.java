@@ -1,7 +1,22 @@
 package io.grove.api;
 
-/** {@code GET /healthz} (the scheduler) and {@code GET /health} (an agent). */
-public record Health(String status) {
+/**
+ * {@code GET /healthz} (the scheduler) and {@code GET /health} (an agent). A scheduler in a
+ * high-availability group also says whether it leads, its epoch, and where the leader's API is.
+ *
+ * @param role {@code leader} or {@code standby}; absent for a scheduler on its own
+ * @param epoch the leader's epoch, which only grows
+ * @param leader the leader's API (e.g. {@code http://10.0.0.1:8080}), when known
+ */
+public record Health(String status, String role, Long epoch, String leader) {
 
-    public static final Health OK = new Health("ok");
+    public static final Health OK = new Health("ok", null, null, null);
+
+    public static Health leader(long epoch, String api) {
+        return new Health("ok", "leader", epoch, api);
+    }
+
+    public static Health standby(Long epoch, String leader) {
+        return new Health("ok", "standby", epoch, leader);
+    }
 }

@@ -22,6 +22,7 @@ import io.grove.server.security.AuditLog;
 import io.grove.server.security.Security;
 import io.grove.server.security.TokenStore;
 import io.grove.server.state.Journal;
+import io.grove.server.state.StateLog;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.JournalingListener;
 import io.grove.server.state.Revival;
@@ -53,7 +54,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     private final DaemonSettings settings;
     private final Clock clock;
-    private final Journal journal;
+    private final StateLog journal;
     private final SchedulerLoop loop;
     private final SchedulerMetrics metrics;
     private final ConfigReloader reloader;
@@ -61,14 +62,17 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final NodeEndpoint nodes;
+    /** The daemon's own HTTP server; {@code null} when its role hosts the API. */
     private final ApiServer api;
+    private final DaemonRole role;
     private final ScheduledExecutorService timer;
 
     private final AuditLog audit;
 
-    private SchedulerDaemon(DaemonSettings settings, Clock clock, Journal journal, SchedulerLoop loop,
+    private SchedulerDaemon(DaemonSettings settings, Clock clock, StateLog journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
-            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit) {
+            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit, DaemonRole role) {
+        this.role = role;
         this.audit = audit;
         this.settings = settings;
         this.clock = clock;
@@ -90,7 +94,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** The recovery stage's results: the configuration, the journal and the cluster it revived. */
-    private record Recovered(String configText, PoolsConfig config, Journal journal, Cluster cluster,
+    private record Recovered(String configText, PoolsConfig config, StateLog journal, Cluster cluster,
             Revival.Outcome revived, SchedulerMetrics metrics) {
     }
 
@@ -101,12 +105,17 @@ public final class SchedulerDaemon implements AutoCloseable {
      * @throws DaemonException if the pools file is invalid, the journal cannot be used, or a port is taken
      */
     public static SchedulerDaemon start(DaemonSettings settings, Clock clock) throws DaemonException {
+        return start(settings, clock, DaemonRole.SINGLE);
+    }
+
+    /** Starts the daemon in a role: on its own, or as the leader of a high-availability group. */
+    public static SchedulerDaemon start(DaemonSettings settings, Clock clock, DaemonRole role) throws DaemonException {
         refuseUnsafeSecurity(settings);
         Closer opened = new Closer();
         try {
             Secured secured = security(settings, opened);
-            Recovered recovered = recovery(settings, clock, opened);
-            return endpointsAndTimers(settings, clock, secured, recovered, opened);
+            Recovered recovered = recovery(settings, clock, role, opened);
+            return endpointsAndTimers(settings, clock, secured, recovered, role, opened);
         } catch (DaemonException e) {
             opened.closeAll(e);
             throw e;
@@ -157,7 +166,8 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** The pools file, the journal, and the cluster revived from it, with its listeners. */
-    private static Recovered recovery(DaemonSettings settings, Clock clock, Closer opened) throws DaemonException {
+    private static Recovered recovery(DaemonSettings settings, Clock clock, DaemonRole role, Closer opened)
+            throws DaemonException {
         String text;
         try {
             text = Files.readString(settings.configFile());
@@ -168,9 +178,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         if (!config.ok()) {
             throw new DaemonException("the pools file is invalid:\n" + config.describe(), null);
         }
-        Journal journal;
+        StateLog journal;
         try {
-            journal = Journal.open(settings.dataDir());
+            journal = role.openState(settings);
         } catch (IOException e) {
             throw new DaemonException(e.getMessage(), e);
         }
@@ -205,9 +215,9 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     /** The scheduler's thread, the node endpoint, the API, the pools-file watch, then the timers. */
     private static SchedulerDaemon endpointsAndTimers(DaemonSettings settings, Clock clock, Secured secured,
-            Recovered recovered, Closer opened) throws Exception {
+            Recovered recovered, DaemonRole role, Closer opened) throws Exception {
         SchedulerMetrics metrics = recovered.metrics();
-        Journal journal = recovered.journal();
+        StateLog journal = recovered.journal();
         SchedulerLoop loop = new SchedulerLoop(recovered.cluster());
         opened.add(loop, loop::close);
         ConfigReloader reloader = new ConfigReloader(settings.configFile(), recovered.config(), recovered.configText(),
@@ -225,12 +235,18 @@ public final class SchedulerDaemon implements AutoCloseable {
                 () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics, addresses,
                         secured.nodeToken(), secured.audit()), secured.nodeTls(), settings.nodeConnectionsPerAddress());
         opened.add(nodeEndpoint, nodeEndpoint::close);
-        ApiServer apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(),
-                new Authenticator(secured.tokens(), secured.audit(), clock,
-                        new Api(loop, journal, clock, reloader, metrics, numbers, addresses, secured.audit(),
-                                secured.nodeToken())),
-                secured.httpTls(), HttpLimits.API);
-        opened.add(apiServer, apiServer::close);
+        Authenticator handler = new Authenticator(secured.tokens(), secured.audit(), clock,
+                new Api(loop, journal, clock, reloader, metrics, numbers, addresses, secured.audit(),
+                        secured.nodeToken(), role::health));
+        ApiServer apiServer = null;
+        if (role.apiHost() == null) {
+            apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,
+                    secured.httpTls(), HttpLimits.API);
+            opened.add(apiServer, apiServer::close);
+        } else {
+            role.apiHost().accept(handler);
+            opened.add(handler, () -> role.apiHost().accept(null));
+        }
         reloader.watch();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "grove-timer");
@@ -238,7 +254,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             return t;
         });
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeEndpoint, apiServer, timer, secured.audit());
+                nodeEndpoint, apiServer, timer, secured.audit(), role);
         daemon.schedule();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs",
                 settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
@@ -341,19 +357,37 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     public int httpPort() {
-        return api.port();
+        return api != null ? api.port() : settings.httpPort();
     }
 
     /** Stops accepting, saves a snapshot of the state, and stops. */
     @Override
     public void close() {
+        close(true);
+    }
+
+    /**
+     * Stops at once, without a final snapshot: a leader that lost its lease stops scheduling and
+     * answering nodes and writes nothing more.
+     */
+    public void stepDown() {
+        close(false);
+    }
+
+    private void close(boolean snapshot) {
         timer.shutdownNow();
         reloader.close();
         nodes.close();
-        api.close();
+        if (api != null) {
+            api.close();
+        } else if (role.apiHost() != null) {
+            role.apiHost().accept(null);
+        }
         try {
-            loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).thenCompose(done -> done)
-                    .get(10, TimeUnit.SECONDS);
+            if (snapshot) {
+                loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).thenCompose(done -> done)
+                        .get(10, TimeUnit.SECONDS);
+            }
         } catch (Exception e) {
             LOG.warn("final snapshot failed; the journal has everything anyway", e);
         }

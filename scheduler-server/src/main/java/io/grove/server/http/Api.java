@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The HTTP API (documented in {@code docs/api.md}) as a route table: {@code /healthz},
@@ -33,7 +34,8 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
     private final Routes routes;
 
     public Api(SchedulerLoop loop, StateLog journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken) {
+            AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken,
+            Supplier<Health> health) {
         ApiResource.Parts parts = new ApiResource.Parts(loop, journal, clock, config, metrics, operationNumbers,
                 new Views(addresses), audit, nodeToken);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {
@@ -41,7 +43,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
             boolean api = request.path().size() >= 3 && request.path().get(0).equals("api") && request.path().get(1).equals("v1");
             return ApiException.notFound("no route " + request.method() + " " + path + (api ? "" : "; the API is under /api/v1"));
         })
-                .get("/healthz", (request, params) -> Routes.done(ApiResponse.ok(Health.OK)))
+                .get("/healthz", (request, params) -> Routes.done(ApiResponse.ok(health.get())))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
                 new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts))) {

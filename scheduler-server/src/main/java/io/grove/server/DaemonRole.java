@@ -1,0 +1,47 @@
+package io.grove.server;
+
+import io.grove.api.Health;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
+import io.grove.server.state.Journal;
+import io.grove.server.state.StateLog;
+import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * How a daemon keeps its state and what its {@code /healthz} says: on its own with the journal in
+ * its data directory ({@link #SINGLE}), or as the leader of a high-availability group with its
+ * state in ZooKeeper ({@code io.grove.server.ha}).
+ */
+public interface DaemonRole {
+
+    /** Opens the state the daemon revives from and writes to. */
+    StateLog openState(DaemonSettings settings) throws IOException;
+
+    /** What {@code /healthz} answers. */
+    Health health();
+
+    /**
+     * Where the daemon's API goes: {@code null} to open its own HTTP server on the API port; else
+     * the API is handed to this (a high-availability scheduler keeps one server across its roles),
+     * and taken back with {@code null} when the daemon stops.
+     */
+    default Consumer<Function<ApiRequest, CompletableFuture<ApiResponse>>> apiHost() {
+        return null;
+    }
+
+    /** One scheduler, its journal on its own disk. */
+    DaemonRole SINGLE = new DaemonRole() {
+        @Override
+        public StateLog openState(DaemonSettings settings) throws IOException {
+            return Journal.open(settings.dataDir());
+        }
+
+        @Override
+        public Health health() {
+            return Health.OK;
+        }
+    };
+}

@@ -1,0 +1,200 @@
+package io.grove.server.ha;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.server.Clock;
+import io.grove.server.DaemonSettings;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two schedulers on one in-process ZooKeeper: one leads, the other answers 503 NOT_LEADER with the
+ * leader's address; when the leader stops, or is cut from ZooKeeper, the other takes over with
+ * every acknowledged operation, and the old one steps down.
+ */
+class HaSchedulerTest {
+
+    static final String POOLS = """
+            default_tree: physical
+            pool_trees:
+              physical:
+                pools:
+                  etl: {}
+            """;
+
+    @TempDir
+    Path dir;
+    TestingServer zookeeper;
+    final List<HaScheduler> schedulers = new ArrayList<>();
+    final HttpClient http = HttpClient.newHttpClient();
+    final ObjectMapper json = new ObjectMapper();
+
+    @BeforeEach
+    void start() throws Exception {
+        zookeeper = new TestingServer(true);
+        Files.writeString(dir.resolve("pools.yaml"), POOLS);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        schedulers.forEach(HaScheduler::close);
+        zookeeper.close();
+    }
+
+    static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    record Member(HaScheduler scheduler, String api) {
+    }
+
+    Member member(String name) throws Exception {
+        return member(name, zookeeper.getConnectString());
+    }
+
+    Member member(String name, String connect) throws Exception {
+        int http = freePort();
+        int nodes = freePort();
+        DaemonSettings settings = DaemonSettings.defaults(dir.resolve("pools.yaml"), dir.resolve(name)).withPorts(nodes, http)
+                .withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
+        String api = "http://127.0.0.1:" + http;
+        HaScheduler scheduler = HaScheduler.start(settings, Clock.SYSTEM, new HaSettings(connect,
+                "/grove", Duration.ofSeconds(3), api, "127.0.0.1:" + nodes));
+        schedulers.add(scheduler);
+        return new Member(scheduler, api);
+    }
+
+    record Reply(int status, JsonNode body) {
+    }
+
+    Reply call(String base, String method, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).header("X-Grove-User", "alice")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return new Reply(response.statusCode(), json.readTree(response.body()));
+    }
+
+    static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 20 s: " + what);
+            }
+            LockSupport.parkNanos(20_000_000);
+        }
+    }
+
+    Reply healthz(Member member) {
+        try {
+            return call(member.api(), "GET", "/healthz", null);
+        } catch (Exception e) {
+            return new Reply(0, null);
+        }
+    }
+
+    String submit(Member leader, int i) throws Exception {
+        Reply created = call(leader.api(), "POST", "/api/v1/operations",
+                "{\"title\": \"op " + i + "\", \"pool\": \"etl\", \"tasks\": {\"main\": {\"job_count\": 2, \"cpu\": 1, "
+                        + "\"command\": \"true\"}}}");
+        assertEquals(201, created.status(), created.body().toString());
+        return created.body().get("id").asText();
+    }
+
+    @Test
+    void oneLeadsTheOtherSendsClientsToItAndTakesOverWithEveryAcknowledgedOperation() throws Exception {
+        Member a = member("a");
+        await("a leads", () -> a.scheduler().isLeader());
+        Member b = member("b");
+        await("b knows the leader", () -> a.api().equals(healthz(b).body().path("leader").asText()));
+
+        Reply health = healthz(b);
+        assertEquals("standby", health.body().get("role").asText());
+        Reply refused = call(b.api(), "GET", "/api/v1/operations", null);
+        assertEquals(503, refused.status());
+        assertEquals("NOT_LEADER", refused.body().get("code").asText());
+        assertEquals(a.api(), refused.body().at("/details/leader").asText());
+        assertEquals("leader", healthz(a).body().get("role").asText());
+        assertEquals(1, healthz(a).body().get("epoch").asLong());
+
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(submit(a, i));
+        }
+        long stopped = System.nanoTime();
+        a.scheduler().close();
+        await("b leads", () -> b.scheduler().isLeader());
+        System.out.printf("takeover after a clean stop: %d ms%n", (System.nanoTime() - stopped) / 1_000_000);
+
+        Reply listed = call(b.api(), "GET", "/api/v1/operations", null);
+        assertEquals(200, listed.status());
+        List<String> seen = new ArrayList<>();
+        listed.body().forEach(op -> seen.add(op.get("id").asText()));
+        assertEquals(ids, seen, "every acknowledged operation, in order");
+        assertEquals(2, healthz(b).body().get("epoch").asLong());
+        assertEquals("op-6", submit(b, 6), "operation numbers go on");
+    }
+
+    @Test
+    void aLeaderCutFromZooKeeperStepsDownBeforeTheStandbyTakesOverAndNeverTwoLead() throws Exception {
+        CuttableProxy partition = new CuttableProxy(new java.net.InetSocketAddress("127.0.0.1", zookeeper.getPort()));
+        try (partition) {
+            Member a = member("a", partition.connectString());
+            await("a leads", () -> a.scheduler().isLeader());
+            Member b = member("b");
+            String id = submit(a, 1);
+
+            long cut = System.nanoTime();
+            partition.cut();
+            long aStepped = 0;
+            long bLed = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while ((aStepped == 0 || bLed == 0) && System.nanoTime() < deadline) {
+                boolean aLeads = a.scheduler().isLeader();
+                boolean bLeads = b.scheduler().isLeader();
+                assertFalse(aLeads && bLeads, "two leaders at once");
+                if (!aLeads && aStepped == 0) {
+                    aStepped = System.nanoTime();
+                }
+                if (bLeads && bLed == 0) {
+                    bLed = System.nanoTime();
+                }
+                LockSupport.parkNanos(1_000_000);
+            }
+            assertTrue(aStepped > 0 && bLed > 0, "a stepped down and b took over");
+            assertTrue(aStepped < bLed, "a stopped before b started");
+            System.out.printf("partitioned leader: stepped down after %d ms, standby led after %d ms%n",
+                    (aStepped - cut) / 1_000_000, (bLed - cut) / 1_000_000);
+            assertEquals(200, call(b.api(), "GET", "/api/v1/operations/" + id, null).status());
+            Reply fromA = call(a.api(), "GET", "/api/v1/operations/" + id, null);
+            assertEquals(503, fromA.status(), "the cut-off scheduler sends clients away");
+            assertEquals("NOT_LEADER", fromA.body().get("code").asText());
+
+            partition.heal();
+            await("a follows b again", () -> b.api().equals(healthz(a).body().path("leader").asText()));
+            assertEquals("standby", healthz(a).body().get("role").asText());
+            assertTrue(b.scheduler().isLeader() && !a.scheduler().isLeader());
+        }
+    }
+}
