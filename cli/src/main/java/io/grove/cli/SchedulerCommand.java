@@ -4,9 +4,11 @@ import io.grove.config.yaml.Durations;
 import io.grove.core.cluster.ClusterSettings;
 import io.grove.protocol.Tls;
 import io.grove.server.DaemonSettings;
+import io.grove.server.ha.HaSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.SchedulerMain;
 import io.grove.server.security.Security;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -100,6 +102,25 @@ final class SchedulerCommand implements Callable<Integer> {
     @Option(names = "--audit-log", paramLabel = "FILE", description = "the audit log (default: DATA_DIR/audit.log)")
     Path auditLog;
 
+    @Option(names = "--zookeeper", paramLabel = "HOST:PORT[,HOST:PORT...]",
+            description = "high availability: run as one of a group of schedulers coordinated by this ZooKeeper; "
+                    + "the state goes to ZooKeeper instead of DATA_DIR/journal (docs/ha.md)")
+    String zookeeper;
+
+    @Option(names = "--zookeeper-root", defaultValue = "/grove", paramLabel = "PATH",
+            description = "where the group keeps its state in ZooKeeper (default: ${DEFAULT-VALUE})")
+    String zookeeperRoot;
+
+    @Option(names = "--zookeeper-session-timeout", defaultValue = "6s",
+            description = "a leader cut from ZooKeeper steps down within two thirds of it; a standby takes over after "
+                    + "it (default: ${DEFAULT-VALUE})")
+    String sessionTimeout;
+
+    @Option(names = "--advertise", paramLabel = "HOST",
+            description = "the host clients and agents reach this scheduler at, told to them by standbys "
+                    + "(default: the --bind address, or this machine's name when binding every address)")
+    String advertise;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -121,7 +142,22 @@ final class SchedulerCommand implements Callable<Integer> {
             return 2;
         }
         try {
-            SchedulerMain.run(settings);
+            if (zookeeper == null) {
+                SchedulerMain.run(settings);
+            } else {
+                String host = advertise != null ? advertise : bind.equals("0.0.0.0") || bind.equals("::")
+                        ? InetAddress.getLocalHost().getCanonicalHostName() : bind;
+                String scheme = settings.security().httpTls() == null ? "http" : "https";
+                HaSettings ha;
+                try {
+                    ha = new HaSettings(zookeeper, zookeeperRoot, Durations.parse(sessionTimeout),
+                            scheme + "://" + host + ":" + httpPort, host + ":" + nodePort);
+                } catch (IllegalArgumentException e) {
+                    spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
+                    return 2;
+                }
+                SchedulerMain.run(settings, ha);
+            }
             return 0;
         } catch (SchedulerDaemon.DaemonException e) {
             spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());

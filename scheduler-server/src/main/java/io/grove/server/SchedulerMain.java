@@ -1,5 +1,8 @@
 package io.grove.server;
 
+import io.grove.server.ha.HaScheduler;
+import io.grove.server.ha.HaSettings;
+import io.grove.server.state.ZkLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,14 +33,38 @@ public final class SchedulerMain {
         stopped.await();
     }
 
+    /**
+     * Runs a scheduler of a high-availability group until it is told to stop: a standby until it
+     * is elected; a leader saves a snapshot to ZooKeeper when it stops.
+     */
+    public static void run(DaemonSettings settings, HaSettings ha) throws SchedulerDaemon.DaemonException,
+            InterruptedException {
+        HaScheduler scheduler = HaScheduler.start(settings, Clock.SYSTEM, ha);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            scheduler.close();
+            stopped.countDown();
+        }, "grove-shutdown"));
+        System.out.println("ready http_port=" + scheduler.httpPort() + " api=" + ha.advertisedApi() + "/api/v1"
+                + " zookeeper=" + ha.connect() + ha.root() + (scheduler.isLeader() ? " role=leader" : " role=standby"));
+        System.out.flush();
+        stopped.await();
+    }
+
     public static void main(String[] args) throws Exception {
         Path config = null;
         Path data = null;
         int nodePort = DaemonSettings.DEFAULT_NODE_PORT;
         int httpPort = DaemonSettings.DEFAULT_HTTP_PORT;
         Duration update = Duration.ofMillis(200);
+        String zookeeper = null;
+        String root = ZkLayout.DEFAULT_ROOT;
+        Duration session = HaSettings.DEFAULT_SESSION_TIMEOUT;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
+                case "--zookeeper" -> zookeeper = args[i + 1];
+                case "--zookeeper-root" -> root = args[i + 1];
+                case "--zookeeper-session-timeout-ms" -> session = Duration.ofMillis(Long.parseLong(args[i + 1]));
                 case "--config" -> config = Path.of(args[i + 1]);
                 case "--data-dir" -> data = Path.of(args[i + 1]);
                 case "--node-port" -> nodePort = Integer.parseInt(args[i + 1]);
@@ -50,6 +77,12 @@ public final class SchedulerMain {
             throw new IOException("usage: SchedulerMain --config FILE --data-dir DIR [--node-port N] [--http-port N]");
         }
         DaemonSettings defaults = DaemonSettings.defaults(config, data);
-        run(defaults.withPorts(nodePort, httpPort).withPeriods(defaults.heartbeatPeriod(), update));
+        DaemonSettings settings = defaults.withPorts(nodePort, httpPort).withPeriods(defaults.heartbeatPeriod(), update);
+        if (zookeeper == null) {
+            run(settings);
+        } else {
+            run(settings, new HaSettings(zookeeper, root, session, "http://127.0.0.1:" + httpPort,
+                    "127.0.0.1:" + nodePort));
+        }
     }
 }
