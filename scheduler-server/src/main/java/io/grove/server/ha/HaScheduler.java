@@ -222,6 +222,7 @@ public final class HaScheduler implements AutoCloseable {
             return;
         }
         leader = null;
+        router.lead(null);
         LOG.warn("stepping down: {}; no more scheduling, nodes go elsewhere", why);
         current.stepDown();
         LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());

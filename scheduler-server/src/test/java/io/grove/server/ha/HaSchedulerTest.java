@@ -197,4 +197,26 @@ class HaSchedulerTest {
             assertTrue(b.scheduler().isLeader() && !a.scheduler().isLeader());
         }
     }
+
+    @Test
+    void losingZooKeeperPausesTheLeaderAndLosesNothing() throws Exception {
+        Member a = member("a");
+        await("a leads", () -> a.scheduler().isLeader());
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(submit(a, i));
+        }
+        zookeeper.stop();
+        await("a stops leading without ZooKeeper", () -> !a.scheduler().isLeader());
+        Reply paused = call(a.api(), "POST", "/api/v1/operations", "{\"pool\": \"etl\", \"tasks\": {\"main\": "
+                + "{\"job_count\": 1, \"cpu\": 1, \"command\": \"true\"}}}");
+        assertEquals(503, paused.status(), "no writes while ZooKeeper is away");
+
+        zookeeper.restart();
+        await("a leads again once ZooKeeper is back", () -> a.scheduler().isLeader());
+        List<String> seen = new ArrayList<>();
+        call(a.api(), "GET", "/api/v1/operations", null).body().forEach(op -> seen.add(op.get("id").asText()));
+        assertEquals(ids, seen, "nothing lost");
+        assertTrue(healthz(a).body().get("epoch").asLong() >= 2, "a new epoch");
+    }
 }
