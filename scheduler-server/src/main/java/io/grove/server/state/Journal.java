@@ -10,10 +10,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
-import java.util.concurrent.LinkedBlockingQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * on open; damage with valid records after it refuses to open. {@link #compact} replaces the file
  * with a snapshot of the live state.
  */
-public final class Journal implements StateLog {
+public final class Journal extends QueuedStateLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
     static final int MAX_RECORD = JournalFormat.MAX_RECORD;
@@ -36,42 +32,22 @@ public final class Journal implements StateLog {
     private final Path file;
     private final Path directory;
     private final JournalDisk disk;
-    private final List<JournalEvent> recovered;
-    private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
-    private final Thread writer;
     /** The open journal; {@code null} after a failure that left it to be opened again. */
     private FileChannel channel;
     /** Where the last acknowledged record ends. */
     private long good;
     /** The number of the next record. */
     private long sequence;
-    private volatile long records;
-    private volatile boolean closed;
-
-    private sealed interface Task {
-    }
-
-    private record Append(JournalEvent event, CompletableFuture<Void> done) implements Task {
-    }
-
-    private record Compact(Supplier<List<JournalEvent>> snapshot, CompletableFuture<Void> done) implements Task {
-    }
-
-    private record Stop() implements Task {
-    }
 
     private Journal(Path directory, JournalDisk disk, List<JournalEvent> recovered, FileChannel channel, long good) {
+        super("journal", recovered);
         this.directory = directory;
         this.disk = disk;
         this.file = directory.resolve("journal");
-        this.recovered = recovered;
         this.channel = channel;
         this.good = good;
         this.sequence = recovered.size() + 1;
-        this.records = recovered.size();
-        this.writer = new Thread(this::writeLoop, "grove-journal");
-        this.writer.setDaemon(true);
-        this.writer.start();
+        startWriter("grove-journal");
     }
 
     /**
@@ -116,88 +92,20 @@ public final class Journal implements StateLog {
         Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
     }
 
-    /** What the journal held when it was opened, in order. */
     @Override
-    public List<JournalEvent> recovered() {
-        return recovered;
+    void compactTo(List<JournalEvent> snapshot) throws IOException {
+        replaceWith(snapshot);
     }
 
-    /** Records in the file now (approximately, while appends are queued). */
     @Override
-    public long records() {
-        return records;
+    Throwable compactionFailed(Exception e) {
+        LOG.error("journal {}: compaction failed ({}); the journal stays as it was", file, e.toString());
+        return e;
     }
 
-    /** Queues a record (encoded on the writer's thread); the future completes once it is on disk. */
+    /** Writes a group of records and fsyncs once; a failed group is cut back off the file. */
     @Override
-    public CompletableFuture<Void> append(JournalEvent event) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        if (closed) {
-            done.completeExceptionally(new IllegalStateException("the journal is closed"));
-            return done;
-        }
-        queue.add(new Append(event, done));
-        return done;
-    }
-
-    /**
-     * Like {@link #compact(List)}, with the events made on the journal's thread: the caller
-     * captures what they need from its live state (cheaply) and the supplier turns that into events,
-     * so that a large snapshot does not hold up the thread that took it.
-     */
-    @Override
-    public CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        queue.add(new Compact(snapshot, done));
-        return done;
-    }
-
-    private void writeLoop() {
-        List<Task> batch = new ArrayList<>();
-        while (true) {
-            try {
-                batch.add(queue.take());
-                queue.drainTo(batch);
-                boolean stop = runBatch(batch);
-                batch.clear();
-                if (stop) {
-                    return;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /** Writes appends in groups (one fsync each) with compactions between them; true on a stop. */
-    private boolean runBatch(List<Task> batch) {
-        List<Append> group = new ArrayList<>();
-        for (Task task : batch) {
-            if (task instanceof Append append) {
-                group.add(append);
-            } else if (task instanceof Compact compact) {
-                writeGroup(group);
-                try {
-                    replaceWith(compact.snapshot().get());
-                    compact.done().complete(null);
-                } catch (IOException | RuntimeException e) {
-                    LOG.error("journal {}: compaction failed ({}); the journal stays as it was", file, e.toString());
-                    compact.done().completeExceptionally(e);
-                }
-            } else {
-                writeGroup(group);
-                return true;
-            }
-        }
-        writeGroup(group);
-        return false;
-    }
-
-    private void writeGroup(List<Append> group) {
-        if (group.isEmpty()) {
-            return;
-        }
+    void writeGroup(List<Append> group) {
         long firstSequence = sequence;
         try {
             FileChannel out = channel();
@@ -210,7 +118,7 @@ public final class Journal implements StateLog {
             }
             out.force(false);
             good = out.position();
-            records += group.size();
+            stored(group.size());
             group.forEach(a -> a.done().complete(null));
         } catch (IOException | RuntimeException e) {
             sequence = firstSequence;
@@ -219,7 +127,6 @@ public final class Journal implements StateLog {
             cutBack();
             group.forEach(a -> a.done().completeExceptionally(e));
         }
-        group.clear();
     }
 
     /** The open journal, opened again after a failure closed it. */
@@ -258,7 +165,7 @@ public final class Journal implements StateLog {
         channel = next;
         good = next.size();
         sequence = snapshot.size() + 1;
-        records = snapshot.size();
+        restarted(snapshot.size());
         LOG.info("journal {} compacted to {} records", file, snapshot.size());
     }
 
@@ -305,17 +212,7 @@ public final class Journal implements StateLog {
     }
 
     @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        queue.add(new Stop());
-        try {
-            writer.join(10_000);
-            closeQuietly(channel);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    void afterClose() {
+        closeQuietly(channel);
     }
 }

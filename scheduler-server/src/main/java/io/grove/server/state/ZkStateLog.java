@@ -7,11 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.CreateMode;
@@ -29,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * through {@code onFenced}, and nothing more of it is written. {@link #compact} writes a snapshot
  * in chunks, points to it and removes the records it covers.
  */
-public final class ZkStateLog implements StateLog {
+public final class ZkStateLog extends QueuedStateLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkStateLog.class);
     private static final ObjectMapper JSON = ProtocolJson.mapper();
@@ -51,45 +47,25 @@ public final class ZkStateLog implements StateLog {
         }
     }
 
-    private sealed interface Task {
-    }
-
-    private record Append(JournalEvent event, CompletableFuture<Void> done) implements Task {
-    }
-
-    private record Compact(Supplier<List<JournalEvent>> snapshot, CompletableFuture<Void> done) implements Task {
-    }
-
-    private record Stop() implements Task {
-    }
-
     private final CuratorFramework zk;
     private final ZkLayout layout;
     private final Epoch epoch;
     private final Runnable onFenced;
-    private final List<JournalEvent> recovered;
-    private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
     private final AtomicBoolean fenced = new AtomicBoolean();
-    private final Thread writer;
     private ZkLogReader.Pointer pointer;
     private long lastSequence;
     private long batchIds;
-    private volatile long records;
-    private volatile boolean closed;
 
     private ZkStateLog(CuratorFramework zk, ZkLayout layout, Epoch epoch, ZkLogReader reader, Runnable onFenced) {
+        super("state log", reader.events());
         this.zk = zk;
         this.layout = layout;
         this.epoch = epoch;
         this.onFenced = onFenced;
-        this.recovered = reader.events();
         this.pointer = reader.pointer();
         this.lastSequence = reader.lastSequence();
-        this.records = recovered.size();
         this.batchIds = epoch.number() << 32;
-        this.writer = new Thread(this::writeLoop, "grove-zk-log");
-        this.writer.setDaemon(true);
-        this.writer.start();
+        startWriter("grove-zk-log");
     }
 
     /**
@@ -136,61 +112,13 @@ public final class ZkStateLog implements StateLog {
     }
 
     @Override
-    public List<JournalEvent> recovered() {
-        return recovered;
-    }
-
-    @Override
-    public long records() {
-        return records;
-    }
-
-    @Override
-    public CompletableFuture<Void> append(JournalEvent event) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        if (closed || fenced.get()) {
-            done.completeExceptionally(fenced.get() ? fencedError() : new IllegalStateException("the state log is closed"));
-            return done;
-        }
-        queue.add(new Append(event, done));
-        return done;
-    }
-
-    @Override
-    public CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        queue.add(new Compact(snapshot, done));
-        return done;
-    }
-
-    private void writeLoop() {
-        List<Append> batch = new ArrayList<>();
-        while (true) {
-            Task task;
-            try {
-                task = queue.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (task instanceof Stop) {
-                failQueued();
-                return;
-            }
-            if (task instanceof Compact compact) {
-                run(compact);
-                continue;
-            }
-            batch.add((Append) task);
-            while (queue.peek() instanceof Append) {
-                batch.add((Append) queue.poll());
-            }
-            write(batch);
-            batch.clear();
-        }
+    RuntimeException refusal() {
+        return fenced.get() ? fencedError() : super.refusal();
     }
 
     /** One group commit: every queued event in one record (or several parts), then their futures. */
-    private void write(List<Append> batch) {
+    @Override
+    void writeGroup(List<Append> batch) {
         if (fenced.get()) {
             batch.forEach(a -> a.done().completeExceptionally(fencedError()));
             return;
@@ -202,7 +130,7 @@ public final class ZkStateLog implements StateLog {
         }
         try {
             writeParts(bytes.toByteArray(), ++batchIds);
-            records += batch.size();
+            stored(batch.size());
             batch.forEach(a -> a.done().complete(null));
         } catch (Exception e) {
             RuntimeException failure = failure(e, "write " + batch.size() + " event(s)");
@@ -233,41 +161,40 @@ public final class ZkStateLog implements StateLog {
         return zk.transactionOp().check().withVersion(epoch.version()).forPath(layout.epoch());
     }
 
-    private void run(Compact compact) {
+    @Override
+    void compactTo(List<JournalEvent> events) throws Exception {
         if (fenced.get()) {
-            compact.done().completeExceptionally(fencedError());
-            return;
+            throw fencedError();
         }
-        try {
-            List<JournalEvent> events = compact.snapshot().get();
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            long sequence = 1;
-            for (JournalEvent event : events) {
-                bytes.writeBytes(JournalFormat.encode(event, sequence++));
-            }
-            byte[] data = bytes.toByteArray();
-            long id = Math.max(pointer.id(), epoch.number() << 20) + 1;
-            String dir = snapshotPath(layout, id);
-            int chunks = Math.max(1, (data.length + MAX_PART - 1) / MAX_PART);
-            for (int chunk = 0; chunk < chunks; chunk++) {
-                int from = chunk * MAX_PART;
-                byte[] part = Arrays.copyOfRange(data, from, Math.min(data.length, from + MAX_PART));
-                zk.create().creatingParentContainersIfNeeded().forPath(chunkPath(dir, chunk), part);
-            }
-            ZkLogReader.Pointer next = new ZkLogReader.Pointer(id, chunks, lastSequence);
-            byte[] written = JSON.writeValueAsBytes(next);
-            if (zk.checkExists().forPath(layout.snapshot()) == null) {
-                zk.transaction().forOperations(check(), zk.transactionOp().create().forPath(layout.snapshot(), written));
-            } else {
-                zk.transaction().forOperations(check(), zk.transactionOp().setData().forPath(layout.snapshot(), written));
-            }
-            pointer = next;
-            records = events.size();
-            removeCovered(next);
-            compact.done().complete(null);
-        } catch (Exception e) {
-            compact.done().completeExceptionally(failure(e, "compact"));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        long sequence = 1;
+        for (JournalEvent event : events) {
+            bytes.writeBytes(JournalFormat.encode(event, sequence++));
         }
+        byte[] data = bytes.toByteArray();
+        long id = Math.max(pointer.id(), epoch.number() << 20) + 1;
+        String dir = snapshotPath(layout, id);
+        int chunks = Math.max(1, (data.length + MAX_PART - 1) / MAX_PART);
+        for (int chunk = 0; chunk < chunks; chunk++) {
+            int from = chunk * MAX_PART;
+            byte[] part = Arrays.copyOfRange(data, from, Math.min(data.length, from + MAX_PART));
+            zk.create().creatingParentContainersIfNeeded().forPath(chunkPath(dir, chunk), part);
+        }
+        ZkLogReader.Pointer next = new ZkLogReader.Pointer(id, chunks, lastSequence);
+        byte[] written = JSON.writeValueAsBytes(next);
+        if (zk.checkExists().forPath(layout.snapshot()) == null) {
+            zk.transaction().forOperations(check(), zk.transactionOp().create().forPath(layout.snapshot(), written));
+        } else {
+            zk.transaction().forOperations(check(), zk.transactionOp().setData().forPath(layout.snapshot(), written));
+        }
+        pointer = next;
+        restarted(events.size());
+        removeCovered(next);
+    }
+
+    @Override
+    Throwable compactionFailed(Exception e) {
+        return e instanceof Fenced ? e : failure(e, "compact");
     }
 
     /** Removes the log records and the older snapshots the new snapshot covers, fenced like every write. */
@@ -317,17 +244,6 @@ public final class ZkStateLog implements StateLog {
         return new Fenced("this scheduler (epoch " + epoch.number() + ") is no longer the leader: its writes are refused");
     }
 
-    private void failQueued() {
-        for (Task task = queue.poll(); task != null; task = queue.poll()) {
-            IllegalStateException closedError = new IllegalStateException("the state log is closed");
-            if (task instanceof Append append) {
-                append.done().completeExceptionally(closedError);
-            } else if (task instanceof Compact compact) {
-                compact.done().completeExceptionally(closedError);
-            }
-        }
-    }
-
     static String snapshotPath(ZkLayout layout, long id) {
         return layout.snapshots() + "/s-" + String.format("%019d", id);
     }
@@ -340,18 +256,4 @@ public final class ZkStateLog implements StateLog {
         return ByteBuffer.allocate(8).putLong(value).array();
     }
 
-    /** Stops after what is queued; later appends fail. */
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        queue.add(new Stop());
-        try {
-            writer.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

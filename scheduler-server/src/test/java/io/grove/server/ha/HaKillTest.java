@@ -31,14 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HaKillTest {
 
-    static final String POOLS = """
-            default_tree: physical
-            pool_trees:
-              physical:
-                pools:
-                  etl: {}
-            """;
-
     final List<Process> processes = new ArrayList<>();
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final ObjectMapper json = new ObjectMapper();
@@ -104,7 +96,7 @@ class HaKillTest {
     @Test
     void theStandbyTakesOverFromAKilledLeaderWithEveryAcknowledgedOperation(@TempDir Path dir) throws Exception {
         try (TestingServer zookeeper = new TestingServer(true)) {
-            Path config = Files.writeString(dir.resolve("pools.yaml"), POOLS);
+            Path config = Files.writeString(dir.resolve("pools.yaml"), HaSchedulerTest.POOLS);
             int httpA = freePort();
             int httpB = freePort();
             Process a = scheduler(config, dir.resolve("a"), zookeeper.getConnectString(), httpA);

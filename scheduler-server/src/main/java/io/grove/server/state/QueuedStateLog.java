@@ -1,0 +1,185 @@
+package io.grove.server.state;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Supplier;
+
+/**
+ * What both state logs share: callers queue events and compactions, and one writer thread takes
+ * everything queued at once and writes the appends between two compactions as one group (one
+ * fsync, or one ZooKeeper record), in order. A subclass writes a group and a snapshot.
+ */
+abstract class QueuedStateLog implements StateLog {
+
+    sealed interface Task {
+    }
+
+    record Append(JournalEvent event, CompletableFuture<Void> done) implements Task {
+    }
+
+    record Compact(Supplier<List<JournalEvent>> snapshot, CompletableFuture<Void> done) implements Task {
+    }
+
+    record Stop() implements Task {
+    }
+
+    private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
+    private final String name;
+    private final List<JournalEvent> recovered;
+    private Thread writer;
+    private volatile boolean closed;
+    /** Records stored now; written by the writer thread only. */
+    private volatile long records;
+
+    QueuedStateLog(String name, List<JournalEvent> recovered) {
+        this.name = name;
+        this.recovered = recovered;
+        this.records = recovered.size();
+    }
+
+    /** What the log held when it was opened, in order. */
+    @Override
+    public final List<JournalEvent> recovered() {
+        return recovered;
+    }
+
+    /** Records stored now (approximately, while appends are queued). */
+    @Override
+    public final long records() {
+        return records;
+    }
+
+    /** The writer stored {@code count} more records. */
+    final void stored(int count) {
+        records += count;
+    }
+
+    /** The writer replaced everything with a snapshot of {@code count} records. */
+    final void restarted(int count) {
+        records = count;
+    }
+
+    /** Starts the writer; call at the end of the subclass's constructor. */
+    final void startWriter(String threadName) {
+        writer = new Thread(this::writeLoop, threadName);
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /** Writes a group of appends and completes (or fails) their futures. */
+    abstract void writeGroup(List<Append> group);
+
+    /** Replaces what is stored with the snapshot's events. */
+    abstract void compactTo(List<JournalEvent> snapshot) throws Exception;
+
+    /** What a failed compaction reports (after logging it). */
+    abstract Throwable compactionFailed(Exception e);
+
+    /** Why an append is refused before it is queued, or {@code null}. */
+    RuntimeException refusal() {
+        return closed ? new IllegalStateException("the " + name + " is closed") : null;
+    }
+
+    @Override
+    public CompletableFuture<Void> append(JournalEvent event) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        RuntimeException refused = refusal();
+        if (refused != null) {
+            done.completeExceptionally(refused);
+            return done;
+        }
+        queue.add(new Append(event, done));
+        return done;
+    }
+
+    @Override
+    public CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        queue.add(new Compact(snapshot, done));
+        return done;
+    }
+
+    private void writeLoop() {
+        List<Task> batch = new ArrayList<>();
+        while (true) {
+            try {
+                batch.add(queue.take());
+                queue.drainTo(batch);
+                boolean stop = runBatch(batch);
+                batch.clear();
+                if (stop) {
+                    failQueued();
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Writes appends in groups with compactions between them; true on a stop. */
+    private boolean runBatch(List<Task> batch) {
+        List<Append> group = new ArrayList<>();
+        for (Task task : batch) {
+            if (task instanceof Append append) {
+                group.add(append);
+                continue;
+            }
+            flush(group);
+            if (task instanceof Compact compact) {
+                try {
+                    compactTo(compact.snapshot().get());
+                    compact.done().complete(null);
+                } catch (Exception e) {
+                    compact.done().completeExceptionally(compactionFailed(e));
+                }
+            } else {
+                return true;
+            }
+        }
+        flush(group);
+        return false;
+    }
+
+    private void flush(List<Append> group) {
+        if (!group.isEmpty()) {
+            writeGroup(List.copyOf(group));
+            group.clear();
+        }
+    }
+
+    private void failQueued() {
+        IllegalStateException closedError = new IllegalStateException("the " + name + " is closed");
+        for (Task task = queue.poll(); task != null; task = queue.poll()) {
+            if (task instanceof Append append) {
+                append.done().completeExceptionally(closedError);
+            } else if (task instanceof Compact compact) {
+                compact.done().completeExceptionally(closedError);
+            }
+        }
+    }
+
+    /** Stops after what is queued (it is written); later appends fail. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        queue.add(new Stop());
+        try {
+            writer.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        afterClose();
+    }
+
+    /** What the subclass closes once the writer has stopped. */
+    void afterClose() {
+    }
+}
