@@ -40,8 +40,9 @@ import picocli.CommandLine;
             "Example: grove agent --scheduler 10.0.0.1:7077 --tags ssd,gpu --gpu 4 --work-dir /var/lib/grove-agent"})
 final class AgentCommand implements Callable<Integer> {
 
-    @Option(names = "--scheduler", defaultValue = "127.0.0.1:7077", paramLabel = "HOST:PORT",
-            description = "the scheduler's node endpoint (default: ${DEFAULT-VALUE})")
+    @Option(names = "--scheduler", defaultValue = "127.0.0.1:7077", paramLabel = "HOST:PORT[,HOST:PORT...]",
+            description = "the scheduler's node endpoint; for a high-availability group all of them, tried in turn "
+                    + "(only the leader listens) (default: ${DEFAULT-VALUE})")
     String scheduler;
 
     @Option(names = "--work-dir", defaultValue = "grove-agent", paramLabel = "DIR",
@@ -163,21 +164,26 @@ final class AgentCommand implements Callable<Integer> {
     }
 
     private AgentSettings settings(BrokerConfig broker) {
-        int colon = scheduler.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new IllegalArgumentException("--scheduler must be HOST:PORT, got '" + scheduler + "'");
+        List<String> schedulers = List.of(scheduler.split(","));
+        for (String address : schedulers) {
+            int colon = address.lastIndexOf(':');
+            if (colon <= 0 || !address.substring(colon + 1).matches("[0-9]{1,5}")) {
+                throw new IllegalArgumentException("--scheduler must be HOST:PORT[,HOST:PORT...], got '" + scheduler + "'");
+            }
         }
-        int port = Integer.parseInt(scheduler.substring(colon + 1));
+        String first = schedulers.get(0);
+        int colon = first.lastIndexOf(':');
+        int port = Integer.parseInt(first.substring(colon + 1));
         Resources detected = MachineResources.detect();
         double cpus = cpu != null ? cpu : detected.cpu();
         double bytes = memory != null ? ResourceAmounts.parse(ResourceType.MEMORY, memory) : detected.memory();
         double slots = userSlots != null ? userSlots : Math.max(1, Math.floor(cpus));
         Resources resources = new Resources(slots, cpus, gpu, bytes, network);
-        return new AgentSettings(scheduler.substring(0, colon), port, nodeId, tags, resources, workDir, bind, httpPort,
+        return new AgentSettings(first.substring(0, colon), port, nodeId, tags, resources, workDir, bind, httpPort,
                 advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
                 nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsCa),
-                brokerBind);
+                brokerBind, schedulers.subList(1, schedulers.size()));
     }
 
     private String nodeToken() {

@@ -72,6 +72,8 @@ public final class AgentDaemon implements AutoCloseable {
     private ScheduledFuture<?> nextBeat;
     private long periodMs = 1000;
     private int failures;
+    /** Which of the schedulers to try next (a high-availability group has several). */
+    private volatile int schedulerIndex;
     private volatile boolean closed;
     private volatile CompletableFuture<Void> firstWelcome = new CompletableFuture<>();
 
@@ -194,8 +196,10 @@ public final class AgentDaemon implements AutoCloseable {
         }
         connector.execute(() -> {
             try {
-                NodeClient c = NodeClient.connect(network, settings.schedulerHost(), settings.schedulerPort(),
-                        CONNECT_TIMEOUT, Message.DEFAULT_MAX_FRAME_BYTES, tls);
+                String target = settings.schedulers().get(schedulerIndex);
+                int colon = target.lastIndexOf(':');
+                NodeClient c = NodeClient.connect(network, target.substring(0, colon),
+                        Integer.parseInt(target.substring(colon + 1)), CONNECT_TIMEOUT, Message.DEFAULT_MAX_FRAME_BYTES, tls);
                 loop.execute(() -> guarded(() -> handshake(c)));
             } catch (IOException e) {
                 loop.execute(() -> guarded(() -> retryLater(e.getMessage())));
@@ -331,12 +335,17 @@ public final class AgentDaemon implements AutoCloseable {
         if (closed) {
             return;
         }
+        // the backoff grows with every round over the schedulers, not with every one of them
         long ceiling = Math.min(settings.backoffMax().toMillis(),
-                settings.backoffBase().toMillis() << Math.min(20, failures));
+                settings.backoffBase().toMillis() << Math.min(20, failures / settings.schedulers().size()));
         long delay = Math.max(10, (long) (ceiling * random.nextDouble()));
         failures++;
-        LOG.warn("scheduler {}:{} unreachable ({}); retry {} in {} ms; {} job(s) keep running", settings.schedulerHost(),
-                settings.schedulerPort(), why, failures, delay, agent.jobCount());
+        String tried = settings.schedulers().get(schedulerIndex);
+        // in a high-availability group only the leader listens: try the next scheduler
+        schedulerIndex = (schedulerIndex + 1) % settings.schedulers().size();
+        LOG.warn("scheduler {} unreachable ({}); retry {} in {} ms{}; {} job(s) keep running", tried, why, failures, delay,
+                settings.schedulers().size() > 1 ? " at " + settings.schedulers().get(schedulerIndex) : "",
+                agent.jobCount());
         connector.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
     }
 
@@ -352,7 +361,7 @@ public final class AgentDaemon implements AutoCloseable {
     }
 
     private AgentNodeView nodeView() {
-        return new AgentNodeView(agent.nodeId(), address, settings.schedulerHost() + ":" + settings.schedulerPort(),
+        return new AgentNodeView(agent.nodeId(), address, settings.schedulers().get(schedulerIndex),
                 connected, String.join(",", settings.tags()), agent.node().toString(), agent.ledger().offered().toString(),
                 agent.ledger().declared().toString(), agent.jobCount(), agent.pendingResults(),
                 agent.jobUsers().switching() ? agent.jobUsers().describe() : "the agent's own user (it does not run as root)",

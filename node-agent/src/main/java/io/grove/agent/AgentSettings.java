@@ -6,6 +6,7 @@ import io.grove.core.resource.Resources;
 import io.grove.protocol.Tls;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,12 +37,15 @@ import java.util.List;
  * @param brokerBind the address of the broker's API (loopback by default: co-located services only)
  * @param tls TLS to the scheduler's node port (this node's certificate and key, the scheduler's CA);
  *     {@code null} for plain TCP
+ * @param otherSchedulers more schedulers of a high-availability group ({@code HOST:PORT}), tried in
+ *     turn after the first when one cannot be reached or refuses the node: only the leader listens
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
-        String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind) {
+        String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind,
+        List<String> otherSchedulers) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -55,6 +59,15 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         tags = List.copyOf(tags);
         jobUsers = jobUsers == null ? List.of() : List.copyOf(jobUsers);
         brokerBind = brokerBind == null ? "127.0.0.1" : brokerBind;
+        otherSchedulers = otherSchedulers == null ? List.of() : List.copyOf(otherSchedulers);
+    }
+
+    /** Every scheduler to try, {@code HOST:PORT}, the first one first. */
+    public List<String> schedulers() {
+        List<String> all = new ArrayList<>();
+        all.add(schedulerHost + ":" + schedulerPort);
+        all.addAll(otherSchedulers);
+        return all;
     }
 
     /** Defaults for a scheduler address, a work directory and the node's resources. */
@@ -77,6 +90,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         Builder b = new Builder();
         b.schedulerHost = schedulerHost;
         b.schedulerPort = schedulerPort;
+        b.otherSchedulers = otherSchedulers;
         b.nodeId = nodeId;
         b.tags = tags;
         b.resources = resources;
@@ -134,6 +148,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
     /** Settings one by one; unset ones keep their defaults. */
     public static final class Builder {
         private String schedulerHost;
+        private List<String> otherSchedulers = List.of();
         private int schedulerPort;
         private String nodeId;
         private List<String> tags = List.of();
@@ -254,6 +269,11 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
             return this;
         }
 
+        public Builder otherSchedulers(List<String> value) {
+            otherSchedulers = value;
+            return this;
+        }
+
         public Builder schedulerPort(int value) {
             schedulerPort = value;
             return this;
@@ -270,7 +290,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         }
 
         public AgentSettings build() {
-            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind);
+            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers);
         }
     }
 }
