@@ -1,7 +1,7 @@
 package io.grove.cli.client;
 
 /** A failure the command reports as one line, with its exit code. */
-public final class CliException extends Exception {
+public class CliException extends Exception {
 
     private final int exitCode;
 

@@ -32,10 +32,13 @@ public final class SchedulerClient {
             "FORBIDDEN", "ask an administrator of the pool");
 
     private final Target target;
+    /** The scheduler that answered last (the leader, in a group). */
+    private URI current;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public SchedulerClient(Target target) {
         this.target = target;
+        this.current = target.scheduler();
     }
 
     public Target target() {
@@ -71,10 +74,48 @@ public final class SchedulerClient {
         return read(send("PATCH", path, ApiJson.write(body), "application/json"), type);
     }
 
-    /** A request to the scheduler's API ({@code path} under {@code /api/v1}); the answer's text. */
+    /**
+     * A request to the scheduler's API ({@code path} under {@code /api/v1}); the answer's text. With a
+     * group of schedulers, one that cannot be reached is passed over, and a standby's
+     * {@code NOT_LEADER} is followed to the leader it names when the leader is one of the group.
+     */
     private String send(String method, String path, String body, String contentType) throws CliException {
-        return request(URI.create(target.scheduler() + "/api/v1" + path), method, body, contentType, "the scheduler",
-                "is it running? start one with 'grove local', or point at it with --scheduler or GROVE_SCHEDULER");
+        List<URI> group = target.group();
+        URI at = current;
+        CliException last = null;
+        for (int attempt = 0; attempt <= group.size(); attempt++) {
+            try {
+                String answer = request(URI.create(at + "/api/v1" + path), method, body, contentType, "the scheduler",
+                        "is it running? start one with 'grove local', or point at it with --scheduler or GROVE_SCHEDULER");
+                current = at;
+                return answer;
+            } catch (NotLeader standby) {
+                last = standby;
+                URI leader = standby.leader == null ? null : group.stream()
+                        .filter(u -> u.toString().equals(standby.leader)).findFirst().orElse(null);
+                if (leader == null) {
+                    throw standby;
+                }
+                at = leader;
+            } catch (CliException e) {
+                if (e.exitCode() != ExitCodes.UNREACHABLE || group.size() == 1) {
+                    throw e;
+                }
+                last = e;
+                at = group.get((group.indexOf(at) + 1) % group.size());
+            }
+        }
+        throw last;
+    }
+
+    /** A standby's answer: who leads, if it knows. */
+    private static final class NotLeader extends CliException {
+        final String leader;
+
+        NotLeader(String message, String leader) {
+            super(ExitCodes.REFUSED, message);
+            this.leader = leader;
+        }
     }
 
     /** A GET to another Grove endpoint (an agent's). */
@@ -103,7 +144,7 @@ public final class SchedulerClient {
         if (contentType != null) {
             builder.header("Content-Type", contentType);
         }
-        if (target.token() != null && uri.toString().startsWith(target.scheduler().toString())) {
+        if (target.token() != null && target.group().stream().anyMatch(s -> uri.toString().startsWith(s + "/"))) {
             builder.header("Authorization", "Bearer " + target.token());
         }
         HttpResponse<String> response;
@@ -125,7 +166,12 @@ public final class SchedulerClient {
         if (status / 100 == 2) {
             return response.body();
         }
-        throw error(status, parseError(response.body()), response.body());
+        ApiError refused = parseError(response.body());
+        if (status == 503 && refused != null && "NOT_LEADER".equals(refused.code())) {
+            Object leader = refused.details() == null ? null : refused.details().get("leader");
+            throw new NotLeader(refused.message(), leader == null ? null : String.valueOf(leader));
+        }
+        throw error(status, refused, response.body());
     }
 
     private CliException error(int status, ApiError answer, String raw) {

@@ -5,6 +5,8 @@ import java.io.Reader;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -21,11 +23,22 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * @param user who the requests are made for
  * @param source where the scheduler's URL came from, for messages
  * @param token the bearer token ({@code GROVE_TOKEN}, else {@code token:} in the config file), or {@code null}
+ * @param group every scheduler of a high-availability group, the first one first (comma-separated
+ *     URLs where one is given): the command tries them in turn and follows a standby to the leader
+ *     only when the leader is one of them (the token goes to these and no other)
  */
-public record Target(URI scheduler, String user, String source, String token) {
+public record Target(URI scheduler, String user, String source, String token, List<URI> group) {
+
+    public Target {
+        group = group == null || group.isEmpty() ? List.of(scheduler) : List.copyOf(group);
+    }
 
     public Target(URI scheduler, String user, String source) {
         this(scheduler, user, source, null);
+    }
+
+    public Target(URI scheduler, String user, String source, String token) {
+        this(scheduler, user, source, token, List.of(scheduler));
     }
 
     public static final String DEFAULT_SCHEDULER = "http://127.0.0.1:8080";
@@ -51,7 +64,11 @@ public record Target(URI scheduler, String user, String source, String token) {
         String user = userFlag != null ? userFlag : file.get("user") != null ? String.valueOf(file.get("user")) : loginName;
         String token = env.get("GROVE_TOKEN") != null && !env.get("GROVE_TOKEN").isBlank() ? env.get("GROVE_TOKEN").strip()
                 : file.get("token") != null ? String.valueOf(file.get("token")) : null;
-        return new Target(parse(scheduler, source), user, source, token);
+        List<URI> group = new ArrayList<>();
+        for (String one : scheduler.split(",")) {
+            group.add(parse(one.strip(), source));
+        }
+        return new Target(group.get(0), user, source, token, group);
     }
 
     static URI parse(String text, String source) throws CliException {

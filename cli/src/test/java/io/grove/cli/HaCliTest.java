@@ -1,0 +1,65 @@
+package io.grove.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grove.cli.client.ExitCodes;
+import io.grove.server.Clock;
+import io.grove.server.DaemonSettings;
+import io.grove.server.ha.HaScheduler;
+import io.grove.server.ha.HaSettings;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line with a group of schedulers: it passes over one that is down and follows a standby to the leader. */
+class HaCliTest {
+
+    static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    static HaScheduler scheduler(Path dir, String name, String zookeeper, int api) throws Exception {
+        DaemonSettings settings = DaemonSettings.defaults(dir.resolve("pools.yaml"), dir.resolve(name))
+                .withPorts(freePort(), api).withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
+        return HaScheduler.start(settings, Clock.SYSTEM, new HaSettings(zookeeper, "/grove", Duration.ofSeconds(3),
+                "http://127.0.0.1:" + api, "127.0.0.1:0"));
+    }
+
+    @Test
+    void theCommandFollowsAStandbyToTheLeaderOfItsGroupOnly(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("pools.yaml"), CliClusterTest.POOLS);
+        try (TestingServer zookeeper = new TestingServer(true)) {
+            int apiA = freePort();
+            int apiB = freePort();
+            int down = freePort();
+            try (HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString(), apiA)) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!a.isLeader() && System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(20_000_000);
+                }
+                try (HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString(), apiB)) {
+                    String leader = "http://127.0.0.1:" + apiA;
+                    String standby = "http://127.0.0.1:" + apiB;
+                    GroveCliTest.Run submitted = GroveCliTest.grove("submit", "--scheduler",
+                            "http://127.0.0.1:" + down + "," + standby + "," + leader, "--user", "alice", "--pool", "prod",
+                            "--cpu", "0.25", "--", "true");
+                    assertEquals(0, submitted.exitCode(), submitted.err());
+                    assertTrue(submitted.out().strip().matches("op-\\d+"), submitted.out());
+
+                    GroveCliTest.Run alone = GroveCliTest.grove("ops", "list", "--scheduler", standby, "--user", "alice");
+                    assertEquals(ExitCodes.REFUSED, alone.exitCode(), alone.out());
+                    assertTrue(alone.err().contains("this scheduler is a standby; the leader is at " + leader), alone.err());
+                }
+            }
+        }
+    }
+}
