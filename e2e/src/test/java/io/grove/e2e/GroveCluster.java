@@ -48,9 +48,21 @@ final class GroveCluster implements AutoCloseable {
     final HttpClient http = HttpClient.newHttpClient();
     final ObjectMapper json = new ObjectMapper();
     final String image;
+    /** The scheduler the API is asked through: the only one, or the leader of a group. */
     GenericContainer<?> scheduler;
+    /** A high-availability group: ZooKeeper and two schedulers; {@code null} for one scheduler. */
+    GenericContainer<?> zookeeper;
+    final Map<String, GenericContainer<?>> group = new LinkedHashMap<>();
 
     GroveCluster(Path dir, String pools, int agentCount) throws Exception {
+        this(dir, pools, agentCount, false);
+    }
+
+    /**
+     * With {@code ha}, a ZooKeeper container and two schedulers ({@code scheduler-1}, {@code scheduler-2})
+     * coordinated by it, the agents given both; the API is asked through the leader.
+     */
+    GroveCluster(Path dir, String pools, int agentCount, boolean ha) throws Exception {
         this.dir = dir;
         this.image = GroveImage.ensureBuilt();
         effects = Files.createDirectories(dir.resolve("effects"));
@@ -62,7 +74,18 @@ final class GroveCluster implements AutoCloseable {
         Files.writeString(config.resolve("pools.yaml"), pools);
         Files.writeString(config.resolve("tokens.yaml"), "tokens:\n  - {token: " + USER_TOKEN + ", user: e2e, groups: [ops]}\n");
         Files.writeString(config.resolve("node-token"), NODE_TOKEN + "\n");
-        startScheduler();
+        if (ha) {
+            startZooKeeper();
+            for (String name : List.of("scheduler-1", "scheduler-2")) {
+                GenericContainer<?> member = schedulerContainer(name, List.of("--zookeeper", "zookeeper:2181",
+                        "--zookeeper-session-timeout", "4s", "--advertise", name));
+                member.start();
+                group.put(name, member);
+            }
+            awaitTrue("a leader", Duration.ofSeconds(60), () -> followLeader() != null);
+        } else {
+            startScheduler();
+        }
         for (int i = 1; i <= agentCount; i++) {
             startAgent("agent-" + i);
         }
@@ -70,18 +93,55 @@ final class GroveCluster implements AutoCloseable {
     }
 
     void startScheduler() {
-        scheduler = new GenericContainer<>(image)
-                .withNetwork(network).withNetworkAliases("scheduler")
+        scheduler = schedulerContainer("scheduler", List.of());
+        scheduler.start();
+    }
+
+    private GenericContainer<?> schedulerContainer(String name, List<String> more) {
+        List<String> command = new ArrayList<>(List.of("scheduler", "--config", "/etc/grove-test/pools.yaml",
+                "--data-dir", "/var/lib/grove", "--bind", "0.0.0.0", "--tokens-file", "/etc/grove-test/tokens.yaml",
+                "--node-token-file", "/etc/grove-test/node-token", "--heartbeat-period", "500ms",
+                "--node-heartbeat-timeout", HEARTBEAT_TIMEOUT.toSeconds() + "s", "--node-registration-timeout",
+                REGISTRATION_TIMEOUT.toSeconds() + "s"));
+        command.addAll(more);
+        GenericContainer<?> container = new GenericContainer<>(image)
+                .withNetwork(network).withNetworkAliases(name).withCreateContainerCmdModifier(c -> c.withHostName(name))
                 .withFileSystemBind(config.toString(), "/etc/grove-test")
-                .withFileSystemBind(data.toString(), "/var/lib/grove")
-                .withCommand("scheduler", "--config", "/etc/grove-test/pools.yaml", "--data-dir", "/var/lib/grove",
-                        "--bind", "0.0.0.0", "--tokens-file", "/etc/grove-test/tokens.yaml", "--node-token-file",
-                        "/etc/grove-test/node-token", "--heartbeat-period", "500ms", "--node-heartbeat-timeout",
-                        HEARTBEAT_TIMEOUT.toSeconds() + "s", "--node-registration-timeout",
-                        REGISTRATION_TIMEOUT.toSeconds() + "s")
+                .withCommand(command.toArray(String[]::new))
                 .withExposedPorts(8080)
                 .waitingFor(Wait.forHttp("/healthz").forPort(8080).withStartupTimeout(Duration.ofSeconds(90)));
-        scheduler.start();
+        // one scheduler keeps its journal in the test's folder; a group keeps its state in ZooKeeper
+        return more.isEmpty() ? container.withFileSystemBind(data.toString(), "/var/lib/grove") : container;
+    }
+
+    private void startZooKeeper() throws IOException, InterruptedException {
+        zookeeper = new GenericContainer<>(GroveImage.ensureZooKeeperBuilt())
+                .withNetwork(network).withNetworkAliases("zookeeper")
+                .withExposedPorts(2181)
+                .waitingFor(Wait.forListeningPort().withStartupTimeout(Duration.ofSeconds(90)));
+        zookeeper.start();
+    }
+
+    /** Points the API at the scheduler whose /healthz says it leads; returns its name, or null. */
+    String followLeader() throws IOException, InterruptedException {
+        for (Map.Entry<String, GenericContainer<?>> member : group.entrySet()) {
+            if (!member.getValue().isRunning()) {
+                continue;
+            }
+            URI health = URI.create("http://" + member.getValue().getHost() + ":" + member.getValue().getMappedPort(8080)
+                    + "/healthz");
+            try {
+                JsonNode body = json.readTree(http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(5))
+                        .build(), HttpResponse.BodyHandlers.ofString()).body());
+                if (body.path("role").asText().equals("leader")) {
+                    scheduler = member.getValue();
+                    return member.getKey();
+                }
+            } catch (IOException e) {
+                // not answering
+            }
+        }
+        return null;
     }
 
     void startAgent(String name) {
@@ -90,7 +150,8 @@ final class GroveCluster implements AutoCloseable {
                 .withFileSystemBind(effects.toString(), "/effects")
                 .withFileSystemBind(config.resolve("node-token").toString(), "/etc/grove-test/node-token",
                         org.testcontainers.containers.BindMode.READ_ONLY)
-                .withCommand("agent", "--scheduler", "scheduler:7077", "--node-token-file", "/etc/grove-test/node-token",
+                .withCommand("agent", "--scheduler", group.isEmpty() ? "scheduler:7077"
+                        : "scheduler-1:7077,scheduler-2:7077", "--node-token-file", "/etc/grove-test/node-token",
                         "--node-id", name, "--cpu", "2", "--memory", "2Gi",
                         "--bind", "0.0.0.0", "--advertise-host", name, "--work-dir", "/var/lib/grove-agent")
                 .waitingFor(Wait.forLogMessage(".*ready node_id=.*", 1).withStartupTimeout(Duration.ofSeconds(90)));
@@ -254,8 +315,12 @@ final class GroveCluster implements AutoCloseable {
     public void close() {
         Path logs = Path.of("target", "e2e-logs", dir.getFileName().toString());
         Map<String, GenericContainer<?>> all = new LinkedHashMap<>(agents);
-        if (scheduler != null) {
+        if (group.isEmpty() && scheduler != null) {
             all.put("scheduler", scheduler);
+        }
+        all.putAll(group);
+        if (zookeeper != null) {
+            all.put("zookeeper", zookeeper);
         }
         for (Map.Entry<String, GenericContainer<?>> container : all.entrySet()) {
             try {

@@ -16,6 +16,24 @@ final class GroveImage {
     private GroveImage() {
     }
 
+    static final String ZOOKEEPER = "grove-zookeeper:latest";
+    private static volatile boolean zookeeperBuilt;
+
+    /** The ZooKeeper image of deploy/zookeeper, from Debian's package, built once per run. */
+    static synchronized String ensureZooKeeperBuilt() throws IOException, InterruptedException {
+        if (!zookeeperBuilt) {
+            Path root = Path.of(System.getProperty("grove.root", ".."));
+            Process build = new ProcessBuilder("bash", root.resolve("deploy/zookeeper/build.sh").toString())
+                    .redirectErrorStream(true).start();
+            String output = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!build.waitFor(15, TimeUnit.MINUTES) || build.exitValue() != 0) {
+                throw new IllegalStateException("deploy/zookeeper/build.sh failed:\n" + output);
+            }
+            zookeeperBuilt = true;
+        }
+        return ZOOKEEPER;
+    }
+
     static synchronized String ensureBuilt() throws IOException, InterruptedException {
         if (failure != null) {
             throw new IllegalStateException(failure);
