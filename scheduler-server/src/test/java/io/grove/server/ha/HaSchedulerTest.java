@@ -219,4 +219,43 @@ class HaSchedulerTest {
         assertEquals(ids, seen, "nothing lost");
         assertTrue(healthz(a).body().get("epoch").asLong() >= 2, "a new epoch");
     }
+
+    @Test
+    void neverTwoLeadersOverSeededPartitionsOfWhicheverLeads() throws Exception {
+        java.net.InetSocketAddress target = new java.net.InetSocketAddress("127.0.0.1", zookeeper.getPort());
+        try (CuttableProxy toA = new CuttableProxy(target); CuttableProxy toB = new CuttableProxy(target)) {
+            Member a = member("a", toA.connectString());
+            Member b = member("b", toB.connectString());
+            await("one leads", () -> a.scheduler().isLeader() || b.scheduler().isLeader());
+            java.util.Random random = new java.util.Random(42);
+            long lastEpoch = 0;
+            List<String> acknowledged = new ArrayList<>();
+            for (int round = 0; round < 3; round++) {
+                boolean aLeads = a.scheduler().isLeader();
+                Member leader = aLeads ? a : b;
+                Member standby = aLeads ? b : a;
+                CuttableProxy cut = aLeads ? toA : toB;
+                await("the standby follows", () -> leader.api().equals(healthz(standby).body().path("leader").asText()));
+                acknowledged.add(submit(leader, round));
+                LockSupport.parkNanos(random.nextInt(200) * 1_000_000L);
+                cut.cut();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!standby.scheduler().isLeader() && System.nanoTime() < deadline) {
+                    assertFalse(a.scheduler().isLeader() && b.scheduler().isLeader(), "two leaders in round " + round);
+                    LockSupport.parkNanos(500_000);
+                }
+                assertTrue(standby.scheduler().isLeader(), "round " + round + ": the standby took over");
+                assertFalse(leader.scheduler().isLeader(), "round " + round + ": the cut one stepped down");
+                long epoch = healthz(standby).body().get("epoch").asLong();
+                assertTrue(epoch > lastEpoch, "epochs only grow");
+                lastEpoch = epoch;
+                LockSupport.parkNanos(random.nextInt(1_000) * 1_000_000L);
+                cut.heal();
+            }
+            Member last = a.scheduler().isLeader() ? a : b;
+            List<String> seen = new ArrayList<>();
+            call(last.api(), "GET", "/api/v1/operations", null).body().forEach(op -> seen.add(op.get("id").asText()));
+            assertEquals(acknowledged, seen, "every acknowledged operation, through three takeovers");
+        }
+    }
 }
