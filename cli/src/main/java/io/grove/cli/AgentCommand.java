@@ -42,7 +42,7 @@ final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--scheduler", defaultValue = "127.0.0.1:7077", paramLabel = "HOST:PORT[,HOST:PORT...]",
             description = "the scheduler's node endpoint; for a high-availability group all of them, tried in turn "
-                    + "(only the leader listens) (default: ${DEFAULT-VALUE})")
+                    + "(a standby names the leader, which is tried next) (default: ${DEFAULT-VALUE})")
     String scheduler;
 
     @Option(names = "--work-dir", defaultValue = "grove-agent", paramLabel = "DIR",

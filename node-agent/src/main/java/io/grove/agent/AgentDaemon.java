@@ -13,6 +13,7 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.http.ApiServer;
 import io.grove.http.HttpLimits;
+import io.grove.protocol.ErrorCode;
 import io.grove.protocol.ErrorReply;
 import io.grove.protocol.Handshake;
 import io.grove.protocol.HeartbeatReply;
@@ -27,6 +28,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -235,6 +237,9 @@ public final class AgentDaemon implements AutoCloseable {
                 beat();
             } else if (reply instanceof ErrorReply refused) {
                 agent.heartbeatLost();
+                if (refused.code() == ErrorCode.NOT_LEADER) {
+                    followLeader(refused.leader());
+                }
                 disconnect("the scheduler refused the handshake: " + refused.code() + ": " + refused.message());
             } else {
                 agent.heartbeatLost();
@@ -330,6 +335,18 @@ public final class AgentDaemon implements AutoCloseable {
         retryLater(why);
     }
 
+    /**
+     * A standby named the leader: if it is one of the schedulers this agent was given, that one is
+     * tried next (the index moves on by one at the retry, so it is set just before it).
+     */
+    private void followLeader(String leader) {
+        List<String> schedulers = settings.schedulers();
+        int at = leader == null ? -1 : schedulers.indexOf(leader);
+        if (at >= 0) {
+            schedulerIndex = (at - 1 + schedulers.size()) % schedulers.size();
+        }
+    }
+
     /** Waits a random time up to {@code base * 2^failures} (at most the maximum), then reconnects. */
     private void retryLater(String why) {
         if (closed) {
@@ -341,7 +358,7 @@ public final class AgentDaemon implements AutoCloseable {
         long delay = Math.max(10, (long) (ceiling * random.nextDouble()));
         failures++;
         String tried = settings.schedulers().get(schedulerIndex);
-        // in a high-availability group only the leader listens: try the next scheduler
+        // in a high-availability group only the leader takes nodes: try the next scheduler
         schedulerIndex = (schedulerIndex + 1) % settings.schedulers().size();
         LOG.warn("scheduler {} unreachable ({}); retry {} in {} ms{}; {} job(s) keep running", tried, why, failures, delay,
                 settings.schedulers().size() > 1 ? " at " + settings.schedulers().get(schedulerIndex) : "",

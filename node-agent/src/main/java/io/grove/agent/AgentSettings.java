@@ -38,7 +38,7 @@ import java.util.List;
  * @param tls TLS to the scheduler's node port (this node's certificate and key, the scheduler's CA);
  *     {@code null} for plain TCP
  * @param otherSchedulers more schedulers of a high-availability group ({@code HOST:PORT}), tried in
- *     turn after the first when one cannot be reached or refuses the node: only the leader listens
+ *     turn after the first when one cannot be reached; a standby that names the leader sends the agent there
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,

@@ -118,4 +118,31 @@ class HaAgentTest {
             }
         }
     }
+
+    @Test
+    void aStandbyTellsTheAgentWhereTheLeaderIs(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("pools.yaml"), ClusterFixture.POOLS);
+        try (TestingServer zookeeper = new TestingServer(true)) {
+            int nodeA = freePort();
+            int apiA = freePort();
+            int nodeB = freePort();
+            int apiB = freePort();
+            try (HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString(), nodeA, apiA)) {
+                await("a leads", a::isLeader);
+                try (HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString(), nodeB, apiB)) {
+                    await("b knows the leader", () -> get(apiB, "/healthz").path("leader").asText()
+                            .equals("http://127.0.0.1:" + apiA));
+                    // the standby first: it answers not_leader with the leader's node endpoint, which is followed
+                    AgentSettings settings = AgentSettings.defaults("127.0.0.1", nodeB, dir.resolve("agent"),
+                            new Resources(2, 2, 0, 2L << 30, 0)).withNodeId("n2").withPorts(0, 0)
+                            .withTimings(Duration.ofMillis(200), Duration.ofMillis(50)).toBuilder()
+                            .otherSchedulers(List.of("127.0.0.1:" + nodeA)).build();
+                    try (AgentDaemon agent = AgentDaemon.start(settings, ProcessJobRunner.system())) {
+                        await("n2 registers with the leader", () -> get(apiA, "/api/v1/nodes").path(0).path("id").asText()
+                                .equals("n2"));
+                    }
+                }
+            }
+        }
+    }
 }

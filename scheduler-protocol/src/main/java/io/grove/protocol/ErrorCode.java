@@ -28,6 +28,12 @@ public enum ErrorCode {
     /** Another live connection holds this node id; the connection is closed. */
     @JsonProperty("node_id_in_use")
     NODE_ID_IN_USE,
+    /**
+     * This scheduler is a standby of a high-availability group; {@code leader} is the leader's node
+     * endpoint when known. The connection is closed.
+     */
+    @JsonProperty("not_leader")
+    NOT_LEADER,
     /** The scheduler failed to answer; the node should retry. */
     @JsonProperty("internal")
     INTERNAL

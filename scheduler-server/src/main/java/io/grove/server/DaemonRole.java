@@ -5,10 +5,12 @@ import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.server.state.Journal;
 import io.grove.server.state.StateLog;
+import io.netty.channel.ChannelHandler;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * How a daemon keeps its state and what its {@code /healthz} says: on its own with the journal in
@@ -29,6 +31,15 @@ public interface DaemonRole {
      * and taken back with {@code null} when the daemon stops.
      */
     default Consumer<Function<ApiRequest, CompletableFuture<ApiResponse>>> apiHost() {
+        return null;
+    }
+
+    /**
+     * Where the daemon's node sessions go: {@code null} to open its own node endpoint; else the
+     * sessions' factory is handed to this (a high-availability scheduler keeps one node port across
+     * its roles), and taken back with {@code null} when the daemon stops, which ends its sessions.
+     */
+    default Consumer<Supplier<? extends ChannelHandler>> nodeHost() {
         return null;
     }
 

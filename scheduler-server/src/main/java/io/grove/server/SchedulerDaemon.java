@@ -40,6 +40,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +62,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     private volatile long lastSnapshotRecords;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
+    /** The daemon's own node endpoint; {@code null} when its role hosts the node sessions. */
     private final NodeEndpoint nodes;
     /** The daemon's own HTTP server; {@code null} when its role hosts the API. */
     private final ApiServer api;
@@ -230,11 +232,18 @@ public final class SchedulerDaemon implements AutoCloseable {
         AtomicLong numbers = new AtomicLong(recovered.revived().highestOperationNumber());
         NodeAddresses addresses = new NodeAddresses();
         HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock);
-        NodeEndpoint nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
-                settings.maxFrameBytes(), settings.nodeIdleTimeout(),
-                () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics, addresses,
-                        secured.nodeToken(), secured.audit()), secured.nodeTls(), settings.nodeConnectionsPerAddress());
-        opened.add(nodeEndpoint, nodeEndpoint::close);
+        Supplier<NodeSession> sessions = () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics,
+                addresses, secured.nodeToken(), secured.audit());
+        NodeEndpoint nodeEndpoint = null;
+        if (role.nodeHost() == null) {
+            nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
+                    settings.maxFrameBytes(), settings.nodeIdleTimeout(), sessions, secured.nodeTls(),
+                    settings.nodeConnectionsPerAddress());
+            opened.add(nodeEndpoint, nodeEndpoint::close);
+        } else {
+            role.nodeHost().accept(sessions);
+            opened.add(sessions, () -> role.nodeHost().accept(null));
+        }
         Authenticator handler = new Authenticator(secured.tokens(), secured.audit(), clock,
                 new Api(loop, journal, clock, reloader, metrics, numbers, addresses, secured.audit(),
                         secured.nodeToken(), role::health));
@@ -353,7 +362,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     public int nodePort() {
-        return nodes.port();
+        return nodes != null ? nodes.port() : settings.nodePort();
     }
 
     public int httpPort() {
@@ -377,7 +386,11 @@ public final class SchedulerDaemon implements AutoCloseable {
     private void close(boolean snapshot) {
         timer.shutdownNow();
         reloader.close();
-        nodes.close();
+        if (nodes != null) {
+            nodes.close();
+        } else if (role.nodeHost() != null) {
+            role.nodeHost().accept(null);
+        }
         if (api != null) {
             api.close();
         } else if (role.apiHost() != null) {

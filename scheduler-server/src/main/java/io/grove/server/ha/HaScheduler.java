@@ -12,10 +12,12 @@ import io.grove.server.DaemonRole;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.SchedulerDaemon.DaemonException;
+import io.grove.server.net.NodeEndpoint;
 import io.grove.server.state.StateLog;
 import io.grove.server.state.ZkLayout;
 import io.grove.server.state.ZkLogReader;
 import io.grove.server.state.ZkStateLog;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -29,6 +31,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
@@ -72,8 +75,10 @@ public final class HaScheduler implements AutoCloseable {
     private volatile SchedulerDaemon leader;
     private volatile LeaderInfo known;
     private final RoleRouter router = new RoleRouter(new StandbyApi(this::health));
+    private final NodeRouter nodeRouter = new NodeRouter(() -> known == null ? null : known.nodes());
     private EventLoopGroup httpGroup;
     private ApiServer http;
+    private NodeEndpoint nodeEndpoint;
     private volatile boolean closed;
 
     private HaScheduler(DaemonSettings settings, Clock clock, HaSettings ha, CuratorFramework zk) {
@@ -191,6 +196,11 @@ public final class HaScheduler implements AutoCloseable {
                 public Consumer<Function<ApiRequest, CompletableFuture<ApiResponse>>> apiHost() {
                     return router::lead;
                 }
+
+                @Override
+                public Consumer<Supplier<? extends ChannelHandler>> nodeHost() {
+                    return nodeRouter::lead;
+                }
             });
             LOG.info("leading at epoch {}: revived {} events in {} ms", epoch.number(), opened.recovered().size(),
                     (System.nanoTime() - started) / 1_000_000);
@@ -200,6 +210,7 @@ public final class HaScheduler implements AutoCloseable {
                 log.close();
             }
             router.lead(null);
+            nodeRouter.lead(null);
             transitions.execute(this::rejoinElection);
         }
     }
@@ -223,6 +234,7 @@ public final class HaScheduler implements AutoCloseable {
         }
         leader = null;
         router.lead(null);
+        nodeRouter.lead(null);
         LOG.warn("stepping down: {}; no more scheduling, nodes go elsewhere", why);
         current.stepDown();
         LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());
@@ -241,12 +253,16 @@ public final class HaScheduler implements AutoCloseable {
         }
     }
 
-    /** Opens the API port for the scheduler's whole life; it answers as the role of the moment. */
+    /** Opens the API and node ports for the scheduler's whole life; they answer as the role of the moment. */
     private void serve() throws Exception {
         SslContext tls = settings.security().httpTls() == null ? null : settings.security().httpTls().server();
         httpGroup = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         http = ApiServer.start(httpGroup, httpGroup, settings.bindAddress(), settings.httpPort(), router, tls,
                 HttpLimits.API);
+        SslContext nodeTls = settings.security().nodeTls() == null ? null : settings.security().nodeTls().server();
+        nodeEndpoint = NodeEndpoint.start(httpGroup, httpGroup, settings.bindAddress(), settings.nodePort(),
+                settings.maxFrameBytes(), settings.nodeIdleTimeout(), nodeRouter::newSession, nodeTls,
+                settings.nodeConnectionsPerAddress());
         LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());
     }
 
@@ -310,6 +326,9 @@ public final class HaScheduler implements AutoCloseable {
         transitions.shutdownNow();
         if (http != null) {
             http.close();
+        }
+        if (nodeEndpoint != null) {
+            nodeEndpoint.close();
         }
         if (httpGroup != null) {
             httpGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);

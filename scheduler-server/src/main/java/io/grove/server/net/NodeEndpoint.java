@@ -4,6 +4,7 @@ import io.grove.http.ConnectionLimiter;
 import io.grove.protocol.FrameCodec;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -38,7 +39,7 @@ public final class NodeEndpoint implements AutoCloseable {
 
     /** Binds and starts accepting; with {@code tls}, every connection is TLS first (mutual when it has a CA). */
     public static NodeEndpoint start(EventLoopGroup boss, EventLoopGroup workers, String host, int port,
-            int maxFrameBytes, Duration idleTimeout, Supplier<NodeSession> sessions, SslContext tls,
+            int maxFrameBytes, Duration idleTimeout, Supplier<? extends ChannelHandler> sessions, SslContext tls,
             int perAddress) throws InterruptedException {
         ConnectionLimiter connections = new ConnectionLimiter(
                 "node port " + host + ":" + port, MAX_CONNECTIONS, perAddress);
