@@ -30,21 +30,22 @@ public final class StarvationTracker {
     private record Effective(double tolerance, Duration timeout, Duration aggressiveTimeout, boolean aggressive) {
     }
 
-    private final Map<String, Instant> belowSince = new HashMap<>();
-    /** The starvation timeout in force for each element below its fair share. */
-    private final Map<String, Duration> timeouts = new HashMap<>();
+    /** Each element below its fair share: since when, and the starvation timeout in force for it. */
+    private final Map<String, Below> belowSince = new HashMap<>();
 
     /**
      * An element below its fair share: since when, and when it starves (its preemption may start).
      */
-    public record Below(Instant since, Instant starvesAt) {
+    public record Below(Instant since, Duration timeout) {
+
+        public Instant starvesAt() {
+            return since.plus(timeout);
+        }
     }
 
-    /** Whether an element was below its fair share at the last update, and since when; else {@code null}. */
+    /** Whether an element was below its fair share at the last update, since when, and its timeout; else {@code null}. */
     public Below below(String id) {
-        Instant since = belowSince.get(id);
-        Duration timeout = timeouts.get(id);
-        return since == null || timeout == null ? null : new Below(since, since.plus(timeout));
+        return belowSince.get(id);
     }
 
     /**
@@ -91,7 +92,6 @@ public final class StarvationTracker {
             }
         }
         belowSince.keySet().retainAll(seen);
-        timeouts.keySet().retainAll(belowSince.keySet());
         return statuses;
     }
 
@@ -100,11 +100,15 @@ public final class StarvationTracker {
                 element.fairShare().total().toArray(), settings.tolerance(), element.demandShare().toArray());
         if (!below) {
             belowSince.remove(element.id());
-            timeouts.remove(element.id());
             return StarvationStatus.NON_STARVING;
         }
-        Instant since = belowSince.computeIfAbsent(element.id(), id -> now);
-        timeouts.put(element.id(), settings.timeout());
+        Below entry = belowSince.get(element.id());
+        if (entry == null || !entry.timeout().equals(settings.timeout())) {
+            // a new entry only when an element falls below, or its timeout changes
+            entry = new Below(entry == null ? now : entry.since(), settings.timeout());
+            belowSince.put(element.id(), entry);
+        }
+        Instant since = entry.since();
         Duration below_ = Duration.between(since, now);
         if (settings.aggressive() && below_.compareTo(settings.aggressiveTimeout()) > 0) {
             return StarvationStatus.AGGRESSIVELY_STARVING;
