@@ -24,6 +24,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class SchedulerMetrics {
 
+    /** How often the gauges are refreshed at most. */
+    private static final Duration GAUGES_EVERY = Duration.ofSeconds(1);
+
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Counter heartbeats;
     private final Timer heartbeatLatency;
@@ -38,6 +41,7 @@ public final class SchedulerMetrics {
     private final Counter reloads;
     private final PoolGauges gauges = new PoolGauges(registry);
     private final PoolHistory history = new PoolHistory();
+    private Instant lastGauges;
 
     public SchedulerMetrics() {
         heartbeats = Counter.builder("grove.heartbeats").description("heartbeats answered").register(registry);
@@ -103,9 +107,16 @@ public final class SchedulerMetrics {
         }
     }
 
-    /** Refreshes node and pool gauges and samples the pools' history; call on the scheduler's thread after an update. */
+    /**
+     * Refreshes node and pool gauges (at most once a second: a tree of many pools has tens of series
+     * per pool, and scrapes come every few seconds) and samples the pools' history; call on the
+     * scheduler's thread after an update.
+     */
     public void refresh(Cluster cluster, Instant now) {
-        gauges.refresh(cluster);
+        if (lastGauges == null || !now.isBefore(lastGauges.plus(GAUGES_EVERY))) {
+            lastGauges = now;
+            gauges.refresh(cluster);
+        }
         history.record(cluster, now);
     }
 
