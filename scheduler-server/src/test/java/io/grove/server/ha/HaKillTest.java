@@ -18,6 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.test.TestingServer;
@@ -40,9 +42,16 @@ class HaKillTest {
         processes.forEach(Process::destroyForcibly);
     }
 
+    /** Ports handed out so far: the kernel may give a just-closed port again, a test must not. */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
     static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            }
         }
     }
 
