@@ -8,7 +8,6 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -217,9 +216,8 @@ final class CompositeElement extends Element {
 
     /**
      * Fair-share mode with the improved fit-factor computation: child {@code c} is offered
-     * {@code min(1, x * w_c / w_min)}. Every breakpoint of every child becomes one integer fit
-     * factor, in order of the argument and then of the child; children cross their jumps one at a
-     * time, so simultaneous jumps (gang operations) can be granted separately.
+     * {@code min(1, x * w_c / w_min)}, and every breakpoint of every child becomes one integer fit
+     * factor ({@link FitFactorSweep}).
      */
     private void prepareFairShareMode(FunctionBuilder builder) {
         double minWeight = Double.MAX_VALUE;
@@ -234,74 +232,10 @@ final class CompositeElement extends Element {
             Element child = children.get(i);
             childFunctions[i] = child.fairShareBySuggestion.scaleArgumentAndExtend(child.weight() / minWeight, 1.0);
         }
-        CriticalPoints points = CriticalPoints.merge(childFunctions);
-        criticalX = points.x;
-        criticalChild = points.child;
-        int n = criticalX.length;
-        int d = dims.count();
-        // Sweep the children's breakpoints, keeping the sum of their values and of their slopes.
-        // Between breakpoints every child is linear, so the sum moves by slope times distance.
-        // Slopes of nearly vertical pieces are huge and come and go, so their sum is compensated
-        // (Neumaier) to keep the small slopes exact.
-        double[] value = new double[d];
-        CompensatedSum slope = new CompensatedSum(d);
-        // The slope each child has now, so that leaving a piece costs no second division.
-        double[] childSlope = new double[count * d];
-        double[] newSlope = new double[d];
-        for (PiecewiseLinearFunction child : childFunctions) {
-            for (int c = 0; c < d; c++) {
-                value[c] += child.leftValue(c);
-            }
-        }
-        double previousX = 0;
-        for (int k = 0; k < n; k++) {
-            double x = criticalX[k];
-            if (x != previousX) {
-                for (int c = 0; c < d; c++) {
-                    value[c] = Math.max(value[c], value[c] + slope.value(c) * (x - previousX));
-                }
-                previousX = x;
-            }
-            builder.add(k, value, 0);
-            int index = criticalChild[k];
-            PiecewiseLinearFunction child = childFunctions[index];
-            int first = points.firstPoint[k];
-            int last = points.lastPoint[k];
-            // Only this child crosses its breakpoint here: it may jump, and its slope changes.
-            boolean jumps = false;
-            for (int c = 0; c < d && first != last; c++) {
-                double jump = child.v(last, c) - child.v(first, c);
-                if (jump > 0) {
-                    value[c] += jump;
-                    jumps = true;
-                }
-            }
-            pieceSlope(child, last, newSlope);
-            int base = index * d;
-            for (int c = 0; c < d; c++) {
-                double change = newSlope[c] - childSlope[base + c];
-                if (change != 0) {
-                    slope.add(c, change);
-                    childSlope[base + c] = newSlope[c];
-                }
-            }
-            if (jumps) {
-                builder.add(k, value, 0);
-            }
-        }
-        fairShareByFitFactor = builder.build();
-    }
-
-    /** The slope of piece {@code (i, i + 1)} of a child into {@code out}; zero past the plot's end. */
-    private static void pieceSlope(PiecewiseLinearFunction f, int i, double[] out) {
-        if (i + 1 >= f.size()) {
-            Arrays.fill(out, 0);
-            return;
-        }
-        double inverseWidth = 1 / (f.x(i + 1) - f.x(i));
-        for (int c = 0; c < f.dim(); c++) {
-            out[c] = (f.v(i + 1, c) - f.v(i, c)) * inverseWidth;
-        }
+        FitFactorSweep sweep = FitFactorSweep.run(childFunctions, dims.count(), builder);
+        criticalX = sweep.criticalX;
+        criticalChild = sweep.criticalChild;
+        fairShareByFitFactor = sweep.function;
     }
 
     /** The share child {@code index} gets at pool fit factor {@code f} (fair-share mode). */

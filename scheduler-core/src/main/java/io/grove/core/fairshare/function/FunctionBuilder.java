@@ -48,15 +48,13 @@ public final class FunctionBuilder {
 
     /** Adds a point whose value is {@code values[offset .. offset + dim)}. */
     public FunctionBuilder add(double x, double[] values, int offset) {
-        if (Double.isNaN(x)) {
-            throw new IllegalArgumentException("argument is NaN");
-        }
         if (n > 0) {
             double lastX = xs[n - 1];
-            if (x < lastX) {
-                throw new IllegalArgumentException("points must be added left to right: " + x + " after " + lastX);
+            if (!(x >= lastX)) {
+                throw new IllegalArgumentException(Double.isNaN(x) ? "argument is NaN"
+                        : "points must be added left to right: " + x + " after " + lastX);
             }
-            boolean sameValue = equalsLast(values, offset, n - 1);
+            boolean sameValue = equalsRow(values, offset, n - 1);
             if (x == lastX && sameValue) {
                 return this;
             }
@@ -64,8 +62,8 @@ public final class FunctionBuilder {
                 double prevX = xs[n - 2];
                 if (prevX == lastX && lastX == x) {
                     // Two vertical pieces in a row: extend the first one.
-                    System.arraycopy(values, offset, vs, (n - 1) * dim, dim);
-                    if (samePoint(n - 2, n - 1)) {
+                    copyRow(values, offset, n - 1);
+                    if (samePointValues(n - 2, n - 1)) {
                         n--;
                     }
                     return this;
@@ -76,16 +74,28 @@ public final class FunctionBuilder {
                     return this;
                 }
             }
+        } else if (Double.isNaN(x)) {
+            throw new IllegalArgumentException("argument is NaN");
         }
-        ensureCapacity();
+        if (n == xs.length) {
+            grow();
+        }
         xs[n] = x;
-        System.arraycopy(values, offset, vs, n * dim, dim);
+        copyRow(values, offset, n);
         n++;
         return this;
     }
 
-    private boolean equalsLast(double[] values, int offset, int index) {
-        int base = index * dim;
+    /** Element by element: for a handful of values this is cheaper than {@code System.arraycopy}. */
+    private void copyRow(double[] values, int offset, int row) {
+        int base = row * dim;
+        for (int c = 0; c < dim; c++) {
+            vs[base + c] = values[offset + c];
+        }
+    }
+
+    private boolean equalsRow(double[] values, int offset, int row) {
+        int base = row * dim;
         for (int c = 0; c < dim; c++) {
             if (vs[base + c] != values[offset + c]) {
                 return false;
@@ -103,16 +113,10 @@ public final class FunctionBuilder {
         return true;
     }
 
-    private boolean samePoint(int i, int j) {
-        return xs[i] == xs[j] && samePointValues(i, j);
-    }
-
-    private void ensureCapacity() {
-        if (n == xs.length) {
-            int capacity = xs.length * 2;
-            xs = Arrays.copyOf(xs, capacity);
-            vs = Arrays.copyOf(vs, capacity * dim);
-        }
+    private void grow() {
+        int capacity = xs.length * 2;
+        xs = Arrays.copyOf(xs, capacity);
+        vs = Arrays.copyOf(vs, capacity * dim);
     }
 
     public PiecewiseLinearFunction build() {
