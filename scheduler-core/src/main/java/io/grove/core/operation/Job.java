@@ -25,6 +25,8 @@ public final class Job {
     private JobEndReason endReason;
     private String message;
     private boolean interrupting;
+    /** Where {@link RunningJobs} keeps it while it runs. */
+    int slot = -1;
 
     Job(String id, String operationId, TaskSpec task, int index, int attempt, String nodeId, String tree,
             Instant startTime, Set<String> startedByPreempting, double preemptorFairShareAtStart) {

@@ -31,7 +31,7 @@ public final class Operation {
     private final TaskSpec[] tasks;
     private final PendingIndexes[] pendingByPosition;
     private final double[][] jobVectors;
-    private final LinkedHashMap<String, Job> running = new LinkedHashMap<>();
+    private final RunningJobs running = new RunningJobs();
     /** The most recent ended attempts kept for views; counts cover all of them. */
     public static final int FINISHED_JOBS_KEPT = 1000;
 
@@ -106,7 +106,7 @@ public final class Operation {
         int attempt = queue.startAttempt(index);
         addPending(task, -1);
         Job job = new Job(id + "-" + (++jobSequence), id, task, index, attempt, nodeId, tree, now, preempting, fairShare);
-        running.put(job.id(), job);
+        running.add(job);
         add(usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]), job.resources(), 1);
         return job;
     }
@@ -132,7 +132,7 @@ public final class Operation {
             }
         }
         Job job = new Job(jobId, id, task, index, attempt, nodeId, tree, start, preempting, fairShare);
-        running.put(jobId, job);
+        running.add(job);
         add(usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]), job.resources(), 1);
         return job;
     }
@@ -248,12 +248,17 @@ public final class Operation {
 
     /** Running attempts in start order, oldest first. */
     public List<Job> runningJobs() {
-        return List.copyOf(running.values());
+        return List.of(running.toArray());
     }
 
-    /** The live view of running attempts in start order; do not modify. */
+    /** The live view of running attempts in start order; do not modify the operation while iterating. */
     public Iterable<Job> runningJobsView() {
-        return Collections.unmodifiableCollection(running.values());
+        return running;
+    }
+
+    /** The running attempts in start order, as a new array (cheap: no walk over the jobs themselves). */
+    public Job[] runningJobsArray() {
+        return running.toArray();
     }
 
     public int runningJobCount() {
@@ -271,17 +276,50 @@ public final class Operation {
 
     /** Progress for a snapshot: each task's pending state (running jobs counted as pending) and the counts. */
     public Progress progress() {
-        Map<String, PendingIndexes.State> tasksState = new LinkedHashMap<>();
+        return captureProgress().progress(running);
+    }
+
+    /**
+     * The part of {@link #progress} that must be taken where the operation changes: copies of the
+     * task queues (O(retries)) and the counts. Its {@link ProgressCapture#progress} adds the running
+     * indexes and may run on any thread.
+     */
+    public ProgressCapture captureProgress() {
+        Map<String, PendingIndexes> queues = new LinkedHashMap<>();
         for (Map.Entry<String, PendingIndexes> task : pendingIndexes.entrySet()) {
-            List<Integer> runningIndexes = new ArrayList<>();
-            for (Job job : running.values()) {
-                if (job.task().name().equals(task.getKey())) {
-                    runningIndexes.add(job.index());
-                }
-            }
-            tasksState.put(task.getKey(), task.getValue().state(runningIndexes));
+            queues.put(task.getKey(), task.getValue().copy());
         }
-        return new Progress(tasksState, completedJobs, failedJobs, abortedJobs);
+        return new ProgressCapture(queues, completedJobs, failedJobs, abortedJobs);
+    }
+
+    /** Copied task queues and counts, waiting for the running jobs captured with them. */
+    public static final class ProgressCapture {
+        private final Map<String, PendingIndexes> queues;
+        private final int completed;
+        private final int failed;
+        private final int aborted;
+
+        private ProgressCapture(Map<String, PendingIndexes> queues, int completed, int failed, int aborted) {
+            this.queues = queues;
+            this.completed = completed;
+            this.failed = failed;
+            this.aborted = aborted;
+        }
+
+        /** The progress, with {@code running} (the operation's running jobs when captured, in start order). */
+        public Progress progress(Iterable<Job> running) {
+            Map<String, PendingIndexes.State> tasksState = new LinkedHashMap<>();
+            for (Map.Entry<String, PendingIndexes> task : queues.entrySet()) {
+                List<Integer> runningIndexes = new ArrayList<>();
+                for (Job job : running) {
+                    if (job.task().name().equals(task.getKey())) {
+                        runningIndexes.add(job.index());
+                    }
+                }
+                tasksState.put(task.getKey(), task.getValue().state(runningIndexes));
+            }
+            return new Progress(tasksState, completed, failed, aborted);
+        }
     }
 
     /** An operation's progress in compact form (see {@link #progress}). */

@@ -116,6 +116,20 @@ public final class PendingIndexes implements Iterable<Integer> {
         }
     }
 
+    /**
+     * A copy of the waiting indexes, for {@link #state} to be computed later (on another thread,
+     * once handed over safely). Costs O(retries), not O(jobs).
+     */
+    PendingIndexes copy() {
+        PendingIndexes copy = new PendingIndexes(jobCount);
+        copy.nextFresh = nextFresh;
+        copy.retries.addAll(retries);
+        copy.takenAhead.or(takenAhead);
+        copy.takenAheadCount = takenAheadCount;
+        copy.attempts.putAll(attempts);
+        return copy;
+    }
+
     State state(Collection<Integer> running) {
         List<Integer> retried = new ArrayList<>(retries);
         BitSet ahead = (BitSet) takenAhead.clone();

@@ -3,11 +3,8 @@ package io.grove.server.state;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -32,41 +29,36 @@ final class JobEventCodec {
         return data[from] == STARTED || data[from] == ENDED;
     }
 
-    /** The binary body of a job event, or {@code null} for other events. */
-    static byte[] encode(JournalEvent event) {
-        if (!(event instanceof JournalEvent.JobStarted) && !(event instanceof JournalEvent.JobEnded)) {
-            return null;
-        }
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(96);
-            DataOutputStream out = new DataOutputStream(bytes);
-            if (event instanceof JournalEvent.JobStarted started) {
-                out.writeByte(STARTED);
-                text(out, started.jobId());
-                text(out, started.operationId());
-                text(out, started.task());
-                out.writeInt(started.index());
-                out.writeInt(started.attempt());
-                text(out, started.nodeId());
-                text(out, started.tree());
-                out.writeLong(started.at());
-                out.writeInt(started.startedByPreempting().size());
-                for (String operation : started.startedByPreempting()) {
-                    text(out, operation);
-                }
-                out.writeDouble(started.preemptorFairShare());
-            } else {
-                JournalEvent.JobEnded ended = (JournalEvent.JobEnded) event;
-                out.writeByte(ENDED);
-                text(out, ended.jobId());
-                text(out, ended.state() == null ? null : ended.state().name());
-                text(out, ended.reason() == null ? null : ended.reason().name());
-                text(out, ended.message());
-                out.writeLong(ended.at());
+    /** Whether {@code event} has a binary body. */
+    static boolean isJobEvent(JournalEvent event) {
+        return event instanceof JournalEvent.JobStarted || event instanceof JournalEvent.JobEnded;
+    }
+
+    /** Appends the binary body of a job event ({@link #isJobEvent}) to {@code out}. */
+    static void encode(JournalEvent event, RecordBuffer out) {
+        if (event instanceof JournalEvent.JobStarted started) {
+            out.writeByte(STARTED);
+            out.writeText(started.jobId());
+            out.writeText(started.operationId());
+            out.writeText(started.task());
+            out.writeInt(started.index());
+            out.writeInt(started.attempt());
+            out.writeText(started.nodeId());
+            out.writeText(started.tree());
+            out.writeLong(started.at());
+            out.writeInt(started.startedByPreempting().size());
+            for (String operation : started.startedByPreempting()) {
+                out.writeText(operation);
             }
-            return bytes.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            out.writeDouble(started.preemptorFairShare());
+        } else {
+            JournalEvent.JobEnded ended = (JournalEvent.JobEnded) event;
+            out.writeByte(ENDED);
+            out.writeText(ended.jobId());
+            out.writeText(ended.state() == null ? null : ended.state().name());
+            out.writeText(ended.reason() == null ? null : ended.reason().name());
+            out.writeText(ended.message());
+            out.writeLong(ended.at());
         }
     }
 
@@ -104,17 +96,6 @@ final class JobEventCodec {
         } catch (IllegalArgumentException e) {
             throw new IOException("a job_ended record with an unknown state or reason: " + e.getMessage());
         }
-    }
-
-    /** A nullable string: -1 for null, else its UTF-8 length and bytes. */
-    private static void text(DataOutputStream out, String value) throws IOException {
-        if (value == null) {
-            out.writeInt(-1);
-            return;
-        }
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(bytes.length);
-        out.write(bytes);
     }
 
     private static String text(DataInputStream in) throws IOException {

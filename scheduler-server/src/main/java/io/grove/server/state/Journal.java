@@ -1,7 +1,6 @@
 package io.grove.server.state;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +37,10 @@ public final class Journal extends QueuedStateLog {
     private long good;
     /** The number of the next record. */
     private long sequence;
+    /** The records of the group being written; the writer thread's alone. */
+    private final RecordBuffer buffer = new RecordBuffer();
+    /** A snapshot is written in pieces of about this many bytes. */
+    private static final int REWRITE_CHUNK = 1 << 20;
 
     private Journal(Path directory, JournalDisk disk, List<JournalEvent> recovered, FileChannel channel, long good) {
         super("journal", recovered);
@@ -109,13 +112,13 @@ public final class Journal extends QueuedStateLog {
         long firstSequence = sequence;
         try {
             FileChannel out = channel();
+            buffer.reset();
             for (Append append : group) {
-                ByteBuffer buffer = ByteBuffer.wrap(JournalFormat.encode(append.event(), sequence));
-                while (buffer.hasRemaining()) {
-                    out.write(buffer);
-                }
-                sequence++;
+                JournalFormat.encode(append.event(), sequence++, buffer);
             }
+            // One write for the group: a system call per record cost more than the records.
+            buffer.writeTo(out);
+            buffer.reset();
             out.force(false);
             good = out.position();
             stored(group.size());
@@ -180,12 +183,15 @@ public final class Journal extends QueuedStateLog {
                 StandardOpenOption.WRITE));
         try {
             long sequence = 1;
+            RecordBuffer buffer = new RecordBuffer();
             for (JournalEvent event : events) {
-                ByteBuffer buffer = ByteBuffer.wrap(JournalFormat.encode(event, sequence++));
-                while (buffer.hasRemaining()) {
-                    out.write(buffer);
+                JournalFormat.encode(event, sequence++, buffer);
+                if (buffer.size() >= REWRITE_CHUNK) {
+                    buffer.writeTo(out);
+                    buffer.reset();
                 }
             }
+            buffer.writeTo(out);
             out.force(true);
             disk.move(next, directory.resolve("journal"));
         } catch (IOException | RuntimeException e) {

@@ -37,16 +37,30 @@ final class JournalFormat {
     }
 
     static byte[] encode(JournalEvent event, long sequence) {
-        try {
-            byte[] binary = JobEventCodec.encode(event);
-            byte[] body = binary != null ? binary : JSON.writeValueAsBytes(event);
-            ByteBuffer header = ByteBuffer.allocate(HEADER);
-            header.putInt(MAGIC).putLong(sequence).putInt(body.length).putInt(crc(body, 0, body.length));
-            header.putInt(crc(header.array(), 0, 20));
-            return ByteBuffer.allocate(HEADER + body.length).put(header.array()).put(body).array();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        RecordBuffer out = new RecordBuffer();
+        encode(event, sequence, out);
+        return out.toByteArray();
+    }
+
+    /** Appends the record of {@code event} to {@code out}: the header, then the body. */
+    static void encode(JournalEvent event, long sequence, RecordBuffer out) {
+        int header = out.skip(HEADER);
+        if (JobEventCodec.isJobEvent(event)) {
+            JobEventCodec.encode(event, out);
+        } else {
+            try {
+                out.write(JSON.writeValueAsBytes(event));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
+        int length = out.size() - header - HEADER;
+        byte[] bytes = out.array();
+        out.putInt(header, MAGIC);
+        out.putLong(header + 4, sequence);
+        out.putInt(header + 12, length);
+        out.putInt(header + 16, crc(bytes, header + HEADER, length));
+        out.putInt(header + 20, crc(bytes, header, 20));
     }
 
     /**

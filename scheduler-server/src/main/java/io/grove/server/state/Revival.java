@@ -7,6 +7,7 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.SubmitException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,9 +103,10 @@ public final class Revival {
 
     /**
      * The part of {@link #snapshot} that must run where the cluster is changed: the operations'
-     * events and the running jobs themselves (whose recorded fields never change). Turning the jobs
-     * into events, the bulk of a busy cluster's snapshot, is left to {@link Captured#events}, which
-     * may run on any thread.
+     * events, copies of their task queues, and the running jobs themselves (whose recorded fields
+     * never change). Turning the jobs into events and the queues into progress, the bulk of a busy
+     * cluster's snapshot, is left to {@link Captured#events}, which may run on any thread: on the
+     * scheduler thread a snapshot costs one reference per running job.
      */
     public static Captured capture(Cluster cluster, Instant now) {
         List<Object> parts = new ArrayList<>();
@@ -120,13 +122,8 @@ public final class Revival {
                         operation.abortedJobCount()));
                 continue;
             }
-            parts.add(new JournalEvent.Progress(operation.id(), operation.progress()));
-            Job[] running = new Job[operation.runningJobCount()];
-            int i = 0;
-            for (Job job : operation.runningJobsView()) {
-                running[i++] = job;
-            }
-            parts.add(running);
+            Job[] running = operation.runningJobsArray();
+            parts.add(new Unfinished(operation.id(), operation.captureProgress(), running));
             size += running.length;
         }
         for (String tree : cluster.treeNames()) {
@@ -154,8 +151,10 @@ public final class Revival {
         public List<JournalEvent> events() {
             List<JournalEvent> events = new ArrayList<>(size);
             for (Object part : parts) {
-                if (part instanceof Job[] jobs) {
-                    for (Job job : jobs) {
+                if (part instanceof Unfinished unfinished) {
+                    List<Job> running = Arrays.asList(unfinished.running());
+                    events.add(new JournalEvent.Progress(unfinished.id(), unfinished.progress().progress(running)));
+                    for (Job job : running) {
                         events.add(started(job));
                     }
                 } else {
@@ -164,6 +163,10 @@ public final class Revival {
             }
             return events;
         }
+    }
+
+    /** An unfinished operation as captured: its queues and its running jobs, in start order. */
+    private record Unfinished(String id, Operation.ProgressCapture progress, Job[] running) {
     }
 
     static JournalEvent.JobStarted started(Job job) {

@@ -2,7 +2,6 @@ package io.grove.server.state;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.protocol.ProtocolJson;
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,10 +122,10 @@ public final class ZkStateLog extends QueuedStateLog {
             batch.forEach(a -> a.done().completeExceptionally(fencedError()));
             return;
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        RecordBuffer bytes = new RecordBuffer();
         long sequence = 1;
         for (Append append : batch) {
-            bytes.writeBytes(JournalFormat.encode(append.event(), sequence++));
+            JournalFormat.encode(append.event(), sequence++, bytes);
         }
         try {
             writeParts(bytes.toByteArray(), ++batchIds);
@@ -166,10 +165,10 @@ public final class ZkStateLog extends QueuedStateLog {
         if (fenced.get()) {
             throw fencedError();
         }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        RecordBuffer bytes = new RecordBuffer();
         long sequence = 1;
         for (JournalEvent event : events) {
-            bytes.writeBytes(JournalFormat.encode(event, sequence++));
+            JournalFormat.encode(event, sequence++, bytes);
         }
         byte[] data = bytes.toByteArray();
         long id = Math.max(pointer.id(), epoch.number() << 20) + 1;

@@ -309,4 +309,48 @@ class JournalTest {
             assertEquals(new JournalEvent.JobEnded("op-1-2", JobState.COMPLETED, null, null, 9), journal.recovered().get(2));
         }
     }
+
+    /**
+     * The binary bodies are written straight into the group's buffer; their bytes stay those of the
+     * documented layout (big-endian, strings as a UTF-8 length and bytes), non-ASCII text included,
+     * and a group of several records reads back in order.
+     */
+    @Test
+    void binaryBodiesKeepTheirLayout(@TempDir Path dir) throws Exception {
+        JournalEvent.JobStarted started = new JournalEvent.JobStarted("op-7-3", "op-7", "t\u00e2che", 4, 1, "n\u00f6de-1",
+                "physical", 1234L, new java.util.LinkedHashSet<>(List.of("op-2", "op-\u4e00")), 0.25);
+        JournalEvent.JobEnded ended = new JournalEvent.JobEnded("op-7-3", JobState.FAILED, JobEndReason.FAILED,
+                "exit 1: \u00e9chec", 5678L);
+        java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(expected);
+        out.writeByte(JobEventCodec.STARTED);
+        for (String text : List.of("op-7-3", "op-7", "t\u00e2che")) {
+            utf8(out, text);
+        }
+        out.writeInt(4);
+        out.writeInt(1);
+        utf8(out, "n\u00f6de-1");
+        utf8(out, "physical");
+        out.writeLong(1234L);
+        out.writeInt(2);
+        utf8(out, "op-2");
+        utf8(out, "op-\u4e00");
+        out.writeDouble(0.25);
+        byte[] record = JournalFormat.encode(started, 5);
+        assertEquals(java.util.Arrays.toString(expected.toByteArray()), java.util.Arrays.toString(
+                java.util.Arrays.copyOfRange(record, JournalFormat.HEADER, record.length)));
+        try (Journal journal = Journal.open(dir)) {
+            journal.append(started);
+            journal.append(ended).get();
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(List.of(started, ended), journal.recovered());
+        }
+    }
+
+    private static void utf8(java.io.DataOutputStream out, String text) throws IOException {
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
 }

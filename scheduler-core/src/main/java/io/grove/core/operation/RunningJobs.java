@@ -1,0 +1,118 @@
+package io.grove.core.operation;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * The running attempts of one operation in start order: found by id in O(1), added and removed in
+ * amortized O(1), and copied as one array. The order lives in an array of slots (a removed
+ * attempt leaves a hole until holes are half the slots), so a snapshot of a busy operation copies
+ * references instead of walking thousands of linked map entries spread over the heap.
+ */
+final class RunningJobs implements Iterable<Job> {
+
+    private final Map<String, Job> byId = new HashMap<>();
+    private Job[] slots = new Job[8];
+    /** Slots in use, holes included. */
+    private int end;
+
+    void add(Job job) {
+        if (byId.putIfAbsent(job.id(), job) != null) {
+            throw new IllegalStateException("job " + job.id() + " is already running");
+        }
+        if (end == slots.length) {
+            if (byId.size() <= end / 2) {
+                compact();
+            } else {
+                slots = Arrays.copyOf(slots, slots.length * 2);
+            }
+        }
+        job.slot = end;
+        slots[end++] = job;
+    }
+
+    /** Removes and returns the attempt, or {@code null} if it does not run here. */
+    Job remove(String jobId) {
+        Job job = byId.remove(jobId);
+        if (job == null) {
+            return null;
+        }
+        slots[job.slot] = null;
+        if (byId.isEmpty()) {
+            Arrays.fill(slots, 0, end, null);
+            end = 0;
+        }
+        return job;
+    }
+
+    Job get(String jobId) {
+        return byId.get(jobId);
+    }
+
+    int size() {
+        return byId.size();
+    }
+
+    boolean isEmpty() {
+        return byId.isEmpty();
+    }
+
+    /** The running attempts in start order, as a new array. */
+    Job[] toArray() {
+        Job[] out = new Job[byId.size()];
+        int k = 0;
+        for (int i = 0; i < end; i++) {
+            Job job = slots[i];
+            if (job != null) {
+                out[k++] = job;
+            }
+        }
+        return out;
+    }
+
+    private void compact() {
+        int k = 0;
+        for (int i = 0; i < end; i++) {
+            Job job = slots[i];
+            if (job != null) {
+                job.slot = k;
+                slots[k++] = job;
+            }
+        }
+        Arrays.fill(slots, k, end, null);
+        end = k;
+    }
+
+    @Override
+    public Iterator<Job> iterator() {
+        return new Iterator<>() {
+            private int next = advance(0);
+
+            private int advance(int from) {
+                int i = from;
+                while (i < end && slots[i] == null) {
+                    i++;
+                }
+                return i;
+            }
+
+            @Override
+            public boolean hasNext() {
+                return next < end;
+            }
+
+            @Override
+            public Job next() {
+                if (next >= end) {
+                    throw new NoSuchElementException();
+                }
+                Job job = slots[next];
+                next = advance(next + 1);
+                return job;
+            }
+        };
+    }
+}
