@@ -94,8 +94,14 @@ public final class Node {
     }
 
     public void heard(Set<String> newTags, Resources newLimits, Instant now) {
-        this.tags = Set.copyOf(newTags);
-        this.limits = newLimits;
+        // Unchanged values keep their objects: a heartbeat a second from every node would otherwise
+        // leave young copies hanging off old nodes, for the collector to copy and to scan for.
+        if (!newTags.equals(tags)) {
+            this.tags = Set.copyOf(newTags);
+        }
+        if (!newLimits.equals(limits)) {
+            this.limits = newLimits;
+        }
         this.lastHeartbeat = now;
         this.state = State.ONLINE;
     }

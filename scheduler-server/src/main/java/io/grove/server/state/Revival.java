@@ -6,11 +6,13 @@ import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.SubmitException;
 import java.time.Instant;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -148,20 +150,40 @@ public final class Revival {
             return size;
         }
 
+        /**
+         * The events, made one at a time as they are read: a compaction encodes and writes each
+         * before the next exists, so a snapshot of hundreds of thousands of running jobs never lives
+         * whole on the heap (where a young collection during the write would copy all of it).
+         */
         public List<JournalEvent> events() {
-            List<JournalEvent> events = new ArrayList<>(size);
-            for (Object part : parts) {
-                if (part instanceof Unfinished unfinished) {
-                    List<Job> running = Arrays.asList(unfinished.running());
-                    events.add(new JournalEvent.Progress(unfinished.id(), unfinished.progress().progress(running)));
-                    for (Job job : running) {
-                        events.add(started(job));
-                    }
-                } else {
-                    events.add((JournalEvent) part);
-                }
+            int[] starts = new int[parts.size() + 1];
+            for (int p = 0; p < parts.size(); p++) {
+                Object part = parts.get(p);
+                starts[p + 1] = starts[p] + (part instanceof Unfinished unfinished ? 1 + unfinished.running().length : 1);
             }
-            return events;
+            return new AbstractList<>() {
+                @Override
+                public JournalEvent get(int index) {
+                    Objects.checkIndex(index, size);
+                    int p = Arrays.binarySearch(starts, index);
+                    // the last part starting at or before index (empty parts never occur: each has an event)
+                    p = p >= 0 ? p : -p - 2;
+                    Object part = parts.get(p);
+                    if (!(part instanceof Unfinished unfinished)) {
+                        return (JournalEvent) part;
+                    }
+                    int offset = index - starts[p];
+                    return offset == 0
+                            ? new JournalEvent.Progress(unfinished.id(),
+                                    unfinished.progress().progress(Arrays.asList(unfinished.running())))
+                            : started(unfinished.running()[offset - 1]);
+                }
+
+                @Override
+                public int size() {
+                    return size;
+                }
+            };
         }
     }
 
