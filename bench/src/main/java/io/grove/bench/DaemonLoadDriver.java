@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +121,10 @@ public final class DaemonLoadDriver {
                         + "round trip p50 %.2f ms, p99 %.2f ms, max %.2f ms; missed (no reply within the period or failed): %d%n",
                 nodes, periodMs, (long) measured, rtts.length, rtts.length / measured, stats.started.get(),
                 pct(rtts, 0.50), pct(rtts, 0.99), rtts.length == 0 ? 0 : rtts[rtts.length - 1] / 1e6, stats.missed.get());
+        // The tail comes in bursts (the daemon's collector pauses and what queues behind them): how
+        // many whole seconds stayed under 20 ms tells the bursts from a slow steady state.
+        int[] quiet = stats.secondsUnder(TimeUnit.MILLISECONDS.toNanos(20));
+        System.out.printf("seconds whose slowest round trip was under 20 ms: %d of %d%n", quiet[0], quiet[1]);
         System.out.printf("driver CPU while heartbeating: %.1f s of %.0f s (%.2f cores)%n", cpu / 1e9,
                 (double) seconds, cpu / 1e9 / seconds);
         for (SimNode node : all) {
@@ -141,6 +146,8 @@ public final class DaemonLoadDriver {
     private static final class Stats {
         private long[] values = new long[1 << 20];
         private int size;
+        /** The slowest round trip of each second of the run (by the wall clock of the reply). */
+        private final Map<Long, Long> slowestPerSecond = new HashMap<>();
         final AtomicLong missed = new AtomicLong();
         final AtomicLong started = new AtomicLong();
 
@@ -149,6 +156,16 @@ public final class DaemonLoadDriver {
                 values = Arrays.copyOf(values, size * 2);
             }
             values[size++] = nanos;
+            slowestPerSecond.merge(System.currentTimeMillis() / 1000, nanos, Math::max);
+        }
+
+        /** How many seconds had their slowest round trip under {@code limitNanos}, of how many. */
+        synchronized int[] secondsUnder(long limitNanos) {
+            int under = 0;
+            for (long slowest : slowestPerSecond.values()) {
+                under += slowest < limitNanos ? 1 : 0;
+            }
+            return new int[] {under, slowestPerSecond.size()};
         }
 
         synchronized long[] rtts() {

@@ -16,15 +16,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * Hands heartbeats to the scheduler thread in batches: every heartbeat waiting when the thread
- * gets to them is decided in one turn, and the answers go back to each network thread in one task
- * (so a thousand replies cost a few cross-thread wake-ups, not a thousand).
+ * Hands heartbeats to the scheduler thread in batches: the heartbeats waiting when the thread gets
+ * to them are decided in one turn, and the answers go back to each network thread in one task (so
+ * a thousand replies cost a few cross-thread wake-ups, not a thousand). A turn takes at most
+ * {@link #MAX_BATCH} heartbeats and then sends its answers: after a stall, when thousands wait and
+ * more keep coming, answers go out as the backlog is worked off instead of all at its end, and the
+ * loop's other work gets its turn in between.
  */
 public final class HeartbeatBatcher {
 
     private record Pending(EventExecutor executor, Heartbeat heartbeat, Consumer<Decision> answer,
             Consumer<Throwable> failure) {
     }
+
+    /** Heartbeats decided in one turn of the scheduler thread before their answers are sent. */
+    static final int MAX_BATCH = 64;
 
     private final SchedulerLoop loop;
     private final Clock clock;
@@ -42,6 +48,10 @@ public final class HeartbeatBatcher {
      */
     public void submit(EventExecutor executor, Heartbeat heartbeat, Consumer<Decision> answer, Consumer<Throwable> failure) {
         queue.add(new Pending(executor, heartbeat, answer, failure));
+        schedule();
+    }
+
+    private void schedule() {
         if (scheduled.compareAndSet(false, true)) {
             loop.call(cluster -> {
                 drain(cluster);
@@ -63,7 +73,8 @@ public final class HeartbeatBatcher {
         scheduled.set(false);
         Map<EventExecutor, List<Runnable>> answers = new IdentityHashMap<>();
         Instant now = clock.now();
-        for (Pending pending; (pending = queue.poll()) != null;) {
+        Pending pending;
+        for (int taken = 0; taken < MAX_BATCH && (pending = queue.poll()) != null; taken++) {
             Runnable answer;
             try {
                 Decision decision = cluster.heartbeat(pending.heartbeat(), now);
@@ -76,5 +87,8 @@ public final class HeartbeatBatcher {
             answers.computeIfAbsent(pending.executor(), e -> new ArrayList<>()).add(answer);
         }
         answers.forEach((executor, batch) -> executor.execute(() -> batch.forEach(Runnable::run)));
+        if (!queue.isEmpty()) {
+            schedule();
+        }
     }
 }
