@@ -1,9 +1,11 @@
 package io.grove.core.node;
 
 import io.grove.core.operation.Job;
+import io.grove.core.operation.JobsById;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -33,7 +35,9 @@ public final class Node {
     private State state = State.ONLINE;
     private Instant lastHeartbeat;
     private Instant lastPreemptivePass;
-    private final LinkedHashMap<String, Job> jobs = new LinkedHashMap<>();
+    /** The scheduler's jobs here in start order, and the same by id. */
+    private final ArrayList<Job> jobs = new ArrayList<>();
+    private final JobsById jobsById = new JobsById();
     private final double[] usage = new double[ResourceType.COUNT];
     private final Map<String, String> endedByScheduler = new LinkedHashMap<>();
 
@@ -81,7 +85,7 @@ public final class Node {
 
     /** The scheduler's jobs on this node, oldest first; do not modify. */
     public Collection<Job> jobs() {
-        return Collections.unmodifiableCollection(jobs.values());
+        return Collections.unmodifiableCollection(jobs);
     }
 
     /** The sum of the resources of the scheduler's jobs on this node. */
@@ -133,13 +137,30 @@ public final class Node {
     }
 
     public void addJob(Job job) {
-        jobs.put(job.id(), job);
+        Job replaced = jobsById.put(job);
+        if (replaced != null) {
+            jobs.remove(replaced);
+            add(replaced.resources(), -1);
+        }
+        jobs.add(job);
         add(job.resources(), 1);
     }
 
     public void removeJob(Job job) {
-        if (jobs.remove(job.id()) != null) {
-            add(job.resources(), -1);
+        Job removed = jobsById.remove(job.id());
+        if (removed != null) {
+            removeByIdentity(removed);
+            add(removed.resources(), -1);
+        }
+    }
+
+    /** Oldest first: jobs mostly end in the order they started. */
+    private void removeByIdentity(Job job) {
+        for (int i = 0; i < jobs.size(); i++) {
+            if (jobs.get(i) == job) {
+                jobs.remove(i);
+                return;
+            }
         }
     }
 
@@ -151,7 +172,7 @@ public final class Node {
 
     /** Whether the scheduler placed this running job on this node. */
     public boolean hasJob(String jobId) {
-        return jobs.containsKey(jobId);
+        return jobsById.get(jobId) != null;
     }
 
     /** Remembers that the scheduler ended a job the node may still run, and why; the node is told to kill it. */

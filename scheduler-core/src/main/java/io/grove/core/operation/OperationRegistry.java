@@ -24,7 +24,7 @@ public final class OperationRegistry {
     private final Map<String, TreePools> trees = new LinkedHashMap<>();
     private final Map<String, OperationCounts> counts = new HashMap<>();
     private final Map<String, Operation> operations = new LinkedHashMap<>();
-    private final Map<String, Job> runningJobs = new HashMap<>();
+    private final JobsById runningJobs = new JobsById();
     private String defaultTree;
     private Listener listener = Listener.NONE;
 
@@ -256,7 +256,7 @@ public final class OperationRegistry {
             throw new IllegalStateException("operation " + operation.id() + " does not run in tree " + tree);
         }
         Job job = operation.start(task, nodeId, tree, now, preempting, preemptorFairShare);
-        runningJobs.put(job.id(), job);
+        runningJobs.put(job);
         listener.jobStarted(job);
         return job;
     }
@@ -327,7 +327,7 @@ public final class OperationRegistry {
             throw new IllegalStateException("cannot restore job " + jobId + ": no task " + task + " in " + operationId);
         }
         Job job = operation.restoreRunning(jobId, spec, index, attempt, nodeId, tree, start, preempting, preemptorFairShare);
-        runningJobs.put(jobId, job);
+        runningJobs.put(job);
         return job;
     }
 

@@ -1,9 +1,7 @@
 package io.grove.core.operation;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
-import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -14,15 +12,16 @@ import java.util.NoSuchElementException;
  */
 final class RunningJobs implements Iterable<Job> {
 
-    private final Map<String, Job> byId = new HashMap<>();
+    private final JobsById byId = new JobsById();
     private Job[] slots = new Job[8];
     /** Slots in use, holes included. */
     private int end;
 
     void add(Job job) {
-        if (byId.putIfAbsent(job.id(), job) != null) {
+        if (byId.get(job.id()) != null) {
             throw new IllegalStateException("job " + job.id() + " is already running");
         }
+        byId.put(job);
         if (end == slots.length) {
             if (byId.size() <= end / 2) {
                 compact();
@@ -41,7 +40,7 @@ final class RunningJobs implements Iterable<Job> {
             return null;
         }
         slots[job.slot] = null;
-        if (byId.isEmpty()) {
+        if (byId.size() == 0) {
             Arrays.fill(slots, 0, end, null);
             end = 0;
         }
@@ -57,7 +56,7 @@ final class RunningJobs implements Iterable<Job> {
     }
 
     boolean isEmpty() {
-        return byId.isEmpty();
+        return byId.size() == 0;
     }
 
     /** The running attempts in start order, as a new array. */

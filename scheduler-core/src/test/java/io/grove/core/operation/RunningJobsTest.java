@@ -10,7 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +26,7 @@ class RunningJobsTest {
     @Test
     void keepsStartOrderThroughHolesAndCompactions() {
         for (long seed = 1; seed <= 20; seed++) {
-            Random random = new Random(seed);
+            SplittableRandom random = new SplittableRandom(seed);
             RunningJobs running = new RunningJobs();
             LinkedHashMap<String, Job> model = new LinkedHashMap<>();
             long next = 0;
