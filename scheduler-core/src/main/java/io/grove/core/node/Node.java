@@ -147,7 +147,7 @@ public final class Node {
     }
 
     public void removeJob(Job job) {
-        Job removed = jobsById.remove(job.id());
+        Job removed = jobsById.remove(job);
         if (removed != null) {
             removeByIdentity(removed);
             add(removed.resources(), -1);

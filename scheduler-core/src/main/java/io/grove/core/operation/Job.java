@@ -10,7 +10,9 @@ import java.util.Set;
  */
 public final class Job {
 
-    private final String id;
+    /** The id when it is not {@code <operation id>-<sequence>}; else {@code null}, and {@link #sequence} says it. */
+    private final String otherId;
+    private final long sequence;
     private final String operationId;
     private final TaskSpec task;
     private final int index;
@@ -30,7 +32,22 @@ public final class Job {
 
     Job(String id, String operationId, TaskSpec task, int index, int attempt, String nodeId, String tree,
             Instant startTime, Set<String> startedByPreempting, double preemptorFairShareAtStart) {
-        this.id = id;
+        this(JobId.sequenceOf(id, operationId), id, operationId, task, index, attempt, nodeId, tree, startTime,
+                startedByPreempting, preemptorFairShareAtStart);
+    }
+
+    /** A job whose id is {@code operationId + "-" + sequence}. */
+    Job(long sequence, String operationId, TaskSpec task, int index, int attempt, String nodeId, String tree,
+            Instant startTime, Set<String> startedByPreempting, double preemptorFairShareAtStart) {
+        this(sequence, null, operationId, task, index, attempt, nodeId, tree, startTime, startedByPreempting,
+                preemptorFairShareAtStart);
+    }
+
+    private Job(long sequence, String id, String operationId, TaskSpec task, int index, int attempt, String nodeId,
+            String tree, Instant startTime, Set<String> startedByPreempting, double preemptorFairShareAtStart) {
+        boolean usual = JobId.usual(sequence);
+        this.sequence = usual ? sequence : -1;
+        this.otherId = usual ? null : id != null ? id : JobId.format(operationId, sequence);
         this.operationId = operationId;
         this.task = task;
         this.index = index;
@@ -53,8 +70,27 @@ public final class Job {
         this.interrupting = true;
     }
 
+    /** The id; in its usual form built on each call (see {@link JobId}), so keep it only as long as needed. */
     public String id() {
-        return id;
+        return otherId != null ? otherId : JobId.format(operationId, sequence);
+    }
+
+    /** {@code id().hashCode()}, without building the id. */
+    int idHash() {
+        return otherId != null ? otherId.hashCode() : JobId.hash(operationId, sequence);
+    }
+
+    /** {@code id().equals(candidate)}, without building the id. */
+    boolean hasId(String candidate) {
+        return otherId != null ? otherId.equals(candidate) : JobId.matches(candidate, operationId, sequence);
+    }
+
+    /** Whether the two have the same id. */
+    boolean sameId(Job other) {
+        if (otherId == null && other.otherId == null) {
+            return sequence == other.sequence && operationId.equals(other.operationId);
+        }
+        return id().equals(other.id());
     }
 
     public String operationId() {
@@ -125,6 +161,6 @@ public final class Job {
 
     @Override
     public String toString() {
-        return id + "(" + operationId + "/" + task.name() + "#" + index + " on " + nodeId + ", " + state + ")";
+        return id() + "(" + operationId + "/" + task.name() + "#" + index + " on " + nodeId + ", " + state + ")";
     }
 }

@@ -24,7 +24,7 @@ public final class JobsById {
             if (job == null) {
                 return null;
             }
-            if (hashes[i] == hash && job.id().equals(id)) {
+            if (hashes[i] == hash && job.hasId(id)) {
                 return job;
             }
         }
@@ -35,7 +35,7 @@ public final class JobsById {
         if (2 * (size + 1) > jobs.length) {
             grow();
         }
-        int hash = hash(job.id());
+        int hash = spread(job.idHash());
         int mask = jobs.length - 1;
         for (int i = hash & mask;; i = (i + 1) & mask) {
             Job present = jobs[i];
@@ -45,7 +45,7 @@ public final class JobsById {
                 size++;
                 return null;
             }
-            if (hashes[i] == hash && present.id().equals(job.id())) {
+            if (hashes[i] == hash && present.sameId(job)) {
                 jobs[i] = job;
                 return present;
             }
@@ -56,17 +56,28 @@ public final class JobsById {
     public Job remove(String id) {
         int hash = hash(id);
         int mask = jobs.length - 1;
-        int i = hash & mask;
-        while (true) {
-            Job job = jobs[i];
-            if (job == null) {
-                return null;
+        for (int i = hash & mask; jobs[i] != null; i = (i + 1) & mask) {
+            if (hashes[i] == hash && jobs[i].hasId(id)) {
+                return removeAt(i);
             }
-            if (hashes[i] == hash && job.id().equals(id)) {
-                break;
-            }
-            i = (i + 1) & mask;
         }
+        return null;
+    }
+
+    /** Removes the job with {@code job}'s id (without building it); returns it, or {@code null}. */
+    public Job remove(Job job) {
+        int hash = spread(job.idHash());
+        int mask = jobs.length - 1;
+        for (int i = hash & mask; jobs[i] != null; i = (i + 1) & mask) {
+            if (hashes[i] == hash && (jobs[i] == job || jobs[i].sameId(job))) {
+                return removeAt(i);
+            }
+        }
+        return null;
+    }
+
+    private Job removeAt(int i) {
+        int mask = jobs.length - 1;
         Job removed = jobs[i];
         // Backward shift: move up every later entry of the run whose home is not between the hole and it.
         int hole = i;
@@ -102,9 +113,12 @@ public final class JobsById {
         }
     }
 
-    /** The string's hash with its high bits folded in, as {@code HashMap} does. */
     private static int hash(String id) {
-        int h = id.hashCode();
+        return spread(id.hashCode());
+    }
+
+    /** A hash with its high bits folded in, as {@code HashMap} does. */
+    private static int spread(int h) {
         return h ^ (h >>> 16);
     }
 }

@@ -105,7 +105,7 @@ public final class Operation {
         int index = queue.poll();
         int attempt = queue.startAttempt(index);
         addPending(task, -1);
-        Job job = new Job(id + "-" + (++jobSequence), id, task, index, attempt, nodeId, tree, now, preempting, fairShare);
+        Job job = new Job(++jobSequence, id, task, index, attempt, nodeId, tree, now, preempting, fairShare);
         running.add(job);
         add(usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]), job.resources(), 1);
         return job;
@@ -147,7 +147,7 @@ public final class Operation {
 
     /** Ends a running attempt; aborted and (below the limit) failed indices go back to pending. */
     void end(Job job, JobState state, Instant now, JobEndReason reason, String message) {
-        if (running.remove(job.id()) == null) {
+        if (running.remove(job) == null) {
             throw new IllegalStateException("job " + job.id() + " is not running in operation " + id);
         }
         job.finish(state, now, reason, message);

@@ -414,7 +414,7 @@ public final class OperationRegistry {
     private List<Job> abortRunning(Operation operation, Instant now, String why) {
         List<Job> aborted = operation.runningJobs();
         for (Job job : aborted) {
-            runningJobs.remove(job.id());
+            runningJobs.remove(job);
             operation.end(job, JobState.ABORTED, now, JobEndReason.OPERATION_FINISHED, why);
             listener.jobEnded(job);
         }

@@ -18,10 +18,11 @@ final class RunningJobs implements Iterable<Job> {
     private int end;
 
     void add(Job job) {
-        if (byId.get(job.id()) != null) {
+        Job present = byId.put(job);
+        if (present != null) {
+            byId.put(present);
             throw new IllegalStateException("job " + job.id() + " is already running");
         }
-        byId.put(job);
         if (end == slots.length) {
             if (byId.size() <= end / 2) {
                 compact();
@@ -35,16 +36,22 @@ final class RunningJobs implements Iterable<Job> {
 
     /** Removes and returns the attempt, or {@code null} if it does not run here. */
     Job remove(String jobId) {
-        Job job = byId.remove(jobId);
-        if (job == null) {
+        Job job = byId.get(jobId);
+        return job == null ? null : remove(job);
+    }
+
+    /** Removes the attempt with {@code job}'s id; returns it, or {@code null} if it does not run here. */
+    Job remove(Job job) {
+        Job removed = byId.remove(job);
+        if (removed == null) {
             return null;
         }
-        slots[job.slot] = null;
+        slots[removed.slot] = null;
         if (byId.size() == 0) {
             Arrays.fill(slots, 0, end, null);
             end = 0;
         }
-        return job;
+        return removed;
     }
 
     Job get(String jobId) {

@@ -39,8 +39,8 @@ public final class Journal extends QueuedStateLog {
     private long sequence;
     /** The records of the group being written; the writer thread's alone. */
     private final RecordBuffer buffer = new RecordBuffer();
-    /** A snapshot is written in pieces of about this many bytes. */
-    private static final int REWRITE_CHUNK = 1 << 20;
+    /** A snapshot is written in pieces of about this many bytes, in a buffer that stays small. */
+    private static final int REWRITE_CHUNK = RecordBuffer.KEPT / 2;
 
     private Journal(Path directory, JournalDisk disk, List<JournalEvent> recovered, FileChannel channel, long good) {
         super("journal", recovered);

@@ -13,8 +13,11 @@ import java.util.Arrays;
  */
 final class RecordBuffer {
 
-    /** Capacity kept between groups; a larger array (a snapshot's) is dropped after use. */
-    private static final int KEPT = 1 << 20;
+    /**
+     * Capacity kept between groups; a larger array is dropped after use. Below half a G1 region of a
+     * small heap, so that it is never a humongous object (whose allocation starts a marking cycle).
+     */
+    static final int KEPT = 256 * 1024;
 
     private byte[] bytes = new byte[64 * 1024];
     private int size;
