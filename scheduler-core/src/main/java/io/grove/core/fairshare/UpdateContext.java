@@ -53,7 +53,14 @@ final class UpdateContext {
         this.elapsedSeconds = input.elapsedSeconds();
         this.poolResourceCaps = input.poolResourceCaps();
         this.historicUsageIn = input.historicUsage();
+        this.expectedPoints = Math.max(1024, 2 * input.operations().size());
     }
+
+    /**
+     * About as many points as the largest function of the update has (every operation's breakpoints
+     * reach the root's), so that the scratch builder is not doubled a dozen times per update.
+     */
+    private final int expectedPoints;
 
     private static double seconds(Duration duration) {
         return duration.getSeconds() + duration.getNano() / 1e9;
@@ -62,7 +69,7 @@ final class UpdateContext {
     /** Chooses the resources of the functions; before any function is built. */
     void useDims(Dims chosen) {
         dims = chosen;
-        scratch = new FunctionBuilder(chosen.count(), 1024);
+        scratch = new FunctionBuilder(chosen.count(), expectedPoints);
     }
 
     boolean totalIsZero() {
