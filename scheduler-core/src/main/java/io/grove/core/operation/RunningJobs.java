@@ -34,12 +34,6 @@ final class RunningJobs implements Iterable<Job> {
         slots[end++] = job;
     }
 
-    /** Removes and returns the attempt, or {@code null} if it does not run here. */
-    Job remove(String jobId) {
-        Job job = byId.get(jobId);
-        return job == null ? null : remove(job);
-    }
-
     /** Removes the attempt with {@code job}'s id; returns it, or {@code null} if it does not run here. */
     Job remove(Job job) {
         Job removed = byId.remove(job);

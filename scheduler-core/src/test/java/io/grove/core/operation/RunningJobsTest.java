@@ -39,7 +39,8 @@ class RunningJobsTest {
                 } else {
                     List<String> ids = new ArrayList<>(model.keySet());
                     String id = ids.get(random.nextInt(ids.size()));
-                    assertSame(model.remove(id), running.remove(id), "seed " + seed);
+                    Job ended = model.remove(id);
+                    assertSame(ended, running.remove(ended), "seed " + seed);
                     assertNull(running.get(id));
                 }
                 if (step % 97 == 0) {
@@ -59,8 +60,8 @@ class RunningJobsTest {
         Job job = job(1);
         running.add(job);
         assertThrows(IllegalStateException.class, () -> running.add(job));
-        assertNull(running.remove("op-1-99"));
-        assertSame(job, running.remove(job.id()));
+        assertNull(running.remove(job(99)));
+        assertSame(job, running.remove(job(1)));
         assertEquals(0, running.toArray().length);
     }
 }
