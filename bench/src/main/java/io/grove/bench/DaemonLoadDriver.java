@@ -15,12 +15,14 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -125,6 +127,10 @@ public final class DaemonLoadDriver {
         // many whole seconds stayed under 20 ms tells the bursts from a slow steady state.
         int[] quiet = stats.secondsUnder(TimeUnit.MILLISECONDS.toNanos(20));
         System.out.printf("seconds whose slowest round trip was under 20 ms: %d of %d%n", quiet[0], quiet[1]);
+        String timeline = System.getProperty("grove.load.timeline");
+        if (timeline != null) {
+            Files.write(Path.of(timeline), stats.timeline());
+        }
         System.out.printf("driver CPU while heartbeating: %.1f s of %.0f s (%.2f cores)%n", cpu / 1e9,
                 (double) seconds, cpu / 1e9 / seconds);
         for (SimNode node : all) {
@@ -148,6 +154,8 @@ public final class DaemonLoadDriver {
         private int size;
         /** The slowest round trip of each second of the run (by the wall clock of the reply). */
         private final Map<Long, Long> slowestPerSecond = new HashMap<>();
+        /** Round trips over 10 ms in each second, for {@link #timeline}. */
+        private final Map<Long, Integer> slowPerSecond = new HashMap<>();
         final AtomicLong missed = new AtomicLong();
         final AtomicLong started = new AtomicLong();
 
@@ -156,7 +164,17 @@ public final class DaemonLoadDriver {
                 values = Arrays.copyOf(values, size * 2);
             }
             values[size++] = nanos;
-            slowestPerSecond.merge(System.currentTimeMillis() / 1000, nanos, Math::max);
+            long second = System.currentTimeMillis() / 1000;
+            slowestPerSecond.merge(second, nanos, Math::max);
+            slowPerSecond.merge(second, nanos > 10_000_000 ? 1 : 0, Integer::sum);
+        }
+
+        /** One line per second (UTC seconds): round trips over 10 ms, and the slowest in ms. */
+        synchronized List<String> timeline() {
+            List<String> lines = new ArrayList<>();
+            new TreeMap<>(slowestPerSecond).forEach((second, slowest) -> lines.add(
+                    Instant.ofEpochSecond(second) + " " + slowPerSecond.get(second) + " " + slowest / 1_000_000));
+            return lines;
         }
 
         /** How many seconds had their slowest round trip under {@code limitNanos}, of how many. */

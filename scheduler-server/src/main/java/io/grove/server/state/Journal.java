@@ -163,13 +163,15 @@ public final class Journal extends QueuedStateLog {
     }
 
     private void replaceWith(List<JournalEvent> snapshot) throws IOException {
+        long started = System.nanoTime();
         FileChannel next = rewrite(directory, disk, snapshot);
         closeQuietly(channel);
         channel = next;
         good = next.size();
         sequence = snapshot.size() + 1;
         restarted(snapshot.size());
-        LOG.info("journal {} compacted to {} records", file, snapshot.size());
+        LOG.info("journal {} compacted to {} records in {} ms", file, snapshot.size(),
+                (System.nanoTime() - started) / 1_000_000);
     }
 
     /**
