@@ -1,6 +1,7 @@
 package io.grove.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -100,7 +101,14 @@ public final class FrameCodec {
 
         @Override
         protected void encode(ChannelHandlerContext ctx, Object message, List<Object> out) {
-            out.add(ctx.alloc().buffer().writeBytes(ProtocolJson.writeValue(message)));
+            ByteBuf body = ctx.alloc().buffer();
+            try {
+                ProtocolJson.writeValue(message, new ByteBufOutputStream(body));
+            } catch (RuntimeException e) {
+                body.release();
+                throw e;
+            }
+            out.add(body);
         }
     }
 

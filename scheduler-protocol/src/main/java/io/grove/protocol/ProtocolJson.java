@@ -3,6 +3,7 @@ package io.grove.protocol;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -14,7 +15,9 @@ import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.grove.core.resource.Resources;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.stream.Collectors;
@@ -59,9 +62,22 @@ public final class ProtocolJson {
 
     /** Any protocol value (a node or broker message) as JSON bytes. */
     public static byte[] writeValue(Object message) {
-        try {
-            return MAPPER.writeValueAsBytes(message);
-        } catch (JsonProcessingException e) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        writeValue(message, out);
+        return out.toByteArray();
+    }
+
+    /**
+     * Writes any protocol value as JSON to {@code out} (left open): heartbeats and their replies by
+     * hand ({@link HeartbeatJson}, the same bytes), anything else by data binding.
+     */
+    public static void writeValue(Object message, OutputStream out) {
+        try (JsonGenerator generator = MAPPER.createGenerator(out)) {
+            generator.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            if (!HeartbeatJson.write(message, generator)) {
+                MAPPER.writeValue(generator, message);
+            }
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
@@ -72,6 +88,17 @@ public final class ProtocolJson {
 
     /** A message of the protocol whose messages are subtypes of {@code root}. */
     public static <T> T read(byte[] body, Class<T> root) throws ProtocolException {
+        if (root.isAssignableFrom(NodeHeartbeat.class)) {
+            NodeHeartbeat heartbeat = HeartbeatJson.readHeartbeat(MAPPER.getFactory(), body);
+            if (heartbeat != null) {
+                return root.cast(heartbeat);
+            }
+        }
+        return bind(body, root);
+    }
+
+    /** {@link #read} by data binding alone: every form, and the errors that name the field. */
+    static <T> T bind(byte[] body, Class<T> root) throws ProtocolException {
         try {
             return MAPPER.readValue(body, root);
         } catch (InvalidTypeIdException e) {
