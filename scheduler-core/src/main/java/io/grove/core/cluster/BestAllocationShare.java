@@ -3,7 +3,6 @@ package io.grove.core.cluster;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.ShareVector;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,8 +17,9 @@ final class BestAllocationShare {
     private final double totalMemory;
     private final Map<Double, ShareVector> cache = new HashMap<>();
 
-    BestAllocationShare(List<Double> nodeMemory) {
-        this.nodeMemory = nodeMemory.stream().mapToDouble(Double::doubleValue).toArray();
+    /** {@code nodeMemory}: each node's memory, in bytes (kept, not copied). */
+    BestAllocationShare(double[] nodeMemory) {
+        this.nodeMemory = nodeMemory;
         double sum = 0;
         for (double memory : this.nodeMemory) {
             sum += memory;

@@ -49,14 +49,14 @@ final class UpdateInputs {
     static Cluster.PreparedUpdate prepare(String treeName, TreeState tree, Collection<Node> nodes,
             OperationRegistry registry, Instant now) {
         double[] total = new double[ResourceType.COUNT];
-        List<Double> nodeMemory = new ArrayList<>();
         List<Node> online = online(treeName, nodes);
-        for (Node node : online) {
-            double[] limits = node.limits().toArray();
+        double[] nodeMemory = new double[online.size()];
+        for (int n = 0; n < nodeMemory.length; n++) {
+            Resources limits = online.get(n).limits();
             for (int r = 0; r < total.length; r++) {
-                total[r] += limits[r];
+                total[r] += limits.get(r);
             }
-            nodeMemory.add(node.limits().memory());
+            nodeMemory[n] = limits.memory();
         }
         BestAllocationShare fit = new BestAllocationShare(nodeMemory);
         TagFilterTotals matching = new TagFilterTotals(online);
