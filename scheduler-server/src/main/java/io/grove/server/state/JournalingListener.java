@@ -5,8 +5,9 @@ import io.grove.core.operation.OperationRegistry;
 
 /**
  * Journals every job start and end as the registry makes it (on the scheduler's thread, so in
- * order). Job events are not awaited: a job that started but was not journaled before a crash is
- * one the node reports and the revived scheduler does not know, so it is aborted and retried.
+ * order). Job events are not awaited, and have no sync of their own ({@link StateLog#record}): a job
+ * that started but was not journaled before a crash is one the node reports and the revived
+ * scheduler does not know, so it is aborted and retried.
  */
 public final class JournalingListener implements OperationRegistry.Listener {
 
@@ -18,12 +19,12 @@ public final class JournalingListener implements OperationRegistry.Listener {
 
     @Override
     public void jobStarted(Job job) {
-        journal.append(Revival.started(job));
+        journal.record(Revival.started(job));
     }
 
     @Override
     public void jobEnded(Job job) {
-        journal.append(new JournalEvent.JobEnded(job.id(), job.state(), job.endReason(), job.message(),
+        journal.record(new JournalEvent.JobEnded(job.id(), job.state(), job.endReason(), job.message(),
                 job.finishTime().toEpochMilli()));
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +18,7 @@ abstract class QueuedStateLog implements StateLog {
     sealed interface Task {
     }
 
+    /** An event to write; {@code done} is {@code null} when nobody waits for it ({@link #record}). */
     record Append(JournalEvent event, CompletableFuture<Void> done) implements Task {
     }
 
@@ -78,6 +80,49 @@ abstract class QueuedStateLog implements StateLog {
     /** What a failed compaction reports (after logging it). */
     abstract Throwable compactionFailed(Exception e);
 
+    /**
+     * Whether writes are waiting for a sync nobody asked for yet: the writer then waits for more
+     * work at most {@link #SYNC_INTERVAL_MS} before {@link #syncNow}. The journal's; none by default.
+     */
+    boolean unsynced() {
+        return false;
+    }
+
+    /** Makes what was written durable (see {@link #unsynced}). */
+    void syncNow() {
+    }
+
+    /** How long an event nobody waits for may stay written but not synced. */
+    static final long SYNC_INTERVAL_MS = 50;
+
+    /** Completes the futures of a group written durably (events nobody waits for have none). */
+    static void completed(List<Append> group) {
+        for (Append append : group) {
+            if (append.done() != null) {
+                append.done().complete(null);
+            }
+        }
+    }
+
+    /** Fails the futures of a group that could not be written. */
+    static void failed(List<Append> group, Throwable failure) {
+        for (Append append : group) {
+            if (append.done() != null) {
+                append.done().completeExceptionally(failure);
+            }
+        }
+    }
+
+    /** Whether anyone waits for an event of the group. */
+    static boolean awaited(List<Append> group) {
+        for (Append append : group) {
+            if (append.done() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Why an append is refused before it is queued, or {@code null}. */
     RuntimeException refusal() {
         return closed ? new IllegalStateException("the " + name + " is closed") : null;
@@ -96,6 +141,13 @@ abstract class QueuedStateLog implements StateLog {
     }
 
     @Override
+    public void record(JournalEvent event) {
+        if (refusal() == null) {
+            queue.add(new Append(event, null));
+        }
+    }
+
+    @Override
     public CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         queue.add(new Compact(snapshot, done));
@@ -106,11 +158,19 @@ abstract class QueuedStateLog implements StateLog {
         List<Task> batch = new ArrayList<>();
         while (true) {
             try {
-                batch.add(queue.take());
+                Task first = unsynced() ? queue.poll(SYNC_INTERVAL_MS, TimeUnit.MILLISECONDS) : queue.take();
+                if (first == null) {
+                    syncNow();
+                    continue;
+                }
+                batch.add(first);
                 queue.drainTo(batch);
                 boolean stop = runBatch(batch);
                 batch.clear();
                 if (stop) {
+                    if (unsynced()) {
+                        syncNow();
+                    }
                     failQueued();
                     return;
                 }
@@ -156,7 +216,9 @@ abstract class QueuedStateLog implements StateLog {
         IllegalStateException closedError = new IllegalStateException("the " + name + " is closed");
         for (Task task = queue.poll(); task != null; task = queue.poll()) {
             if (task instanceof Append append) {
-                append.done().completeExceptionally(closedError);
+                if (append.done() != null) {
+                    append.done().completeExceptionally(closedError);
+                }
             } else if (task instanceof Compact compact) {
                 compact.done().completeExceptionally(closedError);
             }

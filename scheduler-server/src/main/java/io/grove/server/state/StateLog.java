@@ -20,6 +20,13 @@ public interface StateLog extends AutoCloseable {
     /** Queues an event; the future completes once it is durable, or fails if it cannot be. */
     CompletableFuture<Void> append(JournalEvent event);
 
+    /**
+     * Queues an event nobody waits for (a job's start or end), written in order with the others:
+     * durable with the next awaited event or within {@value QueuedStateLog#SYNC_INTERVAL_MS} ms,
+     * without a sync of its own. Dropped, like a failed append, once the log is closed.
+     */
+    void record(JournalEvent event);
+
     /** Replaces what is stored with {@code snapshot}, after everything queued before it. */
     default CompletableFuture<Void> compact(List<JournalEvent> snapshot) {
         List<JournalEvent> events = List.copyOf(snapshot);

@@ -119,7 +119,7 @@ public final class ZkStateLog extends QueuedStateLog {
     @Override
     void writeGroup(List<Append> batch) {
         if (fenced.get()) {
-            batch.forEach(a -> a.done().completeExceptionally(fencedError()));
+            failed(batch, fencedError());
             return;
         }
         RecordBuffer bytes = new RecordBuffer();
@@ -130,10 +130,10 @@ public final class ZkStateLog extends QueuedStateLog {
         try {
             writeParts(bytes.toByteArray(), ++batchIds);
             stored(batch.size());
-            batch.forEach(a -> a.done().complete(null));
+            completed(batch);
         } catch (Exception e) {
             RuntimeException failure = failure(e, "write " + batch.size() + " event(s)");
-            batch.forEach(a -> a.done().completeExceptionally(failure));
+            failed(batch, failure);
         }
     }
 

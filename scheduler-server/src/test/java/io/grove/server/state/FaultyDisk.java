@@ -10,10 +10,12 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A disk that fails on demand: the next writes after {@link #failWritesAfter} bytes throw (the
- * bytes before it do reach the file, as a short write does), renames and truncations can fail.
+ * bytes before it do reach the file, as a short write does), renames and truncations can fail;
+ * it counts fsyncs.
  */
 final class FaultyDisk implements JournalDisk {
 
@@ -21,6 +23,8 @@ final class FaultyDisk implements JournalDisk {
     volatile long writeBudget = -1;
     volatile boolean failMove;
     volatile boolean failTruncate;
+    /** fsyncs of any file so far. */
+    final AtomicInteger forces = new AtomicInteger();
 
     void failWritesAfter(long bytes) {
         writeBudget = bytes;
@@ -113,6 +117,7 @@ final class FaultyDisk implements JournalDisk {
         @Override
         public void force(boolean metaData) throws IOException {
             real.force(metaData);
+            forces.incrementAndGet();
         }
 
         @Override

@@ -56,6 +56,57 @@ class JournalTest {
         }
     }
 
+    /** Job events nobody waits for are written one group at a time but share fsyncs. */
+    @Test
+    void recordedEventsHaveNoFsyncOfTheirOwn(@TempDir Path dir) throws Exception {
+        FaultyDisk disk = new FaultyDisk();
+        List<JournalEvent> events = new java.util.ArrayList<>();
+        try (Journal journal = Journal.open(dir, disk)) {
+            int before = disk.forces.get();
+            for (int i = 0; i < 300; i++) {
+                JournalEvent event = new JournalEvent.JobStarted("op-1-" + i, "op-1", "main", i, 0, "n1", "t", 2000 + i,
+                        Set.of(), 0);
+                events.add(event);
+                long written = journal.records();
+                journal.record(event);
+                while (journal.records() == written) {
+                    Thread.onSpinWait(); // each one in its own group, as on a cluster that is not busy
+                }
+            }
+            int recorded = disk.forces.get() - before;
+            assertTrue(recorded < 100, recorded + " fsyncs for 300 groups of job events");
+            JournalEvent aborted = new JournalEvent.Aborted("op-1", 4000, "by alice");
+            events.add(aborted);
+            journal.append(aborted).get();
+            assertTrue(disk.forces.get() > before, "an awaited event is fsynced, with what came before it");
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(events, journal.recovered());
+        }
+    }
+
+    @Test
+    void aRecordedEventIsSyncedWhenTheJournalGoesQuietAndAtClose(@TempDir Path dir) throws Exception {
+        FaultyDisk disk = new FaultyDisk();
+        JournalEvent started = someEvents().get(1);
+        try (Journal journal = Journal.open(dir, disk)) {
+            int before = disk.forces.get();
+            journal.record(started);
+            long waited = System.nanoTime();
+            while (disk.forces.get() == before) {
+                assertTrue(System.nanoTime() - waited < 30_000_000_000L, "no fsync after a quiet spell");
+                Thread.onSpinWait();
+            }
+            int synced = disk.forces.get();
+            journal.record(someEvents().get(2));
+            journal.close();
+            assertTrue(disk.forces.get() > synced, "closing syncs what was recorded");
+        }
+        try (Journal journal = Journal.open(dir)) {
+            assertEquals(someEvents().subList(1, 3), journal.recovered());
+        }
+    }
+
     @Test
     void aTornLastRecordIsCutOffNotFatal(@TempDir Path dir) throws Exception {
         try (Journal journal = Journal.open(dir)) {
