@@ -1,12 +1,11 @@
 package io.grove.bench;
 
+import io.grove.http.Transport;
 import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.net.NodeEndpoint;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -95,7 +94,7 @@ public final class DaemonLoadDriver {
     }
 
     private static void run(int port, int nodes, int seconds, long periodMs) throws Exception {
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        EventLoopGroup group = Transport.group(2); // epoll, or NIO with -Dgrove.nio=true
         List<SimNode> all = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             SimNode node = new SimNode("load-" + i, RawNode.connect(group, "127.0.0.1", port));

@@ -1,5 +1,6 @@
 package io.grove.bench;
 
+import io.grove.http.Transport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -9,7 +10,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ final class RawNode {
 
     static RawNode connect(EventLoopGroup group, String host, int port) throws InterruptedException {
         RawNode[] node = new RawNode[1];
-        Channel channel = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        Channel channel = new Bootstrap().group(group).channel(Transport.socketChannel(group))
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

@@ -12,7 +12,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -69,7 +68,7 @@ public final class ApiServer implements AutoCloseable {
                 limits.maxConnectionsPerAddress());
         BiFunction<HttpRequest, String, ApiException> gate = routes instanceof HeaderGate headerGate
                 ? (head, source) -> headerGate.checkHead(toApi(head, "", source)) : (head, source) -> null;
-        Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+        Channel channel = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel(boss))
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override

@@ -10,6 +10,7 @@ import io.grove.core.pool.PoolsConfig;
 import io.grove.http.ApiServer;
 import io.grove.http.HttpLimits;
 import io.grove.http.Secrets;
+import io.grove.http.Transport;
 import io.grove.server.http.Api;
 import io.grove.server.http.Authenticator;
 import io.grove.server.loop.SchedulerLoop;
@@ -27,8 +28,6 @@ import io.grove.server.state.JournalEvent;
 import io.grove.server.state.JournalingListener;
 import io.grove.server.state.Revival;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -225,9 +224,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         ConfigReloader reloader = new ConfigReloader(settings.configFile(), recovered.config(), recovered.configText(),
                 loop, metrics, clock);
         opened.add(reloader, reloader::close);
-        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup boss = Transport.group(1);
         opened.add(boss, () -> boss.shutdownGracefully(0, 1, TimeUnit.SECONDS));
-        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        EventLoopGroup workers = Transport.group(2);
         opened.add(workers, () -> workers.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         AtomicLong numbers = new AtomicLong(recovered.revived().highestOperationNumber());
         NodeAddresses addresses = new NodeAddresses();
@@ -265,9 +264,10 @@ public final class SchedulerDaemon implements AutoCloseable {
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
                 nodeEndpoint, apiServer, timer, secured.audit(), role);
         daemon.schedule();
-        LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs",
-                settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
-                recovered.revived().operations(), recovered.revived().runningJobs());
+        LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs; "
+                + "network over {}", settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
+                recovered.revived().operations(), recovered.revived().runningJobs(),
+                Transport.epoll() ? "epoll" : "NIO (epoll: " + Transport.unavailability() + ")");
         return daemon;
     }
 

@@ -6,6 +6,7 @@ import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.ApiServer;
 import io.grove.http.HttpLimits;
+import io.grove.http.Transport;
 import io.grove.protocol.ProtocolJson;
 import io.grove.server.Clock;
 import io.grove.server.DaemonRole;
@@ -19,8 +20,6 @@ import io.grove.server.state.ZkLogReader;
 import io.grove.server.state.ZkStateLog;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -256,7 +255,7 @@ public final class HaScheduler implements AutoCloseable {
     /** Opens the API and node ports for the scheduler's whole life; they answer as the role of the moment. */
     private void serve() throws Exception {
         SslContext tls = settings.security().httpTls() == null ? null : settings.security().httpTls().server();
-        httpGroup = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        httpGroup = Transport.group(2);
         http = ApiServer.start(httpGroup, httpGroup, settings.bindAddress(), settings.httpPort(), router, tls,
                 HttpLimits.API);
         SslContext nodeTls = settings.security().nodeTls() == null ? null : settings.security().nodeTls().server();

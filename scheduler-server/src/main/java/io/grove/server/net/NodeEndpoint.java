@@ -1,6 +1,7 @@
 package io.grove.server.net;
 
 import io.grove.http.ConnectionLimiter;
+import io.grove.http.Transport;
 import io.grove.protocol.FrameCodec;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -11,7 +12,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -43,7 +43,7 @@ public final class NodeEndpoint implements AutoCloseable {
             int perAddress) throws InterruptedException {
         ConnectionLimiter connections = new ConnectionLimiter(
                 "node port " + host + ":" + port, MAX_CONNECTIONS, perAddress);
-        Channel channel = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+        Channel channel = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel(boss))
                 .option(ChannelOption.SO_BACKLOG, 4096)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
