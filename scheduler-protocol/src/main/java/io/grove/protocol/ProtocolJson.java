@@ -69,12 +69,12 @@ public final class ProtocolJson {
 
     /**
      * Writes any protocol value as JSON to {@code out} (left open): heartbeats and their replies by
-     * hand ({@link HeartbeatJson}, the same bytes), anything else by data binding.
+     * hand ({@link HeartbeatWriter}, the same bytes), anything else by data binding.
      */
     public static void writeValue(Object message, OutputStream out) {
         try (JsonGenerator generator = MAPPER.createGenerator(out)) {
             generator.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            if (!HeartbeatJson.write(message, generator)) {
+            if (!HeartbeatWriter.write(message, generator)) {
                 MAPPER.writeValue(generator, message);
             }
         } catch (IOException e) {
@@ -89,7 +89,7 @@ public final class ProtocolJson {
     /** A message of the protocol whose messages are subtypes of {@code root}. */
     public static <T> T read(byte[] body, Class<T> root) throws ProtocolException {
         if (root.isAssignableFrom(NodeHeartbeat.class)) {
-            NodeHeartbeat heartbeat = HeartbeatJson.readHeartbeat(MAPPER.getFactory(), body);
+            NodeHeartbeat heartbeat = HeartbeatReader.readHeartbeat(MAPPER.getFactory(), body);
             if (heartbeat != null) {
                 return root.cast(heartbeat);
             }

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and for any body the fast path does not take, the same message or the same error as before.
  * Seeded random messages and mutations; seeds in the test names.
  */
-class HeartbeatJsonTest {
+class HeartbeatCodecTest {
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4})
@@ -42,7 +42,7 @@ class HeartbeatJsonTest {
         for (int i = 0; i < 300; i++) {
             NodeHeartbeat heartbeat = heartbeat(random);
             byte[] body = ProtocolJson.mapper().writeValueAsBytes(heartbeat);
-            NodeHeartbeat fast = HeartbeatJson.readHeartbeat(ProtocolJson.mapper().getFactory(), body);
+            NodeHeartbeat fast = HeartbeatReader.readHeartbeat(ProtocolJson.mapper().getFactory(), body);
             assertNotNull(fast, "seed " + seed + " heartbeat " + i + " left the fast path: " + text(body));
             assertEquals(ProtocolJson.bind(body, Message.class), fast);
             assertEquals(heartbeat, fast);
@@ -104,7 +104,7 @@ class HeartbeatJsonTest {
     // ---- helpers
 
     private static NodeHeartbeat fast(String body) {
-        return HeartbeatJson.readHeartbeat(ProtocolJson.mapper().getFactory(), body.getBytes(StandardCharsets.UTF_8));
+        return HeartbeatReader.readHeartbeat(ProtocolJson.mapper().getFactory(), body.getBytes(StandardCharsets.UTF_8));
     }
 
     private static ProtocolException error(String body) {

@@ -1,0 +1,134 @@
+package io.grove.protocol;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.grove.core.resource.Resources;
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Heartbeats and their replies written with Jackson's streaming API: the bytes data binding writes
+ * (a test compares them), without its reflection and garbage.
+ */
+final class HeartbeatWriter {
+
+    private HeartbeatWriter() {
+    }
+
+    /** Writes a heartbeat or a reply (the bytes data binding writes); false for any other value. */
+    static boolean write(Object message, JsonGenerator out) throws IOException {
+        if (message instanceof HeartbeatReply reply) {
+            writeReply(reply, out);
+            return true;
+        }
+        if (message instanceof NodeHeartbeat heartbeat) {
+            writeHeartbeat(heartbeat, out);
+            return true;
+        }
+        return false;
+    }
+
+    private static void writeReply(HeartbeatReply reply, JsonGenerator out) throws IOException {
+        out.writeStartObject();
+        out.writeStringField("type", "heartbeat_reply");
+        out.writeArrayFieldStart("jobs_to_start");
+        for (HeartbeatReply.JobToStart job : reply.jobsToStart()) {
+            out.writeStartObject();
+            out.writeStringField("job_id", job.jobId());
+            out.writeStringField("operation_id", job.operationId());
+            out.writeStringField("task", job.task());
+            out.writeNumberField("index", job.index());
+            out.writeStringField("command", job.command());
+            out.writeObjectFieldStart("env");
+            for (Map.Entry<String, String> entry : job.env().entrySet()) {
+                out.writeStringField(entry.getKey(), entry.getValue());
+            }
+            out.writeEndObject();
+            writeResources("resources", job.resources(), out);
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        out.writeArrayFieldStart("jobs_to_abort");
+        for (HeartbeatReply.JobToAbort job : reply.jobsToAbort()) {
+            out.writeStartObject();
+            out.writeStringField("job_id", job.jobId());
+            out.writeStringField("reason", job.reason());
+            out.writeStringField("message", job.message());
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        out.writeArrayFieldStart("jobs_to_interrupt");
+        for (HeartbeatReply.JobToInterrupt job : reply.jobsToInterrupt()) {
+            out.writeStartObject();
+            out.writeStringField("job_id", job.jobId());
+            out.writeStringField("reason", job.reason());
+            out.writeStringField("preemptor_operation_id", job.preemptorOperationId());
+            out.writeStringField("preemptor_job_id", job.preemptorJobId());
+            out.writeNumberField("grace_ms", job.graceMs());
+            out.writeStringField("message", job.message());
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        out.writeNumberField("next_heartbeat_ms", reply.nextHeartbeatMs());
+        if (reply.resync() != null) {
+            out.writeBooleanField("resync", reply.resync());
+        }
+        out.writeEndObject();
+    }
+
+    private static void writeHeartbeat(NodeHeartbeat heartbeat, JsonGenerator out) throws IOException {
+        out.writeStartObject();
+        out.writeStringField("type", "heartbeat");
+        out.writeStringField("node_id", heartbeat.nodeId());
+        writeResources("resource_limits", heartbeat.resourceLimits(), out);
+        writeResources("resource_usage", heartbeat.resourceUsage(), out);
+        writeRunning("running_jobs", heartbeat.runningJobs(), out);
+        out.writeArrayFieldStart("finished_jobs");
+        for (FinishedJob job : heartbeat.finishedJobs()) {
+            out.writeStartObject();
+            out.writeStringField("job_id", job.jobId());
+            out.writeStringField("outcome", job.outcome().name().toLowerCase(Locale.ROOT));
+            out.writeFieldName("exit_code");
+            if (job.exitCode() == null) {
+                out.writeNull();
+            } else {
+                out.writeNumber(job.exitCode().intValue());
+            }
+            out.writeStringField("error", job.error());
+            out.writeNumberField("started_at_ms", job.startedAtMs());
+            out.writeNumberField("finished_at_ms", job.finishedAtMs());
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+        if (heartbeat.delta() != null) {
+            out.writeBooleanField("delta", heartbeat.delta());
+        }
+        if (!heartbeat.startedJobs().isEmpty()) {
+            writeRunning("started_jobs", heartbeat.startedJobs(), out);
+        }
+        out.writeEndObject();
+    }
+
+    private static void writeRunning(String name, List<RunningJob> jobs, JsonGenerator out) throws IOException {
+        out.writeArrayFieldStart(name);
+        for (RunningJob job : jobs) {
+            out.writeStartObject();
+            out.writeStringField("job_id", job.jobId());
+            out.writeStringField("operation_id", job.operationId());
+            writeResources("usage", job.usage(), out);
+            out.writeEndObject();
+        }
+        out.writeEndArray();
+    }
+
+    private static void writeResources(String name, Resources resources, JsonGenerator out) throws IOException {
+        out.writeObjectFieldStart(name);
+        out.writeNumberField("user_slots", resources.userSlots());
+        out.writeNumberField("cpu", resources.cpu());
+        out.writeNumberField("gpu", resources.gpu());
+        out.writeNumberField("memory", resources.memory());
+        out.writeNumberField("network", resources.network());
+        out.writeEndObject();
+    }
+}
