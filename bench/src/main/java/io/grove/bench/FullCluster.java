@@ -39,6 +39,11 @@ final class FullCluster {
     final List<String> leaves = new ArrayList<>();
 
     FullCluster(int nodes, int operations, int jobsPerOperation, int leavesPerSide) {
+        this(nodes, operations, jobsPerOperation, leavesPerSide, List.of(SMALL, WIDE));
+    }
+
+    /** As above, the operations' jobs taking the shapes of {@code jobs} in turn. */
+    FullCluster(int nodes, int operations, int jobsPerOperation, int leavesPerSide, List<Resources> jobs) {
         this.nodes = nodes;
         List<PoolConfig> sides = new ArrayList<>();
         for (String side : List.of("heavy", "light")) {
@@ -58,7 +63,7 @@ final class FullCluster {
             cluster.report(heartbeat(i, List.of(), List.of()), NOW);
         }
         for (int i = 0; i < operations; i++) {
-            Resources job = i % 2 == 0 ? SMALL : WIDE;
+            Resources job = jobs.get(i % jobs.size());
             cluster.submit("op-" + i, OperationSpec.builder().pool(leaves.get(i % leaves.size()))
                     .task(TaskSpec.of("main", jobsPerOperation, job, "true")).build(), "bench", NOW);
         }

@@ -216,9 +216,7 @@ abstract class QueuedStateLog implements StateLog {
         IllegalStateException closedError = new IllegalStateException("the " + name + " is closed");
         for (Task task = queue.poll(); task != null; task = queue.poll()) {
             if (task instanceof Append append) {
-                if (append.done() != null) {
-                    append.done().completeExceptionally(closedError);
-                }
+                failed(List.of(append), closedError);
             } else if (task instanceof Compact compact) {
                 compact.done().completeExceptionally(closedError);
             }
