@@ -75,6 +75,15 @@ public final class Job {
         return otherId != null ? otherId : JobId.format(operationId, sequence);
     }
 
+    /**
+     * The number {@code n} of an id of the usual form {@code <operation id>-<n>}, or -1 when the id
+     * has another form (then {@link #id} is kept as it is): lets a caller write the id without
+     * building it.
+     */
+    public long idSequence() {
+        return otherId != null ? -1 : sequence;
+    }
+
     /** {@code id().hashCode()}, without building the id. */
     int idHash() {
         return otherId != null ? otherId.hashCode() : JobId.hash(operationId, sequence);

@@ -306,19 +306,47 @@ public final class Operation {
             this.aborted = aborted;
         }
 
-        /** The progress, with {@code running} (the operation's running jobs when captured, in start order). */
+        /**
+         * The progress, with {@code running} (the operation's running jobs when captured, in start
+         * order): one pass over the jobs, their indexes gathered per task without boxing.
+         */
         public Progress progress(Iterable<Job> running) {
-            Map<String, PendingIndexes.State> tasksState = new LinkedHashMap<>();
-            for (Map.Entry<String, PendingIndexes> task : queues.entrySet()) {
-                List<Integer> runningIndexes = new ArrayList<>();
-                for (Job job : running) {
-                    if (job.task().name().equals(task.getKey())) {
-                        runningIndexes.add(job.index());
-                    }
+            String[] names = queues.keySet().toArray(new String[0]);
+            int[][] indexes = new int[names.length][];
+            int[] counts = new int[names.length];
+            for (Job job : running) {
+                int t = taskOf(names, job.task().name());
+                if (t < 0) {
+                    continue;
                 }
-                tasksState.put(task.getKey(), task.getValue().state(runningIndexes));
+                int[] list = indexes[t];
+                if (list == null || counts[t] == list.length) {
+                    list = list == null ? new int[16] : Arrays.copyOf(list, 2 * list.length);
+                    indexes[t] = list;
+                }
+                list[counts[t]++] = job.index();
+            }
+            Map<String, PendingIndexes.State> tasksState = new LinkedHashMap<>();
+            for (int t = 0; t < names.length; t++) {
+                int[] list = indexes[t] == null ? new int[0] : indexes[t];
+                tasksState.put(names[t], queues.get(names[t]).state(list, counts[t]));
             }
             return new Progress(tasksState, completed, failed, aborted);
+        }
+
+        /** Where {@code name} is among the task names (the same string, as a rule), or -1. */
+        private static int taskOf(String[] names, String name) {
+            for (int t = 0; t < names.length; t++) {
+                if (names[t] == name) {
+                    return t;
+                }
+            }
+            for (int t = 0; t < names.length; t++) {
+                if (names[t].equals(name)) {
+                    return t;
+                }
+            }
+            return -1;
         }
     }
 

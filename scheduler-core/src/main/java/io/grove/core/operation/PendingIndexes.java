@@ -3,7 +3,6 @@ package io.grove.core.operation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -130,10 +129,13 @@ public final class PendingIndexes implements Iterable<Integer> {
         return copy;
     }
 
-    State state(Collection<Integer> running) {
-        List<Integer> retried = new ArrayList<>(retries);
+    /** The state with the first {@code count} of {@code running} (indexes of running jobs) waiting again. */
+    State state(int[] running, int count) {
+        List<Integer> retried = new ArrayList<>(retries.size() + count);
+        retried.addAll(retries);
         BitSet ahead = (BitSet) takenAhead.clone();
-        for (int index : running) {
+        for (int i = 0; i < count; i++) {
+            int index = running[i];
             if (index >= nextFresh && ahead.get(index)) {
                 ahead.clear(index);
             } else {

@@ -55,7 +55,7 @@ class PendingIndexesTest {
             pending.startAttempt(pending.poll());
         }
         pending.retry(7, 1);
-        PendingIndexes.State state = pending.state(List.of());
+        PendingIndexes.State state = pending.state(new int[0], 0);
         assertEquals(java.util.Map.of(7, 1), state.attempts());
     }
 
@@ -65,6 +65,6 @@ class PendingIndexesTest {
         pending.restore(new PendingIndexes.State(5, List.of(2), List.of(), java.util.Map.of(0, 1, 1, 1, 2, 3)));
         assertEquals(2, pending.poll());
         assertEquals(3, pending.startAttempt(2));
-        assertEquals(0, pending.state(List.of()).attempts().size(), "indexes 0 and 1 are done: nothing kept");
+        assertEquals(0, pending.state(new int[0], 0).attempts().size(), "indexes 0 and 1 are done: nothing kept");
     }
 }

@@ -1,5 +1,6 @@
 package io.grove.server.state;
 
+import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import java.io.ByteArrayInputStream;
@@ -39,18 +40,9 @@ final class JobEventCodec {
         if (event instanceof JournalEvent.JobStarted started) {
             out.writeByte(STARTED);
             out.writeText(started.jobId());
-            out.writeText(started.operationId());
-            out.writeText(started.task());
-            out.writeInt(started.index());
-            out.writeInt(started.attempt());
-            out.writeText(started.nodeId());
-            out.writeText(started.tree());
-            out.writeLong(started.at());
-            out.writeInt(started.startedByPreempting().size());
-            for (String operation : started.startedByPreempting()) {
-                out.writeText(operation);
-            }
-            out.writeDouble(started.preemptorFairShare());
+            writeStarted(out, started.operationId(), started.task(), started.index(), started.attempt(),
+                    started.nodeId(), started.tree(), started.at(), started.startedByPreempting(),
+                    started.preemptorFairShare());
         } else {
             JournalEvent.JobEnded ended = (JournalEvent.JobEnded) event;
             out.writeByte(ENDED);
@@ -60,6 +52,40 @@ final class JobEventCodec {
             out.writeText(ended.message());
             out.writeLong(ended.at());
         }
+    }
+
+    /**
+     * The body of {@code Revival.started(job)}, the same bytes, written from the job itself: a
+     * compaction writes hundreds of thousands of these, and neither the event nor the job's id
+     * string need exist for it.
+     */
+    static void encodeStarted(Job job, RecordBuffer out) {
+        out.writeByte(STARTED);
+        long sequence = job.idSequence();
+        if (sequence >= 0) {
+            out.writeJobId(job.operationId(), sequence);
+        } else {
+            out.writeText(job.id());
+        }
+        writeStarted(out, job.operationId(), job.task().name(), job.index(), job.attempt(), job.nodeId(), job.tree(),
+                job.startTime().toEpochMilli(), job.startedByPreempting(), job.preemptorFairShareAtStart());
+    }
+
+    /** A job_started body after its id. */
+    private static void writeStarted(RecordBuffer out, String operationId, String task, int index, int attempt,
+            String nodeId, String tree, long at, Set<String> preempting, double preemptorFairShare) {
+        out.writeText(operationId);
+        out.writeText(task);
+        out.writeInt(index);
+        out.writeInt(attempt);
+        out.writeText(nodeId);
+        out.writeText(tree);
+        out.writeLong(at);
+        out.writeInt(preempting.size());
+        for (String operation : preempting) {
+            out.writeText(operation);
+        }
+        out.writeDouble(preemptorFairShare);
     }
 
     static JournalEvent decode(byte[] data, int from, int length) throws IOException {

@@ -222,8 +222,8 @@ public final class Journal extends QueuedStateLog {
         try {
             long sequence = 1;
             RecordBuffer buffer = new RecordBuffer();
-            for (JournalEvent event : events) {
-                JournalFormat.encode(event, sequence++, buffer);
+            for (int i = 0; i < events.size(); i++) {
+                JournalFormat.encode(events, i, sequence++, buffer);
                 if (buffer.size() >= REWRITE_CHUNK) {
                     buffer.writeTo(out);
                     buffer.reset();

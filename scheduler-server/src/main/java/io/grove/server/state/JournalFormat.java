@@ -1,6 +1,7 @@
 package io.grove.server.state;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.core.operation.Job;
 import io.grove.protocol.ProtocolJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,6 +55,26 @@ final class JournalFormat {
                 throw new UncheckedIOException(e);
             }
         }
+        finish(header, sequence, out);
+    }
+
+    /**
+     * Appends the record of event {@code index} of {@code events}; a snapshot's running jobs
+     * ({@link Revival.Captured#events}) are written straight from the jobs.
+     */
+    static void encode(List<JournalEvent> events, int index, long sequence, RecordBuffer out) {
+        Job running = events instanceof Revival.RunningJobs snapshot ? snapshot.runningJob(index) : null;
+        if (running == null) {
+            encode(events.get(index), sequence, out);
+            return;
+        }
+        int header = out.skip(HEADER);
+        JobEventCodec.encodeStarted(running, out);
+        finish(header, sequence, out);
+    }
+
+    /** Fills in the header of the record whose body was just written after it. */
+    private static void finish(int header, long sequence, RecordBuffer out) {
         int length = out.size() - header - HEADER;
         byte[] bytes = out.array();
         out.putInt(header, MAGIC);

@@ -107,6 +107,36 @@ final class RecordBuffer {
         }
     }
 
+    /**
+     * The id {@code operationId + "-" + sequence} as {@link #writeText} writes it, without building
+     * the string.
+     */
+    void writeJobId(String operationId, long sequence) {
+        int length = operationId.length();
+        for (int i = 0; i < length; i++) {
+            if (operationId.charAt(i) >= 0x80) {
+                writeText(operationId + "-" + sequence);
+                return;
+            }
+        }
+        int digits = 1;
+        for (long rest = sequence / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        writeInt(length + 1 + digits);
+        ensure(length + 1 + digits);
+        for (int i = 0; i < length; i++) {
+            bytes[size++] = (byte) operationId.charAt(i);
+        }
+        bytes[size++] = '-';
+        long rest = sequence;
+        for (int i = digits - 1; i >= 0; i--) {
+            bytes[size + i] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        size += digits;
+    }
+
     /** Writes everything to {@code out} from its position. */
     void writeTo(FileChannel out) throws IOException {
         ByteBuffer buffer = ByteBuffer.wrap(bytes, 0, size);

@@ -161,30 +161,60 @@ public final class Revival {
                 Object part = parts.get(p);
                 starts[p + 1] = starts[p] + (part instanceof Unfinished unfinished ? 1 + unfinished.running().length : 1);
             }
-            return new AbstractList<>() {
-                @Override
-                public JournalEvent get(int index) {
-                    Objects.checkIndex(index, size);
-                    int p = Arrays.binarySearch(starts, index);
-                    // the last part starting at or before index (empty parts never occur: each has an event)
-                    p = p >= 0 ? p : -p - 2;
-                    Object part = parts.get(p);
-                    if (!(part instanceof Unfinished unfinished)) {
-                        return (JournalEvent) part;
-                    }
-                    int offset = index - starts[p];
-                    return offset == 0
-                            ? new JournalEvent.Progress(unfinished.id(),
-                                    unfinished.progress().progress(Arrays.asList(unfinished.running())))
-                            : started(unfinished.running()[offset - 1]);
-                }
-
-                @Override
-                public int size() {
-                    return size;
-                }
-            };
+            return new Events(starts);
         }
+
+        /** The events of the snapshot, made as they are read. */
+        private final class Events extends AbstractList<JournalEvent> implements RunningJobs {
+            private final int[] starts;
+
+            Events(int[] starts) {
+                this.starts = starts;
+            }
+
+            @Override
+            public JournalEvent get(int index) {
+                int p = part(index);
+                Object part = parts.get(p);
+                if (!(part instanceof Unfinished unfinished)) {
+                    return (JournalEvent) part;
+                }
+                int offset = index - starts[p];
+                return offset == 0
+                        ? new JournalEvent.Progress(unfinished.id(),
+                                unfinished.progress().progress(Arrays.asList(unfinished.running())))
+                        : started(unfinished.running()[offset - 1]);
+            }
+
+            @Override
+            public Job runningJob(int index) {
+                int p = part(index);
+                int offset = index - starts[p];
+                return parts.get(p) instanceof Unfinished unfinished && offset > 0 ? unfinished.running()[offset - 1]
+                        : null;
+            }
+
+            /** The last part starting at or before {@code index} (empty parts never occur: each has an event). */
+            private int part(int index) {
+                Objects.checkIndex(index, size);
+                int p = Arrays.binarySearch(starts, index);
+                return p >= 0 ? p : -p - 2;
+            }
+
+            @Override
+            public int size() {
+                return size;
+            }
+        }
+    }
+
+    /**
+     * A snapshot's events whose running jobs can be read as jobs: a journal writes those straight
+     * from the job ({@link JobEventCodec#encodeStarted}), the same bytes as {@link #started}.
+     */
+    interface RunningJobs {
+        /** The running job behind event {@code index} (a job_started), or {@code null} for another event. */
+        Job runningJob(int index);
     }
 
     /** An unfinished operation as captured: its queues and its running jobs, in start order. */

@@ -167,8 +167,8 @@ public final class ZkStateLog extends QueuedStateLog {
         }
         RecordBuffer bytes = new RecordBuffer();
         long sequence = 1;
-        for (JournalEvent event : events) {
-            JournalFormat.encode(event, sequence++, bytes);
+        for (int i = 0; i < events.size(); i++) {
+            JournalFormat.encode(events, i, sequence++, bytes);
         }
         byte[] data = bytes.toByteArray();
         long id = Math.max(pointer.id(), epoch.number() << 20) + 1;

@@ -81,6 +81,24 @@ class RevivalTest {
     }
 
     @Test
+    void aCompactionWritesRunningJobsStraightFromTheJobsWithTheSameBytes() {
+        Cluster live = busyCluster(null);
+        live.restoreRunningJob("op-2", "op-2-special", "main", 5, 0, "n1", "t", T0, Set.of("op-1", "op-3"), 0.25, T0);
+        List<JournalEvent> events = Revival.capture(live, T0).events();
+        RecordBuffer direct = new RecordBuffer();
+        RecordBuffer generic = new RecordBuffer();
+        List<JournalEvent> made = List.copyOf(events);
+        int jobs = 0;
+        for (int i = 0; i < events.size(); i++) {
+            JournalFormat.encode(events, i, i + 1, direct);
+            JournalFormat.encode(made, i, i + 1, generic);
+            jobs += made.get(i) instanceof JournalEvent.JobStarted ? 1 : 0;
+        }
+        assertEquals(3, jobs, "the two running jobs and the restored one with an id of its own");
+        org.junit.jupiter.api.Assertions.assertArrayEquals(generic.toByteArray(), direct.toByteArray());
+    }
+
+    @Test
     void theRunningJournalReplaysToTheSameState(@TempDir Path dir) throws Exception {
         Cluster live;
         try (Journal journal = Journal.open(dir)) {
