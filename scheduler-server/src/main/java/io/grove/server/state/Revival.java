@@ -4,6 +4,7 @@ import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.ProgressCapture;
 import io.grove.core.operation.SubmitException;
 import java.time.Instant;
 import java.util.AbstractList;
@@ -218,7 +219,7 @@ public final class Revival {
     }
 
     /** An unfinished operation as captured: its queues and its running jobs, in start order. */
-    private record Unfinished(String id, Operation.ProgressCapture progress, Job[] running) {
+    private record Unfinished(String id, ProgressCapture progress, Job[] running) {
     }
 
     static JournalEvent.JobStarted started(Job job) {
