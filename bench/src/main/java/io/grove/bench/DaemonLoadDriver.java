@@ -34,7 +34,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * trips (p50/p99/max), heartbeats per second and missed heartbeats (no reply within the period).
  * Without ports it starts a daemon in this JVM (and reports the heap of both); with the node and
  * HTTP ports of a running {@code grove scheduler} it drives that one (each process then has its
- * own file-descriptor limit: 10,000 nodes need 10,000 sockets on each side).
+ * own file-descriptor limit: 10,000 nodes need 10,000 sockets on each side). It submits 60
+ * operations of a million 1-cpu jobs over three pools ({@code -Dgrove.load.operations=N} for more;
+ * the tree's running-operation limits must allow them).
  *
  * <pre>java -Xmx2g -cp bench/target/benchmarks.jar io.grove.bench.DaemonLoadDriver [nodes] [seconds] [period-ms] [node-port http-port]</pre>
  */
@@ -81,7 +83,8 @@ public final class DaemonLoadDriver {
     /** Sixty operations of a million 1-cpu jobs each, spread over three pools. */
     private static void submit(int httpPort) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        for (int i = 0; i < 60; i++) {
+        int operations = Integer.getInteger("grove.load.operations", 60);
+        for (int i = 0; i < operations; i++) {
             String pool = List.of("batch", "prod", "adhoc").get(i % 3);
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort
                     + "/api/v1/operations")).header("X-Grove-User", "load").POST(HttpRequest.BodyPublishers.ofString(

@@ -43,6 +43,10 @@ public final class SchedulingIndex {
     final String[] ids;
     final int[] parent;
     final int[][] children;
+    /** Each element's place among its parent's children. */
+    private final int[] position;
+    /** Each pool's children's cached values ({@code null} for elements without children). */
+    private final ChildTree[] trees;
     final Operation[] operations;
     final PoolConfig[] pools;
     final boolean[] fifoScheduling;
@@ -170,6 +174,16 @@ public final class SchedulingIndex {
             }
             children[i] = ordered;
         }
+        this.position = new int[size];
+        this.trees = new ChildTree[size];
+        for (int i = 0; i < size; i++) {
+            for (int c = 0; c < children[i].length; c++) {
+                position[children[i][c]] = c;
+            }
+            if (children[i].length > 0) {
+                trees[i] = new ChildTree(children[i].length);
+            }
+        }
         boolean graceful = false;
         for (int i = size - 1; i >= 0; i--) {
             recompute(i);
@@ -295,21 +309,17 @@ public final class SchedulingIndex {
         return Satisfaction.local(scratchFs, scratchUsage, scratchDemand);
     }
 
+    /** The best active child's satisfaction: the lowest, or in FIFO order the first. */
     private double poolSatisfaction(int at) {
-        int[] kids = children[at];
-        if (fifoScheduling[at]) {
-            for (int child : kids) {
-                if (satisfaction[child] != INACTIVE) {
-                    return satisfaction[child];
-                }
-            }
+        ChildTree tree = trees[at];
+        if (tree == null) {
             return INACTIVE;
         }
-        double best = INACTIVE;
-        for (int child : kids) {
-            best = Math.min(best, satisfaction[child]);
+        if (fifoScheduling[at]) {
+            int first = tree.leftmostActive();
+            return first < 0 ? INACTIVE : tree.satisfactionAt(first);
         }
-        return best;
+        return tree.minSatisfaction();
     }
 
     /**
@@ -320,16 +330,38 @@ public final class SchedulingIndex {
     void refresh(int at) {
         boolean satisfactionChanged = recomputeSatisfaction(at);
         boolean shapeChanged = shapes.recompute(this, at);
+        int child = at;
         for (int p = parent[at]; p >= 0 && (satisfactionChanged || shapeChanged); p = parent[p]) {
-            satisfactionChanged = satisfactionChanged && recomputeSatisfaction(p);
-            shapeChanged = shapeChanged && shapes.recompute(this, p);
+            ChildTree tree = trees[p];
+            if (satisfactionChanged) {
+                tree.setSatisfaction(position[child], satisfaction[child]);
+                satisfactionChanged = recomputeSatisfaction(p);
+            }
+            if (shapeChanged) {
+                tree.setShape(position[child], shapes.activeCount[child], shapes.minJob, child * N);
+                shapeChanged = shapes.recompute(this, p);
+            }
+            child = p;
         }
     }
 
-    /** Both cached values of one element, from scratch (at build). */
+    /** Both cached values of one element, from scratch (at build, children first). */
     private void recompute(int at) {
+        ChildTree tree = trees[at];
+        if (tree != null) {
+            int[] kids = children[at];
+            for (int c = 0; c < kids.length; c++) {
+                tree.setSatisfaction(c, satisfaction[kids[c]]);
+                tree.setShape(c, shapes.activeCount[kids[c]], shapes.minJob, kids[c] * N);
+            }
+        }
         recomputeSatisfaction(at);
         shapes.recompute(this, at);
+    }
+
+    /** The cached values of a pool's children, for {@link SubtreeShapes}; {@code null} without children. */
+    ChildTree childTree(int pool) {
+        return trees[pool];
     }
 
     /** Recomputes the cached satisfaction of one element; whether it changed. */
@@ -345,19 +377,12 @@ public final class SchedulingIndex {
 
     /** The child of a pool to descend into, or -1 if nothing below is active. */
     int bestChild(int pool) {
-        int best = -1;
-        double bestValue = INACTIVE;
-        for (int child : children[pool]) {
-            double value = satisfaction[child];
-            if (value < bestValue) {
-                best = child;
-                bestValue = value;
-                if (fifoScheduling[pool]) {
-                    break;
-                }
-            }
+        ChildTree tree = trees[pool];
+        if (tree == null) {
+            return -1;
         }
-        return best;
+        int at = fifoScheduling[pool] ? tree.leftmostActive() : tree.leftmostBest();
+        return at < 0 ? -1 : children[pool][at];
     }
 
     /** Whether the smallest job left below element {@code at} fits in {@code free}. */

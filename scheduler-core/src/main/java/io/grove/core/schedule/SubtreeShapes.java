@@ -48,12 +48,13 @@ final class SubtreeShapes {
         } else if (index.deactivated[at]) {
             activeCount[at] = 0;
         } else {
-            int count = 0;
-            for (int child : index.children[at]) {
-                count += activeCount[child];
-                lower(minJob, child * N);
+            ChildTree children = index.childTree(at);
+            if (children != null) {
+                activeCount[at] = children.activeCount();
+                children.copyMinJob(scratch, 0);
+            } else {
+                activeCount[at] = 0;
             }
-            activeCount[at] = count;
         }
         boolean changed = oldCount != activeCount[at];
         int base = at * N;
