@@ -9,7 +9,6 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -62,8 +61,8 @@ public final class CompactionCost {
         }
         System.out.printf("%,d records: capture median %.1f ms (max %.1f), compaction median %.1f ms (max %.1f), "
                 + "of it the journal thread's CPU median %.1f ms; it allocated %.1f MB; %d rounds after 10 warm-up rounds%n",
-                records, median(captures), max(captures), median(compactions), max(compactions), median(cpu),
-                median(allocated), rounds);
+                records, Millis.median(captures), Millis.max(captures), Millis.median(compactions),
+                Millis.max(compactions), Millis.median(cpu), Millis.median(allocated), rounds);
     }
 
     /** The CPU time of the journal's writer thread (the rest of a compaction is waiting for the disk). */
@@ -71,7 +70,7 @@ public final class CompactionCost {
         return threads.getThreadCpuTime(journalThread().getId());
     }
 
-    /** Bytes the journal's writer thread has allocated ({@link #median} of bytes reads as MB). */
+    /** Bytes the journal's writer thread has allocated ({@link Millis#median} of bytes reads as MB). */
     private static long journalThreadAllocated(ThreadMXBean threads) {
         return ((com.sun.management.ThreadMXBean) threads).getThreadAllocatedBytes(journalThread().getId());
     }
@@ -83,15 +82,5 @@ public final class CompactionCost {
             }
         }
         throw new IllegalStateException("no grove-journal thread");
-    }
-
-    private static double median(long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2] / 1e6;
-    }
-
-    private static double max(long[] nanos) {
-        return Arrays.stream(nanos).max().orElse(0) / 1e6;
     }
 }

@@ -1,7 +1,6 @@
 package io.grove.bench;
 
 import io.grove.core.cluster.Cluster;
-import java.util.Arrays;
 
 /**
  * How long one fair-share update holds the scheduler thread on a full cluster: the daemon takes
@@ -41,18 +40,8 @@ public final class UpdateLoopCost {
             }
             System.out.printf("10,000 nodes, %,d operations, %,d running jobs: on the scheduler thread prepare median %.2f ms"
                     + " (max %.2f), publish median %.2f ms (max %.2f); computed elsewhere in %.1f ms%n", operations,
-                    cluster.registry().runningJobCount(), median(prepare), max(prepare), median(publish), max(publish),
-                    median(compute));
+                    cluster.registry().runningJobCount(), Millis.median(prepare), Millis.max(prepare),
+                    Millis.median(publish), Millis.max(publish), Millis.median(compute));
         }
-    }
-
-    private static double median(long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2] / 1e6;
-    }
-
-    private static double max(long[] nanos) {
-        return Arrays.stream(nanos).max().orElse(0) / 1e6;
     }
 }
