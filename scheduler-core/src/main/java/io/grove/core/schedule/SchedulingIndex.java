@@ -22,7 +22,8 @@ import java.util.Map;
 
 /**
  * One tree's published fair shares in flat arrays, plus live usage and a cache of each element's
- * best satisfaction, so that a heartbeat descent costs O(depth × children) per started job.
+ * best satisfaction, so that a heartbeat descent costs O(depth × log children) per started job
+ * (each pool keeps its children in a {@link ChildTree}).
  *
  * <p>Element 0 is the root; pools and operations follow in tree order. An operation is
  * <em>active</em> when it runs in the tree, has pending jobs not yet planned in this decision,
