@@ -43,7 +43,7 @@ final class CompositeElement extends Element {
     /** The resources of the functions, from the update. */
     private Dims dims = Dims.ALL;
     /** Fair-share mode: the children's scaled {@code FairShareBySuggestion} functions. */
-    private PiecewiseLinearFunction[] childFunctions;
+    private ChildPoints childFunctions;
     /** Fair-share mode: the critical point behind each integer fit factor, and whose it is. */
     private double[] criticalX;
     private int[] criticalChild;
@@ -227,10 +227,13 @@ final class CompositeElement extends Element {
             }
         }
         int count = children.size();
-        childFunctions = new PiecewiseLinearFunction[count];
-        for (int i = 0; i < count; i++) {
-            Element child = children.get(i);
-            childFunctions[i] = child.fairShareBySuggestion.scaleArgumentAndExtend(child.weight() / minWeight, 1.0);
+        int capacity = 0;
+        for (Element child : children) {
+            capacity += child.scaledPointsBound();
+        }
+        childFunctions = new ChildPoints(dims.count(), count, capacity);
+        for (Element child : children) {
+            child.addScaledFunction(childFunctions, child.weight() / minWeight);
         }
         FitFactorSweep sweep = FitFactorSweep.run(childFunctions, dims.count(), builder);
         criticalX = sweep.criticalX;
@@ -240,7 +243,7 @@ final class CompositeElement extends Element {
 
     /** The share child {@code index} gets at pool fit factor {@code f} (fair-share mode). */
     private double[] childShareAt(int index, double f) {
-        PiecewiseLinearFunction child = childFunctions[index];
+        ChildPoints child = childFunctions;
         double[] out = new double[dims.count()];
         int last = criticalX.length - 1;
         double fitFactor = Math.max(0, Math.min(last, f));
@@ -248,20 +251,20 @@ final class CompositeElement extends Element {
         if (fitFactor == k) {
             double x = criticalX[k];
             if (index >= criticalChild[k]) {
-                child.leftLimit(x, out, 0);
+                child.leftLimit(index, x, out);
             } else {
-                child.rightLimit(x, out, 0);
+                child.rightLimit(index, x, out);
             }
         } else if (criticalX[k + 1] == criticalX[k]) {
             double x = criticalX[k];
             if (index <= criticalChild[k]) {
-                child.rightLimit(x, out, 0);
+                child.rightLimit(index, x, out);
             } else {
-                child.leftLimit(x, out, 0);
+                child.leftLimit(index, x, out);
             }
         } else {
             double x = criticalX[k] + (fitFactor - k) * (criticalX[k + 1] - criticalX[k]);
-            child.leftLimit(x, out, 0);
+            child.leftLimit(index, x, out);
         }
         return dims.unpack(out);
     }

@@ -83,6 +83,16 @@ abstract class Element {
                 context.dims.pack(limitsShare), context.scratch);
     }
 
+    /** The most points {@link #addScaledFunction} appends. */
+    int scaledPointsBound() {
+        return ChildPoints.bound(fairShareBySuggestion.size());
+    }
+
+    /** Appends {@code FairShareBySuggestion}, its argument divided by {@code scale}, to a parent's children. */
+    void addScaledFunction(ChildPoints points, double scale) {
+        points.add(fairShareBySuggestion, scale);
+    }
+
     void resetFairShareFunctions() {
         functionsPrepared = false;
     }

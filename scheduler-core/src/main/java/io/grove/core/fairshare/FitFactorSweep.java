@@ -31,12 +31,11 @@ final class FitFactorSweep {
      * of nearly vertical pieces are huge and come and go, so their sum is compensated (Neumaier)
      * to keep the small slopes exact.
      */
-    static FitFactorSweep run(PiecewiseLinearFunction[] children, int d, FunctionBuilder builder) {
-        int count = children.length;
-        int total = 0;
-        for (PiecewiseLinearFunction f : children) {
-            total += distinct(f);
-        }
+    static FitFactorSweep run(ChildPoints children, int d, FunctionBuilder builder) {
+        int count = children.count();
+        int total = children.distinct();
+        double[] xs = children.xs;
+        double[] vs = children.vs;
         double[] criticalX = new double[total];
         int[] criticalChild = new int[total];
         int[] position = new int[count];
@@ -44,10 +43,11 @@ final class FitFactorSweep {
         double[] key = new double[count];
         double[] value = new double[d];
         for (int i = 0; i < count; i++) {
-            PiecewiseLinearFunction f = children[i];
-            key[i] = f.x(0);
+            int first = children.start(i);
+            position[i] = first;
+            key[i] = xs[first];
             for (int c = 0; c < d; c++) {
-                value[c] += f.leftValue(c);
+                value[c] += vs[first * d + c];
             }
         }
         int[] losers = LoserTree.build(key);
@@ -58,18 +58,17 @@ final class FitFactorSweep {
         double previousX = 0;
         for (int k = 0; k < total; k++) {
             int index = losers[0];
-            PiecewiseLinearFunction f = children[index];
             int first = position[index];
+            int end = children.end(index);
             double x = key[index];
-            int n = f.size();
             int last = first;
-            while (last + 1 < n && f.x(last + 1) == x) {
+            while (last + 1 < end && xs[last + 1] == x) {
                 last++;
             }
             criticalX[k] = x;
             criticalChild[k] = index;
             position[index] = last + 1;
-            key[index] = last + 1 < n ? f.x(last + 1) : Double.POSITIVE_INFINITY;
+            key[index] = last + 1 < end ? xs[last + 1] : Double.POSITIVE_INFINITY;
             LoserTree.replay(losers, key, index);
 
             if (x != previousX) {
@@ -85,7 +84,7 @@ final class FitFactorSweep {
             boolean jumps = false;
             if (first != last) {
                 for (int c = 0; c < d; c++) {
-                    double jump = f.v(last, c) - f.v(first, c);
+                    double jump = vs[last * d + c] - vs[first * d + c];
                     if (jump > 0) {
                         value[c] += jump;
                         jumps = true;
@@ -93,10 +92,10 @@ final class FitFactorSweep {
                 }
             }
             int base = index * d;
-            boolean flat = last + 1 >= n;
-            double inverseWidth = flat ? 0 : 1 / (f.x(last + 1) - f.x(last));
+            boolean flat = last + 1 >= end;
+            double inverseWidth = flat ? 0 : 1 / (xs[last + 1] - xs[last]);
             for (int c = 0; c < d; c++) {
-                double newSlope = flat ? 0 : (f.v(last + 1, c) - f.v(last, c)) * inverseWidth;
+                double newSlope = flat ? 0 : (vs[(last + 1) * d + c] - vs[last * d + c]) * inverseWidth;
                 double change = newSlope - childSlope[base + c];
                 if (change != 0) {
                     // Neumaier's compensated sum of the slopes.
@@ -112,15 +111,5 @@ final class FitFactorSweep {
             }
         }
         return new FitFactorSweep(criticalX, criticalChild, builder.build());
-    }
-
-    private static int distinct(PiecewiseLinearFunction f) {
-        int n = 1;
-        for (int p = 1; p < f.size(); p++) {
-            if (f.x(p) != f.x(p - 1)) {
-                n++;
-            }
-        }
-        return n;
     }
 }

@@ -2,6 +2,7 @@ package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+import io.grove.core.pool.SchedulingMode;
 import io.grove.core.resource.Resources;
 import java.util.Arrays;
 
@@ -14,6 +15,9 @@ final class OperationElement extends Element {
     private final double weight;
     private final boolean gang;
     private final boolean unlimited;
+    /** Set when the operation's {@code FairShareBySuggestion} is a plain ramp; see {@link #prepareFairShareFunctions}. */
+    private double rampKnee;
+    private double[] rampTop;
 
     OperationElement(OperationDemand operation, int order) {
         super(operation.id());
@@ -85,20 +89,45 @@ final class OperationElement extends Element {
     /**
      * An operation that runs nothing and whose limits cover its demand has, with no guarantee,
      * {@code FairShareBySuggestion(s) = D * min(1, s / d)} for its demand share {@code D} with
-     * dominant component {@code d}: three points, built directly.
+     * dominant component {@code d}: three points. Under a fair-share pool they are written
+     * straight into the pool's {@link ChildPoints} (the ramp's knee and top are all it keeps);
+     * a FIFO pool reads its children's functions, so there the ramp is built as one.
      */
     @Override
-    PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
-        boolean simple = !(gang && context.stepFunctionForGangOperations)
+    void prepareFairShareFunctions(UpdateContext context) {
+        if (rampTop != null) {
+            return;
+        }
+        boolean ramp = !(gang && context.stepFunctionForGangOperations)
                 && Vec.isZero(usageShare) && Vec.dominates(limitsShare, demandShare);
-        if (!simple) {
-            return super.buildFairShareBySuggestion(context);
+        if (!ramp) {
+            super.prepareFairShareFunctions(context);
+            return;
         }
         double dominant = Vec.maxComponent(demandShare);
-        if (dominant == 0) {
-            return PiecewiseLinearFunction.constant(0, 1, context.dims.zero);
+        // Nothing demanded: the constant zero, which is a ramp of top zero.
+        double knee = dominant == 0 ? 1.0 : dominant;
+        double[] top = dominant == 0 ? context.dims.zero : context.dims.pack(demandShare);
+        if (parent.mode() == SchedulingMode.FIFO) {
+            fairShareBySuggestion = dominant == 0 ? PiecewiseLinearFunction.constant(0, 1, top)
+                    : PiecewiseLinearFunction.ramp(knee, top);
         }
-        return PiecewiseLinearFunction.ramp(dominant, context.dims.pack(demandShare));
+        rampKnee = knee;
+        rampTop = top;
+    }
+
+    @Override
+    int scaledPointsBound() {
+        return rampTop != null && fairShareBySuggestion == null ? ChildPoints.bound(3) : super.scaledPointsBound();
+    }
+
+    @Override
+    void addScaledFunction(ChildPoints points, double scale) {
+        if (rampTop != null && fairShareBySuggestion == null) {
+            points.addRamp(rampKnee, rampTop, scale);
+        } else {
+            super.addScaledFunction(points, scale);
+        }
     }
 
     @Override

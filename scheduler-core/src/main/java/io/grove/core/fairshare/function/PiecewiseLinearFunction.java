@@ -117,14 +117,27 @@ public final class PiecewiseLinearFunction {
 
     /** Writes the left limit at {@code x} into {@code out[offset ..]}. Arguments outside the domain are clamped. */
     public void leftLimit(double x, double[] out, int offset) {
-        int n = xs.length;
-        if (n == 1) {
-            copyPoint(0, out, offset);
+        leftLimit(xs, vs, dim, 0, xs.length, x, out, offset);
+    }
+
+    /** Writes the right limit at {@code x} into {@code out[offset ..]}. Arguments outside the domain are clamped. */
+    public void rightLimit(double x, double[] out, int offset) {
+        rightLimit(xs, vs, dim, 0, xs.length, x, out, offset);
+    }
+
+    /**
+     * {@link #leftLimit(double, double[], int)} of the plot held in points {@code [from, to)} of
+     * {@code xs} and rows {@code [from, to)} of {@code vs}, for plots stored side by side.
+     */
+    public static void leftLimit(double[] xs, double[] vs, int dim, int from, int to, double x, double[] out,
+            int offset) {
+        if (to - from == 1) {
+            System.arraycopy(vs, from * dim, out, offset, dim);
             return;
         }
         // The first piece (j - 1, j) whose right end is at or after x.
-        int lo = 1;
-        int hi = n - 1;
+        int lo = from + 1;
+        int hi = to - 1;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (xs[mid] >= x) {
@@ -133,19 +146,19 @@ public final class PiecewiseLinearFunction {
                 lo = mid + 1;
             }
         }
-        valueOnPiece(lo - 1, x, true, out, offset);
+        valueOnPiece(xs, vs, dim, lo - 1, x, true, out, offset);
     }
 
-    /** Writes the right limit at {@code x} into {@code out[offset ..]}. Arguments outside the domain are clamped. */
-    public void rightLimit(double x, double[] out, int offset) {
-        int n = xs.length;
-        if (n == 1) {
-            copyPoint(0, out, offset);
+    /** {@link #rightLimit(double, double[], int)} of a plot stored side by side with others, as in leftLimit. */
+    public static void rightLimit(double[] xs, double[] vs, int dim, int from, int to, double x, double[] out,
+            int offset) {
+        if (to - from == 1) {
+            System.arraycopy(vs, from * dim, out, offset, dim);
             return;
         }
         // The last piece (j, j + 1) whose left end is at or before x.
-        int lo = 0;
-        int hi = n - 2;
+        int lo = from;
+        int hi = to - 2;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (xs[mid] <= x) {
@@ -154,16 +167,22 @@ public final class PiecewiseLinearFunction {
                 hi = mid - 1;
             }
         }
-        valueOnPiece(lo, x, false, out, offset);
+        valueOnPiece(xs, vs, dim, lo, x, false, out, offset);
     }
 
     /** The value on piece {@code (i, i + 1)} at {@code x}; on a jump its bottom (left) or top (right). */
-    void valueOnPiece(int i, double x, boolean leftOfJump, double[] out, int offset) {
+    private static void valueOnPiece(double[] xs, double[] vs, int dim, int i, double x, boolean leftOfJump,
+            double[] out, int offset) {
         if (xs[i] == xs[i + 1]) {
-            copyPoint(leftOfJump ? i : i + 1, out, offset);
+            System.arraycopy(vs, (leftOfJump ? i : i + 1) * dim, out, offset, dim);
         } else {
-            interpolate(i, x, out, offset);
+            interpolate(xs, vs, dim, i, x, out, offset);
         }
+    }
+
+    /** Copies the values of points {@code [from, from + count)} into {@code out[offset ..]}. */
+    public void copyPoints(int from, int count, double[] out, int offset) {
+        System.arraycopy(vs, from * dim, out, offset, count * dim);
     }
 
     /** Copies the value of point {@code i} into {@code out[offset ..]}. */
@@ -172,7 +191,7 @@ public final class PiecewiseLinearFunction {
     }
 
     /** Interpolates on the tilted piece {@code (i, i + 1)}; exact at both ends and monotone. */
-    private void interpolate(int i, double x, double[] out, int offset) {
+    private static void interpolate(double[] xs, double[] vs, int dim, int i, double x, double[] out, int offset) {
         double x0 = xs[i];
         double x1 = xs[i + 1];
         double t = (x - x0) / (x1 - x0);

@@ -1,0 +1,112 @@
+package io.grove.core.fairshare;
+
+import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+
+/**
+ * A fair-share pool's children's {@code FairShareBySuggestion} functions with their arguments
+ * scaled by weight and held up to 1, the plots stored one after another in two arrays: child
+ * {@code i} owns points {@code [start(i), start(i + 1))}. The sweep and the distribution read
+ * them in place, and an operation that only ramps up to its demand writes its three points here
+ * without a function of its own.
+ *
+ * <p>Each plot is exactly what {@link PiecewiseLinearFunction#scaleArgumentAndExtend} makes of
+ * the child's function (every argument divided by the scale unless it is 1, then the last value
+ * held up to 1), so the numbers are the same bit for bit.
+ */
+final class ChildPoints {
+
+    final int dim;
+    final double[] xs;
+    final double[] vs;
+    private final int[] starts;
+    private int children;
+    private int size;
+    /** Distinct arguments over all plots: the number of critical points of the sweep. */
+    private int distinct;
+
+    /**
+     * @param dim components of each value
+     * @param count children
+     * @param capacity points over all children, extension points included
+     */
+    ChildPoints(int dim, int count, int capacity) {
+        this.dim = dim;
+        this.xs = new double[capacity];
+        this.vs = new double[capacity * dim];
+        this.starts = new int[count + 1];
+    }
+
+    /** The most points a plot of {@code size} points takes here: one more, to hold the last value up to 1. */
+    static int bound(int size) {
+        return size + 1;
+    }
+
+    int count() {
+        return children;
+    }
+
+    int start(int child) {
+        return starts[child];
+    }
+
+    int end(int child) {
+        return starts[child + 1];
+    }
+
+    int distinct() {
+        return distinct;
+    }
+
+    /** Appends the next child's function, its argument divided by {@code scale}, held up to 1. */
+    void add(PiecewiseLinearFunction f, double scale) {
+        int n = f.size();
+        f.copyPoints(0, n, vs, size * dim);
+        for (int i = 0; i < n; i++) {
+            point(scale == 1.0 ? f.x(i) : f.x(i) / scale);
+        }
+        closeChild();
+    }
+
+    /**
+     * Appends the next child's ramp {@code top * min(1, s / knee)} on {@code [0, 1]} (as
+     * {@link PiecewiseLinearFunction#ramp}), its argument divided by {@code scale}, held up to 1.
+     */
+    void addRamp(double knee, double[] top, double scale) {
+        point(0.0);
+        java.util.Arrays.fill(vs, (size - 1) * dim, size * dim, 0.0);
+        if (knee < 1.0) {
+            point(scale == 1.0 ? knee : knee / scale);
+            System.arraycopy(top, 0, vs, (size - 1) * dim, dim);
+        }
+        point(scale == 1.0 ? 1.0 : 1.0 / scale);
+        System.arraycopy(top, 0, vs, (size - 1) * dim, dim);
+        closeChild();
+    }
+
+    /** Appends an argument; the caller writes its value into the last row. */
+    private void point(double x) {
+        int first = starts[children];
+        if (size == first || xs[size - 1] != x) {
+            distinct++;
+        }
+        xs[size++] = x;
+    }
+
+    /** Holds the last value up to 1 where the scaled plot ends before it, and starts the next child. */
+    private void closeChild() {
+        double last = xs[size - 1];
+        if (1.0 > last) {
+            System.arraycopy(vs, (size - 1) * dim, vs, size * dim, dim);
+            point(1.0);
+        }
+        starts[++children] = size;
+    }
+
+    void leftLimit(int child, double x, double[] out) {
+        PiecewiseLinearFunction.leftLimit(xs, vs, dim, starts[child], starts[child + 1], x, out, 0);
+    }
+
+    void rightLimit(int child, double x, double[] out) {
+        PiecewiseLinearFunction.rightLimit(xs, vs, dim, starts[child], starts[child + 1], x, out, 0);
+    }
+}
