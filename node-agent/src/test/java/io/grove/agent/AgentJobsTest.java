@@ -73,6 +73,8 @@ class AgentJobsTest {
         try (AgentFixture f = new AgentFixture(work)) {
             f.start(AgentFixture.job("op-1-4", "trap 'echo got TERM >&2' TERM; while true; do sleep 0.05; done", 0));
             long pid = f.started.poll(30, TimeUnit.SECONDS);
+            // The loop's first sleep comes after the trap: a SIGTERM sent earlier would find no trap yet.
+            waitForChildren(pid, 1);
             long sent = System.nanoTime();
             f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(new HeartbeatReply.JobToInterrupt("op-1-4",
                     "starvation", "op-2", "op-2-1", 700, "preempted for job op-2-1 of operation op-2")), 1000));

@@ -243,7 +243,7 @@ final class CompositeElement extends Element {
 
     /** The share child {@code index} gets at pool fit factor {@code f} (fair-share mode). */
     private double[] childShareAt(int index, double f) {
-        ChildPoints child = childFunctions;
+        ChildPoints points = childFunctions;
         double[] out = new double[dims.count()];
         int last = criticalX.length - 1;
         double fitFactor = Math.max(0, Math.min(last, f));
@@ -251,20 +251,20 @@ final class CompositeElement extends Element {
         if (fitFactor == k) {
             double x = criticalX[k];
             if (index >= criticalChild[k]) {
-                child.leftLimit(index, x, out);
+                points.leftLimit(index, x, out);
             } else {
-                child.rightLimit(index, x, out);
+                points.rightLimit(index, x, out);
             }
         } else if (criticalX[k + 1] == criticalX[k]) {
             double x = criticalX[k];
             if (index <= criticalChild[k]) {
-                child.rightLimit(index, x, out);
+                points.rightLimit(index, x, out);
             } else {
-                child.leftLimit(index, x, out);
+                points.leftLimit(index, x, out);
             }
         } else {
             double x = criticalX[k] + (fitFactor - k) * (criticalX[k + 1] - criticalX[k]);
-            child.leftLimit(index, x, out);
+            points.leftLimit(index, x, out);
         }
         return dims.unpack(out);
     }

@@ -18,6 +18,8 @@ final class OperationElement extends Element {
     /** Set when the operation's {@code FairShareBySuggestion} is a plain ramp; see {@link #prepareFairShareFunctions}. */
     private double rampKnee;
     private double[] rampTop;
+    /** The ramp goes straight into the parent's {@link ChildPoints}, with no function object. */
+    private boolean rampOnly;
 
     OperationElement(OperationDemand operation, int order) {
         super(operation.id());
@@ -108,7 +110,8 @@ final class OperationElement extends Element {
         // Nothing demanded: the constant zero, which is a ramp of top zero.
         double knee = dominant == 0 ? 1.0 : dominant;
         double[] top = dominant == 0 ? context.dims.zero : context.dims.pack(demandShare);
-        if (parent.mode() == SchedulingMode.FIFO) {
+        rampOnly = parent.mode() != SchedulingMode.FIFO;
+        if (!rampOnly) {
             fairShareBySuggestion = dominant == 0 ? PiecewiseLinearFunction.constant(0, 1, top)
                     : PiecewiseLinearFunction.ramp(knee, top);
         }
@@ -118,12 +121,12 @@ final class OperationElement extends Element {
 
     @Override
     int scaledPointsBound() {
-        return rampTop != null && fairShareBySuggestion == null ? ChildPoints.bound(3) : super.scaledPointsBound();
+        return rampOnly ? ChildPoints.bound(3) : super.scaledPointsBound();
     }
 
     @Override
     void addScaledFunction(ChildPoints points, double scale) {
-        if (rampTop != null && fairShareBySuggestion == null) {
+        if (rampOnly) {
             points.addRamp(rampKnee, rampTop, scale);
         } else {
             super.addScaledFunction(points, scale);

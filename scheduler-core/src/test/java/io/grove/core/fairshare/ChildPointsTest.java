@@ -1,0 +1,127 @@
+package io.grove.core.fairshare;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.grove.core.fairshare.function.FunctionBuilder;
+import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The children's plots side by side are exactly the scaled functions they stand for: the same
+ * points bit for bit, and the same left and right limits everywhere.
+ */
+class ChildPointsTest {
+
+    private static final int DIM = 3;
+
+    /** One child: a ramp by its knee and top (function {@code null}), or any function; and its scale. */
+    private record Child(PiecewiseLinearFunction function, double knee, double[] top, double scale) {
+
+        PiecewiseLinearFunction scaled() {
+            PiecewiseLinearFunction f = function != null ? function : PiecewiseLinearFunction.ramp(knee, top);
+            return f.scaleArgumentAndExtend(scale, 1.0);
+        }
+
+        void addTo(ChildPoints points) {
+            if (function == null) {
+                points.addRamp(knee, top, scale);
+            } else {
+                points.add(function, scale);
+            }
+        }
+    }
+
+    @Test
+    void plotsAreTheScaledFunctionsBitForBit() {
+        for (long seed = 1; seed <= 200; seed++) {
+            SplittableRandom random = new SplittableRandom(seed);
+            int count = 1 + random.nextInt(8);
+            List<Child> children = new ArrayList<>();
+            int capacity = 0;
+            for (int i = 0; i < count; i++) {
+                double scale = random.nextInt(3) == 0 ? 1.0 : 1.0 + 4 * random.nextDouble();
+                Child child = random.nextBoolean()
+                        ? new Child(null, random.nextInt(4) == 0 ? 1.0 : 0.05 + 0.9 * random.nextDouble(),
+                                randomVector(random), scale)
+                        : new Child(randomFunction(random), 0, null, scale);
+                children.add(child);
+                capacity += ChildPoints.bound(child.function == null ? 3 : child.function.size());
+            }
+            ChildPoints points = new ChildPoints(DIM, count, capacity);
+            int distinct = 0;
+            for (Child child : children) {
+                child.addTo(points);
+                distinct += distinctArguments(child.scaled());
+            }
+            assertEquals(count, points.count());
+            assertEquals(distinct, points.distinct(), "seed " + seed);
+            for (int i = 0; i < count; i++) {
+                PiecewiseLinearFunction f = children.get(i).scaled();
+                String where = "seed " + seed + " child " + i;
+                assertEquals(f.size(), points.end(i) - points.start(i), where);
+                for (int p = 0; p < f.size(); p++) {
+                    int at = points.start(i) + p;
+                    assertEquals(f.x(p), points.xs[at], where + " point " + p);
+                    for (int c = 0; c < DIM; c++) {
+                        assertEquals(f.v(p, c), points.vs[at * DIM + c], where + " point " + p);
+                    }
+                }
+                for (int probe = 0; probe < 20; probe++) {
+                    double x = probe < f.size() ? f.x(probe) : random.nextDouble() * 1.1 - 0.05;
+                    double[] expected = new double[DIM];
+                    double[] actual = new double[DIM];
+                    f.leftLimit(x, expected, 0);
+                    points.leftLimit(i, x, actual);
+                    assertArrayEquals(expected, actual, 0.0, "left limit, " + where + " at " + x);
+                    f.rightLimit(x, expected, 0);
+                    points.rightLimit(i, x, actual);
+                    assertArrayEquals(expected, actual, 0.0, "right limit, " + where + " at " + x);
+                }
+            }
+        }
+    }
+
+    private static int distinctArguments(PiecewiseLinearFunction f) {
+        int n = 1;
+        for (int p = 1; p < f.size(); p++) {
+            if (f.x(p) != f.x(p - 1)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static double[] randomVector(SplittableRandom random) {
+        double[] v = new double[DIM];
+        for (int c = 0; c < DIM; c++) {
+            v[c] = random.nextInt(4) == 0 ? 0 : random.nextDouble();
+        }
+        return v;
+    }
+
+    /** A non-decreasing function on {@code [0, b]} with {@code b <= 1}, with jumps and flat pieces. */
+    private static PiecewiseLinearFunction randomFunction(SplittableRandom random) {
+        FunctionBuilder builder = new FunctionBuilder(DIM);
+        double[] value = new double[DIM];
+        double x = 0;
+        int points = 1 + random.nextInt(8);
+        builder.add(0, value, 0);
+        for (int p = 0; p < points; p++) {
+            int kind = random.nextInt(4);
+            if (kind != 0) {
+                x = Math.min(1.0, x + random.nextDouble() * 0.3);
+            }
+            if (kind != 1) {
+                for (int c = 0; c < DIM; c++) {
+                    value[c] += random.nextInt(3) == 0 ? 0 : random.nextDouble() * 0.2;
+                }
+            }
+            builder.add(x, value, 0);
+        }
+        return builder.buildWithSpareRow().trimRight();
+    }
+}
