@@ -1,6 +1,7 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+import java.util.Arrays;
 
 /**
  * A fair-share pool's children's {@code FairShareBySuggestion} functions with their arguments
@@ -73,7 +74,7 @@ final class ChildPoints {
      */
     void addRamp(double knee, double[] top, double scale) {
         point(0.0);
-        java.util.Arrays.fill(vs, (size - 1) * dim, size * dim, 0.0);
+        Arrays.fill(vs, (size - 1) * dim, size * dim, 0.0);
         if (knee < 1.0) {
             point(scale == 1.0 ? knee : knee / scale);
             System.arraycopy(top, 0, vs, (size - 1) * dim, dim);
