@@ -10,9 +10,8 @@ import java.util.Arrays;
  * them in place, and an operation that only ramps up to its demand writes its three points here
  * without a function of its own.
  *
- * <p>Each plot is exactly what {@link PiecewiseLinearFunction#scaleArgumentAndExtend} makes of
- * the child's function (every argument divided by the scale unless it is 1, then the last value
- * held up to 1), so the numbers are the same bit for bit.
+ * <p>A child's plot is its function's points with every argument divided by the scale (unless
+ * the scale is 1), then, where that ends before 1, one more point at 1 with the last value.
  */
 final class ChildPoints {
 

@@ -43,7 +43,7 @@ final class CompositeElement extends Element {
     /** The resources of the functions, from the update. */
     private Dims dims = Dims.ALL;
     /** Fair-share mode: the children's scaled {@code FairShareBySuggestion} functions. */
-    private ChildPoints childFunctions;
+    private ChildPoints childPoints;
     /** Fair-share mode: the critical point behind each integer fit factor, and whose it is. */
     private double[] criticalX;
     private int[] criticalChild;
@@ -231,11 +231,11 @@ final class CompositeElement extends Element {
         for (Element child : children) {
             capacity += child.scaledPointsBound();
         }
-        childFunctions = new ChildPoints(dims.count(), count, capacity);
+        childPoints = new ChildPoints(dims.count(), count, capacity);
         for (Element child : children) {
-            child.addScaledFunction(childFunctions, child.weight() / minWeight);
+            child.addScaledFunction(childPoints, child.weight() / minWeight);
         }
-        FitFactorSweep sweep = FitFactorSweep.run(childFunctions, dims.count(), builder);
+        FitFactorSweep sweep = FitFactorSweep.run(childPoints, dims.count(), builder);
         criticalX = sweep.criticalX;
         criticalChild = sweep.criticalChild;
         fairShareByFitFactor = sweep.function;
@@ -243,7 +243,6 @@ final class CompositeElement extends Element {
 
     /** The share child {@code index} gets at pool fit factor {@code f} (fair-share mode). */
     private double[] childShareAt(int index, double f) {
-        ChildPoints points = childFunctions;
         double[] out = new double[dims.count()];
         int last = criticalX.length - 1;
         double fitFactor = Math.max(0, Math.min(last, f));
@@ -251,20 +250,20 @@ final class CompositeElement extends Element {
         if (fitFactor == k) {
             double x = criticalX[k];
             if (index >= criticalChild[k]) {
-                points.leftLimit(index, x, out);
+                childPoints.leftLimit(index, x, out);
             } else {
-                points.rightLimit(index, x, out);
+                childPoints.rightLimit(index, x, out);
             }
         } else if (criticalX[k + 1] == criticalX[k]) {
             double x = criticalX[k];
             if (index <= criticalChild[k]) {
-                points.rightLimit(index, x, out);
+                childPoints.rightLimit(index, x, out);
             } else {
-                points.leftLimit(index, x, out);
+                childPoints.leftLimit(index, x, out);
             }
         } else {
             double x = criticalX[k] + (fitFactor - k) * (criticalX[k + 1] - criticalX[k]);
-            points.leftLimit(index, x, out);
+            childPoints.leftLimit(index, x, out);
         }
         return dims.unpack(out);
     }
@@ -272,7 +271,7 @@ final class CompositeElement extends Element {
     @Override
     void releaseFunctions() {
         super.releaseFunctions();
-        childFunctions = null;
+        childPoints = null;
         criticalX = null;
         criticalChild = null;
         sortedChildren = List.of();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+import io.grove.core.fairshare.function.Plots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The children's plots side by side are exactly the scaled functions they stand for: the same
- * points bit for bit, and the same left and right limits everywhere.
+ * points bit for bit, and the same left and right limits everywhere as those plots as functions.
  */
 class ChildPointsTest {
 
@@ -21,9 +22,22 @@ class ChildPointsTest {
     /** One child: a ramp by its knee and top (function {@code null}), or any function; and its scale. */
     private record Child(PiecewiseLinearFunction function, double knee, double[] top, double scale) {
 
+        /** The plot the child should have: arguments divided by the scale (unless 1), then held up to 1. */
         PiecewiseLinearFunction scaled() {
             PiecewiseLinearFunction f = function != null ? function : PiecewiseLinearFunction.ramp(knee, top);
-            return f.scaleArgumentAndExtend(scale, 1.0);
+            int n = f.size();
+            boolean extend = 1.0 > (scale == 1.0 ? f.x(n - 1) : f.x(n - 1) / scale);
+            int size = extend ? n + 1 : n;
+            double[] xs = new double[size];
+            double[] vs = new double[size * DIM];
+            for (int i = 0; i < size; i++) {
+                int from = Math.min(i, n - 1);
+                xs[i] = i == n ? 1.0 : scale == 1.0 ? f.x(i) : f.x(i) / scale;
+                for (int c = 0; c < DIM; c++) {
+                    vs[i * DIM + c] = f.v(from, c);
+                }
+            }
+            return Plots.of(DIM, xs, vs);
         }
 
         void addTo(ChildPoints points) {
@@ -122,6 +136,6 @@ class ChildPointsTest {
             }
             builder.add(x, value, 0);
         }
-        return builder.buildWithSpareRow().trimRight();
+        return builder.build().trimRight();
     }
 }

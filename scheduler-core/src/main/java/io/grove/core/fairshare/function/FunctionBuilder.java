@@ -125,17 +125,4 @@ public final class FunctionBuilder {
         }
         return new PiecewiseLinearFunction(dim, Arrays.copyOf(xs, n), Arrays.copyOf(vs, n * dim));
     }
-
-    /**
-     * Like {@link #build}, with a spare row of values after the last (a copy of it), so that the
-     * function's copies extended to the right share its values.
-     */
-    public PiecewiseLinearFunction buildWithSpareRow() {
-        if (n == 0) {
-            throw new IllegalStateException("a function needs at least one point");
-        }
-        double[] values = Arrays.copyOf(vs, (n + 1) * dim);
-        System.arraycopy(vs, (n - 1) * dim, values, n * dim, dim);
-        return new PiecewiseLinearFunction(dim, Arrays.copyOf(xs, n), values);
-    }
 }

@@ -7,9 +7,6 @@ import java.util.Arrays;
  * {@code dim} (1 for scalars, 5 for resource vectors). It is stored as its plot: points
  * {@code (x_i, v_i)} with non-decreasing {@code x}; consecutive points with equal {@code x} form a
  * vertical piece, i.e. a jump. The function is left-continuous: {@link #valueAt} is the left limit.
- *
- * <p>The values may hold one row more than the plot has points, a copy of the last value: then a
- * copy extended to the right by {@link #scaleArgumentAndExtend} shares them instead of copying.
  */
 public final class PiecewiseLinearFunction {
 
@@ -40,9 +37,9 @@ public final class PiecewiseLinearFunction {
     public static PiecewiseLinearFunction ramp(double knee, double[] top) {
         int dim = top.length;
         double[] xs = knee >= 1.0 ? new double[] {0, 1} : new double[] {0, knee, 1};
-        // Every row after the first is the top, the spare row too.
-        double[] vs = new double[(xs.length + 1) * dim];
-        for (int row = 1; row <= xs.length; row++) {
+        // Every row after the first is the top.
+        double[] vs = new double[xs.length * dim];
+        for (int row = 1; row < xs.length; row++) {
             System.arraycopy(top, 0, vs, row * dim, dim);
         }
         return new PiecewiseLinearFunction(dim, xs, vs);
@@ -322,14 +319,10 @@ public final class PiecewiseLinearFunction {
         return new PiecewiseLinearFunction(dim, new double[] {x}, value);
     }
 
-    /** Points {@code [from, to)}, with a spare row. */
+    /** Points {@code [from, to)}. */
     private PiecewiseLinearFunction slice(int from, int to) {
-        double[] newXs = new double[to - from];
-        double[] newVs = new double[(to - from + 1) * dim];
-        System.arraycopy(xs, from, newXs, 0, to - from);
-        System.arraycopy(vs, from * dim, newVs, 0, (to - from) * dim);
-        System.arraycopy(vs, (to - 1) * dim, newVs, (to - from) * dim, dim);
-        return new PiecewiseLinearFunction(dim, newXs, newVs);
+        return new PiecewiseLinearFunction(dim, Arrays.copyOfRange(xs, from, to),
+                Arrays.copyOfRange(vs, from * dim, to * dim));
     }
 
     /** {@code g(x) = f(x - delta)}: the plot moved right by {@code delta}. */
@@ -339,35 +332,6 @@ public final class PiecewiseLinearFunction {
             newXs[i] = xs[i] + delta;
         }
         return new PiecewiseLinearFunction(dim, newXs, vs);
-    }
-
-    /**
-     * {@code g(x) = f(min(x * scale, right bound))} on {@code [left / scale, newRight]}: the argument
-     * scaled, then the last value held up to {@code newRight}. One copy, no builder.
-     */
-    public PiecewiseLinearFunction scaleArgumentAndExtend(double scale, double newRight) {
-        int n = xs.length;
-        double last = xs[n - 1] / scale;
-        boolean extend = newRight > last;
-        if (scale == 1.0 && !extend) {
-            return this;
-        }
-        int size = extend ? n + 1 : n;
-        double[] newXs = new double[size];
-        for (int i = 0; i < n; i++) {
-            newXs[i] = scale == 1.0 ? xs[i] : xs[i] / scale;
-        }
-        if (!extend) {
-            return new PiecewiseLinearFunction(dim, newXs, vs);
-        }
-        newXs[n] = newRight;
-        if (vs.length >= size * dim) {
-            // The spare row already holds the last value: the values are shared.
-            return new PiecewiseLinearFunction(dim, newXs, vs);
-        }
-        double[] newVs = Arrays.copyOf(vs, size * dim);
-        System.arraycopy(vs, (n - 1) * dim, newVs, n * dim, dim);
-        return new PiecewiseLinearFunction(dim, newXs, newVs);
     }
 
     /** Extends the domain to {@code [newLeft, newRight]} with the end values held constant. */

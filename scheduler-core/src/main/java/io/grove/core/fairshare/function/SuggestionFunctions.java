@@ -176,7 +176,7 @@ public final class SuggestionFunctions {
             if (lastSuggestion < 1.0) {
                 builder.add(1.0, last, 0);
             }
-            PiecewiseLinearFunction result = builder.buildWithSpareRow();
+            PiecewiseLinearFunction result = builder.build();
             if (result.size() == 1) {
                 return result.extendRight(1.0);
             }
