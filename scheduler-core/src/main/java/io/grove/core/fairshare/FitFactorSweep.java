@@ -2,6 +2,7 @@ package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+import io.grove.core.resource.ResourceType;
 
 /**
  * A fair-share pool's {@code FairShareByFitFactor} from its children's scaled
@@ -12,6 +13,8 @@ import io.grove.core.fairshare.function.PiecewiseLinearFunction;
  * (gang operations) can be granted separately.
  */
 final class FitFactorSweep {
+
+    private static final int LANES = ResourceType.COUNT;
 
     /** The argument of the children's functions behind each integer fit factor. */
     final double[] criticalX;
@@ -28,88 +31,197 @@ final class FitFactorSweep {
     /**
      * Sweeps the children's breakpoints, keeping the sum of their values and of their slopes.
      * Between breakpoints every child is linear, so the sum moves by slope times distance. Slopes
-     * of nearly vertical pieces are huge and come and go, so their sum is compensated (Neumaier)
-     * to keep the small slopes exact.
+     * of nearly vertical pieces are huge and come and go, so their sum is compensated to keep the
+     * small slopes exact. The breakpoints are ordered first, in a loop of their own: the order's
+     * comparisons go either way at random, and their mispredictions would otherwise throw away
+     * the sums' work as well.
      */
     static FitFactorSweep run(ChildPoints children, int d, FunctionBuilder builder) {
-        int count = children.count();
         int total = children.distinct();
-        double[] xs = children.xs;
-        double[] vs = children.vs;
         double[] criticalX = new double[total];
         int[] criticalChild = new int[total];
+        int[] lastOf = new int[total];
+        merge(children, criticalX, criticalChild, lastOf);
+        PiecewiseLinearFunction function = sum(children, d, criticalX, criticalChild, lastOf, builder);
+        return new FitFactorSweep(criticalX, criticalChild, function);
+    }
+
+    /**
+     * The sums, component by component in local variables (a value has at most
+     * {@link ResourceType#COUNT} components; those beyond {@code d} stay zero): kept in arrays,
+     * every point would wait for the previous point's stores.
+     */
+    private static PiecewiseLinearFunction sum(ChildPoints children, int d, double[] criticalX, int[] criticalChild,
+            int[] lastOf, FunctionBuilder builder) {
+        int count = children.count();
+        double[] xs = children.xs;
+        double[] vs = children.vs;
         int[] position = new int[count];
-        // The argument each child is at (infinite once it has none left), so that a match reads one array.
-        double[] key = new double[count];
-        double[] value = new double[d];
+        double v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0;
         for (int i = 0; i < count; i++) {
             int first = children.start(i);
             position[i] = first;
-            key[i] = xs[first];
-            for (int c = 0; c < d; c++) {
-                value[c] += vs[first * d + c];
-            }
+            v0 += lane(vs, first, d, 0);
+            v1 += lane(vs, first, d, 1);
+            v2 += lane(vs, first, d, 2);
+            v3 += lane(vs, first, d, 3);
+            v4 += lane(vs, first, d, 4);
         }
-        int[] losers = LoserTree.build(key);
-        double[] slope = new double[d];
-        double[] compensation = new double[d];
+        // The sum of the children's slopes and its rounding error, per component.
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+        double e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
         // The slope each child has now, so that leaving a piece costs no second division.
-        double[] childSlope = new double[count * d];
+        double[] childSlope = new double[count * LANES];
+        // The points emitted so far: their number, the last one, and whether it continues a
+        // horizontal piece (as FunctionBuilder.add, which would read them back from memory).
+        builder.reset();
+        int n = 0;
+        double lastX = 0;
+        double beforeLastX = 0;
+        boolean flatEnd = false;
+        double l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0;
         double previousX = 0;
-        for (int k = 0; k < total; k++) {
-            int index = losers[0];
+        for (int k = 0; k < criticalX.length; k++) {
+            int index = criticalChild[k];
             int first = position[index];
+            int last = lastOf[k];
             int end = children.end(index);
-            double x = key[index];
-            int last = first;
-            while (last + 1 < end && xs[last + 1] == x) {
-                last++;
-            }
-            criticalX[k] = x;
-            criticalChild[k] = index;
+            double x = criticalX[k];
             position[index] = last + 1;
-            key[index] = last + 1 < end ? xs[last + 1] : Double.POSITIVE_INFINITY;
-            LoserTree.replay(losers, key, index);
-
             if (x != previousX) {
                 double dx = x - previousX;
-                for (int c = 0; c < d; c++) {
-                    double moved = value[c] + (slope[c] + compensation[c]) * dx;
-                    value[c] = Math.max(value[c], moved);
-                }
+                v0 = Math.max(v0, v0 + (s0 + e0) * dx);
+                v1 = Math.max(v1, v1 + (s1 + e1) * dx);
+                v2 = Math.max(v2, v2 + (s2 + e2) * dx);
+                v3 = Math.max(v3, v3 + (s3 + e3) * dx);
+                v4 = Math.max(v4, v4 + (s4 + e4) * dx);
                 previousX = x;
             }
-            builder.add(k, value, 0);
+            boolean same = n > 0 && v0 == l0 && v1 == l1 && v2 == l2 && v3 == l3 && v4 == l4;
+            if (same && flatEnd && beforeLastX < lastX) {
+                builder.moveLastTo(k);
+            } else {
+                builder.append(k, v0, v1, v2, v3, v4);
+                n++;
+                beforeLastX = lastX;
+                flatEnd = same;
+                l0 = v0;
+                l1 = v1;
+                l2 = v2;
+                l3 = v3;
+                l4 = v4;
+            }
+            lastX = k;
             // Only this child crosses its breakpoint here: it may jump, and its slope changes.
-            boolean jumps = false;
             if (first != last) {
-                for (int c = 0; c < d; c++) {
-                    double jump = vs[last * d + c] - vs[first * d + c];
-                    if (jump > 0) {
-                        value[c] += jump;
-                        jumps = true;
-                    }
+                double j0 = Math.max(0, lane(vs, last, d, 0) - lane(vs, first, d, 0));
+                double j1 = Math.max(0, lane(vs, last, d, 1) - lane(vs, first, d, 1));
+                double j2 = Math.max(0, lane(vs, last, d, 2) - lane(vs, first, d, 2));
+                double j3 = Math.max(0, lane(vs, last, d, 3) - lane(vs, first, d, 3));
+                double j4 = Math.max(0, lane(vs, last, d, 4) - lane(vs, first, d, 4));
+                if (j0 > 0 || j1 > 0 || j2 > 0 || j3 > 0 || j4 > 0) {
+                    v0 += j0;
+                    v1 += j1;
+                    v2 += j2;
+                    v3 += j3;
+                    v4 += j4;
+                    builder.append(k, v0, v1, v2, v3, v4);
+                    n++;
+                    beforeLastX = k;
+                    flatEnd = false;
+                    l0 = v0;
+                    l1 = v1;
+                    l2 = v2;
+                    l3 = v3;
+                    l4 = v4;
                 }
             }
-            int base = index * d;
-            boolean flat = last + 1 >= end;
-            double inverseWidth = flat ? 0 : 1 / (xs[last + 1] - xs[last]);
-            for (int c = 0; c < d; c++) {
-                double newSlope = flat ? 0 : (vs[(last + 1) * d + c] - vs[last * d + c]) * inverseWidth;
-                double change = newSlope - childSlope[base + c];
-                if (change != 0) {
-                    // Neumaier's compensated sum of the slopes.
-                    double s = slope[c];
-                    double t = s + change;
-                    compensation[c] += Math.abs(s) >= Math.abs(change) ? (s - t) + change : (change - t) + s;
-                    slope[c] = t;
-                    childSlope[base + c] = newSlope;
-                }
+            int slot = index * LANES;
+            double n0 = 0, n1 = 0, n2 = 0, n3 = 0, n4 = 0;
+            if (last + 1 < end) {
+                double inverseWidth = 1 / (xs[last + 1] - xs[last]);
+                n0 = (lane(vs, last + 1, d, 0) - lane(vs, last, d, 0)) * inverseWidth;
+                n1 = (lane(vs, last + 1, d, 1) - lane(vs, last, d, 1)) * inverseWidth;
+                n2 = (lane(vs, last + 1, d, 2) - lane(vs, last, d, 2)) * inverseWidth;
+                n3 = (lane(vs, last + 1, d, 3) - lane(vs, last, d, 3)) * inverseWidth;
+                n4 = (lane(vs, last + 1, d, 4) - lane(vs, last, d, 4)) * inverseWidth;
             }
-            if (jumps) {
-                builder.add(k, value, 0);
-            }
+            // Knuth's two-sum: the exact rounding error of each new slope sum, without branches.
+            double c0 = n0 - childSlope[slot];
+            double c1 = n1 - childSlope[slot + 1];
+            double c2 = n2 - childSlope[slot + 2];
+            double c3 = n3 - childSlope[slot + 3];
+            double c4 = n4 - childSlope[slot + 4];
+            double t0 = s0 + c0;
+            double t1 = s1 + c1;
+            double t2 = s2 + c2;
+            double t3 = s3 + c3;
+            double t4 = s4 + c4;
+            e0 += twoSumError(s0, c0, t0);
+            e1 += twoSumError(s1, c1, t1);
+            e2 += twoSumError(s2, c2, t2);
+            e3 += twoSumError(s3, c3, t3);
+            e4 += twoSumError(s4, c4, t4);
+            s0 = t0;
+            s1 = t1;
+            s2 = t2;
+            s3 = t3;
+            s4 = t4;
+            childSlope[slot] = n0;
+            childSlope[slot + 1] = n1;
+            childSlope[slot + 2] = n2;
+            childSlope[slot + 3] = n3;
+            childSlope[slot + 4] = n4;
         }
-        return new FitFactorSweep(criticalX, criticalChild, builder.build());
+        return builder.build();
+    }
+
+    /** Component {@code c} of point {@code row}; zero beyond the {@code d} components. */
+    private static double lane(double[] vs, int row, int d, int c) {
+        return c < d ? vs[row * d + c] : 0;
+    }
+
+    /** The rounding error of {@code t = a + b}, exactly (Knuth's two-sum). */
+    private static double twoSumError(double a, double b, double t) {
+        double virtual = t - a;
+        return (a - (t - virtual)) + (b - virtual);
+    }
+
+    /**
+     * Orders the children's breakpoints by argument, then by child: critical point {@code k} is
+     * child {@code criticalChild[k]}'s points at {@code criticalX[k]}, the last of which is
+     * {@code lastOf[k]}. Arguments are never negative: a child's plot lies on {@code [0, 1]} or,
+     * scaled, on {@code [0, 1 / scale]}.
+     */
+    private static void merge(ChildPoints children, double[] criticalX, int[] criticalChild, int[] lastOf) {
+        int count = children.count();
+        double[] xs = children.xs;
+        int[] position = new int[count];
+        long[] key = new long[count];
+        for (int i = 0; i < count; i++) {
+            position[i] = children.start(i);
+            key[i] = LoserTree.key(xs[position[i]]);
+        }
+        int[] losers = LoserTree.build(key);
+        for (int k = 0; k < criticalX.length; k++) {
+            int index = losers[0];
+            int end = children.end(index);
+            int last = lastOfGroup(xs, position[index], end);
+            criticalX[k] = xs[last];
+            criticalChild[k] = index;
+            lastOf[k] = last;
+            position[index] = last + 1;
+            key[index] = last + 1 < end ? LoserTree.key(xs[last + 1]) : LoserTree.END;
+            LoserTree.replay(losers, key, index);
+        }
+    }
+
+    /** The last of the points from {@code first} on that share its argument. */
+    private static int lastOfGroup(double[] xs, int first, int end) {
+        int last = first;
+        while (last + 1 < end && xs[last + 1] == xs[first]) {
+            last++;
+        }
+        return last;
     }
 }

@@ -2,17 +2,33 @@ package io.grove.core.fairshare;
 
 /**
  * A tournament of {@code k} sorted runs by their current keys, smaller key first and then smaller
- * run: one comparison per level when a run advances, half of what a binary heap needs. Node
- * {@code 0} holds the winner, nodes {@code 1 .. k - 1} the loser of their match; run {@code i}
- * is leaf {@code k + i}.
+ * run: one match per level when a run advances, half of what a binary heap needs. Node {@code 0}
+ * holds the winner, nodes {@code 1 .. k - 1} the loser of their match; run {@code i} is leaf
+ * {@code k + i}.
+ *
+ * <p>Keys are non-negative {@code long}s, such as the bits of non-negative doubles (which order
+ * as the doubles; see {@link #key}), so that a match is integer arithmetic without branches: the
+ * runs' keys go either way at random, and a branch per match would be mispredicted every other
+ * time.
  */
 final class LoserTree {
+
+    /** The key of a run that has nothing left: after every argument. */
+    static final long END = Long.MAX_VALUE;
 
     private LoserTree() {
     }
 
+    /**
+     * The key of argument {@code x >= 0}: its bits, which order as the arguments do ({@code -0.0}
+     * is taken as {@code 0.0}).
+     */
+    static long key(double x) {
+        return Double.doubleToRawLongBits(x + 0.0);
+    }
+
     /** Plays every match once; {@code key[i]} is run {@code i}'s current key. */
-    static int[] build(double[] key) {
+    static int[] build(long[] key) {
         int k = key.length;
         int[] tree = new int[Math.max(1, k)];
         if (k <= 1) {
@@ -25,7 +41,7 @@ final class LoserTree {
         for (int node = k - 1; node >= 1; node--) {
             int a = winners[2 * node];
             int b = winners[2 * node + 1];
-            boolean aWins = before(a, b, key);
+            boolean aWins = key[a] < key[b] || (key[a] == key[b] && a < b);
             winners[node] = aWins ? a : b;
             tree[node] = aWins ? b : a;
         }
@@ -34,22 +50,24 @@ final class LoserTree {
     }
 
     /** Replays the matches on the way up from run {@code run}, whose key has just changed. */
-    static void replay(int[] tree, double[] key, int run) {
+    static void replay(int[] tree, long[] key, int run) {
         int k = key.length;
         int winner = run;
+        long winnerKey = key[run];
         for (int node = (k + run) >>> 1; node >= 1; node >>>= 1) {
             int other = tree[node];
-            if (before(other, winner, key)) {
-                tree[node] = winner;
-                winner = other;
-            }
+            long otherKey = key[other];
+            long difference = otherKey - winnerKey;
+            // 1 where the other run goes first: a smaller key, or the same key and a smaller run.
+            long smaller = difference >>> 63;
+            long same = ((difference | -difference) >>> 63) ^ 1;
+            long lowerRun = ((long) (other - winner)) >>> 63;
+            long otherFirst = -(smaller | (same & lowerRun));
+            int mask = (int) otherFirst;
+            tree[node] = (winner & mask) | (other & ~mask);
+            winner = (other & mask) | (winner & ~mask);
+            winnerKey = (otherKey & otherFirst) | (winnerKey & ~otherFirst);
         }
         tree[0] = winner;
-    }
-
-    private static boolean before(int a, int b, double[] key) {
-        double ka = key[a];
-        double kb = key[b];
-        return ka < kb || (ka == kb && a < b);
     }
 }

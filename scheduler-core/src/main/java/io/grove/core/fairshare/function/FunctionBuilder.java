@@ -46,6 +46,38 @@ public final class FunctionBuilder {
         return add(x, new double[] {value}, 0);
     }
 
+    /**
+     * Appends a point whose value is the first {@code dim} of {@code v0 .. v4} ({@code dim} is the
+     * builder's), with none of {@link #add}'s checks or merging: for a caller that keeps a value's
+     * components in local variables and drops redundant points itself.
+     */
+    public void append(double x, double v0, double v1, double v2, double v3, double v4) {
+        if (n == xs.length) {
+            grow();
+        }
+        xs[n] = x;
+        int base = n * dim;
+        vs[base] = v0;
+        if (dim > 1) {
+            vs[base + 1] = v1;
+        }
+        if (dim > 2) {
+            vs[base + 2] = v2;
+        }
+        if (dim > 3) {
+            vs[base + 3] = v3;
+        }
+        if (dim > 4) {
+            vs[base + 4] = v4;
+        }
+        n++;
+    }
+
+    /** Moves the last point to argument {@code x}, extending the piece that ends there. */
+    public void moveLastTo(double x) {
+        xs[n - 1] = x;
+    }
+
     /** Adds a point whose value is {@code values[offset .. offset + dim)}. */
     public FunctionBuilder add(double x, double[] values, int offset) {
         if (n > 0) {
