@@ -12,7 +12,8 @@ abstract class Element {
     /** Tolerance of feasibility checks. */
     static final double EPSILON = 1e-9;
 
-    final String id;
+    /** Set at construction, or for an operation when it is read. */
+    String id;
     CompositeElement parent;
 
     double[] usage = Vec.ZERO;

@@ -111,10 +111,11 @@ public final class FairShareUpdate {
         }
         OperationElement[] elements = new OperationElement[count];
         for (int i : byPool) {
-            elements[i] = new OperationElement(operations.get(i), i);
+            elements[i] = new OperationElement(i);
         }
         for (int i = 0; i < count; i++) {
             OperationElement element = elements[i];
+            element.read(operations.get(i));
             element.parent = poolOf[i];
             poolOf[i].children.add(element);
         }

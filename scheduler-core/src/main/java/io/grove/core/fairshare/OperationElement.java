@@ -3,30 +3,43 @@ package io.grove.core.fairshare;
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
 import io.grove.core.pool.SchedulingMode;
+import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.util.Arrays;
 
 /** An operation: a leaf whose fair share first covers its usage, then grows towards its demand. */
 final class OperationElement extends Element {
 
-    final OperationDemand operation;
+    OperationDemand operation;
     final int order;
     // Copied from the operation, so that the walks over the tree stay within the elements.
-    private final double weight;
-    private final boolean gang;
-    private final boolean unlimited;
+    private double weight;
+    private boolean gang;
+    private boolean unlimited;
     /** Set when the operation's {@code FairShareBySuggestion} is a plain ramp; see {@link #prepareFairShareFunctions}. */
     private double rampKnee;
     private double[] rampTop;
     /** The ramp goes straight into the parent's {@link ChildPoints}, with no function object. */
     private boolean rampOnly;
 
-    OperationElement(OperationDemand operation, int order) {
-        super(operation.id());
-        this.operation = operation;
+    /**
+     * An element whose operation is read later ({@link #read}): made in pool order, so that the
+     * walks find a pool's operations together, and read in input order, so that reading the
+     * input does not jump about it. Its usage and demand are allocated with it, next to it.
+     */
+    OperationElement(int order) {
+        super(null);
         this.order = order;
-        this.usage = operation.usage().toArray();
-        this.demand = operation.demand().toArray();
+        this.usage = new double[ResourceType.COUNT];
+        this.demand = new double[ResourceType.COUNT];
+    }
+
+    /** Takes the operation's identity, usage, demand, weight and limits. */
+    void read(OperationDemand operation) {
+        this.id = operation.id();
+        this.operation = operation;
+        operation.usage().copyInto(usage);
+        operation.demand().copyInto(demand);
         this.weight = operation.weight();
         this.gang = operation.gang();
         this.unlimited = operation.resourceLimits() == Resources.UNLIMITED

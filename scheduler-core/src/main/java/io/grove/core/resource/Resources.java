@@ -53,6 +53,15 @@ public record Resources(double userSlots, double cpu, double gpu, double memory,
         };
     }
 
+    /** Writes the components into {@code out[0 .. COUNT)}. */
+    public void copyInto(double[] out) {
+        out[0] = userSlots;
+        out[1] = cpu;
+        out[2] = gpu;
+        out[3] = memory;
+        out[4] = network;
+    }
+
     public double[] toArray() {
         return new double[] {userSlots, cpu, gpu, memory, network};
     }
