@@ -85,6 +85,21 @@ public final class PiecewiseLinearFunction {
         return out;
     }
 
+    /** The first point from {@code from} on whose argument is at least {@code x}; {@link #size} if none. */
+    public int firstPointAtOrAfter(double x, int from) {
+        int lo = from;
+        int hi = xs.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (xs[mid] < x) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /** True when points {@code i} and {@code i + 1} form a jump. */
     public boolean isVertical(int i) {
         return xs[i] == xs[i + 1];

@@ -45,10 +45,7 @@ public final class SuggestionFunctions {
         walk.emit(0.0, a);
         // The first piece whose right end is at or after the start, as in leftLimit.
         int n = byFitFactor.size();
-        int j = 1;
-        while (j < n - 1 && byFitFactor.x(j) < start) {
-            j++;
-        }
+        int j = Math.max(1, Math.min(byFitFactor.firstPointAtOrAfter(start, 1), n - 1));
         double fa = start;
         double[] b = new double[dim];
         for (; j < n && fa < end; j++) {
@@ -110,13 +107,38 @@ public final class SuggestionFunctions {
          * of one line per resource and zero, with a point wherever the envelope bends.
          */
         void tilted(double[] a, double[] b) {
-            double t = 0;
-            int current = top(a, b, 0);
-            if (current == top(a, b, 1)) {
+            // The line on top at each end (the largest value, ties to the steepest; -1, the zero
+            // line, where no line is above zero) and the suggestion at b, in one pass.
+            int current = -1;
+            double value0 = 0;
+            double slope0 = 0;
+            int atEnd = -1;
+            double value1 = 0;
+            double slope1 = 0;
+            double suggestionB = 0;
+            for (int r = 0; r < dim; r++) {
+                double base = a[r] - floor[r];
+                double m = b[r] - a[r];
+                double v0 = base + 0.0 * m;
+                if (v0 > value0 || (v0 == value0 && m > slope0)) {
+                    current = r;
+                    value0 = v0;
+                    slope0 = m;
+                }
+                double v1 = base + 1.0 * m;
+                if (v1 > value1 || (v1 == value1 && m > slope1)) {
+                    atEnd = r;
+                    value1 = v1;
+                    slope1 = m;
+                }
+                suggestionB = Math.max(suggestionB, b[r] - floor[r]);
+            }
+            if (current == atEnd) {
                 // The same line is on top at both ends, hence all along: no bend.
-                emit(suggestion(b), b);
+                emit(suggestionB, b);
                 return;
             }
+            double t = 0;
             while (true) {
                 double next = 1;
                 int nextLine = -1;
@@ -143,24 +165,7 @@ public final class SuggestionFunctions {
                 t = next;
                 current = nextLine;
             }
-            emit(suggestion(b), b);
-        }
-
-        /** The line on top at {@code t}: the largest value, ties to the steepest. */
-        private int top(double[] a, double[] b, double t) {
-            int best = -1;
-            double bestValue = 0;
-            double bestSlope = 0;
-            for (int r = 0; r < dim; r++) {
-                double value = base(a, r) + t * slope(a, b, r);
-                double m = slope(a, b, r);
-                if (value > bestValue || (value == bestValue && m > bestSlope)) {
-                    best = r;
-                    bestValue = value;
-                    bestSlope = m;
-                }
-            }
-            return best;
+            emit(suggestionB, b);
         }
 
         /** Line {@code -1} is the constant zero. */
