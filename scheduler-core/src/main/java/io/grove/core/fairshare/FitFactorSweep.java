@@ -32,27 +32,19 @@ final class FitFactorSweep {
      * Sweeps the children's breakpoints, keeping the sum of their values and of their slopes.
      * Between breakpoints every child is linear, so the sum moves by slope times distance. Slopes
      * of nearly vertical pieces are huge and come and go, so their sum is compensated to keep the
-     * small slopes exact. The breakpoints are ordered first, in a loop of their own: the order's
-     * comparisons go either way at random, and their mispredictions would otherwise throw away
-     * the sums' work as well.
+     * small slopes exact.
+     *
+     * <p>The breakpoints come from a loser tree without branches ({@link LoserTree}): its matches
+     * go either way at random, and mispredicted branches would throw away the sums' work with
+     * them; without, the sums of one breakpoint overlap the matches of the next. The sums are kept
+     * component by component in local variables (a value has at most {@link ResourceType#COUNT}
+     * components; those beyond {@code d} stay zero): in arrays, every breakpoint would wait for
+     * the previous one's stores.
      */
     static FitFactorSweep run(ChildPoints children, int d, FunctionBuilder builder) {
         int total = children.distinct();
         double[] criticalX = new double[total];
         int[] criticalChild = new int[total];
-        int[] lastOf = new int[total];
-        merge(children, criticalX, criticalChild, lastOf);
-        PiecewiseLinearFunction function = sum(children, d, criticalX, criticalChild, lastOf, builder);
-        return new FitFactorSweep(criticalX, criticalChild, function);
-    }
-
-    /**
-     * The sums, component by component in local variables (a value has at most
-     * {@link ResourceType#COUNT} components; those beyond {@code d} stay zero): kept in arrays,
-     * every point would wait for the previous point's stores.
-     */
-    private static PiecewiseLinearFunction sum(ChildPoints children, int d, double[] criticalX, int[] criticalChild,
-            int[] lastOf, FunctionBuilder builder) {
         int count = children.count();
         double[] xs = children.xs;
         double[] vs = children.vs;
@@ -81,13 +73,23 @@ final class FitFactorSweep {
         boolean flatEnd = false;
         double l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0;
         double previousX = 0;
+        // Each child's next argument (never negative: plots start at 0 and go right).
+        long[] key = new long[count];
+        for (int i = 0; i < count; i++) {
+            key[i] = LoserTree.key(xs[position[i]]);
+        }
+        int[] losers = LoserTree.build(key);
         for (int k = 0; k < criticalX.length; k++) {
-            int index = criticalChild[k];
+            int index = losers[0];
             int first = position[index];
-            int last = lastOf[k];
             int end = children.end(index);
-            double x = criticalX[k];
+            int last = lastOfGroup(xs, first, end);
+            double x = xs[first];
+            criticalX[k] = x;
+            criticalChild[k] = index;
             position[index] = last + 1;
+            key[index] = last + 1 < end ? LoserTree.key(xs[last + 1]) : LoserTree.END;
+            LoserTree.replay(losers, key, index);
             if (x != previousX) {
                 double dx = x - previousX;
                 v0 = Math.max(v0, v0 + (s0 + e0) * dx);
@@ -173,7 +175,7 @@ final class FitFactorSweep {
             childSlope[slot + 3] = n3;
             childSlope[slot + 4] = n4;
         }
-        return builder.build();
+        return new FitFactorSweep(criticalX, criticalChild, builder.build());
     }
 
     /** Component {@code c} of point {@code row}; zero beyond the {@code d} components. */
@@ -185,35 +187,6 @@ final class FitFactorSweep {
     private static double twoSumError(double a, double b, double t) {
         double virtual = t - a;
         return (a - (t - virtual)) + (b - virtual);
-    }
-
-    /**
-     * Orders the children's breakpoints by argument, then by child: critical point {@code k} is
-     * child {@code criticalChild[k]}'s points at {@code criticalX[k]}, the last of which is
-     * {@code lastOf[k]}. Arguments are never negative: a child's plot lies on {@code [0, 1]} or,
-     * scaled, on {@code [0, 1 / scale]}.
-     */
-    private static void merge(ChildPoints children, double[] criticalX, int[] criticalChild, int[] lastOf) {
-        int count = children.count();
-        double[] xs = children.xs;
-        int[] position = new int[count];
-        long[] key = new long[count];
-        for (int i = 0; i < count; i++) {
-            position[i] = children.start(i);
-            key[i] = LoserTree.key(xs[position[i]]);
-        }
-        int[] losers = LoserTree.build(key);
-        for (int k = 0; k < criticalX.length; k++) {
-            int index = losers[0];
-            int end = children.end(index);
-            int last = lastOfGroup(xs, position[index], end);
-            criticalX[k] = xs[last];
-            criticalChild[k] = index;
-            lastOf[k] = last;
-            position[index] = last + 1;
-            key[index] = last + 1 < end ? LoserTree.key(xs[last + 1]) : LoserTree.END;
-            LoserTree.replay(losers, key, index);
-        }
     }
 
     /** The last of the points from {@code first} on that share its argument. */
