@@ -241,9 +241,11 @@ final class CompositeElement extends Element {
         fairShareByFitFactor = sweep.function;
     }
 
-    /** The share child {@code index} gets at pool fit factor {@code f} (fair-share mode). */
-    private double[] childShareAt(int index, double f) {
-        double[] out = new double[dims.count()];
+    /**
+     * The share child {@code index} gets at pool fit factor {@code f} (fair-share mode), a new
+     * array; {@code out} holds the packed share on the way.
+     */
+    private double[] childShareAt(int index, double f, double[] out) {
         int last = criticalX.length - 1;
         double fitFactor = Math.max(0, Math.min(last, f));
         int k = (int) Math.floor(fitFactor);
@@ -265,7 +267,7 @@ final class CompositeElement extends Element {
             double x = criticalX[k] + (fitFactor - k) * (criticalX[k + 1] - criticalX[k]);
             childPoints.leftLimit(index, x, out);
         }
-        return dims.unpack(out);
+        return dims.unpackCopy(out);
     }
 
     @Override
@@ -290,8 +292,9 @@ final class CompositeElement extends Element {
                         FifoShares.childShareAt(sortedChildren.get(position), position, fitFactor, dims), type);
             }
         } else {
+            double[] packed = new double[dims.count()];
             for (int i = 0; i < children.size(); i++) {
-                children.get(i).computeAndSetFairShare(childShareAt(i, fitFactor), type);
+                children.get(i).computeAndSetFairShare(childShareAt(i, fitFactor, packed), type);
             }
         }
         setFairShare(suggested, type);

@@ -98,6 +98,14 @@ final class Dims {
         return out;
     }
 
+    /** As {@link #unpack}, but always a new vector, so that {@code packed} can be used again. */
+    double[] unpackCopy(double[] packed) {
+        if (all) {
+            return packed.clone();
+        }
+        return unpack(packed);
+    }
+
     private boolean packedLosesNothing(double[] full) {
         double kept = 0;
         double sum = 0;

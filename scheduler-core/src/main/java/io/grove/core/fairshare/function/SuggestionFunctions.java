@@ -67,7 +67,10 @@ public final class SuggestionFunctions {
                 }
                 walk.tilted(a, b);
             }
-            System.arraycopy(b, 0, a, 0, dim);
+            // b becomes the next piece's start: swap rather than copy.
+            double[] done = a;
+            a = b;
+            b = done;
             fa = fb;
         }
         return walk.finish(a);
