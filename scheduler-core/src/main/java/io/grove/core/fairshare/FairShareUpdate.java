@@ -33,6 +33,16 @@ public final class FairShareUpdate {
      * @throws IllegalArgumentException if an operation names a pool that is not in the tree
      */
     public static FairShareResult run(FairShareInput input) {
+        return run(input, UpdatePhase.PhaseListener.NONE);
+    }
+
+    /**
+     * Runs one update, telling {@code listener} as each of its phases is done (so that a
+     * benchmark can time them; the update keeps no clock).
+     *
+     * @throws IllegalArgumentException if an operation names a pool that is not in the tree
+     */
+    public static FairShareResult run(FairShareInput input, UpdatePhase.PhaseListener listener) {
         UpdateContext context = new UpdateContext(input);
         Map<String, CompositeElement> pools = new HashMap<>();
         CompositeElement root = new CompositeElement(null, 0);
@@ -41,6 +51,7 @@ public final class FairShareUpdate {
             attach(root, pool, pools);
         }
         attachOperations(input, pools);
+        listener.done(UpdatePhase.ELEMENTS);
         checkNestedPromisedPools(root, false, context);
 
         StrongGuarantees.infer(root, context);
@@ -52,22 +63,29 @@ public final class FairShareUpdate {
             restoreState(pool, input.integralState());
         }
         root.updateCumulativeAttributes(context);
+        listener.done(UpdatePhase.ATTRIBUTES);
         IntegralVolumes.consumeAndRefill(root, context);
         StrongGuarantees.validateAndAdjust(root, context);
         if (input.tree().inferWeightFromGuaranteesShareMultiplier() != null) {
             GuaranteeWeights.infer(root, input.tree().inferWeightFromGuaranteesShareMultiplier());
         }
         context.useDims(Dims.of(context.total, root));
+        listener.done(UpdatePhase.GUARANTEES);
 
         IntegralShares.updateBurstPools(context);
         IntegralShares.updateRelaxedPools(root, context);
+        listener.done(UpdatePhase.INTEGRAL_SHARES);
 
         root.prepareRootFunctions(context);
+        listener.done(UpdatePhase.FUNCTIONS);
         root.computeAndSetFairShare(root.fairShareAtFullSuggestion(), Element.FairShareType.REGULAR);
         root.computePromisedGuaranteeFairShare();
         DetailedFairShare rootShare = rootFairShare(root);
+        listener.done(UpdatePhase.DISTRIBUTION);
 
-        return ResultBuilder.build(root, rootShare, context);
+        FairShareResult result = ResultBuilder.build(root, rootShare, context);
+        listener.done(UpdatePhase.RESULT);
+        return result;
     }
 
     private static void attach(CompositeElement parent, PoolConfig config, Map<String, CompositeElement> pools) {
