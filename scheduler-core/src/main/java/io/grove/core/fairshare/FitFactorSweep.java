@@ -64,10 +64,9 @@ final class FitFactorSweep {
         double e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
         // The slope each child has now, so that leaving a piece costs no second division.
         double[] childSlope = new double[count * LANES];
-        // The points emitted so far: their number, the last one, and whether it continues a
-        // horizontal piece (as FunctionBuilder.add, which would read them back from memory).
+        // The points emitted so far: the last one, and whether it continues a horizontal piece
+        // (as FunctionBuilder.add knows by reading them back from memory).
         builder.reset();
-        int n = 0;
         double lastX = 0;
         double beforeLastX = 0;
         boolean flatEnd = false;
@@ -99,45 +98,43 @@ final class FitFactorSweep {
                 v4 = Math.max(v4, v4 + (s4 + e4) * dx);
                 previousX = x;
             }
-            boolean same = n > 0 && v0 == l0 && v1 == l1 && v2 == l2 && v3 == l3 && v4 == l4;
-            if (same && flatEnd && beforeLastX < lastX) {
-                builder.moveLastTo(k);
-            } else {
-                builder.append(k, v0, v1, v2, v3, v4);
-                n++;
-                beforeLastX = lastX;
-                flatEnd = same;
-                l0 = v0;
-                l1 = v1;
-                l2 = v2;
-                l3 = v3;
-                l4 = v4;
-            }
-            lastX = k;
-            // Only this child crosses its breakpoint here: it may jump, and its slope changes.
-            if (first != last) {
-                double j0 = Math.max(0, lane(vs, last, d, 0) - lane(vs, first, d, 0));
-                double j1 = Math.max(0, lane(vs, last, d, 1) - lane(vs, first, d, 1));
-                double j2 = Math.max(0, lane(vs, last, d, 2) - lane(vs, first, d, 2));
-                double j3 = Math.max(0, lane(vs, last, d, 3) - lane(vs, first, d, 3));
-                double j4 = Math.max(0, lane(vs, last, d, 4) - lane(vs, first, d, 4));
-                if (j0 > 0 || j1 > 0 || j2 > 0 || j3 > 0 || j4 > 0) {
-                    v0 += j0;
-                    v1 += j1;
-                    v2 += j2;
-                    v3 += j3;
-                    v4 += j4;
+            // Emit (k, sum); where this child jumps here, add the jump and emit (k, sum) again.
+            // A point like the last two extends their horizontal piece, as FunctionBuilder.add does.
+            boolean jumped = false;
+            while (true) {
+                boolean same = k > 0 && v0 == l0 && v1 == l1 && v2 == l2 && v3 == l3 && v4 == l4;
+                if (same && flatEnd && beforeLastX < lastX) {
+                    builder.moveLastTo(k);
+                } else {
                     builder.append(k, v0, v1, v2, v3, v4);
-                    n++;
-                    beforeLastX = k;
-                    flatEnd = false;
+                    beforeLastX = lastX;
+                    flatEnd = same;
                     l0 = v0;
                     l1 = v1;
                     l2 = v2;
                     l3 = v3;
                     l4 = v4;
                 }
+                lastX = k;
+                if (jumped || first == last) {
+                    break;
+                }
+                double j0 = Math.max(0, lane(vs, last, d, 0) - lane(vs, first, d, 0));
+                double j1 = Math.max(0, lane(vs, last, d, 1) - lane(vs, first, d, 1));
+                double j2 = Math.max(0, lane(vs, last, d, 2) - lane(vs, first, d, 2));
+                double j3 = Math.max(0, lane(vs, last, d, 3) - lane(vs, first, d, 3));
+                double j4 = Math.max(0, lane(vs, last, d, 4) - lane(vs, first, d, 4));
+                if (!(j0 > 0 || j1 > 0 || j2 > 0 || j3 > 0 || j4 > 0)) {
+                    break;
+                }
+                v0 += j0;
+                v1 += j1;
+                v2 += j2;
+                v3 += j3;
+                v4 += j4;
+                jumped = true;
             }
+            // The child's slope changes.
             int slot = index * LANES;
             double n0 = 0, n1 = 0, n2 = 0, n3 = 0, n4 = 0;
             if (last + 1 < end) {

@@ -85,19 +85,13 @@ public final class PiecewiseLinearFunction {
         return out;
     }
 
-    /** The first point from {@code from} on whose argument is at least {@code x}; {@link #size} if none. */
-    public int firstPointAtOrAfter(double x, int from) {
-        int lo = from;
-        int hi = xs.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (xs[mid] < x) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+    /**
+     * The end {@code j} of the piece {@code (j - 1, j)} that {@link #leftLimit} reads at {@code x}:
+     * the first point after the first whose argument is at least {@code x}, at most the last
+     * ({@code 1} for a single point).
+     */
+    public int leftPieceEnd(double x) {
+        return leftPieceEnd(xs, 0, xs.length, x);
     }
 
     /** True when points {@code i} and {@code i + 1} form a jump. */
@@ -147,7 +141,11 @@ public final class PiecewiseLinearFunction {
             System.arraycopy(vs, from * dim, out, offset, dim);
             return;
         }
-        // The first piece (j - 1, j) whose right end is at or after x.
+        valueOnPiece(xs, vs, dim, leftPieceEnd(xs, from, to, x) - 1, x, true, out, offset);
+    }
+
+    /** The first piece {@code (j - 1, j)} of points {@code [from, to)} whose right end is at or after x: its {@code j}. */
+    private static int leftPieceEnd(double[] xs, int from, int to, double x) {
         int lo = from + 1;
         int hi = to - 1;
         while (lo < hi) {
@@ -158,7 +156,7 @@ public final class PiecewiseLinearFunction {
                 lo = mid + 1;
             }
         }
-        valueOnPiece(xs, vs, dim, lo - 1, x, true, out, offset);
+        return lo;
     }
 
     /** {@link #rightLimit(double, double[], int)} of a plot stored side by side with others, as in leftLimit. */

@@ -43,9 +43,9 @@ public final class SuggestionFunctions {
         double[] a = new double[dim];
         byFitFactor.leftLimit(start, a, 0);
         walk.emit(0.0, a);
-        // The first piece whose right end is at or after the start, as in leftLimit.
+        // The first piece whose right end is at or after the start, the one leftLimit read.
         int n = byFitFactor.size();
-        int j = Math.max(1, Math.min(byFitFactor.firstPointAtOrAfter(start, 1), n - 1));
+        int j = byFitFactor.leftPieceEnd(start);
         double fa = start;
         double[] b = new double[dim];
         for (; j < n && fa < end; j++) {
