@@ -3,7 +3,6 @@ package io.grove.core.fairshare;
 import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +50,7 @@ public final class FairShareUpdate {
             attach(root, pool, pools);
         }
         attachOperations(input, pools);
+        context.elementCount = pools.size() + input.operations().size();
         listener.done(UpdatePhase.ELEMENTS);
         checkNestedPromisedPools(root, false, context);
 
@@ -181,20 +181,5 @@ public final class FairShareUpdate {
         }
         root.fairShare = total;
         return DetailedFairShare.split(total, usedStrong, root.proposedIntegralShare);
-    }
-
-    static List<Element> preorder(CompositeElement root) {
-        List<Element> out = new ArrayList<>();
-        collect(root, out);
-        return out;
-    }
-
-    private static void collect(Element element, List<Element> out) {
-        out.add(element);
-        if (element instanceof CompositeElement pool) {
-            for (Element child : pool.children) {
-                collect(child, out);
-            }
-        }
     }
 }

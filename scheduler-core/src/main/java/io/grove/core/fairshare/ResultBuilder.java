@@ -4,7 +4,6 @@ import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.resource.Resources;
 import io.grove.core.resource.ShareVector;
 import java.util.LinkedHashMap;
-import java.util.List;
 
 /** Turns the working elements into the immutable {@link FairShareResult}. */
 final class ResultBuilder {
@@ -17,26 +16,52 @@ final class ResultBuilder {
      * The elements let go of their functions so that the result holds only numbers.
      */
     static FairShareResult build(CompositeElement root, DetailedFairShare rootShare, UpdateContext context) {
-        List<Element> all = FairShareUpdate.preorder(root);
-        Element[] elements = all.toArray(new Element[0]);
-        ElementShares[] fixed = new ElementShares[elements.length];
-        LinkedHashMap<String, IntegralState> state = new LinkedHashMap<>();
-        for (int i = 0; i < elements.length; i++) {
-            Element element = elements[i];
+        Walk walk = new Walk(root, rootShare, context);
+        walk.visit(root);
+        return new FairShareResult(context.alerts, walk.elements, walk.fixed, walk.state, context.historicUsageOut);
+    }
+
+    /** One pass over the tree in pre-order: every element in its place, its functions let go, pools' shares made. */
+    private static final class Walk {
+        private final CompositeElement root;
+        private final DetailedFairShare rootShare;
+        private final UpdateContext context;
+        final Element[] elements;
+        final ElementShares[] fixed;
+        final LinkedHashMap<String, IntegralState> state = new LinkedHashMap<>();
+        private int next;
+
+        Walk(CompositeElement root, DetailedFairShare rootShare, UpdateContext context) {
+            this.root = root;
+            this.rootShare = rootShare;
+            this.context = context;
+            this.elements = new Element[context.elementCount];
+            this.fixed = new ElementShares[context.elementCount];
+        }
+
+        void visit(Element element) {
+            int i = next++;
+            elements[i] = element;
             element.releaseFunctions();
             if (element instanceof CompositeElement pool) {
-                IntegralAttributes integral = null;
-                if (pool.integralType() != IntegralGuaranteeType.NONE) {
-                    integral = integralAttributes(pool, context);
-                    state.put(pool.id, new IntegralState(Resources.of(pool.accumulatedVolume), pool.lastShareRatio));
-                } else if (pool.isIntegralParent()) {
-                    // A parent of integral pools: no bucket of its own, its subtree's ratios.
-                    integral = integralAttributes(pool, context);
+                fixed[i] = poolShares(pool);
+                for (Element child : pool.children) {
+                    visit(child);
                 }
-                fixed[i] = shares(element, element == root ? rootShare : element.detailed(element.fairShare), integral);
             }
         }
-        return new FairShareResult(context.alerts, elements, fixed, state, context.historicUsageOut);
+
+        private ElementShares poolShares(CompositeElement pool) {
+            IntegralAttributes integral = null;
+            if (pool.integralType() != IntegralGuaranteeType.NONE) {
+                integral = integralAttributes(pool, context);
+                state.put(pool.id, new IntegralState(Resources.of(pool.accumulatedVolume), pool.lastShareRatio));
+            } else if (pool.isIntegralParent()) {
+                // A parent of integral pools: no bucket of its own, its subtree's ratios.
+                integral = integralAttributes(pool, context);
+            }
+            return shares(pool, pool == root ? rootShare : pool.detailed(pool.fairShare), integral);
+        }
     }
 
     /** The shares of an operation. */

@@ -35,6 +35,8 @@ final class UpdateContext {
     final List<CompositeElement> burstPools = new ArrayList<>();
     final List<CompositeElement> relaxedPools = new ArrayList<>();
     final List<Alert> alerts = new ArrayList<>();
+    /** The root, the pools and the operations: how many elements the tree has. */
+    int elementCount;
     /** The resources the functions carry; every one until {@link #useDims}. */
     Dims dims = Dims.ALL;
     /** A builder reused for every function of this update (one thread), so that only results are allocated. */
