@@ -35,6 +35,8 @@ final class UpdateContext {
     final List<CompositeElement> burstPools = new ArrayList<>();
     final List<CompositeElement> relaxedPools = new ArrayList<>();
     final List<Alert> alerts = new ArrayList<>();
+    /** What walks read ahead of themselves to overlap their cache misses; never used, only kept. */
+    long loadedAhead;
     /** The root, the pools and the operations: how many elements the tree has. */
     int elementCount;
     /** The resources the functions carry; every one until {@link #useDims}. */
