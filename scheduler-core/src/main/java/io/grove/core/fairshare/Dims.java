@@ -86,6 +86,31 @@ final class Dims {
         return out;
     }
 
+    /** As {@link #pack}, but into {@code out} (at least {@link #count} long), which it returns. */
+    double[] packInto(double[] full, double[] out) {
+        for (int i = 0; i < index.length; i++) {
+            out[i] = full[index[i]];
+        }
+        assert packedLosesNothing(full) : "a resource left out of the functions has a share";
+        return out;
+    }
+
+    /** The kept components of {@code a + b}, into {@code out}, which it returns. */
+    double[] packSumInto(double[] a, double[] b, double[] out) {
+        for (int i = 0; i < index.length; i++) {
+            out[i] = a[index[i]] + b[index[i]];
+        }
+        return out;
+    }
+
+    /** The kept components of {@code min(cap, full_r)}, into {@code out}, which it returns. */
+    double[] packCappedInto(double cap, double[] full, double[] out) {
+        for (int i = 0; i < index.length; i++) {
+            out[i] = Math.min(cap, full[index[i]]);
+        }
+        return out;
+    }
+
     /** A full vector from a packed one (zero in the resources left out). */
     double[] unpack(double[] packed) {
         if (all) {

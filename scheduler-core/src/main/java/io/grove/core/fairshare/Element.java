@@ -1,7 +1,6 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
-import io.grove.core.fairshare.function.SuggestionFunctions;
 
 /**
  * Working state of one element (root, pool or operation) during one update. Attributes are shares
@@ -80,8 +79,10 @@ abstract class Element {
     /** {@code FairShareByFitFactor}, then {@code FairShareBySuggestion} from it. */
     PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
         prepareFairShareByFitFactor(context);
-        return SuggestionFunctions.fairShareBySuggestion(fairShareByFitFactor, context.dims.pack(guaranteeShare()),
-                context.dims.pack(limitsShare), context.scratch);
+        Dims dims = context.dims;
+        return context.walker.fairShareBySuggestion(fairShareByFitFactor,
+                dims.packSumInto(strongGuaranteeShare, proposedIntegralShare, context.guaranteeBuffer),
+                dims.packInto(limitsShare, context.limitsBuffer));
     }
 
     /** The most points {@link #addScaledFunction} appends. */

@@ -75,8 +75,10 @@ final class OperationElement extends Element {
         FunctionBuilder builder = context.scratch.reset();
         Dims dims = context.dims;
         double[] zero = dims.zero;
-        double[] demanded = dims.pack(demandShare);
+        // The builder copies each point, so one buffer serves every point of every operation.
+        double[] point = context.pointBuffer;
         if (context.stepFunctionForGangOperations && parent.stepFunctionForGangOperationsEnabled() && gang) {
+            double[] demanded = dims.packInto(demandShare, point);
             builder.add(0, zero, 0).add(1, zero, 0).add(1, demanded, 0).add(2, demanded, 0);
             fairShareByFitFactor = builder.build();
             return;
@@ -86,18 +88,19 @@ final class OperationElement extends Element {
         if (maxUsage == 0) {
             builder.add(1, zero, 0);
         } else {
-            double[] sorted = usageShare.clone();
+            double[] sorted = context.sortBuffer;
+            System.arraycopy(usageShare, 0, sorted, 0, sorted.length);
             Arrays.sort(sorted);
             double previous = 0;
             for (double u : sorted) {
                 double fitFactor = u / maxUsage;
                 if (fitFactor > previous) {
-                    builder.add(fitFactor, dims.pack(Vec.min(Vec.filled(u), usageShare)), 0);
+                    builder.add(fitFactor, dims.packCappedInto(u, usageShare, point), 0);
                     previous = fitFactor;
                 }
             }
         }
-        builder.add(1, dims.pack(usageShare), 0).add(2, demanded, 0);
+        builder.add(1, dims.packInto(usageShare, point), 0).add(2, dims.packInto(demandShare, point), 0);
         fairShareByFitFactor = builder.build();
     }
 

@@ -1,6 +1,7 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
+import io.grove.core.fairshare.function.SuggestionFunctions;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
@@ -41,8 +42,16 @@ final class UpdateContext {
     int elementCount;
     /** The resources the functions carry; every one until {@link #useDims}. */
     Dims dims = Dims.ALL;
+    /** Buffers for the points of an operation's function on their way into {@link #scratch}. */
+    final double[] pointBuffer = new double[Vec.N];
+    final double[] sortBuffer = new double[Vec.N];
+    /** Buffers for the guarantee and the limits a suggestion walk reads (and does not keep). */
+    final double[] guaranteeBuffer = new double[Vec.N];
+    final double[] limitsBuffer = new double[Vec.N];
     /** A builder reused for every function of this update (one thread), so that only results are allocated. */
     FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
+    /** The suggestion walk of every element, on {@link #scratch}, its working vectors kept. */
+    SuggestionFunctions.Walker walker = SuggestionFunctions.walker(Vec.N, scratch);
 
     UpdateContext(FairShareInput input) {
         this.tree = input.tree();
@@ -74,6 +83,7 @@ final class UpdateContext {
     void useDims(Dims chosen) {
         dims = chosen;
         scratch = new FunctionBuilder(chosen.count(), expectedPoints);
+        walker = SuggestionFunctions.walker(chosen.count(), scratch);
     }
 
     boolean totalIsZero() {

@@ -27,68 +27,99 @@ public final class SuggestionFunctions {
      */
     public static PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor,
             double[] guarantee, double[] limits, FunctionBuilder scratch) {
-        int dim = byFitFactor.dim();
-        double[] limit = new double[dim];
-        double[] floor = new double[dim];
-        for (int r = 0; r < dim; r++) {
-            double low = byFitFactor.leftValue(r);
-            double high = byFitFactor.rightValue(r);
-            limit[r] = Math.min(Math.max(limits[r], low), high);
-            floor[r] = Math.min(Math.max(guarantee[r], low), limit[r]);
-        }
-        double start = byFitFactor.maxArgumentNotAbove(floor);
-        double end = byFitFactor.maxArgumentNotAbove(limit);
-        Walk walk = new Walk(dim, floor, scratch.reset());
+        return new Walk(byFitFactor.dim(), scratch).run(byFitFactor, guarantee, limits);
+    }
 
-        double[] a = new double[dim];
-        byFitFactor.leftLimit(start, a, 0);
-        walk.emit(0.0, a);
-        // The first piece whose right end is at or after the start, the one leftLimit read.
-        int n = byFitFactor.size();
-        int j = byFitFactor.leftPieceEnd(start);
-        double fa = start;
-        double[] b = new double[dim];
-        for (; j < n && fa < end; j++) {
-            double fb = byFitFactor.x(j);
-            for (int r = 0; r < dim; r++) {
-                b[r] = byFitFactor.v(j, r);
-            }
-            if (fb == fa) {
-                // A jump of the fit-factor function: held at its bottom until the top is affordable.
-                walk.emit(walk.suggestion(b), a);
-                walk.emit(walk.suggestion(b), b);
-            } else {
-                if (fb > end) {
-                    double t = (end - fa) / (fb - fa);
-                    for (int r = 0; r < dim; r++) {
-                        b[r] = PiecewiseLinearFunction.lerp(a[r], b[r], t);
-                    }
-                    fb = end;
-                }
-                walk.tilted(a, b);
-            }
-            // b becomes the next piece's start: swap rather than copy.
-            double[] done = a;
-            a = b;
-            b = done;
-            fa = fb;
-        }
-        return walk.finish(a);
+    /**
+     * A walker for functions of {@code dim} components that keeps its working vectors from one
+     * function to the next, for a caller that builds many (one thread).
+     */
+    public static Walker walker(int dim, FunctionBuilder scratch) {
+        return new Walk(dim, scratch);
+    }
+
+    /** Builds {@code FairShareBySuggestion} functions one after another; see {@link #walker}. */
+    public interface Walker {
+        /** As {@link SuggestionFunctions#fairShareBySuggestion}, with this walker's builder. */
+        PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor, double[] guarantee,
+                double[] limits);
     }
 
     /** Emits the points of the curve, keeping the suggestion non-decreasing. */
-    private static final class Walk {
+    private static final class Walk implements Walker {
         private final int dim;
-        private final double[] floor;
         private final FunctionBuilder builder;
+        private final double[] limit;
+        private final double[] floor;
         private final double[] point;
+        private double[] a;
+        private double[] b;
         private double lastSuggestion;
 
-        Walk(int dim, double[] floor, FunctionBuilder builder) {
+        Walk(int dim, FunctionBuilder builder) {
             this.dim = dim;
-            this.floor = floor;
             this.builder = builder;
+            this.limit = new double[dim];
+            this.floor = new double[dim];
             this.point = new double[dim];
+            this.a = new double[dim];
+            this.b = new double[dim];
+        }
+
+        @Override
+        public PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor, double[] guarantee,
+                double[] limits) {
+            if (byFitFactor.dim() != dim) {
+                throw new IllegalArgumentException("a walker of dimension " + dim + " given a function of dimension "
+                        + byFitFactor.dim());
+            }
+            return run(byFitFactor, guarantee, limits);
+        }
+
+        PiecewiseLinearFunction run(PiecewiseLinearFunction byFitFactor, double[] guarantee, double[] limits) {
+            builder.reset();
+            lastSuggestion = 0;
+            for (int r = 0; r < dim; r++) {
+                double low = byFitFactor.leftValue(r);
+                double high = byFitFactor.rightValue(r);
+                limit[r] = Math.min(Math.max(limits[r], low), high);
+                floor[r] = Math.min(Math.max(guarantee[r], low), limit[r]);
+            }
+            double start = byFitFactor.maxArgumentNotAbove(floor);
+            double end = byFitFactor.maxArgumentNotAbove(limit);
+
+            byFitFactor.leftLimit(start, a, 0);
+            emit(0.0, a);
+            // The first piece whose right end is at or after the start, the one leftLimit read.
+            int n = byFitFactor.size();
+            int j = byFitFactor.leftPieceEnd(start);
+            double fa = start;
+            for (; j < n && fa < end; j++) {
+                double fb = byFitFactor.x(j);
+                for (int r = 0; r < dim; r++) {
+                    b[r] = byFitFactor.v(j, r);
+                }
+                if (fb == fa) {
+                    // A jump of the fit-factor function: held at its bottom until the top is affordable.
+                    emit(suggestion(b), a);
+                    emit(suggestion(b), b);
+                } else {
+                    if (fb > end) {
+                        double t = (end - fa) / (fb - fa);
+                        for (int r = 0; r < dim; r++) {
+                            b[r] = PiecewiseLinearFunction.lerp(a[r], b[r], t);
+                        }
+                        fb = end;
+                    }
+                    tilted(a, b);
+                }
+                // b becomes the next piece's start: swap rather than copy.
+                double[] done = a;
+                a = b;
+                b = done;
+                fa = fb;
+            }
+            return finish(a);
         }
 
         double suggestion(double[] value) {
