@@ -4,12 +4,14 @@ import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareUpdate;
 import io.grove.core.fairshare.TreeGenerator;
 import io.grove.core.fairshare.UpdatePhase;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 
 /**
  * Where the time of one fair-share update goes: the median time of each of its phases over a
  * number of updates of the benchmark's tree ({@link FairShareUpdateBenchmark}), the first ten left
- * out. The update reports its phases as they end; this program reads the clock.
+ * out, and what each phase allocates. The update reports its phases as they end; this program reads
+ * the clock and the thread's allocation counter.
  *
  * <pre>java -Xms4g -Xmx4g -XX:+AlwaysPreTouch -cp bench/target/benchmarks.jar io.grove.bench.FairSharePhases [pools/operations] [runs]</pre>
  */
@@ -29,30 +31,40 @@ public final class FairSharePhases {
         FairShareInput input = TreeGenerator.generate(42, new TreeGenerator.Shape(Integer.parseInt(size[0]),
                 Integer.parseInt(size[1]), 4, false));
         UpdatePhase[] phases = UpdatePhase.values();
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long[][] nanos = new long[phases.length + 1][runs - WARM_UP];
+        long[] bytes = new long[phases.length + 1];
         for (int run = 0; run < runs; run++) {
             long[] times = new long[phases.length];
-            long[] last = {System.nanoTime()};
+            long[] allocated = new long[phases.length];
+            long[] last = {System.nanoTime(), threads.getCurrentThreadAllocatedBytes()};
             long start = last[0];
+            long startBytes = last[1];
             FairShareUpdate.run(input, phase -> {
                 long now = System.nanoTime();
+                long nowBytes = threads.getCurrentThreadAllocatedBytes();
                 times[phase.ordinal()] = now - last[0];
+                allocated[phase.ordinal()] = nowBytes - last[1];
                 last[0] = now;
+                last[1] = nowBytes;
             });
             if (run >= WARM_UP) {
                 for (int p = 0; p < phases.length; p++) {
                     nanos[p][run - WARM_UP] = times[p];
+                    bytes[p] = allocated[p];
                 }
                 nanos[phases.length][run - WARM_UP] = last[0] - start;
+                bytes[phases.length] = last[1] - startBytes;
             }
         }
         StringBuilder out = new StringBuilder(args.length > 0 ? args[0] : "10000/100000").append(':');
         for (int p = 0; p <= phases.length; p++) {
             String name = p < phases.length ? phases[p].name().toLowerCase().replace('_', ' ') : "whole update";
-            out.append(String.format(" %s %.1f ms%s", name, median(nanos[p]) / 1e6, p < phases.length ? "," : ""));
+            out.append(String.format(" %s %.1f ms (%.0f MB)%s", name, median(nanos[p]) / 1e6, bytes[p] / 1e6,
+                    p < phases.length ? "," : ""));
         }
         System.out.println(out.append(" (medians of ").append(runs - WARM_UP).append(" updates after ")
-                .append(WARM_UP).append(" warm-up updates)"));
+                .append(WARM_UP).append(" warm-up updates; in brackets what each allocates)"));
     }
 
     private static double median(long[] values) {
