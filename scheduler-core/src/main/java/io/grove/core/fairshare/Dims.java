@@ -75,15 +75,7 @@ final class Dims {
 
     /** The kept components of a full vector; the vector itself when every resource is kept. Not to be written. */
     double[] pack(double[] full) {
-        if (all) {
-            return full;
-        }
-        double[] out = new double[index.length];
-        for (int i = 0; i < index.length; i++) {
-            out[i] = full[index[i]];
-        }
-        assert packedLosesNothing(full) : "a resource left out of the functions has a share";
-        return out;
+        return all ? full : packInto(full, new double[index.length]);
     }
 
     /** As {@link #pack}, but into {@code out} (at least {@link #count} long), which it returns. */

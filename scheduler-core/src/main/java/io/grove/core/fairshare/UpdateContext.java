@@ -51,7 +51,7 @@ final class UpdateContext {
     /** A builder reused for every function of this update (one thread), so that only results are allocated. */
     FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
     /** The suggestion walk of every element, on {@link #scratch}, its working vectors kept. */
-    SuggestionFunctions.Walker walker = SuggestionFunctions.walker(Vec.N, scratch);
+    SuggestionFunctions.Walker walker = new SuggestionFunctions.Walker(Vec.N, scratch);
 
     UpdateContext(FairShareInput input) {
         this.tree = input.tree();
@@ -83,7 +83,7 @@ final class UpdateContext {
     void useDims(Dims chosen) {
         dims = chosen;
         scratch = new FunctionBuilder(chosen.count(), expectedPoints);
-        walker = SuggestionFunctions.walker(chosen.count(), scratch);
+        walker = new SuggestionFunctions.Walker(chosen.count(), scratch);
     }
 
     boolean totalIsZero() {

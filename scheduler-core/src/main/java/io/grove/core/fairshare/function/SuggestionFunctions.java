@@ -27,26 +27,14 @@ public final class SuggestionFunctions {
      */
     public static PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor,
             double[] guarantee, double[] limits, FunctionBuilder scratch) {
-        return new Walk(byFitFactor.dim(), scratch).run(byFitFactor, guarantee, limits);
+        return new Walker(byFitFactor.dim(), scratch).fairShareBySuggestion(byFitFactor, guarantee, limits);
     }
 
     /**
-     * A walker for functions of {@code dim} components that keeps its working vectors from one
-     * function to the next, for a caller that builds many (one thread).
+     * Builds {@code FairShareBySuggestion} functions of {@code dim} components one after another
+     * on one builder, keeping its working vectors from one function to the next (one thread).
      */
-    public static Walker walker(int dim, FunctionBuilder scratch) {
-        return new Walk(dim, scratch);
-    }
-
-    /** Builds {@code FairShareBySuggestion} functions one after another; see {@link #walker}. */
-    public interface Walker {
-        /** As {@link SuggestionFunctions#fairShareBySuggestion}, with this walker's builder. */
-        PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor, double[] guarantee,
-                double[] limits);
-    }
-
-    /** Emits the points of the curve, keeping the suggestion non-decreasing. */
-    private static final class Walk implements Walker {
+    public static final class Walker {
         private final int dim;
         private final FunctionBuilder builder;
         private final double[] limit;
@@ -56,7 +44,7 @@ public final class SuggestionFunctions {
         private double[] b;
         private double lastSuggestion;
 
-        Walk(int dim, FunctionBuilder builder) {
+        public Walker(int dim, FunctionBuilder builder) {
             this.dim = dim;
             this.builder = builder;
             this.limit = new double[dim];
@@ -66,17 +54,13 @@ public final class SuggestionFunctions {
             this.b = new double[dim];
         }
 
-        @Override
+        /** As {@link SuggestionFunctions#fairShareBySuggestion}, on this walker's builder, which it resets. */
         public PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor, double[] guarantee,
                 double[] limits) {
             if (byFitFactor.dim() != dim) {
                 throw new IllegalArgumentException("a walker of dimension " + dim + " given a function of dimension "
                         + byFitFactor.dim());
             }
-            return run(byFitFactor, guarantee, limits);
-        }
-
-        PiecewiseLinearFunction run(PiecewiseLinearFunction byFitFactor, double[] guarantee, double[] limits) {
             builder.reset();
             lastSuggestion = 0;
             for (int r = 0; r < dim; r++) {

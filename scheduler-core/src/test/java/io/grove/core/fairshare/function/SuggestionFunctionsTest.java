@@ -53,7 +53,7 @@ class SuggestionFunctionsTest {
         // points, bit for bit, as a walk of its own.
         SplittableRandom random = new SplittableRandom(7);
         int dim = 3;
-        SuggestionFunctions.Walker walker = SuggestionFunctions.walker(dim, new FunctionBuilder(dim));
+        SuggestionFunctions.Walker walker = new SuggestionFunctions.Walker(dim, new FunctionBuilder(dim));
         for (int k = 0; k < 200; k++) {
             PiecewiseLinearFunction fsbff = RandomFunctions.nonDecreasing(random, dim, 1 + random.nextInt(12), 1.0,
                     0.1, random.nextBoolean());
@@ -72,7 +72,7 @@ class SuggestionFunctionsTest {
 
     @Test
     void aWalkerRefusesAFunctionOfAnotherDimension() {
-        SuggestionFunctions.Walker walker = SuggestionFunctions.walker(2, new FunctionBuilder(2));
+        SuggestionFunctions.Walker walker = new SuggestionFunctions.Walker(2, new FunctionBuilder(2));
         FunctionBuilder b = new FunctionBuilder(1);
         b.add(0, 0).add(1, 1);
         IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
