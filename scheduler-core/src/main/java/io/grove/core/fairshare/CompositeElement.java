@@ -48,10 +48,18 @@ final class CompositeElement extends Element {
     private double[] criticalX;
     private int[] criticalChild;
 
+    /** Read from the configuration once, as the walks after the first find it far away in memory. */
+    private final IntegralGuaranteeType integralType;
+    private final boolean integralParent;
+
     CompositeElement(PoolConfig config, int position) {
         super(config == null ? PoolTreeConfig.ROOT : config.name());
         this.config = config;
         this.position = position;
+        this.integralType = config == null ? IntegralGuaranteeType.NONE : config.integralGuarantees().guaranteeType();
+        this.integralParent = config != null && integralType == IntegralGuaranteeType.NONE
+                && (!config.integralGuarantees().resourceFlow().isEmpty()
+                        || !config.integralGuarantees().burstGuaranteeResources().isEmpty());
     }
 
     @Override
@@ -78,14 +86,12 @@ final class CompositeElement extends Element {
     }
 
     IntegralGuaranteeType integralType() {
-        return config == null ? IntegralGuaranteeType.NONE : config.integralGuarantees().guaranteeType();
+        return integralType;
     }
 
     /** A pool of type none that declares a flow or burst resources, bounding the integral pools below it. */
     boolean isIntegralParent() {
-        return config != null && integralType() == IntegralGuaranteeType.NONE
-                && (!config.integralGuarantees().resourceFlow().isEmpty()
-                        || !config.integralGuarantees().burstGuaranteeResources().isEmpty());
+        return integralParent;
     }
 
     boolean stepFunctionForGangOperationsEnabled() {

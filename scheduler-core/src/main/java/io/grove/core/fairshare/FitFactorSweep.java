@@ -49,6 +49,9 @@ final class FitFactorSweep {
         double[] xs = children.xs;
         double[] vs = children.vs;
         int[] position = new int[count];
+        // Most trees have at most three resources (user slots, CPU, memory): the last two
+        // components' work is skipped then, on a branch that always goes the same way.
+        boolean wide = d > 3;
         double v0 = 0, v1 = 0, v2 = 0, v3 = 0, v4 = 0;
         for (int i = 0; i < count; i++) {
             int first = children.start(i);
@@ -94,8 +97,10 @@ final class FitFactorSweep {
                 v0 = Math.max(v0, v0 + (s0 + e0) * dx);
                 v1 = Math.max(v1, v1 + (s1 + e1) * dx);
                 v2 = Math.max(v2, v2 + (s2 + e2) * dx);
-                v3 = Math.max(v3, v3 + (s3 + e3) * dx);
-                v4 = Math.max(v4, v4 + (s4 + e4) * dx);
+                if (wide) {
+                    v3 = Math.max(v3, v3 + (s3 + e3) * dx);
+                    v4 = Math.max(v4, v4 + (s4 + e4) * dx);
+                }
                 previousX = x;
             }
             // Emit (k, sum); where this child jumps here, add the jump and emit (k, sum) again.
@@ -122,8 +127,8 @@ final class FitFactorSweep {
                 double j0 = Math.max(0, lane(vs, last, d, 0) - lane(vs, first, d, 0));
                 double j1 = Math.max(0, lane(vs, last, d, 1) - lane(vs, first, d, 1));
                 double j2 = Math.max(0, lane(vs, last, d, 2) - lane(vs, first, d, 2));
-                double j3 = Math.max(0, lane(vs, last, d, 3) - lane(vs, first, d, 3));
-                double j4 = Math.max(0, lane(vs, last, d, 4) - lane(vs, first, d, 4));
+                double j3 = wide ? Math.max(0, lane(vs, last, d, 3) - lane(vs, first, d, 3)) : 0;
+                double j4 = wide ? Math.max(0, lane(vs, last, d, 4) - lane(vs, first, d, 4)) : 0;
                 if (!(j0 > 0 || j1 > 0 || j2 > 0 || j3 > 0 || j4 > 0)) {
                     break;
                 }
@@ -142,35 +147,39 @@ final class FitFactorSweep {
                 n0 = (lane(vs, last + 1, d, 0) - lane(vs, last, d, 0)) * inverseWidth;
                 n1 = (lane(vs, last + 1, d, 1) - lane(vs, last, d, 1)) * inverseWidth;
                 n2 = (lane(vs, last + 1, d, 2) - lane(vs, last, d, 2)) * inverseWidth;
-                n3 = (lane(vs, last + 1, d, 3) - lane(vs, last, d, 3)) * inverseWidth;
-                n4 = (lane(vs, last + 1, d, 4) - lane(vs, last, d, 4)) * inverseWidth;
+                if (wide) {
+                    n3 = (lane(vs, last + 1, d, 3) - lane(vs, last, d, 3)) * inverseWidth;
+                    n4 = (lane(vs, last + 1, d, 4) - lane(vs, last, d, 4)) * inverseWidth;
+                }
             }
             // Knuth's two-sum: the exact rounding error of each new slope sum, without branches.
             double c0 = n0 - childSlope[slot];
             double c1 = n1 - childSlope[slot + 1];
             double c2 = n2 - childSlope[slot + 2];
-            double c3 = n3 - childSlope[slot + 3];
-            double c4 = n4 - childSlope[slot + 4];
             double t0 = s0 + c0;
             double t1 = s1 + c1;
             double t2 = s2 + c2;
-            double t3 = s3 + c3;
-            double t4 = s4 + c4;
             e0 += twoSumError(s0, c0, t0);
             e1 += twoSumError(s1, c1, t1);
             e2 += twoSumError(s2, c2, t2);
-            e3 += twoSumError(s3, c3, t3);
-            e4 += twoSumError(s4, c4, t4);
             s0 = t0;
             s1 = t1;
             s2 = t2;
-            s3 = t3;
-            s4 = t4;
             childSlope[slot] = n0;
             childSlope[slot + 1] = n1;
             childSlope[slot + 2] = n2;
-            childSlope[slot + 3] = n3;
-            childSlope[slot + 4] = n4;
+            if (wide) {
+                double c3 = n3 - childSlope[slot + 3];
+                double c4 = n4 - childSlope[slot + 4];
+                double t3 = s3 + c3;
+                double t4 = s4 + c4;
+                e3 += twoSumError(s3, c3, t3);
+                e4 += twoSumError(s4, c4, t4);
+                s3 = t3;
+                s4 = t4;
+                childSlope[slot + 3] = n3;
+                childSlope[slot + 4] = n4;
+            }
         }
         return new FitFactorSweep(criticalX, criticalChild, builder.build());
     }
