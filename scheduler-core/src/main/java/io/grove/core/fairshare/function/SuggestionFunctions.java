@@ -78,32 +78,113 @@ public final class SuggestionFunctions {
             int n = byFitFactor.size();
             int j = byFitFactor.leftPieceEnd(start);
             double fa = start;
+            // The piece's ends and the floor component by component in local variables (at most
+            // five; those beyond dim stay zero, which changes no maximum below): in arrays, every
+            // point would go through memory several times over.
+            double a0 = lane(a, 0), a1 = lane(a, 1), a2 = lane(a, 2), a3 = lane(a, 3), a4 = lane(a, 4);
+            double g0 = lane(floor, 0), g1 = lane(floor, 1), g2 = lane(floor, 2), g3 = lane(floor, 3);
+            double g4 = lane(floor, 4);
             for (; j < n && fa < end; j++) {
                 double fb = byFitFactor.x(j);
-                for (int r = 0; r < dim; r++) {
-                    b[r] = byFitFactor.v(j, r);
-                }
+                double b0 = lane(byFitFactor, j, 0), b1 = lane(byFitFactor, j, 1), b2 = lane(byFitFactor, j, 2);
+                double b3 = lane(byFitFactor, j, 3), b4 = lane(byFitFactor, j, 4);
                 if (fb == fa) {
                     // A jump of the fit-factor function: held at its bottom until the top is affordable.
-                    emit(suggestion(b), a);
-                    emit(suggestion(b), b);
+                    double s = suggestion(b0 - g0, b1 - g1, b2 - g2, b3 - g3, b4 - g4);
+                    emit(s, a0, a1, a2, a3, a4);
+                    emit(s, b0, b1, b2, b3, b4);
                 } else {
                     if (fb > end) {
                         double t = (end - fa) / (fb - fa);
-                        for (int r = 0; r < dim; r++) {
-                            b[r] = PiecewiseLinearFunction.lerp(a[r], b[r], t);
-                        }
+                        b0 = PiecewiseLinearFunction.lerp(a0, b0, t);
+                        b1 = PiecewiseLinearFunction.lerp(a1, b1, t);
+                        b2 = PiecewiseLinearFunction.lerp(a2, b2, t);
+                        b3 = PiecewiseLinearFunction.lerp(a3, b3, t);
+                        b4 = PiecewiseLinearFunction.lerp(a4, b4, t);
                         fb = end;
                     }
-                    tilted(a, b);
+                    // The suggestion along the piece is the upper envelope of one line per
+                    // component, u + t * (b - a) with u = a - floor, and zero. Where one line is
+                    // strictly on top at both ends (as tilted computes them), it is on top all
+                    // along and there is no bend; anything else (ties, a bend, zero on top) goes
+                    // the general way.
+                    double u0 = a0 - g0, u1 = a1 - g1, u2 = a2 - g2, u3 = a3 - g3, u4 = a4 - g4;
+                    double w0 = u0 + (b0 - a0), w1 = u1 + (b1 - a1), w2 = u2 + (b2 - a2);
+                    double w3 = u3 + (b3 - a3), w4 = u4 + (b4 - a4);
+                    double topAtStart = suggestion(u0, u1, u2, u3, u4);
+                    double topAtEnd = suggestion(w0, w1, w2, w3, w4);
+                    int onTopAtEnd = onTop(topAtEnd, w0, w1, w2, w3, w4);
+                    if (topAtStart > 0 && topAtEnd > 0 && Integer.bitCount(onTopAtEnd) == 1
+                            && onTopAtEnd == onTop(topAtStart, u0, u1, u2, u3, u4)) {
+                        emit(suggestion(b0 - g0, b1 - g1, b2 - g2, b3 - g3, b4 - g4), b0, b1, b2, b3, b4);
+                    } else {
+                        store(a, a0, a1, a2, a3, a4);
+                        store(b, b0, b1, b2, b3, b4);
+                        tilted(a, b);
+                    }
                 }
-                // b becomes the next piece's start: swap rather than copy.
-                double[] done = a;
-                a = b;
-                b = done;
+                a0 = b0;
+                a1 = b1;
+                a2 = b2;
+                a3 = b3;
+                a4 = b4;
                 fa = fb;
             }
+            store(a, a0, a1, a2, a3, a4);
             return finish(a);
+        }
+
+        /** Component {@code r} of {@code v}, zero beyond the dimension. */
+        private double lane(double[] v, int r) {
+            return r < dim ? v[r] : 0;
+        }
+
+        private double lane(PiecewiseLinearFunction f, int i, int r) {
+            return r < dim ? f.v(i, r) : 0;
+        }
+
+        private void store(double[] v, double v0, double v1, double v2, double v3, double v4) {
+            v[0] = v0;
+            if (dim > 1) {
+                v[1] = v1;
+            }
+            if (dim > 2) {
+                v[2] = v2;
+            }
+            if (dim > 3) {
+                v[3] = v3;
+            }
+            if (dim > 4) {
+                v[4] = v4;
+            }
+        }
+
+        private void emit(double suggestion, double v0, double v1, double v2, double v3, double v4) {
+            store(point, v0, v1, v2, v3, v4);
+            emit(suggestion, point);
+        }
+
+        /**
+         * {@code max(0, d0, .., d4)}: the suggestion at a point from its {@code value_r - floor_r}
+         * (components beyond the dimension are zero and change nothing).
+         */
+        private double suggestion(double d0, double d1, double d2, double d3, double d4) {
+            double s = above(above(above(0.0, d0), d1), d2);
+            return dim > 3 ? above(above(s, d3), d4) : s;
+        }
+
+        /**
+         * {@code Math.max(s, x)} for {@code s} zero or positive and {@code x} not NaN, in one
+         * comparison (no NaN or negative zero to tell apart; the values are finite shares).
+         */
+        private static double above(double s, double x) {
+            return x > s ? x : s;
+        }
+
+        /** The components equal to {@code max}, one bit each. */
+        private int onTop(double max, double d0, double d1, double d2, double d3, double d4) {
+            int bits = (d0 == max ? 1 : 0) | (d1 == max ? 2 : 0) | (d2 == max ? 4 : 0);
+            return dim > 3 ? bits | (d3 == max ? 8 : 0) | (d4 == max ? 16 : 0) : bits;
         }
 
         double suggestion(double[] value) {
