@@ -44,7 +44,14 @@ public final class SuggestionFunctions {
         private double[] b;
         private double lastSuggestion;
 
+        /** The most components a walker keeps in local variables: one per resource type. */
+        public static final int MAX_DIM = 5;
+
+        /** @throws IllegalArgumentException unless {@code 1 <= dim <= MAX_DIM} */
         public Walker(int dim, FunctionBuilder builder) {
+            if (dim < 1 || dim > MAX_DIM) {
+                throw new IllegalArgumentException("a walker takes 1 to " + MAX_DIM + " components, not " + dim);
+            }
             this.dim = dim;
             this.builder = builder;
             this.limit = new double[dim];

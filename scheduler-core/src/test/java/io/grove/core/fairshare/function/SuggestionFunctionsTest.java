@@ -71,6 +71,12 @@ class SuggestionFunctionsTest {
     }
 
     @Test
+    void aWalkerRefusesMoreComponentsThanItKeeps() {
+        assertThrows(IllegalArgumentException.class, () -> new SuggestionFunctions.Walker(6, new FunctionBuilder(6)));
+        assertThrows(IllegalArgumentException.class, () -> new SuggestionFunctions.Walker(0, new FunctionBuilder(1)));
+    }
+
+    @Test
     void aWalkerRefusesAFunctionOfAnotherDimension() {
         SuggestionFunctions.Walker walker = new SuggestionFunctions.Walker(2, new FunctionBuilder(2));
         FunctionBuilder b = new FunctionBuilder(1);
