@@ -48,6 +48,14 @@ final class CompositeElement extends Element {
     private double[] criticalX;
     private int[] criticalChild;
 
+    /**
+     * The sums of the usage and demand of this pool's operations, added as they are attached, where
+     * the pool has no child pools (its children are then its operations, in the order summed here);
+     * {@code null} elsewhere. Such a pool's walk of the attributes need not visit its operations.
+     */
+    private double[] operationsUsage;
+    private double[] operationsDemand;
+
     /** Read from the configuration once, as the walks after the first find it far away in memory. */
     private final IntegralGuaranteeType integralType;
     private final boolean integralParent;
@@ -135,6 +143,33 @@ final class CompositeElement extends Element {
         return Vec.share(limits, context.total);
     }
 
+    /**
+     * Adds an operation just attached to the sums of its pool's operations, where the pool has no
+     * child pools (all pools are attached before the operations): the same additions in the same
+     * order as {@link #updateCumulativeAttributes} would make, while the operation is at hand.
+     */
+    void addOperationSums(OperationElement operation) {
+        if (!childPools.isEmpty()) {
+            return;
+        }
+        if (operationsUsage == null) {
+            operationsUsage = Vec.zero();
+            operationsDemand = Vec.zero();
+        }
+        Vec.addTo(operationsUsage, operation.usage);
+        Vec.addTo(operationsDemand, operation.demand);
+    }
+
+    /**
+     * Whether this pool's operations' shares are read before their functions are built (the
+     * root's children by the integral shares and the root's fair share; children whose weights
+     * follow their historic usage). Elsewhere an operation works its shares out when its
+     * functions are built ({@link OperationElement#prepareFairShareFunctions}).
+     */
+    private boolean operationsAttributedEarly() {
+        return isRoot() || config.infersChildrenWeightsFromHistoricUsage();
+    }
+
     /** Burst and flow ratios, usage and demand, bottom-up; FIFO order. */
     void updateCumulativeAttributes(UpdateContext context) {
         IntegralGuaranteeType type = integralType();
@@ -146,18 +181,28 @@ final class CompositeElement extends Element {
                 : Vec.maxRatio(config.integralGuarantees().resourceFlow().toArray(0), context.total);
         totalBurstRatio = burstRatio;
         totalResourceFlowRatio = resourceFlowRatio;
-        usage = Vec.zero();
-        demand = Vec.zero();
-        for (Element child : children) {
-            if (child instanceof CompositeElement pool) {
-                pool.updateCumulativeAttributes(context);
-                totalBurstRatio += pool.totalBurstRatio;
-                totalResourceFlowRatio += pool.totalResourceFlowRatio;
-            } else {
-                child.updateAttributes(context);
+        if (operationsUsage != null) {
+            usage = operationsUsage;
+            demand = operationsDemand;
+            if (operationsAttributedEarly()) {
+                for (Element child : children) {
+                    child.updateAttributes(context);
+                }
             }
-            Vec.addTo(usage, child.usage);
-            Vec.addTo(demand, child.demand);
+        } else {
+            usage = Vec.zero();
+            demand = Vec.zero();
+            for (Element child : children) {
+                if (child instanceof CompositeElement pool) {
+                    pool.updateCumulativeAttributes(context);
+                    totalBurstRatio += pool.totalBurstRatio;
+                    totalResourceFlowRatio += pool.totalResourceFlowRatio;
+                } else {
+                    child.updateAttributes(context);
+                }
+                Vec.addTo(usage, child.usage);
+                Vec.addTo(demand, child.demand);
+            }
         }
         updateAttributes(context);
         if (config != null && config.infersChildrenWeightsFromHistoricUsage()) {

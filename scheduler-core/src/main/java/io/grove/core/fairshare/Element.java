@@ -60,7 +60,9 @@ abstract class Element {
     /** Shares of usage, demand, limits and the strong guarantee. */
     void updateAttributes(UpdateContext context) {
         limitsShare = computeLimitsShare(context);
-        strongGuaranteeShare = Vec.share(inferredStrongGuarantee, context.total);
+        // Operations have none: the shared zero, not an array of zeros each.
+        strongGuaranteeShare = inferredStrongGuarantee == Vec.ZERO ? Vec.ZERO
+                : Vec.share(inferredStrongGuarantee, context.total);
         usageShare = Vec.share(usage, context.total);
         demandShare = Vec.share(demand, context.total);
     }

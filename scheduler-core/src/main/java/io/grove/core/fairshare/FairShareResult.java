@@ -40,6 +40,11 @@ public final class FairShareResult {
         this.historicUsage = Collections.unmodifiableMap(historicUsage);
     }
 
+    /** The working elements behind the shares, in tree order (for the package's tests). */
+    Element[] workingElements() {
+        return elements.clone();
+    }
+
     /** The usage averages behind weights inferred from historic usage, to feed into the next update. */
     public Map<String, Double> historicUsage() {
         return historicUsage;

@@ -150,8 +150,10 @@ public final class FairShareUpdate {
             }
             OperationElement element = elements[i];
             element.read(operations.get(i));
-            element.parent = poolOf[i];
-            poolOf[i].children.add(element);
+            CompositeElement pool = poolOf[i];
+            element.parent = pool;
+            pool.children.add(element);
+            pool.addOperationSums(element);
         }
         context.loadedAhead = ahead;
     }

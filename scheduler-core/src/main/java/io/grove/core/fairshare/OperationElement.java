@@ -2,6 +2,7 @@ package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+import io.grove.core.fairshare.function.SuggestionFunctions;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
@@ -21,6 +22,10 @@ final class OperationElement extends Element {
     private double[] rampTop;
     /** The ramp goes straight into the parent's {@link ChildPoints}, with no function object. */
     private boolean rampOnly;
+    /** Its shares are worked out (by its pool's walk of the attributes, or when its functions are built). */
+    private boolean attributed;
+    /** Its pool is a FIFO pool, which reads its function until the update is done. */
+    private boolean underFifo;
 
     /**
      * An element whose operation is read later ({@link #read}): made in pool order, so that the
@@ -57,6 +62,12 @@ final class OperationElement extends Element {
     }
 
     @Override
+    void updateAttributes(UpdateContext context) {
+        super.updateAttributes(context);
+        attributed = true;
+    }
+
+    @Override
     double[] computeLimitsShare(UpdateContext context) {
         if (unlimited) {
             return context.wholeTreeShare;
@@ -77,7 +88,7 @@ final class OperationElement extends Element {
         double[] zero = dims.zero;
         // The builder copies each point, so one buffer serves every point of every operation.
         double[] point = context.pointBuffer;
-        if (context.stepFunctionForGangOperations && parent.stepFunctionForGangOperationsEnabled() && gang) {
+        if (stepFunction(context)) {
             double[] demanded = dims.packInto(demandShare, point);
             builder.add(0, zero, 0).add(1, zero, 0).add(1, demanded, 0).add(2, demanded, 0);
             fairShareByFitFactor = builder.build();
@@ -105,6 +116,43 @@ final class OperationElement extends Element {
     }
 
     /**
+     * An operation that runs jobs and whose limits cover its demand (the usual case; no gang
+     * step function) builds {@code FairShareBySuggestion} straight from its usage steps
+     * ({@link SuggestionFunctions.Walker#beginSteps}): the function the walk of
+     * {@link #prepareFairShareByFitFactor}'s plot gives, without the plot.
+     */
+    @Override
+    PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
+        double maxUsage = Vec.maxComponent(usageShare);
+        if (maxUsage == 0 || stepFunction(context) || strongGuaranteeShare != Vec.ZERO
+                || proposedIntegralShare != Vec.ZERO || !Vec.dominates(limitsShare, demandShare)) {
+            return super.buildFairShareBySuggestion(context);
+        }
+        Dims dims = context.dims;
+        double[] point = context.pointBuffer;
+        SuggestionFunctions.Walker walker = context.walker;
+        walker.beginSteps();
+        double[] sorted = context.sortBuffer;
+        System.arraycopy(usageShare, 0, sorted, 0, sorted.length);
+        Arrays.sort(sorted);
+        // The fit factors of the plot's steps, as prepareFairShareByFitFactor makes them.
+        double previous = 0;
+        for (double u : sorted) {
+            double fitFactor = u / maxUsage;
+            if (fitFactor > previous) {
+                walker.step(dims.packCappedInto(u, usageShare, point));
+                previous = fitFactor;
+            }
+        }
+        return walker.endSteps(dims.packInto(demandShare, point));
+    }
+
+    /** A gang operation under step functions: nothing up to fit factor 1, its whole demand after. */
+    private boolean stepFunction(UpdateContext context) {
+        return context.stepFunctionForGangOperations && parent.stepFunctionForGangOperationsEnabled() && gang;
+    }
+
+    /**
      * An operation that runs nothing and whose limits cover its demand has, with no guarantee,
      * {@code FairShareBySuggestion(s) = D * min(1, s / d)} for its demand share {@code D} with
      * dominant component {@code d}: three points. Under a fair-share pool they are written
@@ -116,17 +164,24 @@ final class OperationElement extends Element {
         if (rampTop != null) {
             return;
         }
+        if (!attributed) {
+            // Most pools leave their operations' shares to this point, where the operation is at hand.
+            updateAttributes(context);
+        }
+        underFifo = parent.mode() == SchedulingMode.FIFO;
         boolean ramp = !(gang && context.stepFunctionForGangOperations)
                 && Vec.isZero(usageShare) && Vec.dominates(limitsShare, demandShare);
         if (!ramp) {
             super.prepareFairShareFunctions(context);
+            // The fit-factor function of an operation was only the walk's input.
+            fairShareByFitFactor = null;
             return;
         }
         double dominant = Vec.maxComponent(demandShare);
         // Nothing demanded: the constant zero, which is a ramp of top zero.
         double knee = dominant == 0 ? 1.0 : dominant;
         double[] top = dominant == 0 ? context.dims.zero : context.dims.pack(demandShare);
-        rampOnly = parent.mode() != SchedulingMode.FIFO;
+        rampOnly = !underFifo;
         if (!rampOnly) {
             fairShareBySuggestion = dominant == 0 ? PiecewiseLinearFunction.constant(0, 1, top)
                     : PiecewiseLinearFunction.ramp(knee, top);
@@ -149,8 +204,16 @@ final class OperationElement extends Element {
         }
     }
 
+    /**
+     * Takes its share. Under a fair-share pool nothing reads its function any more (the pool reads
+     * its own copy, {@link ChildPoints}), so it is let go here, where the operation is at hand,
+     * and the result's walk need not visit it ({@link ResultBuilder}).
+     */
     @Override
     void computeAndSetFairShare(double[] suggested, FairShareType type) {
         setFairShare(suggested, type);
+        if (!underFifo) {
+            fairShareBySuggestion = null;
+        }
     }
 }

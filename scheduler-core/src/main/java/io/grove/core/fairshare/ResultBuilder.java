@@ -1,9 +1,11 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.pool.IntegralGuaranteeType;
+import io.grove.core.pool.SchedulingMode;
 import io.grove.core.resource.Resources;
 import io.grove.core.resource.ShareVector;
 import java.util.LinkedHashMap;
+import java.util.List;
 
 /** Turns the working elements into the immutable {@link FairShareResult}. */
 final class ResultBuilder {
@@ -39,15 +41,34 @@ final class ResultBuilder {
             this.fixed = new ElementShares[context.elementCount];
         }
 
-        void visit(Element element) {
+        /**
+         * Visits a pool and its subtree. A pool's children are its child pools, then its
+         * operations (the update attaches every pool before any operation); the operations are put
+         * in place without being read, as they have let go of their functions when they took
+         * their shares, except under a FIFO pool.
+         */
+        void visit(CompositeElement pool) {
             int i = next++;
-            elements[i] = element;
-            element.releaseFunctions();
-            if (element instanceof CompositeElement pool) {
-                fixed[i] = poolShares(pool);
-                for (Element child : pool.children) {
-                    visit(child);
+            elements[i] = pool;
+            pool.releaseFunctions();
+            fixed[i] = poolShares(pool);
+            List<Element> children = pool.children;
+            int pools = pool.childPools.size();
+            for (int c = 0; c < pools; c++) {
+                CompositeElement child = pool.childPools.get(c);
+                if (children.get(c) != child) {
+                    throw new IllegalStateException("pool " + pool.id + " has an operation before its child pool "
+                            + child.id);
                 }
+                visit(child);
+            }
+            boolean fifo = pool.mode() == SchedulingMode.FIFO;
+            for (int c = pools; c < children.size(); c++) {
+                Element operation = children.get(c);
+                if (fifo) {
+                    operation.releaseFunctions();
+                }
+                elements[next++] = operation;
             }
         }
 

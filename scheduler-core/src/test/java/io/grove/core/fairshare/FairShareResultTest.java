@@ -45,6 +45,33 @@ class FairShareResultTest {
         }
     }
 
+    /**
+     * The result keeps its elements for the operations' shares, made on demand; none of them may
+     * keep a function (operations let go of theirs as they take their shares, FIFO pools' in the
+     * result's walk), or a daemon would hold every function of the last update.
+     */
+    @Test
+    void noElementKeepsAFunction() {
+        List<FairShareResult> results = new ArrayList<>();
+        for (long seed = 1; seed <= 6; seed++) {
+            results.add(FairShareUpdate.run(TreeGenerator.generate(seed,
+                    new TreeGenerator.Shape(60, 400, 3, seed % 2 == 0))));
+        }
+        results.add(UpdateFixture.tree(pool("queue").fifo(), pool("fair").child(pool("leaf")))
+                .op("q1", "queue", res(10, 10, 100))
+                .op("q2", "queue", res(10, 10, 100).with(io.grove.core.resource.ResourceType.CPU, 30))
+                .op("f1", "fair", res(10, 10, 100))
+                .op("l1", "leaf", res(10, 10, 100))
+                .op("r1", PoolTreeConfig.ROOT, res(10, 10, 100))
+                .run());
+        for (FairShareResult each : results) {
+            for (Element element : each.workingElements()) {
+                assertNull(element.fairShareByFitFactor, element.id);
+                assertNull(element.fairShareBySuggestion, element.id);
+            }
+        }
+    }
+
     @Test
     void anOperationsShareIsAllWeightProportional() {
         DetailedFairShare x = result.element("x").fairShare();

@@ -1,5 +1,7 @@
 package io.grove.core.fairshare.function;
 
+import java.util.Arrays;
+
 /**
  * Builds {@code FairShareBySuggestion} from {@code FairShareByFitFactor} in one pass.
  *
@@ -139,6 +141,39 @@ public final class SuggestionFunctions {
             }
             store(a, a0, a1, a2, a3, a4);
             return finish(a);
+        }
+
+        /**
+         * Starts {@code FairShareBySuggestion} of an element without guarantees whose fit-factor
+         * function covers its usage in equal dominant steps on {@code [0, 1]} and grows to its
+         * demand on {@code [1, 2]}, with limits at or above the demand (an operation that runs
+         * jobs): the same function as {@link #fairShareBySuggestion} of that plot, built without
+         * the plot. Along the steps the suggestion is the dominant share itself, so that each step
+         * is one point ({@link #step}); the piece from usage to demand is walked as any other
+         * ({@link #endSteps}). {@code SuggestionFunctionsTest} checks it against the walk bit for bit.
+         */
+        public void beginSteps() {
+            builder.reset();
+            lastSuggestion = 0;
+            Arrays.fill(floor, 0.0);
+            Arrays.fill(a, 0.0);
+            emit(0.0, a);
+        }
+
+        /**
+         * The next point of the steps: the share at the next distinct fit factor, each component
+         * {@code min(usage_r, u)} for the next usage value {@code u}, in increasing order.
+         */
+        public void step(double[] value) {
+            System.arraycopy(value, 0, a, 0, dim);
+            emit(suggestion(value), value);
+        }
+
+        /** The piece from the last step (the usage) to {@code demand}, and the finished function. */
+        public PiecewiseLinearFunction endSteps(double[] demand) {
+            System.arraycopy(demand, 0, b, 0, dim);
+            tilted(a, b);
+            return finish(b);
         }
 
         /** Component {@code r} of {@code v}, zero beyond the dimension. */

@@ -70,6 +70,63 @@ class SuggestionFunctionsTest {
         }
     }
 
+    /**
+     * The steps of an element that runs jobs ({@code beginSteps}, {@code step}, {@code endSteps})
+     * give, bit for bit, what the walk of its fit-factor plot gives: usage covered in equal
+     * dominant steps up to 1, then a piece up to the demand, no guarantee, limits at or above the
+     * demand. Usage with ties, zeros and values one ulp apart; demand equal to the usage or not.
+     */
+    @Test
+    void stepsGiveWhatTheWalkOfTheirPlotGives() {
+        SplittableRandom random = new SplittableRandom(11);
+        for (int k = 0; k < 3000; k++) {
+            int dim = 1 + random.nextInt(5);
+            SuggestionFunctions.Walker walker = new SuggestionFunctions.Walker(dim, new FunctionBuilder(dim));
+            double[] pool = {0, 0.01, 0.2, 0.2, Math.nextUp(0.2), 0.35, 0.5, 1.0 / 3, 0.7};
+            double[] usage = new double[dim];
+            double[] demand = new double[dim];
+            double[] limits = new double[dim];
+            for (int r = 0; r < dim; r++) {
+                usage[r] = random.nextInt(4) == 0 ? pool[random.nextInt(pool.length)] : random.nextDouble() * 0.5;
+                demand[r] = random.nextInt(3) == 0 ? usage[r] : usage[r] + random.nextDouble() * 0.5;
+                limits[r] = random.nextBoolean() ? demand[r] : demand[r] + random.nextDouble();
+            }
+            double maxUsage = 0;
+            for (double u : usage) {
+                maxUsage = Math.max(maxUsage, u);
+            }
+            if (maxUsage == 0) {
+                continue;
+            }
+            double[] sorted = usage.clone();
+            java.util.Arrays.sort(sorted);
+            FunctionBuilder plot = new FunctionBuilder(dim).add(0, new double[dim], 0);
+            // A walk in between, so that the steps find the walker as a walk leaves it.
+            walker.fairShareBySuggestion(RandomFunctions.nonDecreasing(random, dim, 6, 1.0, 0.1, true),
+                    new double[dim], limits);
+            walker.beginSteps();
+            double previous = 0;
+            for (double u : sorted) {
+                double fitFactor = u / maxUsage;
+                if (fitFactor > previous) {
+                    double[] value = new double[dim];
+                    for (int r = 0; r < dim; r++) {
+                        value[r] = Math.min(u, usage[r]);
+                    }
+                    plot.add(fitFactor, value, 0);
+                    walker.step(value);
+                    previous = fitFactor;
+                }
+            }
+            PiecewiseLinearFunction steps = walker.endSteps(demand.clone());
+            PiecewiseLinearFunction byFitFactor = plot.add(1, usage, 0).add(2, demand, 0).build();
+            PiecewiseLinearFunction walked = SuggestionFunctions.fairShareBySuggestion(byFitFactor, new double[dim],
+                    limits, new FunctionBuilder(dim));
+            assertEquals(walked.toString(), steps.toString(), "case " + k + ": usage "
+                    + java.util.Arrays.toString(usage) + ", demand " + java.util.Arrays.toString(demand));
+        }
+    }
+
     @Test
     void aWalkerRefusesMoreComponentsThanItKeeps() {
         assertThrows(IllegalArgumentException.class, () -> new SuggestionFunctions.Walker(6, new FunctionBuilder(6)));
