@@ -261,7 +261,7 @@ final class CompositeElement extends Element {
         } else if (mode() == SchedulingMode.FIFO) {
             fairShareByFitFactor = FifoShares.fitFactorFunction(sortedChildren, dims.count(), context.scratch.reset());
         } else {
-            prepareFairShareMode(context.scratch.reset());
+            prepareFairShareMode(context);
         }
     }
 
@@ -270,7 +270,8 @@ final class CompositeElement extends Element {
      * {@code min(1, x * w_c / w_min)}, and every breakpoint of every child becomes one integer fit
      * factor ({@link FitFactorSweep}).
      */
-    private void prepareFairShareMode(FunctionBuilder builder) {
+    private void prepareFairShareMode(UpdateContext context) {
+        FunctionBuilder builder = context.scratch.reset();
         double minWeight = Double.MAX_VALUE;
         for (Element child : children) {
             if (child.weight() > EPSILON) {
@@ -286,7 +287,7 @@ final class CompositeElement extends Element {
         for (Element child : children) {
             child.addScaledFunction(childPoints, child.weight() / minWeight);
         }
-        FitFactorSweep sweep = FitFactorSweep.run(childPoints, dims.count(), builder);
+        FitFactorSweep sweep = FitFactorSweep.run(childPoints, dims.count(), builder, context.sweepScratch);
         criticalX = sweep.criticalX;
         criticalChild = sweep.criticalChild;
         fairShareByFitFactor = sweep.function;

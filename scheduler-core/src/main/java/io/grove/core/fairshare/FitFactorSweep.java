@@ -42,13 +42,19 @@ final class FitFactorSweep {
      * the previous one's stores.
      */
     static FitFactorSweep run(ChildPoints children, int d, FunctionBuilder builder) {
+        return run(children, d, builder, new Scratch());
+    }
+
+    /** As {@link #run(ChildPoints, int, FunctionBuilder)}, its working arrays in {@code scratch}. */
+    static FitFactorSweep run(ChildPoints children, int d, FunctionBuilder builder, Scratch scratch) {
         int total = children.distinct();
         double[] criticalX = new double[total];
         int[] criticalChild = new int[total];
         int count = children.count();
         double[] xs = children.xs;
         double[] vs = children.vs;
-        int[] position = new int[count];
+        scratch.fit(count);
+        int[] position = scratch.position;
         // Most trees have at most three resources (user slots, CPU, memory): the last two
         // components' work is skipped then, on a branch that always goes the same way.
         boolean wide = d > 3;
@@ -66,7 +72,8 @@ final class FitFactorSweep {
         double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
         double e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
         // The slope each child has now, so that leaving a piece costs no second division.
-        double[] childSlope = new double[count * LANES];
+        double[] childSlope = scratch.childSlope;
+        java.util.Arrays.fill(childSlope, 0, count * LANES, 0.0);
         // The points emitted so far: the last one, and whether it continues a horizontal piece
         // (as FunctionBuilder.add knows by reading them back from memory).
         builder.reset();
@@ -76,11 +83,12 @@ final class FitFactorSweep {
         double l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0;
         double previousX = 0;
         // Each child's next argument (never negative: plots start at 0 and go right).
-        long[] key = new long[count];
+        long[] key = scratch.key;
         for (int i = 0; i < count; i++) {
             key[i] = LoserTree.key(xs[position[i]]);
         }
-        int[] losers = LoserTree.build(key);
+        int[] losers = scratch.tree;
+        LoserTree.build(key, count, losers, scratch.winners);
         for (int k = 0; k < criticalX.length; k++) {
             int index = losers[0];
             int first = position[index];
@@ -91,7 +99,7 @@ final class FitFactorSweep {
             criticalChild[k] = index;
             position[index] = last + 1;
             key[index] = last + 1 < end ? LoserTree.key(xs[last + 1]) : LoserTree.END;
-            LoserTree.replay(losers, key, index);
+            LoserTree.replay(losers, key, count, index);
             if (x != previousX) {
                 double dx = x - previousX;
                 v0 = Math.max(v0, v0 + (s0 + e0) * dx);
@@ -182,6 +190,30 @@ final class FitFactorSweep {
             }
         }
         return new FitFactorSweep(criticalX, criticalChild, builder.build());
+    }
+
+    /**
+     * The working arrays of a sweep, by child: kept from one sweep to the next (one thread), as a
+     * tree's 10,000 pools would otherwise allocate five small arrays each.
+     */
+    static final class Scratch {
+        int[] position = new int[0];
+        double[] childSlope = new double[0];
+        long[] key = new long[0];
+        int[] tree = new int[1];
+        int[] winners = new int[0];
+
+        /** Makes room for {@code count} children. */
+        void fit(int count) {
+            if (position.length < count) {
+                int capacity = Math.max(count, 2 * position.length);
+                position = new int[capacity];
+                childSlope = new double[capacity * LANES];
+                key = new long[capacity];
+                tree = new int[capacity];
+                winners = new int[2 * capacity];
+            }
+        }
     }
 
     /** Component {@code c} of point {@code row}; zero beyond the {@code d} components. */

@@ -31,10 +31,20 @@ final class LoserTree {
     static int[] build(long[] key) {
         int k = key.length;
         int[] tree = new int[Math.max(1, k)];
+        build(key, k, tree, new int[2 * k]);
+        return tree;
+    }
+
+    /**
+     * Plays every match of the first {@code k} runs once into {@code tree} (at least
+     * {@code max(1, k)} long), with {@code winners} (at least {@code 2k} long) to work in: arrays
+     * that one sweep after another can reuse.
+     */
+    static void build(long[] key, int k, int[] tree, int[] winners) {
+        tree[0] = 0;
         if (k <= 1) {
-            return tree;
+            return;
         }
-        int[] winners = new int[2 * k];
         for (int i = 0; i < k; i++) {
             winners[k + i] = i;
         }
@@ -46,12 +56,15 @@ final class LoserTree {
             tree[node] = aWins ? b : a;
         }
         tree[0] = winners[1];
-        return tree;
     }
 
     /** Replays the matches on the way up from run {@code run}, whose key has just changed. */
     static void replay(int[] tree, long[] key, int run) {
-        int k = key.length;
+        replay(tree, key, key.length, run);
+    }
+
+    /** As {@link #replay(int[], long[], int)} for a tournament of the first {@code k} runs. */
+    static void replay(int[] tree, long[] key, int k, int run) {
         int winner = run;
         long winnerKey = key[run];
         for (int node = (k + run) >>> 1; node >= 1; node >>>= 1) {

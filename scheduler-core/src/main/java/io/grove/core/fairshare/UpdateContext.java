@@ -50,6 +50,8 @@ final class UpdateContext {
     final double[] limitsBuffer = new double[Vec.N];
     /** A builder reused for every function of this update (one thread), so that only results are allocated. */
     FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
+    /** The working arrays of every pool's sweep. */
+    final FitFactorSweep.Scratch sweepScratch = new FitFactorSweep.Scratch();
     /** The suggestion walk of every element, on {@link #scratch}, its working vectors kept. */
     SuggestionFunctions.Walker walker = new SuggestionFunctions.Walker(Vec.N, scratch);
 
