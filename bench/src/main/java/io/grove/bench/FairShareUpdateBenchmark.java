@@ -1,11 +1,15 @@
 package io.grove.bench;
 
 import io.grove.core.fairshare.FairShareInput;
+import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
 import io.grove.core.fairshare.TreeGenerator;
 import java.lang.management.ManagementFactory;
+import io.grove.core.resource.Resources;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,13 +45,33 @@ public class FairShareUpdateBenchmark {
     @Param({"1000/10000", "10000/100000"})
     public String size;
 
+    /**
+     * How the operations' records lie in memory when the update reads them. {@code aged}: made
+     * once for the trial and then moved about the heap by the run's collections, so that each
+     * update finds them scattered. {@code fresh}: a new record with a new demand for every
+     * operation before each update (not timed), as the daemon makes them from its live state just
+     * before each update ({@code UpdateInputs}): in input order, next to each other.
+     */
+    @Param({"aged", "fresh"})
+    public String records;
+
+    private FairShareInput generated;
     private FairShareInput input;
 
     @Setup(Level.Trial)
     public void setUp() {
         String[] parts = size.split("/");
-        input = TreeGenerator.generate(42, new TreeGenerator.Shape(Integer.parseInt(parts[0]),
+        generated = TreeGenerator.generate(42, new TreeGenerator.Shape(Integer.parseInt(parts[0]),
                 Integer.parseInt(parts[1]), 4, false));
+        input = generated;
+    }
+
+    /** A fresh copy of the operations' records before each update, where {@link #records} asks for it. */
+    @Setup(Level.Invocation)
+    public void renewRecords() {
+        if (records.equals("fresh")) {
+            input = fresh(generated);
+        }
     }
 
     @Benchmark
@@ -55,16 +79,33 @@ public class FairShareUpdateBenchmark {
         return FairShareUpdate.run(input);
     }
 
+    /** The same input with every operation's record and demand made anew, in input order. */
+    static FairShareInput fresh(FairShareInput input) {
+        List<OperationDemand> operations = new ArrayList<>(input.operations().size());
+        for (OperationDemand o : input.operations()) {
+            operations.add(new OperationDemand(o.id(), o.pool(), o.weight(), o.demand().plus(Resources.ZERO),
+                    o.usage(), o.resourceLimits(), o.bestAllocationShare(), o.gang(), o.startTime(),
+                    o.pendingJobCount()));
+        }
+        return new FairShareInput(input.tree(), input.totalResources(), operations, input.integralState(),
+                input.elapsedSeconds(), input.poolResourceCaps(), input.historicUsage());
+    }
+
     /**
      * A quick look without JMH, printing the median of the runs after the first ten:
-     * {@code java -cp bench/target/benchmarks.jar io.grove.bench.FairShareUpdateBenchmark [pools/operations] [runs]}.
+     * {@code java -cp bench/target/benchmarks.jar io.grove.bench.FairShareUpdateBenchmark [pools/operations] [runs] [aged|fresh]}.
      */
     public static void main(String[] args) {
         String[] sizes = args.length > 0 ? new String[] {args[0]} : new String[] {"1000/10000", "10000/100000"};
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 25;
+        String records = args.length > 2 ? args[2] : "aged";
+        if (!records.equals("aged") && !records.equals("fresh")) {
+            throw new IllegalArgumentException("records must be aged or fresh, got " + records);
+        }
         for (String size : sizes) {
             FairShareUpdateBenchmark bench = new FairShareUpdateBenchmark();
             bench.size = size;
+            bench.records = records;
             bench.setUp();
             double[] times = new double[runs];
             double[] cpu = new double[runs];
@@ -72,6 +113,7 @@ public class FairShareUpdateBenchmark {
                     (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             long allocated = 0;
             for (int i = 0; i < runs; i++) {
+                bench.renewRecords();
                 long bytes = threads.getCurrentThreadAllocatedBytes();
                 long cpuStart = threads.getCurrentThreadCpuTime();
                 long start = System.nanoTime();
@@ -85,8 +127,8 @@ public class FairShareUpdateBenchmark {
             Arrays.sort(measured);
             double[] measuredCpu = Arrays.copyOfRange(cpu, warm, runs);
             Arrays.sort(measuredCpu);
-            System.out.printf("%s: median %.1f ms, min %.1f ms (the thread's CPU: median %.1f ms), %.0f MB allocated"
-                    + " per update, over %d runs after %d warm-up runs%n", size, measured[measured.length / 2],
+            System.out.printf("%s (%s records): median %.1f ms, min %.1f ms (the thread's CPU: median %.1f ms), %.0f MB allocated"
+                    + " per update, over %d runs after %d warm-up runs%n", size, records, measured[measured.length / 2],
                     measured[0], measuredCpu[measuredCpu.length / 2], allocated / 1e6, measured.length, warm);
         }
     }
