@@ -99,16 +99,9 @@ final class OperationElement extends Element {
         if (maxUsage == 0) {
             builder.add(1, zero, 0);
         } else {
-            double[] sorted = context.sortBuffer;
-            System.arraycopy(usageShare, 0, sorted, 0, sorted.length);
-            Arrays.sort(sorted);
-            double previous = 0;
-            for (double u : sorted) {
-                double fitFactor = u / maxUsage;
-                if (fitFactor > previous) {
-                    builder.add(fitFactor, dims.packCappedInto(u, usageShare, point), 0);
-                    previous = fitFactor;
-                }
+            int steps = usageSteps(context, maxUsage);
+            for (int i = 0; i < steps; i++) {
+                builder.add(context.stepBuffer[i], dims.packCappedInto(context.sortBuffer[i], usageShare, point), 0);
             }
         }
         builder.add(1, dims.packInto(usageShare, point), 0).add(2, dims.packInto(demandShare, point), 0);
@@ -132,19 +125,37 @@ final class OperationElement extends Element {
         double[] point = context.pointBuffer;
         SuggestionFunctions.Walker walker = context.walker;
         walker.beginSteps();
+        int steps = usageSteps(context, maxUsage);
+        for (int i = 0; i < steps; i++) {
+            walker.step(dims.packCappedInto(context.sortBuffer[i], usageShare, point));
+        }
+        return walker.endSteps(dims.packInto(demandShare, point));
+    }
+
+    /**
+     * The steps in which the usage is covered: its distinct positive values {@code u} in
+     * increasing order, into {@code context.sortBuffer}, and their fit factors {@code u / maxUsage}
+     * into {@code context.stepBuffer} (a value whose fit factor rounds to the one before is no
+     * step of its own); returns how many.
+     */
+    private int usageSteps(UpdateContext context, double maxUsage) {
         double[] sorted = context.sortBuffer;
         System.arraycopy(usageShare, 0, sorted, 0, sorted.length);
         Arrays.sort(sorted);
-        // The fit factors of the plot's steps, as prepareFairShareByFitFactor makes them.
+        int steps = 0;
         double previous = 0;
-        for (double u : sorted) {
+        for (int i = 0; i < sorted.length; i++) {
+            double u = sorted[i];
             double fitFactor = u / maxUsage;
             if (fitFactor > previous) {
-                walker.step(dims.packCappedInto(u, usageShare, point));
+                // steps <= i: the values not yet read stay in place.
+                sorted[steps] = u;
+                context.stepBuffer[steps] = fitFactor;
+                steps++;
                 previous = fitFactor;
             }
         }
-        return walker.endSteps(dims.packInto(demandShare, point));
+        return steps;
     }
 
     /** A gang operation under step functions: nothing up to fit factor 1, its whole demand after. */

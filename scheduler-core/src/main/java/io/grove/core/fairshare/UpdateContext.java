@@ -45,6 +45,8 @@ final class UpdateContext {
     /** Buffers for the points of an operation's function on their way into {@link #scratch}. */
     final double[] pointBuffer = new double[Vec.N];
     final double[] sortBuffer = new double[Vec.N];
+    /** The fit factors of an operation's usage steps (see {@link OperationElement}). */
+    final double[] stepBuffer = new double[Vec.N];
     /** Buffers for the guarantee and the limits a suggestion walk reads (and does not keep). */
     final double[] guaranteeBuffer = new double[Vec.N];
     final double[] limitsBuffer = new double[Vec.N];
