@@ -253,10 +253,22 @@ public final class PiecewiseLinearFunction {
         return Math.max(x0, Math.min(x1, x));
     }
 
-    /** The last point whose component {@code c} is at most {@code target}; the first point's must be. */
+    /**
+     * The last point whose component {@code c} is at most {@code target}; the first point's must be.
+     * The ends are looked at first: a walk starts where nothing is above the floor yet and ends
+     * where everything is within the limits, and the values being non-decreasing, the search by
+     * halves would find the same point there.
+     */
     private int lastPointNotAbove(int c, double target) {
-        int lo = 0;
-        int hi = xs.length - 1;
+        int last = xs.length - 1;
+        if (vs[last * dim + c] <= target) {
+            return last;
+        }
+        if (vs[dim + c] > target) {
+            return 0;
+        }
+        int lo = 1;
+        int hi = last - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (vs[mid * dim + c] <= target) {

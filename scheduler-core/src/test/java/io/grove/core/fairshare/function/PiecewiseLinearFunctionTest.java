@@ -118,4 +118,53 @@ class PiecewiseLinearFunctionTest {
         }
         return b.build();
     }
+
+    /**
+     * {@code maxArgumentNotAbove} against a plain statement of it (the last point within the
+     * target found point by point, then the same interpolation), bit for bit, on random
+     * non-decreasing functions with flats and jumps, for targets below, at and between their
+     * values and beyond both ends.
+     */
+    @Test
+    void maxArgumentNotAboveAsThePlainStatement() {
+        SplittableRandom random = new SplittableRandom(3);
+        for (int k = 0; k < 2000; k++) {
+            int dim = 1 + random.nextInt(3);
+            PiecewiseLinearFunction f = RandomFunctions.nonDecreasing(random, dim, 1 + random.nextInt(12), 1.0, 0.1,
+                    random.nextBoolean());
+            double[] target = new double[dim];
+            for (int c = 0; c < dim; c++) {
+                int point = random.nextInt(f.size());
+                target[c] = switch (random.nextInt(4)) {
+                    case 0 -> f.v(point, c);
+                    case 1 -> f.v(point, c) + random.nextDouble() * 0.05;
+                    case 2 -> f.rightValue(c) + random.nextDouble();
+                    default -> f.leftValue(c);
+                };
+            }
+            double expected = f.rightBound();
+            for (int c = 0; c < dim; c++) {
+                expected = Math.min(expected, plainMaxArgumentNotAbove(f, c, target[c]));
+            }
+            assertEquals(expected, f.maxArgumentNotAbove(target), "case " + k + ": " + f);
+        }
+    }
+
+    private static double plainMaxArgumentNotAbove(PiecewiseLinearFunction f, int c, double target) {
+        if (f.v(0, c) > target) {
+            return f.x(0);
+        }
+        int p = 0;
+        while (p + 1 < f.size() && f.v(p + 1, c) <= target) {
+            p++;
+        }
+        if (p == f.size() - 1 || f.x(p) == f.x(p + 1)) {
+            return f.x(p);
+        }
+        double x0 = f.x(p);
+        double x1 = f.x(p + 1);
+        double v0 = f.v(p, c);
+        double x = x0 + (target - v0) / (f.v(p + 1, c) - v0) * (x1 - x0);
+        return Math.max(x0, Math.min(x1, x));
+    }
 }
