@@ -144,10 +144,20 @@ public final class PiecewiseLinearFunction {
         valueOnPiece(xs, vs, dim, leftPieceEnd(xs, from, to, x) - 1, x, true, out, offset);
     }
 
-    /** The first piece {@code (j - 1, j)} of points {@code [from, to)} whose right end is at or after x: its {@code j}. */
+    /**
+     * The first piece {@code (j - 1, j)} of points {@code [from, to)} whose right end is at or after
+     * x: its {@code j}. The first and the last piece are looked at before searching by halves (a
+     * walk starts on the first piece, and a share is often read at either end of a plot).
+     */
     private static int leftPieceEnd(double[] xs, int from, int to, double x) {
-        int lo = from + 1;
-        int hi = to - 1;
+        if (to - from < 2 || xs[from + 1] >= x) {
+            return from + 1;
+        }
+        if (xs[to - 2] < x) {
+            return to - 1;
+        }
+        int lo = from + 2;
+        int hi = to - 2;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (xs[mid] >= x) {

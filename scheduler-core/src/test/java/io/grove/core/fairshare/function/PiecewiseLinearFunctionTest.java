@@ -167,4 +167,26 @@ class PiecewiseLinearFunctionTest {
         double x = x0 + (target - v0) / (f.v(p + 1, c) - v0) * (x1 - x0);
         return Math.max(x0, Math.min(x1, x));
     }
+
+    /** {@code leftPieceEnd} against a scan point by point, at, between and beyond the plot's arguments. */
+    @Test
+    void leftPieceEndAsAScan() {
+        SplittableRandom random = new SplittableRandom(4);
+        for (int k = 0; k < 2000; k++) {
+            PiecewiseLinearFunction f = RandomFunctions.nonDecreasing(random, 1, 1 + random.nextInt(12), 1.0, 0.1,
+                    random.nextBoolean());
+            int point = random.nextInt(f.size());
+            double x = switch (random.nextInt(4)) {
+                case 0 -> f.x(point);
+                case 1 -> f.x(point) + random.nextDouble() * 0.1;
+                case 2 -> f.rightBound() + random.nextDouble();
+                default -> f.leftBound() - random.nextDouble();
+            };
+            int expected = 1;
+            while (expected < f.size() - 1 && f.x(expected) < x) {
+                expected++;
+            }
+            assertEquals(expected, f.leftPieceEnd(x), "case " + k + " at " + x + ": " + f);
+        }
+    }
 }
