@@ -3,6 +3,7 @@ package io.grove.core.fairshare;
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
 import io.grove.core.resource.ResourceType;
+import java.util.Arrays;
 
 /**
  * A fair-share pool's {@code FairShareByFitFactor} from its children's scaled
@@ -39,13 +40,9 @@ final class FitFactorSweep {
      * them; without, the sums of one breakpoint overlap the matches of the next. The sums are kept
      * component by component in local variables (a value has at most {@link ResourceType#COUNT}
      * components; those beyond {@code d} stay zero): in arrays, every breakpoint would wait for
-     * the previous one's stores.
+     * the previous one's stores. The working arrays by child are {@code scratch}'s, kept from one
+     * sweep to the next.
      */
-    static FitFactorSweep run(ChildPoints children, int d, FunctionBuilder builder) {
-        return run(children, d, builder, new Scratch());
-    }
-
-    /** As {@link #run(ChildPoints, int, FunctionBuilder)}, its working arrays in {@code scratch}. */
     static FitFactorSweep run(ChildPoints children, int d, FunctionBuilder builder, Scratch scratch) {
         int total = children.distinct();
         double[] criticalX = new double[total];
@@ -73,7 +70,7 @@ final class FitFactorSweep {
         double e0 = 0, e1 = 0, e2 = 0, e3 = 0, e4 = 0;
         // The slope each child has now, so that leaving a piece costs no second division.
         double[] childSlope = scratch.childSlope;
-        java.util.Arrays.fill(childSlope, 0, count * LANES, 0.0);
+        Arrays.fill(childSlope, 0, count * LANES, 0.0);
         // The points emitted so far: the last one, and whether it continues a horizontal piece
         // (as FunctionBuilder.add knows by reading them back from memory).
         builder.reset();

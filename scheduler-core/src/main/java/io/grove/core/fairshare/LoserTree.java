@@ -27,14 +27,6 @@ final class LoserTree {
         return Double.doubleToRawLongBits(x + 0.0);
     }
 
-    /** Plays every match once; {@code key[i]} is run {@code i}'s current key. */
-    static int[] build(long[] key) {
-        int k = key.length;
-        int[] tree = new int[Math.max(1, k)];
-        build(key, k, tree, new int[2 * k]);
-        return tree;
-    }
-
     /**
      * Plays every match of the first {@code k} runs once into {@code tree} (at least
      * {@code max(1, k)} long), with {@code winners} (at least {@code 2k} long) to work in: arrays
@@ -58,12 +50,10 @@ final class LoserTree {
         tree[0] = winners[1];
     }
 
-    /** Replays the matches on the way up from run {@code run}, whose key has just changed. */
-    static void replay(int[] tree, long[] key, int run) {
-        replay(tree, key, key.length, run);
-    }
-
-    /** As {@link #replay(int[], long[], int)} for a tournament of the first {@code k} runs. */
+    /**
+     * Replays the matches of the first {@code k} runs on the way up from run {@code run}, whose key
+     * has just changed.
+     */
     static void replay(int[] tree, long[] key, int k, int run) {
         int winner = run;
         long winnerKey = key[run];

@@ -36,8 +36,8 @@ class FitFactorSweepTest {
             for (int i = 0; i < count; i++) {
                 points.add(functions[i], scales[i]);
             }
-            FitFactorSweep sweep = seed % 2 == 0 ? FitFactorSweep.run(points, d, new FunctionBuilder(d))
-                    : FitFactorSweep.run(points, d, new FunctionBuilder(d), shared);
+            FitFactorSweep.Scratch scratch = seed % 2 == 0 ? new FitFactorSweep.Scratch() : shared;
+            FitFactorSweep sweep = FitFactorSweep.run(points, d, new FunctionBuilder(d), scratch);
             Plain plain = Plain.sweep(points, d);
             String where = "seed " + seed + ", " + d + " components, " + count + " children";
             assertArrayEquals(plain.criticalX, sweep.criticalX, 0.0, where);
@@ -66,7 +66,8 @@ class FitFactorSweepTest {
                 total += keys[i].length;
                 key[i] = keys[i].length > 0 ? LoserTree.key(keys[i][0] / 8.0) : LoserTree.END;
             }
-            int[] tree = LoserTree.build(key);
+            int[] tree = new int[Math.max(1, runs)];
+            LoserTree.build(key, runs, tree, new int[2 * runs]);
             for (int popped = 0; popped < total; popped++) {
                 int best = -1;
                 for (int i = 0; i < runs; i++) {
@@ -77,7 +78,7 @@ class FitFactorSweepTest {
                 assertEquals(best, tree[0], "seed " + seed + ", pop " + popped);
                 at[best]++;
                 key[best] = at[best] < keys[best].length ? LoserTree.key(keys[best][at[best]] / 8.0) : LoserTree.END;
-                LoserTree.replay(tree, key, best);
+                LoserTree.replay(tree, key, runs, best);
             }
         }
     }
