@@ -102,11 +102,11 @@ final class ChildPoints {
         starts[++children] = size;
     }
 
-    void leftLimit(int child, double x, double[] out) {
-        PiecewiseLinearFunction.leftLimit(xs, vs, dim, starts[child], starts[child + 1], x, out, 0);
+    void leftLimit(int child, double x, double[] out, int offset) {
+        PiecewiseLinearFunction.leftLimit(xs, vs, dim, starts[child], starts[child + 1], x, out, offset);
     }
 
-    void rightLimit(int child, double x, double[] out) {
-        PiecewiseLinearFunction.rightLimit(xs, vs, dim, starts[child], starts[child + 1], x, out, 0);
+    void rightLimit(int child, double x, double[] out, int offset) {
+        PiecewiseLinearFunction.rightLimit(xs, vs, dim, starts[child], starts[child + 1], x, out, offset);
     }
 }

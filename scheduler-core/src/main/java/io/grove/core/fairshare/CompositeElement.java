@@ -8,6 +8,7 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -47,6 +48,13 @@ final class CompositeElement extends Element {
     /** Fair-share mode: the critical point behind each integer fit factor, and whose it is. */
     private double[] criticalX;
     private int[] criticalChild;
+    /**
+     * Fair-share mode: the regular fair shares of this pool's operations as the distribution
+     * found them, packed ({@link Dims}), one after another in the order of {@link #children}
+     * (where the operations follow the child pools); {@code null} until then. Written here, not
+     * into the operations, so that the distribution does not visit 100,000 of them.
+     */
+    private double[] operationShares;
 
     /**
      * The sums of the usage and demand of this pool's operations, added as they are attached, where
@@ -286,6 +294,10 @@ final class CompositeElement extends Element {
         childPoints = new ChildPoints(dims.count(), count, capacity);
         for (Element child : children) {
             child.addScaledFunction(childPoints, child.weight() / minWeight);
+            if (context.lastFunctions && child instanceof OperationElement operation) {
+                // Nothing reads an operation's function after this copy: let it go while it is at hand.
+                operation.fairShareBySuggestion = null;
+            }
         }
         FitFactorSweep sweep = FitFactorSweep.run(childPoints, dims.count(), builder, context.sweepScratch);
         criticalX = sweep.criticalX;
@@ -298,28 +310,33 @@ final class CompositeElement extends Element {
      * array; {@code out} holds the packed share on the way.
      */
     private double[] childShareAt(int index, double f, double[] out) {
+        childShareInto(index, f, out, 0);
+        return dims.unpackCopy(out);
+    }
+
+    /** The packed share child {@code index} gets at pool fit factor {@code f}, into {@code out} at {@code offset}. */
+    private void childShareInto(int index, double f, double[] out, int offset) {
         int last = criticalX.length - 1;
         double fitFactor = Math.max(0, Math.min(last, f));
         int k = (int) Math.floor(fitFactor);
         if (fitFactor == k) {
             double x = criticalX[k];
             if (index >= criticalChild[k]) {
-                childPoints.leftLimit(index, x, out);
+                childPoints.leftLimit(index, x, out, offset);
             } else {
-                childPoints.rightLimit(index, x, out);
+                childPoints.rightLimit(index, x, out, offset);
             }
         } else if (criticalX[k + 1] == criticalX[k]) {
             double x = criticalX[k];
             if (index <= criticalChild[k]) {
-                childPoints.rightLimit(index, x, out);
+                childPoints.rightLimit(index, x, out, offset);
             } else {
-                childPoints.leftLimit(index, x, out);
+                childPoints.leftLimit(index, x, out, offset);
             }
         } else {
             double x = criticalX[k] + (fitFactor - k) * (criticalX[k + 1] - criticalX[k]);
-            childPoints.leftLimit(index, x, out);
+            childPoints.leftLimit(index, x, out, offset);
         }
-        return dims.unpackCopy(out);
     }
 
     @Override
@@ -329,6 +346,15 @@ final class CompositeElement extends Element {
         criticalX = null;
         criticalChild = null;
         sortedChildren = List.of();
+    }
+
+    /** The regular fair share the distribution gave operation {@code slot} of this pool, a new vector; {@code null} if none. */
+    double[] operationShare(int slot) {
+        if (operationShares == null) {
+            return null;
+        }
+        int d = dims.count();
+        return dims.unpack(Arrays.copyOfRange(operationShares, slot * d, slot * d + d));
     }
 
     @Override
@@ -345,8 +371,21 @@ final class CompositeElement extends Element {
             }
         } else {
             double[] packed = new double[dims.count()];
-            for (int i = 0; i < children.size(); i++) {
+            int pools = childPools.size();
+            for (int i = 0; i < pools; i++) {
                 children.get(i).computeAndSetFairShare(childShareAt(i, fitFactor, packed), type);
+            }
+            if (type == FairShareType.REGULAR) {
+                int d = dims.count();
+                double[] shares = new double[(children.size() - pools) * d];
+                for (int i = pools; i < children.size(); i++) {
+                    childShareInto(i, fitFactor, shares, (i - pools) * d);
+                }
+                operationShares = shares;
+            } else {
+                for (int i = pools; i < children.size(); i++) {
+                    children.get(i).computeAndSetFairShare(childShareAt(i, fitFactor, packed), type);
+                }
             }
         }
         setFairShare(suggested, type);

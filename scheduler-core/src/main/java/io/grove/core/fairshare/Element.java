@@ -26,7 +26,10 @@ abstract class Element {
     /** Absolute strong guarantee after inference. */
     double[] inferredStrongGuarantee = Vec.ZERO;
 
-    /** Total fair share; {@code null} until distributed. */
+    /**
+     * Total fair share; {@code null} until distributed. An operation under a fair-share pool finds
+     * its own with its pool instead ({@link #regularFairShare}).
+     */
     double[] fairShare;
     /** Promised guarantee fair share; {@code null} where not computed. */
     double[] promisedGuaranteeFairShare;
@@ -109,6 +112,11 @@ abstract class Element {
 
     /** Gives this element the fair share {@code suggested} and distributes it below. */
     abstract void computeAndSetFairShare(double[] suggested, FairShareType type);
+
+    /** The regular fair share, {@code null} where the distribution did not reach this element. */
+    double[] regularFairShare() {
+        return fairShare;
+    }
 
     void setFairShare(double[] total, FairShareType type) {
         if (type == FairShareType.REGULAR) {

@@ -76,6 +76,7 @@ public final class FairShareUpdate {
         IntegralShares.updateRelaxedPools(root, context);
         listener.done(UpdatePhase.INTEGRAL_SHARES);
 
+        context.lastFunctions = true;
         root.prepareRootFunctions(context);
         listener.done(UpdatePhase.FUNCTIONS);
         root.computeAndSetFairShare(root.fairShareAtFullSuggestion(), Element.FairShareType.REGULAR);
@@ -152,6 +153,7 @@ public final class FairShareUpdate {
             element.read(operations.get(i));
             CompositeElement pool = poolOf[i];
             element.parent = pool;
+            element.slot = pool.children.size() - pool.childPools.size();
             pool.children.add(element);
             pool.addOperationSums(element);
         }
@@ -194,7 +196,8 @@ public final class FairShareUpdate {
         double[] usedStrong = Vec.zero();
         double[] total = Vec.zero();
         for (Element child : root.children) {
-            double[] share = child.fairShare == null ? Vec.ZERO : child.fairShare;
+            double[] fairShare = child.regularFairShare();
+            double[] share = fairShare == null ? Vec.ZERO : fairShare;
             Vec.addTo(usedStrong, Vec.min(share, child.strongGuaranteeShare));
             Vec.addTo(total, share);
         }

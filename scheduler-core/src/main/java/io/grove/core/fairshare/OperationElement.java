@@ -26,6 +26,8 @@ final class OperationElement extends Element {
     private boolean attributed;
     /** Its pool is a FIFO pool, which reads its function until the update is done. */
     private boolean underFifo;
+    /** Its place among its pool's operations, where a fair-share pool keeps their fair shares. */
+    int slot;
 
     /**
      * An element whose operation is read later ({@link #read}): made in pool order, so that the
@@ -220,6 +222,11 @@ final class OperationElement extends Element {
      * its own copy, {@link ChildPoints}), so it is let go here, where the operation is at hand,
      * and the result's walk need not visit it ({@link ResultBuilder}).
      */
+    @Override
+    double[] regularFairShare() {
+        return fairShare != null ? fairShare : parent.operationShare(slot);
+    }
+
     @Override
     void computeAndSetFairShare(double[] suggested, FairShareType type) {
         setFairShare(suggested, type);

@@ -87,10 +87,17 @@ final class ResultBuilder {
 
     /** The shares of an operation. */
     static ElementShares shares(Element element) {
-        return shares(element, detailed(element, element.fairShare), null);
+        double[] fairShare = element.regularFairShare();
+        return shares(element, fairShare, detailed(element, fairShare), null);
     }
 
     private static ElementShares shares(Element element, DetailedFairShare fairShare, IntegralAttributes integral) {
+        return shares(element, element.fairShare, fairShare, integral);
+    }
+
+    /** The shares of an element whose regular fair share is {@code total}, split as {@code fairShare}. */
+    private static ElementShares shares(Element element, double[] total, DetailedFairShare fairShare,
+            IntegralAttributes integral) {
         return new ElementShares(
                 element.id,
                 element.kind(),
@@ -103,7 +110,7 @@ final class ResultBuilder {
                 share(element.proposedIntegralShare),
                 fairShare,
                 element.promisedGuaranteeFairShare == null ? null : detailed(element, element.promisedGuaranteeFairShare),
-                Satisfaction.local(element.fairShare == null ? Vec.ZERO : element.fairShare, element.usageShare,
+                Satisfaction.local(total == null ? Vec.ZERO : total, element.usageShare,
                         element.demandShare),
                 element.fifoIndex,
                 integral);

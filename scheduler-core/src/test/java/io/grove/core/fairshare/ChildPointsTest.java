@@ -89,10 +89,10 @@ class ChildPointsTest {
                     double[] expected = new double[DIM];
                     double[] actual = new double[DIM];
                     f.leftLimit(x, expected, 0);
-                    points.leftLimit(i, x, actual);
+                    points.leftLimit(i, x, actual, 0);
                     assertArrayEquals(expected, actual, 0.0, "left limit, " + where + " at " + x);
                     f.rightLimit(x, expected, 0);
-                    points.rightLimit(i, x, actual);
+                    points.rightLimit(i, x, actual, 0);
                     assertArrayEquals(expected, actual, 0.0, "right limit, " + where + " at " + x);
                 }
             }
