@@ -56,20 +56,7 @@ public final class FunctionBuilder {
             grow();
         }
         xs[n] = x;
-        int base = n * dim;
-        vs[base] = v0;
-        if (dim > 1) {
-            vs[base + 1] = v1;
-        }
-        if (dim > 2) {
-            vs[base + 2] = v2;
-        }
-        if (dim > 3) {
-            vs[base + 3] = v3;
-        }
-        if (dim > 4) {
-            vs[base + 4] = v4;
-        }
+        setRow(n, v0, v1, v2, v3, v4);
         n++;
     }
 
@@ -116,6 +103,67 @@ public final class FunctionBuilder {
         copyRow(values, offset, n);
         n++;
         return this;
+    }
+
+    /**
+     * As {@link #add(double, double[], int)}, for a point whose value is the first {@code dim} of
+     * {@code v0 .. v4}: for a caller that keeps a value's components in local variables, so that
+     * they need not go through memory to be compared and copied.
+     */
+    public void add(double x, double v0, double v1, double v2, double v3, double v4) {
+        if (n > 0) {
+            double lastX = xs[n - 1];
+            if (!(x >= lastX)) {
+                throw new IllegalArgumentException(Double.isNaN(x) ? "argument is NaN"
+                        : "points must be added left to right: " + x + " after " + lastX);
+            }
+            boolean sameValue = equalsRow(n - 1, v0, v1, v2, v3, v4);
+            if (x == lastX && sameValue) {
+                return;
+            }
+            if (n >= 2) {
+                double prevX = xs[n - 2];
+                if (prevX == lastX && lastX == x) {
+                    // Two vertical pieces in a row: extend the first one.
+                    setRow(n - 1, v0, v1, v2, v3, v4);
+                    if (samePointValues(n - 2, n - 1)) {
+                        n--;
+                    }
+                    return;
+                }
+                if (prevX < lastX && lastX < x && sameValue && samePointValues(n - 2, n - 1)) {
+                    // Two horizontal pieces in a row: extend the first one.
+                    xs[n - 1] = x;
+                    return;
+                }
+            }
+        } else if (Double.isNaN(x)) {
+            throw new IllegalArgumentException("argument is NaN");
+        }
+        append(x, v0, v1, v2, v3, v4);
+    }
+
+    private boolean equalsRow(int row, double v0, double v1, double v2, double v3, double v4) {
+        int base = row * dim;
+        return vs[base] == v0 && (dim < 2 || vs[base + 1] == v1) && (dim < 3 || vs[base + 2] == v2)
+                && (dim < 4 || vs[base + 3] == v3) && (dim < 5 || vs[base + 4] == v4);
+    }
+
+    private void setRow(int row, double v0, double v1, double v2, double v3, double v4) {
+        int base = row * dim;
+        vs[base] = v0;
+        if (dim > 1) {
+            vs[base + 1] = v1;
+        }
+        if (dim > 2) {
+            vs[base + 2] = v2;
+        }
+        if (dim > 3) {
+            vs[base + 3] = v3;
+        }
+        if (dim > 4) {
+            vs[base + 4] = v4;
+        }
     }
 
     /** Element by element: for a handful of values this is cheaper than {@code System.arraycopy}. */

@@ -202,8 +202,9 @@ public final class SuggestionFunctions {
         }
 
         private void emit(double suggestion, double v0, double v1, double v2, double v3, double v4) {
-            store(point, v0, v1, v2, v3, v4);
-            emit(suggestion, point);
+            double s = Math.max(lastSuggestion, Math.min(1.0, suggestion));
+            lastSuggestion = s;
+            builder.add(s, v0, v1, v2, v3, v4);
         }
 
         /**
