@@ -16,6 +16,8 @@ import java.util.Arrays;
 final class FitFactorSweep {
 
     private static final int LANES = ResourceType.COUNT;
+    /** Up to this many children, the next breakpoint is found by looking at every child's. */
+    static final int SCAN_LIMIT = 16;
 
     /** The argument of the children's functions behind each integer fit factor. */
     final double[] criticalX;
@@ -37,7 +39,10 @@ final class FitFactorSweep {
      *
      * <p>The breakpoints come from a loser tree without branches ({@link LoserTree}): its matches
      * go either way at random, and mispredicted branches would throw away the sums' work with
-     * them; without, the sums of one breakpoint overlap the matches of the next. The sums are kept
+     * them; without, the sums of one breakpoint overlap the matches of the next. Up to
+     * {@link #SCAN_LIMIT} children (most pools), every child's next key is looked at instead
+     * ({@link LoserTree#first}): independent comparisons, where the tree's wait for each other,
+     * level after level. The sums are kept
      * component by component in local variables (a value has at most {@link ResourceType#COUNT}
      * components; those beyond {@code d} stay zero): in arrays, every breakpoint would wait for
      * the previous one's stores. The working arrays by child are {@code scratch}'s, kept from one
@@ -85,9 +90,14 @@ final class FitFactorSweep {
             key[i] = LoserTree.key(xs[position[i]]);
         }
         int[] losers = scratch.tree;
-        LoserTree.build(key, count, losers, scratch.winners);
+        // A few children are compared side by side (independent comparisons); many through the
+        // tree (a chain of one comparison per level).
+        boolean scan = count <= SCAN_LIMIT;
+        if (!scan) {
+            LoserTree.build(key, count, losers, scratch.winners);
+        }
         for (int k = 0; k < criticalX.length; k++) {
-            int index = losers[0];
+            int index = scan ? LoserTree.first(key, count) : losers[0];
             int first = position[index];
             int end = children.end(index);
             int last = lastOfGroup(xs, first, end);
@@ -96,7 +106,9 @@ final class FitFactorSweep {
             criticalChild[k] = index;
             position[index] = last + 1;
             key[index] = last + 1 < end ? LoserTree.key(xs[last + 1]) : LoserTree.END;
-            LoserTree.replay(losers, key, count, index);
+            if (!scan) {
+                LoserTree.replay(losers, key, count, index);
+            }
             if (x != previousX) {
                 double dx = x - previousX;
                 v0 = Math.max(v0, v0 + (s0 + e0) * dx);

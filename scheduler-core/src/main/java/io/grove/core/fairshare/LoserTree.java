@@ -51,6 +51,25 @@ final class LoserTree {
     }
 
     /**
+     * The run that goes first among the first {@code k >= 1}: the smallest key, then the smallest
+     * run, as {@link #build} and {@link #replay} put at the top, by looking at every key (without
+     * branches, for the reason in the class comment).
+     */
+    static int first(long[] key, int k) {
+        int best = 0;
+        long bestKey = key[0];
+        for (int i = 1; i < k; i++) {
+            long candidate = key[i];
+            // All ones where this run goes first: a strictly smaller key (keys are non-negative,
+            // so the difference does not overflow); on a tie the earlier run stays.
+            long mask = (candidate - bestKey) >> 63;
+            best = (i & (int) mask) | (best & ~(int) mask);
+            bestKey = (candidate & mask) | (bestKey & ~mask);
+        }
+        return best;
+    }
+
+    /**
      * Replays the matches of the first {@code k} runs on the way up from run {@code run}, whose key
      * has just changed.
      */
