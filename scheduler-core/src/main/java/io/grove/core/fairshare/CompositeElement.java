@@ -45,6 +45,8 @@ final class CompositeElement extends Element {
     private Dims dims = Dims.ALL;
     /** Fair-share mode: the children's scaled {@code FairShareBySuggestion} functions. */
     private ChildPoints childPoints;
+    /** {@code FairShareByFitFactor} is built, and stays as it is when the functions are reset. */
+    private boolean fitFactorKept;
     /** Fair-share mode: the critical point behind each integer fit factor, and whose it is. */
     private double[] criticalX;
     private int[] criticalChild;
@@ -261,8 +263,22 @@ final class CompositeElement extends Element {
         return dims.unpack(fairShareByFitFactor.furthestValueNotAbove(limit));
     }
 
+    /**
+     * Integral pools build their functions twice, under a trial guarantee and then under the
+     * one found ({@link IntegralShares}); their {@code FairShareByFitFactor} depends on their
+     * children alone, which stay as they are, so the second build only walks it again.
+     */
+    @Override
+    void resetFairShareFunctions() {
+        super.resetFairShareFunctions();
+        fitFactorKept = fairShareByFitFactor != null;
+    }
+
     @Override
     void prepareFairShareByFitFactor(UpdateContext context) {
+        if (fitFactorKept) {
+            return;
+        }
         dims = context.dims;
         if (children.isEmpty()) {
             fairShareByFitFactor = PiecewiseLinearFunction.constant(0, 1, dims.zero);
@@ -294,8 +310,9 @@ final class CompositeElement extends Element {
         childPoints = new ChildPoints(dims.count(), count, capacity);
         for (Element child : children) {
             child.addScaledFunction(childPoints, child.weight() / minWeight);
-            if (context.lastFunctions && child instanceof OperationElement operation) {
-                // Nothing reads an operation's function after this copy: let it go while it is at hand.
+            if (child instanceof OperationElement operation) {
+                // Nothing reads an operation's function after this copy (a pool makes it once,
+                // resetFairShareFunctions): let it go while it is at hand.
                 operation.fairShareBySuggestion = null;
             }
         }

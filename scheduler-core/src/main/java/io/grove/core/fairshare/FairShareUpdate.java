@@ -76,7 +76,6 @@ public final class FairShareUpdate {
         IntegralShares.updateRelaxedPools(root, context);
         listener.done(UpdatePhase.INTEGRAL_SHARES);
 
-        context.lastFunctions = true;
         root.prepareRootFunctions(context);
         listener.done(UpdatePhase.FUNCTIONS);
         root.computeAndSetFairShare(root.fairShareAtFullSuggestion(), Element.FairShareType.REGULAR);

@@ -42,11 +42,6 @@ final class UpdateContext {
     int elementCount;
     /** The resources the functions carry; every one until {@link #useDims}. */
     Dims dims = Dims.ALL;
-    /**
-     * The functions are being built for the last time (after the integral shares): a pool can let
-     * its operations' functions go once it has copied them ({@code CompositeElement}).
-     */
-    boolean lastFunctions;
     /** Buffers for the points of an operation's function on their way into {@link #scratch}. */
     final double[] pointBuffer = new double[Vec.N];
     final double[] sortBuffer = new double[Vec.N];
