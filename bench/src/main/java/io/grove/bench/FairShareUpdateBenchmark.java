@@ -1,5 +1,6 @@
 package io.grove.bench;
 
+import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.fairshare.FairShareResult;
@@ -94,6 +95,8 @@ public class FairShareUpdateBenchmark {
     /**
      * A quick look without JMH, printing the median of the runs after the first ten:
      * {@code java -cp bench/target/benchmarks.jar io.grove.bench.FairShareUpdateBenchmark [pools/operations] [runs] [aged|fresh]}.
+     * It also times what the daemon does with a result right after the update
+     * ({@code Cluster.computeFairShare}): making every element's shares.
      */
     public static void main(String[] args) {
         String[] sizes = args.length > 0 ? new String[] {args[0]} : new String[] {"1000/10000", "10000/100000"};
@@ -109,6 +112,7 @@ public class FairShareUpdateBenchmark {
             bench.setUp();
             double[] times = new double[runs];
             double[] cpu = new double[runs];
+            double[] shares = new double[runs];
             com.sun.management.ThreadMXBean threads =
                     (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             long allocated = 0;
@@ -117,19 +121,29 @@ public class FairShareUpdateBenchmark {
                 long bytes = threads.getCurrentThreadAllocatedBytes();
                 long cpuStart = threads.getCurrentThreadCpuTime();
                 long start = System.nanoTime();
-                bench.update();
+                FairShareResult result = bench.update();
                 times[i] = (System.nanoTime() - start) / 1e6;
                 cpu[i] = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e6;
                 allocated = threads.getCurrentThreadAllocatedBytes() - bytes;
+                long sharesStart = System.nanoTime();
+                List<ElementShares> all = new ArrayList<>(result.elements().values());
+                shares[i] = (System.nanoTime() - sharesStart) / 1e6;
+                if (all.size() != result.elements().size()) {
+                    throw new IllegalStateException("elements lost");
+                }
             }
             int warm = Math.min(10, runs - 1);
             double[] measured = Arrays.copyOfRange(times, warm, runs);
             Arrays.sort(measured);
             double[] measuredCpu = Arrays.copyOfRange(cpu, warm, runs);
             Arrays.sort(measuredCpu);
+            double[] measuredShares = Arrays.copyOfRange(shares, warm, runs);
+            Arrays.sort(measuredShares);
             System.out.printf("%s (%s records): median %.1f ms, min %.1f ms (the thread's CPU: median %.1f ms), %.0f MB allocated"
-                    + " per update, over %d runs after %d warm-up runs%n", size, records, measured[measured.length / 2],
-                    measured[0], measuredCpu[measuredCpu.length / 2], allocated / 1e6, measured.length, warm);
+                    + " per update, over %d runs after %d warm-up runs; then every element's shares, as the daemon"
+                    + " takes them: median %.1f ms%n", size, records, measured[measured.length / 2], measured[0],
+                    measuredCpu[measuredCpu.length / 2], allocated / 1e6, measured.length, warm,
+                    measuredShares[measuredShares.length / 2]);
         }
     }
 }
