@@ -218,20 +218,21 @@ final class OperationElement extends Element {
     }
 
     /**
-     * Takes its share. Under a fair-share pool nothing reads its function any more (the pool reads
-     * its own copy, {@link ChildPoints}), so it is let go here, where the operation is at hand,
-     * and the result's walk need not visit it ({@link ResultBuilder}).
+     * Under a fair-share pool, the share the distribution wrote into the pool's array for it
+     * ({@link CompositeElement#computeAndSetFairShare}), which does not visit the operation.
      */
     @Override
     double[] regularFairShare() {
         return fairShare != null ? fairShare : parent.operationShare(slot);
     }
 
+    /**
+     * Takes its share: the regular one under a FIFO pool, the promised one under any pool. Its
+     * function is gone by then under a fair-share pool, which let it go as it copied it
+     * ({@link ChildPoints}); a FIFO pool reads it to the end, and the result's walk lets it go.
+     */
     @Override
     void computeAndSetFairShare(double[] suggested, FairShareType type) {
         setFairShare(suggested, type);
-        if (!underFifo) {
-            fairShareBySuggestion = null;
-        }
     }
 }

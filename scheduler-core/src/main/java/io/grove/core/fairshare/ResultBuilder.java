@@ -44,8 +44,8 @@ final class ResultBuilder {
         /**
          * Visits a pool and its subtree. A pool's children are its child pools, then its
          * operations (the update attaches every pool before any operation); the operations are put
-         * in place without being read, as they have let go of their functions when they took
-         * their shares, except under a FIFO pool.
+         * in place without being read, as they let go of their functions when their pool copied
+         * them, except under a FIFO pool.
          */
         void visit(CompositeElement pool) {
             int i = next++;
