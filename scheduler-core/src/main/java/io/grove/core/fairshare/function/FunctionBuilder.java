@@ -43,7 +43,8 @@ public final class FunctionBuilder {
         if (dim != 1) {
             throw new IllegalStateException("scalar point added to a function of dimension " + dim);
         }
-        return add(x, new double[] {value}, 0);
+        add(x, value, 0, 0, 0, 0);
+        return this;
     }
 
     /**
@@ -67,48 +68,20 @@ public final class FunctionBuilder {
 
     /** Adds a point whose value is {@code values[offset .. offset + dim)}. */
     public FunctionBuilder add(double x, double[] values, int offset) {
-        if (n > 0) {
-            double lastX = xs[n - 1];
-            if (!(x >= lastX)) {
-                throw new IllegalArgumentException(Double.isNaN(x) ? "argument is NaN"
-                        : "points must be added left to right: " + x + " after " + lastX);
-            }
-            boolean sameValue = equalsRow(values, offset, n - 1);
-            if (x == lastX && sameValue) {
-                return this;
-            }
-            if (n >= 2) {
-                double prevX = xs[n - 2];
-                if (prevX == lastX && lastX == x) {
-                    // Two vertical pieces in a row: extend the first one.
-                    copyRow(values, offset, n - 1);
-                    if (samePointValues(n - 2, n - 1)) {
-                        n--;
-                    }
-                    return this;
-                }
-                if (prevX < lastX && lastX < x && sameValue && samePointValues(n - 2, n - 1)) {
-                    // Two horizontal pieces in a row: extend the first one.
-                    xs[n - 1] = x;
-                    return this;
-                }
-            }
-        } else if (Double.isNaN(x)) {
-            throw new IllegalArgumentException("argument is NaN");
-        }
-        if (n == xs.length) {
-            grow();
-        }
-        xs[n] = x;
-        copyRow(values, offset, n);
-        n++;
+        add(x, values[offset], lane(values, offset, 1), lane(values, offset, 2), lane(values, offset, 3),
+                lane(values, offset, 4));
         return this;
     }
 
+    /** Component {@code c} of the value at {@code values[offset ..]}; zero beyond the dimension. */
+    private double lane(double[] values, int offset, int c) {
+        return c < dim ? values[offset + c] : 0;
+    }
+
     /**
-     * As {@link #add(double, double[], int)}, for a point whose value is the first {@code dim} of
-     * {@code v0 .. v4}: for a caller that keeps a value's components in local variables, so that
-     * they need not go through memory to be compared and copied.
+     * Adds a point whose value is the first {@code dim} of {@code v0 .. v4}, merging as the class
+     * says: for a caller that keeps a value's components in local variables, so that they need not
+     * go through memory to be compared and copied.
      */
     public void add(double x, double v0, double v1, double v2, double v3, double v4) {
         if (n > 0) {
@@ -164,24 +137,6 @@ public final class FunctionBuilder {
         if (dim > 4) {
             vs[base + 4] = v4;
         }
-    }
-
-    /** Element by element: for a handful of values this is cheaper than {@code System.arraycopy}. */
-    private void copyRow(double[] values, int offset, int row) {
-        int base = row * dim;
-        for (int c = 0; c < dim; c++) {
-            vs[base + c] = values[offset + c];
-        }
-    }
-
-    private boolean equalsRow(double[] values, int offset, int row) {
-        int base = row * dim;
-        for (int c = 0; c < dim; c++) {
-            if (vs[base + c] != values[offset + c]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private boolean samePointValues(int i, int j) {
