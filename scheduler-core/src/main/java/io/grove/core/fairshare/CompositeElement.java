@@ -21,7 +21,7 @@ final class CompositeElement extends Element {
     final PoolConfig config;
     /** Index in the order pools were attached (pre-order, the root 0). */
     final int position;
-    final List<Element> children = new ArrayList<>();
+    final ArrayList<Element> children = new ArrayList<>();
     /** The pools among {@link #children}, so that walks over pools alone skip the operations. */
     final List<CompositeElement> childPools = new ArrayList<>();
     /** Children in FIFO order (FIFO pools only). */

@@ -133,6 +133,18 @@ public final class FairShareUpdate {
             poolOf[i] = pool;
             perPool[pool.position + 1]++;
         }
+        // Each pool's list of children made as large as it will be, pool by pool in tree order,
+        // so that the lists neither grow by copying nor lie scattered when the walks read them.
+        CompositeElement[] byPosition = new CompositeElement[pools.size()];
+        for (CompositeElement pool : pools.values()) {
+            byPosition[pool.position] = pool;
+        }
+        for (CompositeElement pool : byPosition) {
+            int attached = perPool[pool.position + 1];
+            if (attached > 0) {
+                pool.children.ensureCapacity(pool.children.size() + attached);
+            }
+        }
         for (int p = 1; p < perPool.length; p++) {
             perPool[p] += perPool[p - 1];
         }
