@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -20,24 +21,40 @@ class FunctionBuilderTest {
             int dim = 1 + random.nextInt(5);
             FunctionBuilder fromArray = new FunctionBuilder(dim, 2);
             FunctionBuilder fromArguments = new FunctionBuilder(dim, 2);
-            double x = 0;
-            double[] value = new double[5];
-            int points = 1 + random.nextInt(40);
-            for (int p = 0; p < points; p++) {
-                // Repeated arguments and values, so that points repeat and pieces line up both ways.
-                if (random.nextInt(3) != 0) {
-                    x += random.nextInt(3) * 0.25;
-                }
-                if (random.nextInt(3) != 0) {
-                    int c = random.nextInt(dim);
-                    value[c] += random.nextInt(3) * 0.5;
-                }
-                fromArray.add(x, value, 0);
-                fromArguments.add(x, value[0], value[1], value[2], value[3], value[4]);
+            List<double[]> points = randomPoints(random, dim, 40, false);
+            for (int p = 0; p < points.size(); p++) {
+                double[] point = points.get(p);
+                fromArray.add(point[0], point, 1);
+                fromArguments.add(point[0], point[1], lane(point, 2), lane(point, 3), lane(point, 4), lane(point, 5));
                 assertEquals(fromArray.size(), fromArguments.size(), "seed " + seed + ", point " + p);
             }
             assertEquals(fromArray.build().toString(), fromArguments.build().toString(), "seed " + seed);
         }
+    }
+
+    private static double lane(double[] point, int i) {
+        return i < point.length ? point[i] : 0;
+    }
+
+    /**
+     * Points left to right as {@code [x, v_0 .. v_dim-1]}, at most {@code most}: repeated arguments
+     * and values, so that points repeat and pieces line up both ways; the values go up only, or up
+     * and down.
+     */
+    private static List<double[]> randomPoints(SplittableRandom random, int dim, int most, boolean upAndDown) {
+        List<double[]> points = new ArrayList<>();
+        double[] point = new double[1 + dim];
+        int count = 1 + random.nextInt(most);
+        for (int p = 0; p < count; p++) {
+            if (random.nextInt(3) != 0) {
+                point[0] += random.nextInt(3) * 0.25;
+            }
+            if (random.nextInt(3) != 0) {
+                point[1 + random.nextInt(dim)] += (upAndDown ? random.nextInt(5) - 2 : random.nextInt(3)) * 0.5;
+            }
+            points.add(point.clone());
+        }
+        return points;
     }
 
     /**
@@ -52,23 +69,16 @@ class FunctionBuilderTest {
             SplittableRandom random = new SplittableRandom(seed);
             int dim = 1 + random.nextInt(3);
             FunctionBuilder builder = new FunctionBuilder(dim, 2);
+            // Up and down (the builder takes any values), so that a vertical run can come back.
+            List<double[]> added = randomPoints(random, dim, 30, true);
             List<Double> xs = new ArrayList<>();
             List<double[]> values = new ArrayList<>();
-            double x = 0;
-            double[] value = new double[dim];
-            int points = 1 + random.nextInt(30);
-            for (int p = 0; p < points; p++) {
-                if (random.nextInt(3) != 0) {
-                    x += random.nextInt(3) * 0.25;
-                }
-                if (random.nextInt(3) != 0) {
-                    // Up and down (the builder takes any values), so that a vertical run can come back.
-                    value[random.nextInt(dim)] += (random.nextInt(5) - 2) * 0.5;
-                }
-                builder.add(x, value, 0);
-                xs.add(x);
-                values.add(value.clone());
+            for (double[] point : added) {
+                builder.add(point[0], point, 1);
+                xs.add(point[0]);
+                values.add(Arrays.copyOfRange(point, 1, point.length));
             }
+            int points = added.size();
             PiecewiseLinearFunction built = builder.build();
             String where = "seed " + seed + ": " + built;
             double[] actual = new double[dim];
