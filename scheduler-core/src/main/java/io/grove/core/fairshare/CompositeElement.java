@@ -8,7 +8,6 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -367,11 +366,7 @@ final class CompositeElement extends Element {
 
     /** The regular fair share the distribution gave operation {@code slot} of this pool, a new vector; {@code null} if none. */
     double[] operationShare(int slot) {
-        if (operationShares == null) {
-            return null;
-        }
-        int d = dims.count();
-        return dims.unpack(Arrays.copyOfRange(operationShares, slot * d, slot * d + d));
+        return operationShares == null ? null : dims.unpack(operationShares, slot * dims.count());
     }
 
     @Override

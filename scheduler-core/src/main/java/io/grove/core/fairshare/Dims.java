@@ -115,6 +115,15 @@ final class Dims {
         return out;
     }
 
+    /** The full vector of the packed one at {@code packed[offset ..]}: a new vector. */
+    double[] unpack(double[] packed, int offset) {
+        double[] out = new double[Vec.N];
+        for (int i = 0; i < index.length; i++) {
+            out[index[i]] = packed[offset + i];
+        }
+        return out;
+    }
+
     /** As {@link #unpack}, but always a new vector, so that {@code packed} can be used again. */
     double[] unpackCopy(double[] packed) {
         if (all) {

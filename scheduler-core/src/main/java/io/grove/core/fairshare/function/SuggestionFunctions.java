@@ -239,9 +239,7 @@ public final class SuggestionFunctions {
         }
 
         void emit(double suggestion, double[] value) {
-            double s = Math.max(lastSuggestion, Math.min(1.0, suggestion));
-            lastSuggestion = s;
-            builder.add(s, value, 0);
+            emit(suggestion, lane(value, 0), lane(value, 1), lane(value, 2), lane(value, 3), lane(value, 4));
         }
 
         /**
