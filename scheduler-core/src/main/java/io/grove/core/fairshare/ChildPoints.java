@@ -1,5 +1,6 @@
 package io.grove.core.fairshare;
 
+import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
 import java.util.Arrays;
 
@@ -16,9 +17,10 @@ import java.util.Arrays;
 final class ChildPoints {
 
     final int dim;
-    final double[] xs;
-    final double[] vs;
-    private final int[] starts;
+    /** Arguments and values; they grow where more points come than there is room for. */
+    double[] xs;
+    double[] vs;
+    private int[] starts;
     private int children;
     private int size;
     /** Distinct arguments over all plots: the number of critical points of the sweep. */
@@ -34,6 +36,28 @@ final class ChildPoints {
         this.xs = new double[capacity];
         this.vs = new double[capacity * dim];
         this.starts = new int[count + 1];
+    }
+
+    /**
+     * Forgets every child, keeping the room: one set serves every pool of an update in turn
+     * (growing as it needs), and each keeps an exact {@link #copy}.
+     */
+    void reset() {
+        children = 0;
+        size = 0;
+        distinct = 0;
+    }
+
+    /** The points as they are, in arrays of their exact size. */
+    ChildPoints copy() {
+        ChildPoints copy = new ChildPoints(dim, children, size);
+        System.arraycopy(xs, 0, copy.xs, 0, size);
+        System.arraycopy(vs, 0, copy.vs, 0, size * dim);
+        System.arraycopy(starts, 0, copy.starts, 0, children + 1);
+        copy.children = children;
+        copy.size = size;
+        copy.distinct = distinct;
+        return copy;
     }
 
     /** The most points a plot of {@code size} points takes here: one more, to hold the last value up to 1. */
@@ -60,9 +84,21 @@ final class ChildPoints {
     /** Appends the next child's function, its argument divided by {@code scale}, held up to 1. */
     void add(PiecewiseLinearFunction f, double scale) {
         int n = f.size();
+        fit(bound(n));
         f.copyPoints(0, n, vs, size * dim);
         for (int i = 0; i < n; i++) {
             point(scale == 1.0 ? f.x(i) : f.x(i) / scale);
+        }
+        closeChild();
+    }
+
+    /** As {@link #add(PiecewiseLinearFunction, double)}, for the function {@code builder} holds. */
+    void add(FunctionBuilder builder, double scale) {
+        int n = builder.size();
+        fit(bound(n));
+        builder.copyPoints(0, n, vs, size * dim);
+        for (int i = 0; i < n; i++) {
+            point(scale == 1.0 ? builder.x(i) : builder.x(i) / scale);
         }
         closeChild();
     }
@@ -72,6 +108,7 @@ final class ChildPoints {
      * {@link PiecewiseLinearFunction#ramp}), its argument divided by {@code scale}, held up to 1.
      */
     void addRamp(double knee, double[] top, double scale) {
+        fit(bound(3));
         point(0.0);
         Arrays.fill(vs, (size - 1) * dim, size * dim, 0.0);
         if (knee < 1.0) {
@@ -81,6 +118,18 @@ final class ChildPoints {
         point(scale == 1.0 ? 1.0 : 1.0 / scale);
         System.arraycopy(top, 0, vs, (size - 1) * dim, dim);
         closeChild();
+    }
+
+    /** Makes room for the next child and {@code points} more points. */
+    private void fit(int points) {
+        if (children + 2 > starts.length) {
+            starts = Arrays.copyOf(starts, 2 * (children + 2));
+        }
+        if (size + points > xs.length) {
+            int capacity = Math.max(size + points, 2 * xs.length);
+            xs = Arrays.copyOf(xs, capacity);
+            vs = Arrays.copyOf(vs, capacity * dim);
+        }
     }
 
     /** Appends an argument; the caller writes its value into the last row. */

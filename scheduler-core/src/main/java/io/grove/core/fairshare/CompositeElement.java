@@ -1,6 +1,5 @@
 package io.grove.core.fairshare;
 
-import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
 import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.pool.PoolConfig;
@@ -44,8 +43,6 @@ final class CompositeElement extends Element {
     private Dims dims = Dims.ALL;
     /** Fair-share mode: the children's scaled {@code FairShareBySuggestion} functions. */
     private ChildPoints childPoints;
-    /** {@code FairShareByFitFactor} is built, and stays as it is when the functions are reset. */
-    private boolean fitFactorKept;
     /** Fair-share mode: the critical point behind each integer fit factor, and whose it is. */
     private double[] criticalX;
     private int[] criticalChild;
@@ -232,23 +229,18 @@ final class CompositeElement extends Element {
         }
     }
 
-    @Override
-    void prepareFairShareFunctions(UpdateContext context) {
-        for (Element child : children) {
-            child.prepareFairShareFunctions(context);
-        }
-        super.prepareFairShareFunctions(context);
-    }
-
     /**
      * The root needs no {@code FairShareBySuggestion}, only its value at suggestion 1: the share
      * at the largest fit factor within the limits (a suggestion of 1 covers any guarantee).
      */
     void prepareRootFunctions(UpdateContext context) {
-        for (Element child : children) {
-            child.prepareFairShareFunctions(context);
-        }
         prepareFairShareByFitFactor(context);
+    }
+
+    /** A promised pool reads its {@code FairShareBySuggestion} after the distribution. */
+    @Override
+    boolean keepsSuggestionFunction() {
+        return shouldComputePromisedGuaranteeFairShare();
     }
 
     double[] fairShareAtFullSuggestion() {
@@ -263,25 +255,23 @@ final class CompositeElement extends Element {
     }
 
     /**
-     * Integral pools build their functions twice, under a trial guarantee and then under the
-     * one found ({@link IntegralShares}); their {@code FairShareByFitFactor} depends on their
-     * children alone, which stay as they are, so the second build only walks it again.
+     * Builds {@code FairShareByFitFactor} and everything below it, once. Integral pools build
+     * their functions twice, under a trial guarantee and then under the one found
+     * ({@link IntegralShares}); their {@code FairShareByFitFactor} depends on their children
+     * alone, which stay as they are, so the second build only walks it again.
      */
     @Override
-    void resetFairShareFunctions() {
-        super.resetFairShareFunctions();
-        fitFactorKept = fairShareByFitFactor != null;
-    }
-
-    @Override
     void prepareFairShareByFitFactor(UpdateContext context) {
-        if (fitFactorKept) {
+        if (fairShareByFitFactor != null) {
             return;
         }
         dims = context.dims;
         if (children.isEmpty()) {
             fairShareByFitFactor = PiecewiseLinearFunction.constant(0, 1, dims.zero);
         } else if (mode() == SchedulingMode.FIFO) {
+            for (Element child : children) {
+                child.prepareFairShareFunctions(context);
+            }
             fairShareByFitFactor = FifoShares.fitFactorFunction(sortedChildren, dims.count(), context.scratch.reset());
         } else {
             prepareFairShareMode(context);
@@ -292,30 +282,30 @@ final class CompositeElement extends Element {
      * Fair-share mode with the improved fit-factor computation: child {@code c} is offered
      * {@code min(1, x * w_c / w_min)}, and every breakpoint of every child becomes one integer fit
      * factor ({@link FitFactorSweep}).
+     *
+     * <p>First the child pools build their subtrees, each in turn using the update's one set of
+     * {@link UpdateContext#childPoints}; then every child walks its {@code FairShareBySuggestion}
+     * straight into that set, which this pool copies at its exact size before its sweep (the
+     * walks build no function, and the set, reused by every pool, stays in the cache).
      */
     private void prepareFairShareMode(UpdateContext context) {
-        FunctionBuilder builder = context.scratch.reset();
         double minWeight = Double.MAX_VALUE;
         for (Element child : children) {
             if (child.weight() > EPSILON) {
                 minWeight = Math.min(minWeight, child.weight());
             }
         }
-        int count = children.size();
-        int capacity = 0;
-        for (Element child : children) {
-            capacity += child.scaledPointsBound();
+        for (CompositeElement pool : childPools) {
+            pool.prepareFairShareByFitFactor(context);
         }
-        childPoints = new ChildPoints(dims.count(), count, capacity);
+        ChildPoints points = context.childPoints;
+        points.reset();
         for (Element child : children) {
-            child.addScaledFunction(childPoints, child.weight() / minWeight);
-            if (child instanceof OperationElement operation) {
-                // Nothing reads an operation's function after this copy (a pool makes it once,
-                // resetFairShareFunctions): let it go while it is at hand.
-                operation.fairShareBySuggestion = null;
-            }
+            child.addScaledSuggestion(points, child.weight() / minWeight, context);
         }
-        FitFactorSweep sweep = FitFactorSweep.run(childPoints, dims.count(), builder, context.sweepScratch);
+        childPoints = points.copy();
+        FitFactorSweep sweep = FitFactorSweep.run(childPoints, dims.count(), context.scratch.reset(),
+                context.sweepScratch);
         criticalX = sweep.criticalX;
         criticalChild = sweep.criticalChild;
         fairShareByFitFactor = sweep.function;

@@ -1,6 +1,7 @@
 package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+import io.grove.core.fairshare.function.SuggestionFunctions;
 
 /**
  * Working state of one element (root, pool or operation) during one update. Attributes are shares
@@ -81,27 +82,49 @@ abstract class Element {
         functionsPrepared = true;
     }
 
-    /** {@code FairShareByFitFactor}, then {@code FairShareBySuggestion} from it. */
+    /** {@code FairShareByFitFactor}, then {@code FairShareBySuggestion} from it, as a function. */
     PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
+        walkSuggestion(context);
+        return context.walker.plot().build();
+    }
+
+    /**
+     * {@code FairShareByFitFactor}, then {@code FairShareBySuggestion} from it, left in the
+     * walker's builder ({@link SuggestionFunctions.Walker#plot}) until the next walk.
+     */
+    void walkSuggestion(UpdateContext context) {
         prepareFairShareByFitFactor(context);
         Dims dims = context.dims;
-        return context.walker.fairShareBySuggestion(fairShareByFitFactor,
+        context.walker.walk(fairShareByFitFactor,
                 dims.packSumInto(strongGuaranteeShare, proposedIntegralShare, context.guaranteeBuffer),
                 dims.packInto(limitsShare, context.limitsBuffer));
     }
 
-    /** The most points {@link #addScaledFunction} appends. */
-    int scaledPointsBound() {
-        return ChildPoints.bound(fairShareBySuggestion.size());
+    /**
+     * Appends {@code FairShareBySuggestion}, its argument divided by {@code scale}, to a
+     * fair-share parent's children: straight from the walk, with no function of its own, unless
+     * something reads the function later ({@link #keepsSuggestionFunction}). A pool's
+     * {@code FairShareByFitFactor} is built by then ({@link CompositeElement#prepareFairShareMode}).
+     */
+    void addScaledSuggestion(ChildPoints points, double scale, UpdateContext context) {
+        if (keepsSuggestionFunction()) {
+            prepareFairShareFunctions(context);
+            points.add(fairShareBySuggestion, scale);
+        } else {
+            walkSuggestion(context);
+            points.add(context.walker.plot(), scale);
+        }
     }
 
-    /** Appends {@code FairShareBySuggestion}, its argument divided by {@code scale}, to a parent's children. */
-    void addScaledFunction(ChildPoints points, double scale) {
-        points.add(fairShareBySuggestion, scale);
+    /** Whether {@code FairShareBySuggestion} is read after its parent has copied it. */
+    boolean keepsSuggestionFunction() {
+        return false;
     }
 
+    /** Its functions are to be built anew (under another guarantee or limits); the one built is dropped. */
     void resetFairShareFunctions() {
         functionsPrepared = false;
+        fairShareBySuggestion = null;
     }
 
     /** Drops the functions once the update is done: the result keeps only numbers. */

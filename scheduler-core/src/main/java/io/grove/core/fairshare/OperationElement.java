@@ -17,15 +17,8 @@ final class OperationElement extends Element {
     private double weight;
     private boolean gang;
     private boolean unlimited;
-    /** Set when the operation's {@code FairShareBySuggestion} is a plain ramp; see {@link #prepareFairShareFunctions}. */
-    private double rampKnee;
-    private double[] rampTop;
-    /** The ramp goes straight into the parent's {@link ChildPoints}, with no function object. */
-    private boolean rampOnly;
     /** Its shares are worked out (by its pool's walk of the attributes, or when its functions are built). */
     private boolean attributed;
-    /** Its pool is a FIFO pool, which reads its function until the update is done. */
-    private boolean underFifo;
     /** Its place among its pool's operations, where a fair-share pool keeps their fair shares. */
     int slot;
 
@@ -112,16 +105,17 @@ final class OperationElement extends Element {
 
     /**
      * An operation that runs jobs and whose limits cover its demand (the usual case; no gang
-     * step function) builds {@code FairShareBySuggestion} straight from its usage steps
+     * step function) walks {@code FairShareBySuggestion} straight from its usage steps
      * ({@link SuggestionFunctions.Walker#beginSteps}): the function the walk of
      * {@link #prepareFairShareByFitFactor}'s plot gives, without the plot.
      */
     @Override
-    PiecewiseLinearFunction buildFairShareBySuggestion(UpdateContext context) {
+    void walkSuggestion(UpdateContext context) {
         double maxUsage = Vec.maxComponent(usageShare);
         if (maxUsage == 0 || stepFunction(context) || strongGuaranteeShare != Vec.ZERO
                 || proposedIntegralShare != Vec.ZERO || !Vec.dominates(limitsShare, demandShare)) {
-            return super.buildFairShareBySuggestion(context);
+            super.walkSuggestion(context);
+            return;
         }
         Dims dims = context.dims;
         double[] point = context.pointBuffer;
@@ -131,7 +125,7 @@ final class OperationElement extends Element {
         for (int i = 0; i < steps; i++) {
             walker.step(dims.packCappedInto(context.sortBuffer[i], usageShare, point));
         }
-        return walker.endSteps(dims.packInto(demandShare, point));
+        walker.finishSteps(dims.packInto(demandShare, point));
     }
 
     /**
@@ -168,52 +162,57 @@ final class OperationElement extends Element {
     /**
      * An operation that runs nothing and whose limits cover its demand has, with no guarantee,
      * {@code FairShareBySuggestion(s) = D * min(1, s / d)} for its demand share {@code D} with
-     * dominant component {@code d}: three points. Under a fair-share pool they are written
-     * straight into the pool's {@link ChildPoints} (the ramp's knee and top are all it keeps);
-     * a FIFO pool reads its children's functions, so there the ramp is built as one.
+     * dominant component {@code d}: a ramp of three points (none demanded: the constant zero,
+     * a ramp of top zero).
      */
-    @Override
-    void prepareFairShareFunctions(UpdateContext context) {
-        if (rampTop != null) {
-            return;
-        }
+    private boolean ramps(UpdateContext context) {
+        return !(gang && context.stepFunctionForGangOperations) && Vec.isZero(usageShare)
+                && Vec.dominates(limitsShare, demandShare);
+    }
+
+    /** Most pools leave their operations' shares to this point, where the operation is at hand. */
+    private void attribute(UpdateContext context) {
         if (!attributed) {
-            // Most pools leave their operations' shares to this point, where the operation is at hand.
             updateAttributes(context);
         }
-        underFifo = parent.mode() == SchedulingMode.FIFO;
-        boolean ramp = !(gang && context.stepFunctionForGangOperations)
-                && Vec.isZero(usageShare) && Vec.dominates(limitsShare, demandShare);
-        if (!ramp) {
+    }
+
+    /** Under a FIFO pool, which reads its children's functions to the end: as a function. */
+    @Override
+    void prepareFairShareFunctions(UpdateContext context) {
+        if (fairShareBySuggestion != null) {
+            return;
+        }
+        attribute(context);
+        if (!ramps(context)) {
             super.prepareFairShareFunctions(context);
             // The fit-factor function of an operation was only the walk's input.
             fairShareByFitFactor = null;
             return;
         }
         double dominant = Vec.maxComponent(demandShare);
-        // Nothing demanded: the constant zero, which is a ramp of top zero.
-        double knee = dominant == 0 ? 1.0 : dominant;
-        double[] top = dominant == 0 ? context.dims.zero : context.dims.pack(demandShare);
-        rampOnly = !underFifo;
-        if (!rampOnly) {
-            fairShareBySuggestion = dominant == 0 ? PiecewiseLinearFunction.constant(0, 1, top)
-                    : PiecewiseLinearFunction.ramp(knee, top);
-        }
-        rampKnee = knee;
-        rampTop = top;
+        fairShareBySuggestion = dominant == 0 ? PiecewiseLinearFunction.constant(0, 1, context.dims.zero)
+                : PiecewiseLinearFunction.ramp(dominant, context.dims.pack(demandShare));
     }
 
+    /**
+     * Under a fair-share pool: the ramp, or the walk, straight into the pool's {@link ChildPoints},
+     * with no function object.
+     */
     @Override
-    int scaledPointsBound() {
-        return rampOnly ? ChildPoints.bound(3) : super.scaledPointsBound();
-    }
-
-    @Override
-    void addScaledFunction(ChildPoints points, double scale) {
-        if (rampOnly) {
-            points.addRamp(rampKnee, rampTop, scale);
+    void addScaledSuggestion(ChildPoints points, double scale, UpdateContext context) {
+        attribute(context);
+        if (ramps(context)) {
+            double dominant = Vec.maxComponent(demandShare);
+            if (dominant == 0) {
+                points.addRamp(1.0, context.dims.zero, scale);
+            } else {
+                points.addRamp(dominant, context.dims.packInto(demandShare, context.pointBuffer), scale);
+            }
         } else {
-            super.addScaledFunction(points, scale);
+            walkSuggestion(context);
+            points.add(context.walker.plot(), scale);
+            fairShareByFitFactor = null;
         }
     }
 
@@ -227,9 +226,9 @@ final class OperationElement extends Element {
     }
 
     /**
-     * Takes its share: the regular one under a FIFO pool, the promised one under any pool. Its
-     * function is gone by then under a fair-share pool, which let it go as it copied it
-     * ({@link ChildPoints}); a FIFO pool reads it to the end, and the result's walk lets it go.
+     * Takes its share: the regular one under a FIFO pool, the promised one under any pool. It has
+     * no function under a fair-share pool, which walked it straight into its {@link ChildPoints};
+     * a FIFO pool reads it to the end, and the result's walk lets it go.
      */
     @Override
     void computeAndSetFairShare(double[] suggested, FairShareType type) {

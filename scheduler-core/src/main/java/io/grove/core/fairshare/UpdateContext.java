@@ -52,6 +52,8 @@ final class UpdateContext {
     final double[] limitsBuffer = new double[Vec.N];
     /** A builder reused for every function of this update (one thread), so that only results are allocated. */
     FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
+    /** Where each fair-share pool's children put their scaled functions before its sweep (see {@link CompositeElement}). */
+    ChildPoints childPoints = new ChildPoints(Vec.N, 16, 64);
     /** The working arrays of every pool's sweep. */
     final FitFactorSweep.Scratch sweepScratch = new FitFactorSweep.Scratch();
     /** The suggestion walk of every element, on {@link #scratch}, its working vectors kept. */
@@ -88,6 +90,7 @@ final class UpdateContext {
         dims = chosen;
         scratch = new FunctionBuilder(chosen.count(), expectedPoints);
         walker = new SuggestionFunctions.Walker(chosen.count(), scratch);
+        childPoints = new ChildPoints(chosen.count(), 16, expectedPoints);
     }
 
     boolean totalIsZero() {

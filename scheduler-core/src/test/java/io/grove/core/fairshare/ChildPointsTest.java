@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The children's plots side by side are exactly the scaled functions they stand for: the same
- * points bit for bit, and the same left and right limits everywhere as those plots as functions.
+ * points bit for bit, and the same left and right limits everywhere as those plots as functions;
+ * whether added as functions or from a builder, into room made to size or grown, read in place
+ * or from an exact copy.
  */
 class ChildPointsTest {
 
@@ -40,9 +42,16 @@ class ChildPointsTest {
             return Plots.of(DIM, xs, vs);
         }
 
-        void addTo(ChildPoints points) {
+        /** As a ramp, or a function: the function itself or its points in a builder (as a walk leaves them). */
+        void addTo(ChildPoints points, boolean fromBuilder) {
             if (function == null) {
                 points.addRamp(knee, top, scale);
+            } else if (fromBuilder) {
+                FunctionBuilder builder = new FunctionBuilder(DIM, 1);
+                for (int p = 0; p < function.size(); p++) {
+                    builder.append(function.x(p), function.v(p, 0), function.v(p, 1), function.v(p, 2), 0, 0);
+                }
+                points.add(builder, scale);
             } else {
                 points.add(function, scale);
             }
@@ -65,12 +74,22 @@ class ChildPointsTest {
                 children.add(child);
                 capacity += ChildPoints.bound(child.function == null ? 3 : child.function.size());
             }
-            ChildPoints points = new ChildPoints(DIM, count, capacity);
+            // Made to size, or grown from almost nothing after a reset (as the update's one set),
+            // and read as it is or as its exact copy.
+            ChildPoints filled;
+            if (random.nextBoolean()) {
+                filled = new ChildPoints(DIM, count, capacity);
+            } else {
+                filled = new ChildPoints(DIM, 1, 1);
+                children.get(0).addTo(filled, false);
+                filled.reset();
+            }
             int distinct = 0;
             for (Child child : children) {
-                child.addTo(points);
+                child.addTo(filled, random.nextBoolean());
                 distinct += distinctArguments(child.scaled());
             }
+            ChildPoints points = random.nextBoolean() ? filled : filled.copy();
             assertEquals(count, points.count());
             assertEquals(distinct, points.distinct(), "seed " + seed);
             for (int i = 0; i < count; i++) {

@@ -32,6 +32,37 @@ public final class FunctionBuilder {
         return n;
     }
 
+    /** The argument of point {@code i}. */
+    public double x(int i) {
+        return xs[i];
+    }
+
+    /** Copies the values of points {@code [from, from + count)} into {@code out[offset ..]}. */
+    public void copyPoints(int from, int count, double[] out, int offset) {
+        System.arraycopy(vs, from * dim, out, offset, count * dim);
+    }
+
+    /**
+     * Holds the last value up to {@code x} where the plot ends before it, as
+     * {@link PiecewiseLinearFunction#extendRight} does to the function built.
+     */
+    public void extendRight(double x) {
+        if (x > xs[n - 1]) {
+            int last = (n - 1) * dim;
+            add(x, vs[last], lane(vs, last, 1), lane(vs, last, 2), lane(vs, last, 3), lane(vs, last, 4));
+        }
+    }
+
+    /**
+     * Drops the last point where it ends a vertical piece (a final jump), as
+     * {@link PiecewiseLinearFunction#trimRight} does to the function built.
+     */
+    public void trimRight() {
+        if (n >= 2 && xs[n - 2] == xs[n - 1]) {
+            n--;
+        }
+    }
+
     /** Forgets all points, keeping the capacity, so that one builder serves many functions. */
     public FunctionBuilder reset() {
         n = 0;

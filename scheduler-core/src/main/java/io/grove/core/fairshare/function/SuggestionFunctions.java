@@ -66,6 +66,15 @@ public final class SuggestionFunctions {
         /** As {@link SuggestionFunctions#fairShareBySuggestion}, on this walker's builder, which it resets. */
         public PiecewiseLinearFunction fairShareBySuggestion(PiecewiseLinearFunction byFitFactor, double[] guarantee,
                 double[] limits) {
+            walk(byFitFactor, guarantee, limits);
+            return builder.build();
+        }
+
+        /**
+         * The walk of {@link #fairShareBySuggestion}, whose function it leaves in the builder
+         * ({@link #plot}) instead of building it: for a caller that only copies its points.
+         */
+        public void walk(PiecewiseLinearFunction byFitFactor, double[] guarantee, double[] limits) {
             if (byFitFactor.dim() != dim) {
                 throw new IllegalArgumentException("a walker of dimension " + dim + " given a function of dimension "
                         + byFitFactor.dim());
@@ -140,7 +149,12 @@ public final class SuggestionFunctions {
                 fa = fb;
             }
             store(a, a0, a1, a2, a3, a4);
-            return finish(a);
+            finish(a);
+        }
+
+        /** The builder, holding the plot of the last function walked, until the next walk. */
+        public FunctionBuilder plot() {
+            return builder;
         }
 
         /**
@@ -171,9 +185,15 @@ public final class SuggestionFunctions {
 
         /** The piece from the last step (the usage) to {@code demand}, and the finished function. */
         public PiecewiseLinearFunction endSteps(double[] demand) {
+            finishSteps(demand);
+            return builder.build();
+        }
+
+        /** As {@link #endSteps}, leaving the function in the builder ({@link #plot}). */
+        public void finishSteps(double[] demand) {
             System.arraycopy(demand, 0, b, 0, dim);
             tilted(a, b);
-            return finish(b);
+            finish(b);
         }
 
         /** Component {@code r} of {@code v}, zero beyond the dimension. */
@@ -317,15 +337,16 @@ public final class SuggestionFunctions {
             return r < 0 ? 0 : b[r] - a[r];
         }
 
-        PiecewiseLinearFunction finish(double[] last) {
+        /** Holds the last value up to suggestion 1, and drops a final jump (trimmed on the right). */
+        private void finish(double[] last) {
             if (lastSuggestion < 1.0) {
                 builder.add(1.0, last, 0);
             }
-            PiecewiseLinearFunction result = builder.build();
-            if (result.size() == 1) {
-                return result.extendRight(1.0);
+            if (builder.size() == 1) {
+                builder.extendRight(1.0);
+            } else {
+                builder.trimRight();
             }
-            return result.trimRight();
         }
     }
 }

@@ -116,6 +116,44 @@ class FunctionBuilderTest {
         }
     }
 
+    /**
+     * Trimming a final jump and holding the last value to the right in the builder give the
+     * function that doing so to the function built gives, bit for bit (a walk finishes its plot
+     * in the builder, for a parent to copy its points).
+     */
+    @Test
+    void finishingInTheBuilderIsFinishingTheFunction() {
+        for (long seed = 1; seed <= 300; seed++) {
+            SplittableRandom random = new SplittableRandom(seed);
+            int dim = 1 + random.nextInt(3);
+            FunctionBuilder builder = new FunctionBuilder(dim, 2);
+            List<double[]> added = randomPoints(random, dim, 6, false);
+            for (double[] point : added) {
+                builder.add(point[0], point, 1);
+            }
+            PiecewiseLinearFunction built = builder.build();
+            double right = built.rightBound() + (random.nextBoolean() ? 0 : random.nextDouble() - 0.25);
+            boolean trim = random.nextBoolean();
+            PiecewiseLinearFunction expected = trim ? built.trimRight() : built.extendRight(right);
+            if (trim) {
+                builder.trimRight();
+            } else {
+                builder.extendRight(right);
+            }
+            assertPlotEquals(expected, builder.build(), "seed " + seed + ": " + built);
+        }
+    }
+
+    private static void assertPlotEquals(PiecewiseLinearFunction expected, PiecewiseLinearFunction actual, String where) {
+        assertEquals(expected.size(), actual.size(), where);
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.x(i), actual.x(i), where + ", point " + i);
+            for (int c = 0; c < expected.dim(); c++) {
+                assertEquals(expected.v(i, c), actual.v(i, c), where + ", point " + i);
+            }
+        }
+    }
+
     private static boolean sameValue(PiecewiseLinearFunction f, int i, int j) {
         for (int c = 0; c < f.dim(); c++) {
             if (f.v(i, c) != f.v(j, c)) {
