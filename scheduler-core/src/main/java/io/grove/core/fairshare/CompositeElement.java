@@ -203,11 +203,14 @@ final class CompositeElement extends Element {
                     pool.updateCumulativeAttributes(context);
                     totalBurstRatio += pool.totalBurstRatio;
                     totalResourceFlowRatio += pool.totalResourceFlowRatio;
+                    Vec.addTo(usage, child.usage);
+                    Vec.addTo(demand, child.demand);
                 } else {
+                    // Added before its attributes, which turn an operation's usage and demand into shares.
+                    Vec.addTo(usage, child.usage);
+                    Vec.addTo(demand, child.demand);
                     child.updateAttributes(context);
                 }
-                Vec.addTo(usage, child.usage);
-                Vec.addTo(demand, child.demand);
             }
         }
         updateAttributes(context);

@@ -113,6 +113,20 @@ final class Vec {
         return r;
     }
 
+    /**
+     * As {@link #share}, written over {@code amount} (which the caller reads no more); the shared
+     * {@link #ZERO} where {@code amount} is zero.
+     */
+    static double[] shareInPlace(double[] amount, double[] total) {
+        if (isZero(amount)) {
+            return ZERO;
+        }
+        for (int i = 0; i < N; i++) {
+            amount[i] = ShareVector.ratio(amount[i], total[i]);
+        }
+        return amount;
+    }
+
     /** The largest {@code x_r / total_r} over resources with a non-zero total, 0 if there are none. */
     static double maxRatio(double[] amount, double[] total) {
         double r = 0;
