@@ -77,6 +77,22 @@ final class ChildPoints {
         return starts[child + 1];
     }
 
+    /** The child whose plot holds point {@code point}. */
+    int childOf(int point) {
+        // The last child starting at or before the point: plots are never empty, so starts rise.
+        int low = 0;
+        int high = children - 1;
+        while (low < high) {
+            int middle = (low + high + 1) >>> 1;
+            if (starts[middle] <= point) {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return low;
+    }
+
     int distinct() {
         return distinct;
     }

@@ -41,11 +41,11 @@ final class CompositeElement extends Element {
 
     /** The resources of the functions, from the update. */
     private Dims dims = Dims.ALL;
-    /** Fair-share mode: the children's scaled {@code FairShareBySuggestion} functions. */
-    private ChildPoints childPoints;
-    /** Fair-share mode: the critical point behind each integer fit factor, and whose it is. */
-    private double[] criticalX;
-    private int[] criticalChild;
+    /**
+     * Fair-share mode: the sweep of the children's scaled {@code FairShareBySuggestion} functions,
+     * which keeps them and the critical point behind each integer fit factor for the distribution.
+     */
+    private FitFactorSweep sweep;
     /**
      * Fair-share mode: the regular fair shares of this pool's operations as the distribution
      * found them, packed ({@link Dims}), one after another in the order of {@link #children}
@@ -306,54 +306,23 @@ final class CompositeElement extends Element {
         for (Element child : children) {
             child.addScaledSuggestion(points, child.weight() / minWeight, context);
         }
-        childPoints = points.copy();
-        FitFactorSweep sweep = FitFactorSweep.run(childPoints, dims.count(), context.scratch.reset(),
-                context.sweepScratch);
-        criticalX = sweep.criticalX;
-        criticalChild = sweep.criticalChild;
+        sweep = FitFactorSweep.run(points.copy(), dims.count(), context.scratch.reset(), context.sweepScratch);
         fairShareByFitFactor = sweep.function;
     }
 
     /**
-     * The share child {@code index} gets at pool fit factor {@code f} (fair-share mode), a new
-     * array; {@code out} holds the packed share on the way.
+     * The share child {@code index} gets at {@code cut} (fair-share mode), a new array; {@code out}
+     * holds the packed share on the way.
      */
-    private double[] childShareAt(int index, double f, double[] out) {
-        childShareInto(index, f, out, 0);
+    private double[] childShareAt(int index, FitFactorSweep.Cut cut, double[] out) {
+        sweep.shareInto(index, cut, out, 0);
         return dims.unpackCopy(out);
-    }
-
-    /** The packed share child {@code index} gets at pool fit factor {@code f}, into {@code out} at {@code offset}. */
-    private void childShareInto(int index, double f, double[] out, int offset) {
-        int last = criticalX.length - 1;
-        double fitFactor = Math.max(0, Math.min(last, f));
-        int k = (int) Math.floor(fitFactor);
-        if (fitFactor == k) {
-            double x = criticalX[k];
-            if (index >= criticalChild[k]) {
-                childPoints.leftLimit(index, x, out, offset);
-            } else {
-                childPoints.rightLimit(index, x, out, offset);
-            }
-        } else if (criticalX[k + 1] == criticalX[k]) {
-            double x = criticalX[k];
-            if (index <= criticalChild[k]) {
-                childPoints.rightLimit(index, x, out, offset);
-            } else {
-                childPoints.leftLimit(index, x, out, offset);
-            }
-        } else {
-            double x = criticalX[k] + (fitFactor - k) * (criticalX[k + 1] - criticalX[k]);
-            childPoints.leftLimit(index, x, out, offset);
-        }
     }
 
     @Override
     void releaseFunctions() {
         super.releaseFunctions();
-        childPoints = null;
-        criticalX = null;
-        criticalChild = null;
+        sweep = null;
         sortedChildren = List.of();
     }
 
@@ -375,21 +344,22 @@ final class CompositeElement extends Element {
                         FifoShares.childShareAt(sortedChildren.get(position), position, fitFactor, dims), type);
             }
         } else {
+            FitFactorSweep.Cut cut = sweep.cut(fitFactor);
             double[] packed = new double[dims.count()];
             int pools = childPools.size();
             for (int i = 0; i < pools; i++) {
-                children.get(i).computeAndSetFairShare(childShareAt(i, fitFactor, packed), type);
+                children.get(i).computeAndSetFairShare(childShareAt(i, cut, packed), type);
             }
             if (type == FairShareType.REGULAR) {
                 int d = dims.count();
                 double[] shares = new double[(children.size() - pools) * d];
                 for (int i = pools; i < children.size(); i++) {
-                    childShareInto(i, fitFactor, shares, (i - pools) * d);
+                    sweep.shareInto(i, cut, shares, (i - pools) * d);
                 }
                 operationShares = shares;
             } else {
                 for (int i = pools; i < children.size(); i++) {
-                    children.get(i).computeAndSetFairShare(childShareAt(i, fitFactor, packed), type);
+                    children.get(i).computeAndSetFairShare(childShareAt(i, cut, packed), type);
                 }
             }
         }

@@ -19,16 +19,74 @@ final class FitFactorSweep {
     /** Up to this many children, the next breakpoint is found by looking at every child's. */
     static final int SCAN_LIMIT = 16;
 
-    /** The argument of the children's functions behind each integer fit factor. */
-    final double[] criticalX;
-    /** Whose breakpoint each integer fit factor is. */
-    final int[] criticalChild;
+    /** The children swept, which the distribution reads at the fit factor it finds. */
+    private final ChildPoints children;
+    /**
+     * The breakpoint behind each integer fit factor, as the index of its first point among the
+     * children's points: its argument and whose it is follow from there (one number where two
+     * would take half as much again of the update's memory).
+     */
+    private final int[] criticalPoint;
     final PiecewiseLinearFunction function;
 
-    private FitFactorSweep(double[] criticalX, int[] criticalChild, PiecewiseLinearFunction function) {
-        this.criticalX = criticalX;
-        this.criticalChild = criticalChild;
+    private FitFactorSweep(ChildPoints children, int[] criticalPoint, PiecewiseLinearFunction function) {
+        this.children = children;
+        this.criticalPoint = criticalPoint;
         this.function = function;
+    }
+
+    /** How many integer fit factors (critical points) there are. */
+    int size() {
+        return criticalPoint.length;
+    }
+
+    /** The argument of the children's functions behind integer fit factor {@code k}. */
+    double criticalX(int k) {
+        return children.xs[criticalPoint[k]];
+    }
+
+    /** Whose breakpoint integer fit factor {@code k} is. */
+    int criticalChild(int k) {
+        return children.childOf(criticalPoint[k]);
+    }
+
+    /**
+     * Where fit factor {@code f} (held within the critical points) falls: the children's argument
+     * there, and how each child is read at it. At an integer fit factor the children up to its
+     * breakpoint's owner have crossed their breakpoints there and the others not; between two
+     * integer fit factors at one argument (a jump crossed one child at a time), the children up
+     * to the first one's owner have crossed; between two arguments, everyone is read on the line.
+     */
+    Cut cut(double f) {
+        int last = criticalPoint.length - 1;
+        double fitFactor = Math.max(0, Math.min(last, f));
+        int k = (int) Math.floor(fitFactor);
+        double x = criticalX(k);
+        if (fitFactor == k) {
+            return new Cut(x, criticalChild(k));
+        }
+        double next = criticalX(k + 1);
+        if (next == x) {
+            return new Cut(x, criticalChild(k) + 1);
+        }
+        return new Cut(x + (fitFactor - k) * (next - x), 0);
+    }
+
+    /**
+     * @param x the children's argument
+     * @param firstUncrossed children before it are read on the right of {@code x} (they have crossed
+     *     their breakpoint there), the others on the left
+     */
+    record Cut(double x, int firstUncrossed) {
+    }
+
+    /** The packed share of child {@code index} at {@code cut}, into {@code out} at {@code offset}. */
+    void shareInto(int index, Cut cut, double[] out, int offset) {
+        if (index >= cut.firstUncrossed()) {
+            children.leftLimit(index, cut.x(), out, offset);
+        } else {
+            children.rightLimit(index, cut.x(), out, offset);
+        }
     }
 
     /**
@@ -50,8 +108,7 @@ final class FitFactorSweep {
      */
     static FitFactorSweep run(ChildPoints children, int d, FunctionBuilder builder, Scratch scratch) {
         int total = children.distinct();
-        double[] criticalX = new double[total];
-        int[] criticalChild = new int[total];
+        int[] criticalPoint = new int[total];
         int count = children.count();
         double[] xs = children.xs;
         double[] vs = children.vs;
@@ -96,14 +153,13 @@ final class FitFactorSweep {
         if (!scan) {
             LoserTree.build(key, count, losers, scratch.winners);
         }
-        for (int k = 0; k < criticalX.length; k++) {
+        for (int k = 0; k < total; k++) {
             int index = scan ? LoserTree.first(key, count) : losers[0];
             int first = position[index];
             int end = children.end(index);
             int last = lastOfGroup(xs, first, end);
             double x = xs[first];
-            criticalX[k] = x;
-            criticalChild[k] = index;
+            criticalPoint[k] = first;
             position[index] = last + 1;
             key[index] = last + 1 < end ? LoserTree.key(xs[last + 1]) : LoserTree.END;
             if (!scan) {
@@ -198,7 +254,7 @@ final class FitFactorSweep {
                 childSlope[slot + 4] = n4;
             }
         }
-        return new FitFactorSweep(criticalX, criticalChild, builder.build());
+        return new FitFactorSweep(children, criticalPoint, builder.build());
     }
 
     /**
