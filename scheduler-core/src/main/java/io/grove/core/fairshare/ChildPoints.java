@@ -13,15 +13,22 @@ import java.util.Arrays;
  *
  * <p>A child's plot is its function's points with every argument divided by the scale (unless
  * the scale is 1), then, where that ends before 1, one more point at 1 with the last value.
+ *
+ * <p>One such serves every pool of an update in turn: each pool {@linkplain #begin begins} its
+ * set of children after the points of the sets before, has its children walk straight into it,
+ * and keeps a {@linkplain #seal sealed} view of its set over the same arrays. When the arrays are
+ * full, new ones are made and only the set being filled moves; the views keep the old ones.
  */
 final class ChildPoints {
 
     final int dim;
-    /** Arguments and values; they grow where more points come than there is room for. */
+    /** Arguments and values, shared with the sets sealed before. */
     double[] xs;
     double[] vs;
+    /** Where each child of the set starts, as indices into {@link #xs}; then where the set ends. */
     private int[] starts;
     private int children;
+    /** The end of the points written: the end of the set being filled. */
     private int size;
     /** Distinct arguments over all plots: the number of critical points of the sweep. */
     private int distinct;
@@ -29,7 +36,7 @@ final class ChildPoints {
     /**
      * @param dim components of each value
      * @param count children
-     * @param capacity points over all children, extension points included
+     * @param capacity points over all children, extension points included (more grow the arrays)
      */
     ChildPoints(int dim, int count, int capacity) {
         this.dim = dim;
@@ -38,26 +45,26 @@ final class ChildPoints {
         this.starts = new int[count + 1];
     }
 
-    /**
-     * Forgets every child, keeping the room: one set serves every pool of an update in turn
-     * (growing as it needs), and each keeps an exact {@link #copy}.
-     */
-    void reset() {
+    private ChildPoints(ChildPoints set) {
+        this.dim = set.dim;
+        this.xs = set.xs;
+        this.vs = set.vs;
+        this.starts = Arrays.copyOf(set.starts, set.children + 1);
+        this.children = set.children;
+        this.size = set.size;
+        this.distinct = set.distinct;
+    }
+
+    /** Begins a new set of children after the points written so far, which stay as they are. */
+    void begin() {
+        starts[0] = size;
         children = 0;
-        size = 0;
         distinct = 0;
     }
 
-    /** The points as they are, in arrays of their exact size. */
-    ChildPoints copy() {
-        ChildPoints copy = new ChildPoints(dim, children, size);
-        System.arraycopy(xs, 0, copy.xs, 0, size);
-        System.arraycopy(vs, 0, copy.vs, 0, size * dim);
-        System.arraycopy(starts, 0, copy.starts, 0, children + 1);
-        copy.children = children;
-        copy.size = size;
-        copy.distinct = distinct;
-        return copy;
+    /** The set filled since {@link #begin}, as it is: a view over the same points, which nothing writes again. */
+    ChildPoints seal() {
+        return new ChildPoints(this);
     }
 
     /** The most points a plot of {@code size} points takes here: one more, to hold the last value up to 1. */
@@ -136,15 +143,28 @@ final class ChildPoints {
         closeChild();
     }
 
-    /** Makes room for the next child and {@code points} more points. */
+    /**
+     * Makes room for the next child and {@code points} more points: where the arrays are full, the
+     * set being filled moves to the start of new ones, at least as large and twice its size.
+     */
     private void fit(int points) {
         if (children + 2 > starts.length) {
             starts = Arrays.copyOf(starts, 2 * (children + 2));
         }
         if (size + points > xs.length) {
-            int capacity = Math.max(size + points, 2 * xs.length);
-            xs = Arrays.copyOf(xs, capacity);
-            vs = Arrays.copyOf(vs, capacity * dim);
+            int base = starts[0];
+            int filled = size - base;
+            int capacity = Math.max(xs.length, 2 * (filled + points));
+            double[] newXs = new double[capacity];
+            double[] newVs = new double[capacity * dim];
+            System.arraycopy(xs, base, newXs, 0, filled);
+            System.arraycopy(vs, base * dim, newVs, 0, filled * dim);
+            xs = newXs;
+            vs = newVs;
+            for (int i = 0; i <= children; i++) {
+                starts[i] -= base;
+            }
+            size = filled;
         }
     }
 

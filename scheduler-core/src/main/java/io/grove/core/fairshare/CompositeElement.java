@@ -286,10 +286,10 @@ final class CompositeElement extends Element {
      * {@code min(1, x * w_c / w_min)}, and every breakpoint of every child becomes one integer fit
      * factor ({@link FitFactorSweep}).
      *
-     * <p>First the child pools build their subtrees, each in turn using the update's one set of
-     * {@link UpdateContext#childPoints}; then every child walks its {@code FairShareBySuggestion}
-     * straight into that set, which this pool copies at its exact size before its sweep (the
-     * walks build no function, and the set, reused by every pool, stays in the cache).
+     * <p>First the child pools build their subtrees, each in turn filling its own set of the
+     * update's {@link UpdateContext#childPoints}; then every child walks its
+     * {@code FairShareBySuggestion} straight into this pool's set, which the pool keeps sealed
+     * (the walks build no function, and no points are copied).
      */
     private void prepareFairShareMode(UpdateContext context) {
         double minWeight = Double.MAX_VALUE;
@@ -302,11 +302,11 @@ final class CompositeElement extends Element {
             pool.prepareFairShareByFitFactor(context);
         }
         ChildPoints points = context.childPoints;
-        points.reset();
+        points.begin();
         for (Element child : children) {
             child.addScaledSuggestion(points, child.weight() / minWeight, context);
         }
-        sweep = FitFactorSweep.run(points.copy(), dims.count(), context.scratch.reset(), context.sweepScratch);
+        sweep = FitFactorSweep.run(points.seal(), dims.count(), context.scratch.reset(), context.sweepScratch);
         fairShareByFitFactor = sweep.function;
     }
 

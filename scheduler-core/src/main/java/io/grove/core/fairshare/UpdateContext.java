@@ -52,7 +52,7 @@ final class UpdateContext {
     final double[] limitsBuffer = new double[Vec.N];
     /** A builder reused for every function of this update (one thread), so that only results are allocated. */
     FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
-    /** Where each fair-share pool's children put their scaled functions before its sweep (see {@link CompositeElement}). */
+    /** Where each fair-share pool's children put their scaled functions, set after set (see {@link CompositeElement}). */
     ChildPoints childPoints = new ChildPoints(Vec.N, 16, 64);
     /** The working arrays of every pool's sweep. */
     final FitFactorSweep.Scratch sweepScratch = new FitFactorSweep.Scratch();

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The children's plots side by side are exactly the scaled functions they stand for: the same
  * points bit for bit, and the same left and right limits everywhere as those plots as functions;
- * whether added as functions or from a builder, into room made to size or grown, read in place
- * or from an exact copy.
+ * whether added as functions or from a builder, into room made to size or grown, and read
+ * sealed while the next set is written.
  */
 class ChildPointsTest {
 
@@ -74,22 +74,27 @@ class ChildPointsTest {
                 children.add(child);
                 capacity += ChildPoints.bound(child.function == null ? 3 : child.function.size());
             }
-            // Made to size, or grown from almost nothing after a reset (as the update's one set),
-            // and read as it is or as its exact copy.
+            // Made to size, or grown from almost nothing after a set of its own (as the update's
+            // one for every pool); read as sealed while the next set is filled (and may move).
             ChildPoints filled;
             if (random.nextBoolean()) {
                 filled = new ChildPoints(DIM, count, capacity);
             } else {
                 filled = new ChildPoints(DIM, 1, 1);
                 children.get(0).addTo(filled, false);
-                filled.reset();
+                filled.seal();
+                filled.begin();
             }
             int distinct = 0;
             for (Child child : children) {
                 child.addTo(filled, random.nextBoolean());
                 distinct += distinctArguments(child.scaled());
             }
-            ChildPoints points = random.nextBoolean() ? filled : filled.copy();
+            ChildPoints points = filled.seal();
+            filled.begin();
+            for (int i = 0; i < count; i++) {
+                new Child(randomFunction(random), 0, null, 1.0).addTo(filled, random.nextBoolean());
+            }
             assertEquals(count, points.count());
             assertEquals(distinct, points.distinct(), "seed " + seed);
             for (int i = 0; i < count; i++) {
