@@ -109,8 +109,9 @@ public final class FairShareUpdate {
     private static final int AHEAD = 12;
 
     /**
-     * Adds the operations to their pools in input order. The elements are created pool by pool, so
-     * that the operations of one pool lie together in memory for the walks that follow.
+     * Adds the operations to their pools, in input order within each pool. The elements are
+     * created pool by pool, so that the operations of one pool lie together in memory for the
+     * walks that follow; the records are read in input order, the order they lie in.
      */
     private static void attachOperations(FairShareInput input, Map<String, CompositeElement> pools,
             UpdateContext context) {
@@ -160,8 +161,13 @@ public final class FairShareUpdate {
             if (i + AHEAD < count) {
                 ahead += elements[i + AHEAD].order;
             }
+            elements[i].read(operations.get(i));
+        }
+        // Attached pool by pool, in input order within a pool: each pool's children and sums come
+        // out as in input order, while the elements, their arrays and the pools are walked in the
+        // order they lie in memory (in input order, each would be a miss).
+        for (int i : byPool) {
             OperationElement element = elements[i];
-            element.read(operations.get(i));
             CompositeElement pool = poolOf[i];
             element.parent = pool;
             element.slot = pool.children.size() - pool.childPools.size();
