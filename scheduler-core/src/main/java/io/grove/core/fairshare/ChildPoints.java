@@ -1,7 +1,7 @@
 package io.grove.core.fairshare;
 
-import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
+import io.grove.core.fairshare.function.PlotPoints;
 import java.util.Arrays;
 
 /**
@@ -104,24 +104,16 @@ final class ChildPoints {
         return distinct;
     }
 
-    /** Appends the next child's function, its argument divided by {@code scale}, held up to 1. */
-    void add(PiecewiseLinearFunction f, double scale) {
+    /**
+     * Appends the next child's function (as a function, or as the builder of a walk holds it),
+     * its argument divided by {@code scale}, held up to 1.
+     */
+    void add(PlotPoints f, double scale) {
         int n = f.size();
         fit(bound(n));
         f.copyPoints(0, n, vs, size * dim);
         for (int i = 0; i < n; i++) {
             point(scale == 1.0 ? f.x(i) : f.x(i) / scale);
-        }
-        closeChild();
-    }
-
-    /** As {@link #add(PiecewiseLinearFunction, double)}, for the function {@code builder} holds. */
-    void add(FunctionBuilder builder, double scale) {
-        int n = builder.size();
-        fit(bound(n));
-        builder.copyPoints(0, n, vs, size * dim);
-        for (int i = 0; i < n; i++) {
-            point(scale == 1.0 ? builder.x(i) : builder.x(i) / scale);
         }
         closeChild();
     }

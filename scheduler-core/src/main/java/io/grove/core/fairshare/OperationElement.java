@@ -58,7 +58,8 @@ final class OperationElement extends Element {
 
     /**
      * Its shares, the usage and demand turned into shares in their own arrays (by then its pool
-     * has summed them, and nothing reads them again): no new arrays for 100,000 operations.
+     * has summed them, and nothing reads them again): no new arrays for 100,000 operations. An
+     * operation has no strong guarantee (its share stays the shared zero).
      */
     @Override
     void updateAttributes(UpdateContext context) {

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * dropped, and consecutive vertical or consecutive horizontal pieces are merged, so that a plot has
  * no redundant points of those kinds.
  */
-public final class FunctionBuilder {
+public final class FunctionBuilder implements PlotPoints {
 
     private final int dim;
     private double[] xs;
@@ -28,16 +28,17 @@ public final class FunctionBuilder {
         this.vs = new double[capacity * dim];
     }
 
+    @Override
     public int size() {
         return n;
     }
 
-    /** The argument of point {@code i}. */
+    @Override
     public double x(int i) {
         return xs[i];
     }
 
-    /** Copies the values of points {@code [from, from + count)} into {@code out[offset ..]}. */
+    @Override
     public void copyPoints(int from, int count, double[] out, int offset) {
         System.arraycopy(vs, from * dim, out, offset, count * dim);
     }

@@ -8,7 +8,7 @@ import java.util.Arrays;
  * {@code (x_i, v_i)} with non-decreasing {@code x}; consecutive points with equal {@code x} form a
  * vertical piece, i.e. a jump. The function is left-continuous: {@link #valueAt} is the left limit.
  */
-public final class PiecewiseLinearFunction {
+public final class PiecewiseLinearFunction implements PlotPoints {
 
     private final int dim;
     private final double[] xs;
@@ -50,10 +50,12 @@ public final class PiecewiseLinearFunction {
     }
 
     /** Number of points of the plot. */
+    @Override
     public int size() {
         return xs.length;
     }
 
+    @Override
     public double x(int i) {
         return xs[i];
     }
@@ -201,6 +203,7 @@ public final class PiecewiseLinearFunction {
     }
 
     /** Copies the values of points {@code [from, from + count)} into {@code out[offset ..]}. */
+    @Override
     public void copyPoints(int from, int count, double[] out, int offset) {
         System.arraycopy(vs, from * dim, out, offset, count * dim);
     }
