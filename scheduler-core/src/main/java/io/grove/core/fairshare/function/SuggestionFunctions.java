@@ -164,7 +164,7 @@ public final class SuggestionFunctions {
          * jobs): the same function as {@link #fairShareBySuggestion} of that plot, built without
          * the plot. Along the steps the suggestion is the dominant share itself, so that each step
          * is one point ({@link #step}); the piece from usage to demand is walked as any other
-         * ({@link #endSteps}). {@code SuggestionFunctionsTest} checks it against the walk bit for bit.
+         * ({@link #finishSteps}). {@code SuggestionFunctionsTest} checks it against the walk bit for bit.
          */
         public void beginSteps() {
             builder.reset();
@@ -183,13 +183,10 @@ public final class SuggestionFunctions {
             emit(suggestion(value), value);
         }
 
-        /** The piece from the last step (the usage) to {@code demand}, and the finished function. */
-        public PiecewiseLinearFunction endSteps(double[] demand) {
-            finishSteps(demand);
-            return builder.build();
-        }
-
-        /** As {@link #endSteps}, leaving the function in the builder ({@link #plot}). */
+        /**
+         * The piece from the last step (the usage) to {@code demand}: the finished function, left
+         * in the builder ({@link #plot}).
+         */
         public void finishSteps(double[] demand) {
             System.arraycopy(demand, 0, b, 0, dim);
             tilted(a, b);

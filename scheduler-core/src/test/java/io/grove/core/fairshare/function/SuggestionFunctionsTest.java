@@ -71,7 +71,7 @@ class SuggestionFunctionsTest {
     }
 
     /**
-     * The steps of an element that runs jobs ({@code beginSteps}, {@code step}, {@code endSteps})
+     * The steps of an element that runs jobs ({@code beginSteps}, {@code step}, {@code finishSteps})
      * give, bit for bit, what the walk of its fit-factor plot gives: usage covered in equal
      * dominant steps up to 1, then a piece up to the demand, no guarantee, limits at or above the
      * demand. Usage with ties, zeros and values one ulp apart; demand equal to the usage or not.
@@ -118,7 +118,8 @@ class SuggestionFunctionsTest {
                     previous = fitFactor;
                 }
             }
-            PiecewiseLinearFunction steps = walker.endSteps(demand.clone());
+            walker.finishSteps(demand.clone());
+            PiecewiseLinearFunction steps = walker.plot().build();
             PiecewiseLinearFunction byFitFactor = plot.add(1, usage, 0).add(2, demand, 0).build();
             PiecewiseLinearFunction walked = SuggestionFunctions.fairShareBySuggestion(byFitFactor, new double[dim],
                     limits, new FunctionBuilder(dim));
