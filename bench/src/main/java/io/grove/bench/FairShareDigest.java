@@ -3,6 +3,7 @@ package io.grove.bench;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
+import io.grove.core.fairshare.FairShareWorkspace;
 import io.grove.core.fairshare.TreeGenerator;
 import java.util.Map;
 import java.util.TreeMap;
@@ -22,12 +23,15 @@ public final class FairShareDigest {
 
     public static void main(String[] args) {
         int[][] shapes = {{50, 300, 3}, {200, 2_000, 4}, {1_000, 10_000, 4}, {10_000, 100_000, 4}};
+        // One workspace for every tree, large and small, as a daemon's for a tree whose size changes:
+        // the digest must not change with it.
+        FairShareWorkspace workspace = new FairShareWorkspace();
         for (int[] shape : shapes) {
             int seeds = shape[0] >= 10_000 ? 2 : 12;
             for (long seed = 1; seed <= seeds; seed++) {
                 for (boolean gang : new boolean[] {false, true}) {
                     FairShareResult result = FairShareUpdate.run(TreeGenerator.generate(seed,
-                            new TreeGenerator.Shape(shape[0], shape[1], shape[2], gang)));
+                            new TreeGenerator.Shape(shape[0], shape[1], shape[2], gang)), workspace);
                     Map<String, ElementShares> elements = new TreeMap<>(result.elements());
                     long digest = 0;
                     for (Map.Entry<String, ElementShares> element : elements.entrySet()) {

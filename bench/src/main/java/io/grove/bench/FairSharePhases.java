@@ -2,6 +2,7 @@ package io.grove.bench;
 
 import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareUpdate;
+import io.grove.core.fairshare.FairShareWorkspace;
 import io.grove.core.fairshare.TreeGenerator;
 import io.grove.core.fairshare.UpdatePhase;
 import java.lang.management.ManagementFactory;
@@ -34,13 +35,15 @@ public final class FairSharePhases {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long[][] nanos = new long[phases.length + 1][runs - WARM_UP];
         long[] bytes = new long[phases.length + 1];
+        // One workspace for the runs, as the daemon keeps one per tree.
+        FairShareWorkspace workspace = new FairShareWorkspace();
         for (int run = 0; run < runs; run++) {
             long[] times = new long[phases.length];
             long[] allocated = new long[phases.length];
             long[] last = {System.nanoTime(), threads.getCurrentThreadAllocatedBytes()};
             long start = last[0];
             long startBytes = last[1];
-            FairShareUpdate.run(input, phase -> {
+            FairShareUpdate.run(input, workspace, phase -> {
                 long now = System.nanoTime();
                 long nowBytes = threads.getCurrentThreadAllocatedBytes();
                 times[phase.ordinal()] = now - last[0];

@@ -5,6 +5,7 @@ import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
+import io.grove.core.fairshare.FairShareWorkspace;
 import io.grove.core.fairshare.TreeGenerator;
 import java.lang.management.ManagementFactory;
 import io.grove.core.resource.Resources;
@@ -56,8 +57,17 @@ public class FairShareUpdateBenchmark {
     @Param({"aged", "fresh"})
     public String records;
 
+    /**
+     * Where the update works. {@code kept}: in one {@link FairShareWorkspace} for the trial, as the
+     * daemon keeps one per tree, so that its arrays are made once. {@code none}: every update
+     * makes its own.
+     */
+    @Param({"kept", "none"})
+    public String workspace;
+
     private FairShareInput generated;
     private FairShareInput input;
+    private FairShareWorkspace kept;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -65,6 +75,10 @@ public class FairShareUpdateBenchmark {
         generated = TreeGenerator.generate(42, new TreeGenerator.Shape(Integer.parseInt(parts[0]),
                 Integer.parseInt(parts[1]), 4, false));
         input = generated;
+        if (!workspace.equals("kept") && !workspace.equals("none")) {
+            throw new IllegalArgumentException("workspace must be kept or none, got " + workspace);
+        }
+        kept = workspace.equals("kept") ? new FairShareWorkspace() : null;
     }
 
     /** A fresh copy of the operations' records before each update, where {@link #records} asks for it. */
@@ -77,7 +91,7 @@ public class FairShareUpdateBenchmark {
 
     @Benchmark
     public FairShareResult update() {
-        return FairShareUpdate.run(input);
+        return kept == null ? FairShareUpdate.run(input) : FairShareUpdate.run(input, kept);
     }
 
     /** The same input with every operation's record and demand made anew, in input order. */
@@ -94,7 +108,7 @@ public class FairShareUpdateBenchmark {
 
     /**
      * A quick look without JMH, printing the median of the runs after the first ten:
-     * {@code java -cp bench/target/benchmarks.jar io.grove.bench.FairShareUpdateBenchmark [pools/operations] [runs] [aged|fresh]}.
+     * {@code java -cp bench/target/benchmarks.jar io.grove.bench.FairShareUpdateBenchmark [pools/operations] [runs] [aged|fresh] [kept|none]}.
      * It also times what the daemon does with a result right after the update
      * ({@code Cluster.computeFairShare}): making every element's shares.
      */
@@ -105,10 +119,12 @@ public class FairShareUpdateBenchmark {
         if (!records.equals("aged") && !records.equals("fresh")) {
             throw new IllegalArgumentException("records must be aged or fresh, got " + records);
         }
+        String workspace = args.length > 3 ? args[3] : "kept";
         for (String size : sizes) {
             FairShareUpdateBenchmark bench = new FairShareUpdateBenchmark();
             bench.size = size;
             bench.records = records;
+            bench.workspace = workspace;
             bench.setUp();
             double[] times = new double[runs];
             double[] cpu = new double[runs];
@@ -139,9 +155,9 @@ public class FairShareUpdateBenchmark {
             Arrays.sort(measuredCpu);
             double[] measuredShares = Arrays.copyOfRange(shares, warm, runs);
             Arrays.sort(measuredShares);
-            System.out.printf("%s (%s records): median %.1f ms, min %.1f ms (the thread's CPU: median %.1f ms), %.0f MB allocated"
+            System.out.printf("%s (%s records, workspace %s): median %.1f ms, min %.1f ms (the thread's CPU: median %.1f ms), %.0f MB allocated"
                     + " per update, over %d runs after %d warm-up runs; then every element's shares, as the daemon"
-                    + " takes them: median %.1f ms%n", size, records, measured[measured.length / 2], measured[0],
+                    + " takes them: median %.1f ms%n", size, records, workspace, measured[measured.length / 2], measured[0],
                     measuredCpu[measuredCpu.length / 2], allocated / 1e6, measured.length, warm,
                     measuredShares[measuredShares.length / 2]);
         }

@@ -67,6 +67,8 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final ApiServer api;
     private final DaemonRole role;
     private final ScheduledExecutorService timer;
+    /** Held by a fair-share update from preparing to publishing. */
+    private final Object updating = new Object();
 
     private final AuditLog audit;
 
@@ -291,8 +293,18 @@ public final class SchedulerDaemon implements AutoCloseable {
         };
     }
 
-    /** Prepares on the loop, computes here, publishes on the loop: heartbeats go on meanwhile. */
+    /**
+     * Prepares on the loop, computes here, publishes on the loop: heartbeats go on meanwhile. One
+     * at a time: a caller waits for an update under way (each tree computes in its own kept
+     * workspace).
+     */
     public void updateFairShare() {
+        synchronized (updating) {
+            updateFairShareNow();
+        }
+    }
+
+    private void updateFairShareNow() {
         List<Cluster.PreparedUpdate> prepared = loop.call(cluster -> {
             List<Cluster.PreparedUpdate> all = new ArrayList<>();
             for (String tree : cluster.treeNames()) {

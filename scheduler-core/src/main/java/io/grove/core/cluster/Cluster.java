@@ -4,6 +4,7 @@ import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
+import io.grove.core.fairshare.FairShareWorkspace;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.node.Node;
@@ -322,9 +323,12 @@ public final class Cluster {
         return FairShareUpdate.run(input);
     }
 
-    /** The pure middle step of an update; safe on any thread. */
+    /**
+     * The pure middle step of an update; safe on any thread, one update of a tree at a time (its
+     * workspace refuses a second with {@link IllegalStateException}).
+     */
     public static ComputedUpdate computeFairShare(PreparedUpdate prepared) {
-        FairShareResult result = FairShareUpdate.run(prepared.input());
+        FairShareResult result = FairShareUpdate.run(prepared.input(), prepared.workspace());
         return new ComputedUpdate(prepared, result, new ArrayList<>(result.elements().values()));
     }
 
@@ -349,9 +353,12 @@ public final class Cluster {
         return computed.result();
     }
 
-    /** An update's input, taken from the live state. */
+    /**
+     * An update's input, taken from the live state, and the tree's {@code workspace} to compute
+     * it in (kept from one update of the tree to the next; one update of a tree at a time).
+     */
     public record PreparedUpdate(String tree, FairShareInput input, Map<String, Operation> operations,
-            Map<String, Integer> pendingJobs, double[] total, Instant now) {
+            Map<String, Integer> pendingJobs, double[] total, Instant now, FairShareWorkspace workspace) {
     }
 
     /** An update's result with its elements, ready to publish. */

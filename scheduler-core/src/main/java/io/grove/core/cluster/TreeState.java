@@ -2,6 +2,7 @@ package io.grove.core.cluster;
 
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.fairshare.FairShareWorkspace;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.node.NodeFilter;
 import io.grove.core.preempt.StarvationStatus;
@@ -25,6 +26,8 @@ final class TreeState {
     /** The result's elements in tree order, made once at publication. */
     List<ElementShares> elements = List.of();
     SchedulingIndex index;
+    /** The arrays its fair-share updates work in, kept from one to the next. */
+    final FairShareWorkspace workspace = new FairShareWorkspace();
 
     TreeState(NodeFilter nodesFilter) {
         this.nodesFilter = nodesFilter;

@@ -76,7 +76,7 @@ final class UpdateInputs {
                 : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
         FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed,
                 matching.poolCaps(config), tree.historicUsage);
-        return new Cluster.PreparedUpdate(treeName, input, operations, pendingJobs, total, now);
+        return new Cluster.PreparedUpdate(treeName, input, operations, pendingJobs, total, now, tree.workspace);
     }
 
     static Map<String, OperationPreemption> operationPreemption(

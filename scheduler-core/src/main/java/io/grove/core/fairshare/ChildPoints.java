@@ -2,7 +2,9 @@ package io.grove.core.fairshare;
 
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
 import io.grove.core.fairshare.function.PlotPoints;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A fair-share pool's children's {@code FairShareBySuggestion} functions with their arguments
@@ -17,7 +19,8 @@ import java.util.Arrays;
  * <p>One such serves every pool of an update in turn: each pool {@linkplain #begin begins} its
  * set of children after the points of the sets before, has its children walk straight into it,
  * and keeps a {@linkplain #seal sealed} view of its set over the same arrays. When the arrays are
- * full, new ones are made and only the set being filled moves; the views keep the old ones.
+ * full, the next ones are taken and only the set being filled moves; the views keep the old ones.
+ * The arrays are kept for the next update ({@link #restart}), whose views are sealed anew.
  */
 final class ChildPoints {
 
@@ -32,6 +35,10 @@ final class ChildPoints {
     private int size;
     /** Distinct arguments over all plots: the number of critical points of the sweep. */
     private int distinct;
+    /** Every pair of arrays filled so far, in the order they were taken; {@code null} in a sealed view. */
+    private final List<double[][]> arrays;
+    /** Which of {@link #arrays} is being filled. */
+    private int filling;
 
     /**
      * @param dim components of each value
@@ -43,9 +50,12 @@ final class ChildPoints {
         this.xs = new double[capacity];
         this.vs = new double[capacity * dim];
         this.starts = new int[count + 1];
+        this.arrays = new ArrayList<>();
+        arrays.add(new double[][] {xs, vs});
     }
 
     private ChildPoints(ChildPoints set) {
+        this.arrays = null;
         this.dim = set.dim;
         this.xs = set.xs;
         this.vs = set.vs;
@@ -53,6 +63,18 @@ final class ChildPoints {
         this.children = set.children;
         this.size = set.size;
         this.distinct = set.distinct;
+    }
+
+    /**
+     * Starts over at the beginning of the first arrays, for the next update: no view sealed before
+     * may be read any more.
+     */
+    void restart() {
+        filling = 0;
+        xs = arrays.get(0)[0];
+        vs = arrays.get(0)[1];
+        size = 0;
+        begin();
     }
 
     /** Begins a new set of children after the points written so far, which stay as they are. */
@@ -137,7 +159,8 @@ final class ChildPoints {
 
     /**
      * Makes room for the next child and {@code points} more points: where the arrays are full, the
-     * set being filled moves to the start of new ones, at least as large and twice its size.
+     * set being filled moves to the start of the next ones, at least as large and twice its size
+     * (kept from an update before where those are large enough, else new).
      */
     private void fit(int points) {
         if (children + 2 > starts.length) {
@@ -147,8 +170,17 @@ final class ChildPoints {
             int base = starts[0];
             int filled = size - base;
             int capacity = Math.max(xs.length, 2 * (filled + points));
-            double[] newXs = new double[capacity];
-            double[] newVs = new double[capacity * dim];
+            filling++;
+            if (filling == arrays.size()) {
+                arrays.add(null);
+            }
+            double[][] next = arrays.get(filling);
+            if (next == null || next[0].length < capacity) {
+                next = new double[][] {new double[capacity], new double[capacity * dim]};
+                arrays.set(filling, next);
+            }
+            double[] newXs = next[0];
+            double[] newVs = next[1];
             System.arraycopy(xs, base, newXs, 0, filled);
             System.arraycopy(vs, base * dim, newVs, 0, filled * dim);
             xs = newXs;

@@ -50,16 +50,20 @@ final class UpdateContext {
     /** Buffers for the guarantee and the limits a suggestion walk reads (and does not keep). */
     final double[] guaranteeBuffer = new double[Vec.N];
     final double[] limitsBuffer = new double[Vec.N];
+    /** Where the arrays below come from once the resources are chosen, kept between updates. */
+    private final FairShareWorkspace workspace;
     /** A builder reused for every function of this update (one thread), so that only results are allocated. */
-    FunctionBuilder scratch = new FunctionBuilder(Vec.N, 1024);
+    FunctionBuilder scratch;
     /** Where each fair-share pool's children put their scaled functions, set after set (see {@link CompositeElement}). */
-    ChildPoints childPoints = new ChildPoints(Vec.N, 16, 64);
+    ChildPoints childPoints;
     /** The working arrays of every pool's sweep. */
-    final FitFactorSweep.Scratch sweepScratch = new FitFactorSweep.Scratch();
+    final FitFactorSweep.Scratch sweepScratch;
     /** The suggestion walk of every element, on {@link #scratch}, its working vectors kept. */
-    SuggestionFunctions.Walker walker = new SuggestionFunctions.Walker(Vec.N, scratch);
+    SuggestionFunctions.Walker walker;
 
-    UpdateContext(FairShareInput input) {
+    UpdateContext(FairShareInput input, FairShareWorkspace workspace) {
+        this.workspace = workspace;
+        this.sweepScratch = workspace.sweepScratch;
         this.tree = input.tree();
         this.total = input.totalResources().toArray();
         this.wholeTreeShare = Vec.share(total, total);
@@ -88,9 +92,10 @@ final class UpdateContext {
     /** Chooses the resources of the functions; before any function is built. */
     void useDims(Dims chosen) {
         dims = chosen;
-        scratch = new FunctionBuilder(chosen.count(), expectedPoints);
-        walker = new SuggestionFunctions.Walker(chosen.count(), scratch);
-        childPoints = new ChildPoints(chosen.count(), 16, expectedPoints);
+        workspace.prepare(chosen.count(), expectedPoints);
+        scratch = workspace.builder();
+        walker = workspace.walker();
+        childPoints = workspace.points();
     }
 
     boolean totalIsZero() {

@@ -2,6 +2,7 @@ package io.grove.core.fairshare;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.core.fairshare.function.FunctionBuilder;
 import io.grove.core.fairshare.function.PiecewiseLinearFunction;
@@ -121,6 +122,65 @@ class ChildPointsTest {
                 }
             }
         }
+    }
+
+    /**
+     * After a restart (the next update) the sets are written into the arrays of the update
+     * before, which grew as its sets filled them: no new arrays, and the same plots; and a set
+     * larger than the kept arrays hold gets new ones.
+     */
+    @Test
+    void restartWritesTheNextUpdateIntoTheSameArrays() {
+        SplittableRandom random = new SplittableRandom(11);
+        List<List<Child>> sets = new ArrayList<>();
+        for (int s = 0; s < 12; s++) {
+            List<Child> set = new ArrayList<>();
+            for (int i = 0, count = 1 + random.nextInt(6); i < count; i++) {
+                set.add(new Child(randomFunction(random), 0, null, 1.0 + random.nextInt(3)));
+            }
+            sets.add(set);
+        }
+        ChildPoints points = new ChildPoints(DIM, 2, 4);
+        List<double[]> first = fill(points, sets);
+        points.restart();
+        List<double[]> second = fill(points, sets);
+        assertEquals(first.size(), second.size());
+        for (int s = 0; s < first.size(); s++) {
+            assertTrue(first.get(s) == second.get(s), "set " + s + " is in other arrays than the update before's");
+        }
+        assertTrue(first.stream().distinct().count() > 2, "the sets should have filled several arrays");
+        // An update with a set larger than any before: it needs arrays larger than those kept.
+        List<Child> large = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            large.add(new Child(randomFunction(random), 0, null, 1.0));
+        }
+        sets.add(1, large);
+        points.restart();
+        fill(points, sets);
+    }
+
+    /** Fills the sets in turn, checks each sealed set against its children, and says which arrays each set lies in. */
+    private static List<double[]> fill(ChildPoints points, List<List<Child>> sets) {
+        List<double[]> arrays = new ArrayList<>();
+        for (List<Child> set : sets) {
+            points.begin();
+            for (Child child : set) {
+                child.addTo(points, false);
+            }
+            ChildPoints sealed = points.seal();
+            for (int i = 0; i < set.size(); i++) {
+                PiecewiseLinearFunction f = set.get(i).scaled();
+                assertEquals(f.size(), sealed.end(i) - sealed.start(i));
+                for (int p = 0; p < f.size(); p++) {
+                    assertEquals(f.x(p), sealed.xs[sealed.start(i) + p]);
+                    for (int c = 0; c < DIM; c++) {
+                        assertEquals(f.v(p, c), sealed.vs[(sealed.start(i) + p) * DIM + c]);
+                    }
+                }
+            }
+            arrays.add(sealed.xs);
+        }
+        return arrays;
     }
 
     private static int distinctArguments(PiecewiseLinearFunction f) {

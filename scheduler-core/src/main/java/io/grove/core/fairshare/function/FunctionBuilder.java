@@ -28,6 +28,11 @@ public final class FunctionBuilder implements PlotPoints {
         this.vs = new double[capacity * dim];
     }
 
+    /** How many points it holds before its arrays grow. */
+    public int capacity() {
+        return xs.length;
+    }
+
     @Override
     public int size() {
         return n;
