@@ -18,8 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class FairShareWorkspace {
 
     private final AtomicBoolean busy = new AtomicBoolean();
-    /** The components of the functions the arrays below are made for; 0 before the first update. */
-    private int dim;
+    /** All three {@code null} before the first update. */
     private FunctionBuilder builder;
     private SuggestionFunctions.Walker walker;
     private ChildPoints points;
@@ -40,8 +39,7 @@ public final class FairShareWorkspace {
      * {@code expectedPoints} points for the largest; kept arrays where the last update's fit.
      */
     void prepare(int dim, int expectedPoints) {
-        if (dim != this.dim || builder.capacity() < expectedPoints) {
-            this.dim = dim;
+        if (points == null || points.dim != dim || builder.capacity() < expectedPoints) {
             builder = new FunctionBuilder(dim, expectedPoints);
             walker = new SuggestionFunctions.Walker(dim, builder);
             points = new ChildPoints(dim, 16, expectedPoints);
