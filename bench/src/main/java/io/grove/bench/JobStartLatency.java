@@ -6,6 +6,7 @@ import io.grove.agent.AgentParts;
 import io.grove.agent.AgentSettings;
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.job.JobCgroups;
+import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.ProcessJobRunner;
@@ -31,7 +32,10 @@ import java.util.concurrent.TimeUnit;
  * preparation, the directories, the fork of {@code setsid bash}), and jobs started and ended per
  * second.
  *
- * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.JobStartLatency [rounds] [batch]</pre>
+ * With {@code contained} (as root), jobs run as the agent runs them in production: a uid of their
+ * own, a cgroup with their memory, CPU quota and process limit, a private {@code /tmp}.
+ *
+ * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.JobStartLatency [rounds] [batch] [bare|contained]</pre>
  */
 public final class JobStartLatency {
 
@@ -41,12 +45,19 @@ public final class JobStartLatency {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int batch = args.length > 1 ? Integer.parseInt(args[1]) : 25;
+        boolean contained = args.length > 2 && args[2].equals("contained");
         Path work = Files.createTempDirectory("grove-start-latency");
+        JobUsers users = contained ? JobUsers.forAgent(List.of(), JobUsers.DEFAULT_UIDS, JobUsers.processIsRoot(),
+                Path.of("/etc/passwd")) : JobUsers.none();
+        JobCgroups cgroups = contained ? JobCgroups.detect("grove-start-latency")
+                : JobCgroups.none("the benchmark measures the agent alone");
+        System.out.println(contained ? "contained: jobs run as " + users.describe() + "; " + cgroups.describe()
+                : "bare: jobs run as this user, without cgroups");
         ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
         List<Long> latencies = new ArrayList<>();
         CountDownLatch[] ended = new CountDownLatch[1];
         Agent agent = loop.submit(() -> new Agent(new AgentParts("bench", new Resources(1000, 1000, 0, 1L << 40, 0),
-                AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(), new WorkDir(work), ProcessJobRunner.system(),
+                AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(), new WorkDir(work, users.switching()), ProcessJobRunner.system(),
                 ProcTable.system(), InstantSource.system(),
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
                 new AgentListener() {
@@ -59,8 +70,7 @@ public final class JobStartLatency {
                     public void jobEnded(FinishedJob result) {
                         ended[0].countDown();
                     }
-                }, 3_600_000, JobUsers.none(),
-                JobCgroups.none("the benchmark measures the agent alone")))).get();
+                }, 3_600_000, users, cgroups, JobPolicy.DEFAULTS))).get();
         long startedAt = System.nanoTime();
         int id = 0;
         for (int round = 0; round < rounds; round++) {
@@ -85,5 +95,6 @@ public final class JobStartLatency {
                 sorted.length / seconds, sorted[sorted.length / 2], sorted[(int) (sorted.length * 0.99)],
                 sorted[sorted.length - 1]);
         loop.shutdownNow();
+        cgroups.removeAll();
     }
 }

@@ -7,6 +7,8 @@ import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.config.BrokerConfigLoader;
 import io.grove.agent.config.BrokerConfigWriter;
+import io.grove.agent.job.CpuLimit;
+import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobUsers;
 import io.grove.config.LoadResult;
 import io.grove.config.yaml.Durations;
@@ -113,6 +115,19 @@ final class AgentCommand implements Callable<Integer> {
                     + "running as the same user at once can see each other (the agent warns); jobs never run as root")
     List<String> jobUsers = List.of();
 
+    @Option(names = "--cpu-limit", defaultValue = "quota", paramLabel = "MODE",
+            description = "how a job is held to the cpu it ordered: quota (at most its order, as the reference), weight "
+                    + "(a share in proportion to its order; idle cores may be used) or off (default: ${DEFAULT-VALUE})")
+    String cpuLimit;
+
+    @Option(names = "--job-pids-limit", defaultValue = "4096", paramLabel = "N",
+            description = "at most this many processes and threads per job; 0 for no limit (default: ${DEFAULT-VALUE})")
+    long jobPidsLimit;
+
+    @Option(names = "--job-default-memory", defaultValue = "1Gi", paramLabel = "SIZE",
+            description = "the memory limit of a job that ordered no memory (default: ${DEFAULT-VALUE})")
+    String jobDefaultMemory;
+
     @Option(names = "--tls-cert", paramLabel = "PEM", description = "this node's certificate, for a scheduler with mutual TLS")
     Path tlsCert;
 
@@ -183,7 +198,18 @@ final class AgentCommand implements Callable<Integer> {
                 advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
                 nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsCa),
-                brokerBind, schedulers.subList(1, schedulers.size()));
+                brokerBind, schedulers.subList(1, schedulers.size()), jobPolicy());
+    }
+
+    private JobPolicy jobPolicy() {
+        if (jobPidsLimit < 0) {
+            throw new IllegalArgumentException("--job-pids-limit must not be negative, got " + jobPidsLimit);
+        }
+        long memoryBytes = Math.round(ResourceAmounts.parse(ResourceType.MEMORY, jobDefaultMemory));
+        if (memoryBytes <= 0) {
+            throw new IllegalArgumentException("--job-default-memory must be above 0, got '" + jobDefaultMemory + "'");
+        }
+        return new JobPolicy(CpuLimit.parse(cpuLimit), jobPidsLimit, memoryBytes);
     }
 
     private String nodeToken() {

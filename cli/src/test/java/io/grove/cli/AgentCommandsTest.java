@@ -50,7 +50,7 @@ class AgentCommandsTest {
         AgentSettings settings = AgentSettings.defaults("127.0.0.1", unusedPort, dir, new Resources(2, 2, 0, 4L << 30, 0))
                 .withNodeId("n1").withPorts(0, 0);
         try (AgentDaemon agent = AgentDaemon.start(settings, ProcessJobRunner.system());
-                BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(), m -> { })) {
+                BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(), agent.brokerTokens().client(), m -> { })) {
             client.submit(new BrokerMessage.Submit(7, "compact t1", new BrokerMessage.Amounts(1.0, null),
                     "compaction_gen0", 0, null)).get(30, TimeUnit.SECONDS);
             GroveCliTest.Run run = grove("broker", "status", "--node", "127.0.0.1:" + agent.httpPort());

@@ -70,7 +70,7 @@ public final class Agent {
         this.workDir = parts.workDir();
         this.proc = parts.proc();
         this.clock = parts.clock();
-        this.broker = new ResourceBroker(parts.brokerConfig(), clock.millis());
+        this.broker = new ResourceBroker(parts.brokerConfig().withNodeTasks(), clock.millis());
         this.ledger = new NodeLedger(node, parts.brokerReserve());
         this.timers = parts.timers();
         this.heartbeatSoon = parts.heartbeatSoon();
@@ -78,7 +78,8 @@ public final class Agent {
         this.listener = parts.listener();
         this.nodeTasks = new NodeTasks(workDir, clock, parts.logRetentionMs(),
                 request -> dispatch(broker.submit(clock.millis(), SELF, request)), this::prepared);
-        this.containment = new JobContainment(nodeId, workDir, parts.runner(), parts.jobUsers(), parts.cgroups());
+        this.containment = new JobContainment(nodeId, workDir, parts.runner(), parts.jobUsers(), parts.cgroups(),
+                parts.policy());
         syncBroker();
     }
 
@@ -274,6 +275,7 @@ public final class Agent {
         if (job == null) {
             return;
         }
+        boolean pidsLimited = containment.pidsLimitReached(jobId);
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
         FinishedJob.Outcome outcome;
@@ -284,7 +286,7 @@ public final class Agent {
         } else if (outOfMemory) {
             outcome = FinishedJob.Outcome.FAILED;
             error = "memory limit exceeded: the kernel killed a process of the job (its cgroup reached its memory of "
-                    + mib(job.spec.resources().memory()) + ")";
+                    + mib(memoryLimit(job)) + ")";
         } else if (code != null && code == 0) {
             outcome = FinishedJob.Outcome.COMPLETED;
             error = null;
@@ -294,6 +296,10 @@ public final class Agent {
                     ? "killed by signal " + (code - 128) : "exit code " + code;
         }
         if (outcome != FinishedJob.Outcome.COMPLETED) {
+            if (pidsLimited) {
+                error = error + "; the job reached its limit of " + containment.policy().pidsLimit()
+                        + " processes and threads, and forks beyond it failed";
+            }
             error = error + tailOf(jobId);
         }
         Integer exitCode = job.stopOutcome != null ? null : code;
@@ -329,7 +335,7 @@ public final class Agent {
                 continue;
             }
             job.measure(usage, now);
-            double limit = job.spec.resources().memory();
+            double limit = memoryLimit(job);
             // with cgroups the kernel holds jobs to their memory; the sampler only measures
             if (!containment.kernelLimitsMemory() && limit > 0 && usage.residentBytes() > limit && job.state == AgentJob.State.RUNNING) {
                 stop(job.spec.jobId(), FinishedJob.Outcome.FAILED, "memory limit exceeded: the job's "
@@ -418,6 +424,11 @@ public final class Agent {
     private String tailOf(String jobId) {
         String tail = workDir.log(jobId, "stderr").map(p -> WorkDir.tail(p, STDERR_TAIL_BYTES)).orElse("").strip();
         return tail.isEmpty() ? "" : "; stderr ends with:\n" + tail;
+    }
+
+    /** The memory a job is held to: its order, else the node's default for jobs that ordered none. */
+    private long memoryLimit(AgentJob job) {
+        return containment.policy().memoryOf((long) job.spec.resources().memory());
     }
 
     private static String mib(double bytes) {

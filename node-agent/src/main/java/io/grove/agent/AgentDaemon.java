@@ -9,6 +9,7 @@ import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.metrics.AgentMetrics;
 import io.grove.agent.net.BrokerEndpoint;
+import io.grove.agent.net.BrokerTokens;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.http.ApiServer;
@@ -109,13 +110,15 @@ public final class AgentDaemon implements AutoCloseable {
                     if (endpoint[0] != null) {
                         endpoint[0].deliver(client, event);
                     }
-                }, metrics, settings.logRetention().toMillis(), jobUsers, cgroups));
+                }, metrics, settings.logRetention().toMillis(), jobUsers, cgroups,
+                settings.jobPolicy()));
         AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.millis())),
                 () -> onLoop(this::nodeView));
         this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, null,
                 HttpLimits.AGENT);
         this.brokerEndpoint = settings.brokerPort() < 0 ? null
-                : BrokerEndpoint.start(network, settings.brokerBind(), settings.brokerPort(), agent, loop, clock);
+                : BrokerEndpoint.start(network, settings.brokerBind(), settings.brokerPort(), agent, loop, clock,
+                        BrokerTokens.inDirectory(settings.workDir()));
         endpoint[0] = brokerEndpoint;
         String host = settings.advertisedHost() != null ? settings.advertisedHost()
                 : settings.bindHost().equals("0.0.0.0") ? InetAddress.getLocalHost().getHostName()
@@ -129,7 +132,7 @@ public final class AgentDaemon implements AutoCloseable {
                 ? JobCgroups.none("the agent is not root")
                 : JobCgroups.detect("grove-jobs-" + Integer.toHexString(
                         settings.workDir().toAbsolutePath().normalize().toString().hashCode()));
-        LOG.info("jobs are contained by {}", cgroups.describe());
+        LOG.info("jobs are contained by {}; {}", cgroups.describe(), settings.jobPolicy().describe());
         return cgroups;
     }
 
@@ -174,6 +177,11 @@ public final class AgentDaemon implements AutoCloseable {
 
     public int brokerPort() {
         return brokerEndpoint == null ? -1 : brokerEndpoint.port();
+    }
+
+    /** The broker API's tokens (in the work directory), for tools on the node. */
+    public BrokerTokens brokerTokens() throws IOException {
+        return BrokerTokens.inDirectory(settings.workDir());
     }
 
     public AgentMetrics metrics() {

@@ -4,6 +4,7 @@ import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.job.JobCgroups;
+import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
@@ -21,9 +22,10 @@ import java.util.function.BiConsumer;
  * @param heartbeatSoon asks the daemon for an early heartbeat (a job ended)
  * @param brokerClients delivers broker events to the loopback clients
  * @param logRetentionMs how long archived logs are kept
+ * @param policy how jobs are held to their orders (CPU limit, processes, default memory)
  */
 public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
         WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Agent.Timers timers,
         Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
-        long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups) {
+        long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy) {
 }

@@ -2,6 +2,7 @@ package io.grove.agent;
 
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerResources;
+import io.grove.agent.job.JobPolicy;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.Tls;
 import java.nio.file.Path;
@@ -39,13 +40,14 @@ import java.util.List;
  *     {@code null} for plain TCP
  * @param otherSchedulers more schedulers of a high-availability group ({@code HOST:PORT}), tried in
  *     turn after the first when one cannot be reached; a standby that names the leader sends the agent there
+ * @param jobPolicy how jobs are held to their orders: CPU limit, processes, default memory
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
         String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind,
-        List<String> otherSchedulers) {
+        List<String> otherSchedulers, JobPolicy jobPolicy) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -60,6 +62,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         jobUsers = jobUsers == null ? List.of() : List.copyOf(jobUsers);
         brokerBind = brokerBind == null ? "127.0.0.1" : brokerBind;
         otherSchedulers = otherSchedulers == null ? List.of() : List.copyOf(otherSchedulers);
+        jobPolicy = jobPolicy == null ? JobPolicy.DEFAULTS : jobPolicy;
     }
 
     /** Every scheduler to try, {@code HOST:PORT}, the first one first. */
@@ -111,6 +114,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         b.jobUids = jobUids;
         b.tls = tls;
         b.brokerBind = brokerBind;
+        b.jobPolicy = jobPolicy;
         return b;
     }
 
@@ -170,8 +174,14 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         private String jobUids;
         private Tls tls;
         private String brokerBind = "127.0.0.1";
+        private JobPolicy jobPolicy = JobPolicy.DEFAULTS;
 
         private Builder() {
+        }
+
+        public Builder jobPolicy(JobPolicy value) {
+            jobPolicy = value;
+            return this;
         }
 
         public Builder nodeId(String value) {
@@ -290,7 +300,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         }
 
         public AgentSettings build() {
-            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers);
+            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy);
         }
     }
 }

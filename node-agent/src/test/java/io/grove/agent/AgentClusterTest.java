@@ -99,7 +99,7 @@ class AgentClusterTest {
         try (ClusterFixture cluster = new ClusterFixture(dir); AgentDaemon agent = cluster.agent("n1", 2)) {
             agent.welcomed().get(30, TimeUnit.SECONDS);
             LinkedBlockingQueue<BrokerMessage> pushed = new LinkedBlockingQueue<>();
-            try (BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(), pushed::add)) {
+            try (BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(), agent.brokerTokens().client(), pushed::add)) {
                 BrokerMessage allocated = client.submit(new BrokerMessage.Submit(1, "big", new BrokerMessage.Amounts(1.5, null),
                         "transaction", 0, "c1")).get(30, TimeUnit.SECONDS);
                 assertEquals(new BrokerMessage.Allocated(1, "c1"), allocated);
@@ -129,7 +129,7 @@ class AgentClusterTest {
     @Test
     void configureThroughTheLoopbackApi(@TempDir Path dir) throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir); AgentDaemon agent = cluster.agent("n1", 1);
-                BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(), m -> { })) {
+                BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(), agent.brokerTokens().admin(), m -> { })) {
             BrokerMessage.ConfigureResult refused = client.configure(new BrokerMessage.Configure(null,
                     List.of(new BrokerMessage.Queue("q", 1, null)), List.of())).get(30, TimeUnit.SECONDS);
             assertEquals(false, refused.success());

@@ -42,6 +42,12 @@ final class AgentFixture implements AutoCloseable {
 
     /** An agent whose jobs run as {@code users} in {@code cgroups}. */
     AgentFixture(Path work, io.grove.agent.job.JobUsers users, io.grove.agent.job.JobCgroups cgroups) throws Exception {
+        this(work, users, cgroups, io.grove.agent.job.JobPolicy.DEFAULTS);
+    }
+
+    /** An agent whose jobs run as {@code users} in {@code cgroups}, held to their orders by {@code policy}. */
+    AgentFixture(Path work, io.grove.agent.job.JobUsers users, io.grove.agent.job.JobCgroups cgroups,
+            io.grove.agent.job.JobPolicy policy) throws Exception {
         WorkDir workDir = new WorkDir(work, users.switching());
         agent = call(() -> new Agent(new AgentParts("n1", NODE, AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
                 workDir, ProcessJobRunner.system(), ProcTable.system(), java.time.InstantSource.system(),
@@ -56,7 +62,7 @@ final class AgentFixture implements AutoCloseable {
                     public void jobStarted(String jobId, long pid, long waitedMs) {
                         started.add(pid);
                     }
-                }, 3_600_000, users, cgroups)));
+                }, 3_600_000, users, cgroups, policy)));
     }
 
     <T> T call(Callable<T> work) throws Exception {

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grove.agent.job.CgroupLimits;
+import io.grove.agent.job.CpuLimit;
+import io.grove.agent.job.CpuUsage;
 import io.grove.agent.job.JobCgroups;
+import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.WorkDir;
 import io.grove.protocol.FinishedJob;
@@ -65,7 +69,7 @@ class JobCgroupsTest {
     @Test
     void aRestartedAgentKillsWhatIsLeftInTheCgroupsOfThePreviousRun(@TempDir Path work) throws Exception {
         JobCgroups cgroups = cgroups();
-        List<Path> procs = cgroups.create("op-9-1", 0);
+        List<Path> procs = cgroups.create("op-9-1", CgroupLimits.memory(0));
         Process orphan = new ProcessBuilder("bash", "-c", "echo $$ > " + procs.get(0) + " && exec sleep 400").start();
         for (int i = 0; i < 10_000 && cgroups.pids("op-9-1").isEmpty(); i++) {
             Thread.onSpinWait();
@@ -74,5 +78,115 @@ class JobCgroupsTest {
         assertEquals(1, cgroups.sweep());
         assertEquals(List.of(), cgroups.pids("op-9-1"));
         orphan.waitFor();
+    }
+
+    @Test
+    void aOneCpuJobSpinningFourThreadsGetsAboutOneCore(@TempDir Path work) throws Exception {
+        JobCgroups cgroups = cgroups();
+        Assumptions.assumeTrue(cgroups.controls("cpu") && cgroups.controls("cpuacct") || cgroups.version() == JobCgroups.Version.V2,
+                cgroups.describe());
+        try (AgentFixture f = new AgentFixture(work, JobUsers.none(), cgroups)) {
+            f.start(new io.grove.protocol.HeartbeatReply.JobToStart("op-1-1", "op-1", "main", 0,
+                    "for i in 1 2 3 4; do (while :; do :; done) & done; exec sleep 60", java.util.Map.of(),
+                    new io.grove.core.resource.Resources(1, 1, 0, 0, 0)));
+            f.started.take();
+            // the kernel's quota periods are the clock: 20 of them are 2 s of the job's life
+            ClusterFixture.await("20 CPU periods of the job", () -> cgroups.cpuUsage("op-1-1")
+                    .map(u -> u.periods() >= 20).orElse(false));
+            CpuUsage usage = cgroups.cpuUsage("op-1-1").orElseThrow();
+            double cores = usage.usageNanos() / (usage.periods() * CgroupLimits.CPU_PERIOD_US * 1000.0);
+            assertTrue(cores <= 1.2, "a 1-cpu job of 4 spinning threads used " + cores + " cores: " + usage);
+            assertTrue(usage.throttledShare() > 0.5, "it was throttled in most periods: " + usage);
+        }
+    }
+
+    @Test
+    void aForkBombFailsInsideItsJobAndTheNextJobStillStarts(@TempDir Path work) throws Exception {
+        JobCgroups cgroups = cgroups();
+        Assumptions.assumeTrue(cgroups.controls("pids"), cgroups.describe());
+        JobPolicy policy = new JobPolicy(CpuLimit.QUOTA, 64, 256L << 20);
+        try (AgentFixture f = new AgentFixture(work, JobUsers.none(), cgroups, policy)) {
+            // an exponential fork bomb, bounded at depth 10 (about 2,000 processes) so that a broken
+            // limit fails this test instead of the machine
+            f.start(AgentFixture.job("op-1-1", "b() { if [ $1 -gt 0 ]; then b $(($1-1)) & b $(($1-1)) & fi; "
+                    + "exec sleep 60; }; b 10", 0));
+            f.started.take();
+            ClusterFixture.await("the bomb to reach the job's process limit", () -> cgroups.pidsLimitReached("op-1-1"));
+            assertTrue(cgroups.pids("op-1-1").size() <= 64, "at most 64 processes: " + cgroups.pids("op-1-1").size());
+            f.start(AgentFixture.job("op-1-2", "echo still here", 0));
+            FinishedJob next = f.nextResult();
+            assertEquals("op-1-2", next.jobId());
+            assertEquals(FinishedJob.Outcome.COMPLETED, next.outcome(), String.valueOf(next.error()));
+        }
+        assertEquals(List.of(), cgroups.pids("op-1-1"), "the bomb is gone with its job");
+    }
+
+    @Test
+    void aJobThatOrderedNoMemoryIsHeldToTheNodesDefault(@TempDir Path work) throws Exception {
+        JobCgroups cgroups = cgroups();
+        JobPolicy policy = new JobPolicy(CpuLimit.QUOTA, 4096, 64L << 20);
+        try (AgentFixture f = new AgentFixture(work, JobUsers.none(), cgroups, policy)) {
+            f.start(AgentFixture.job("op-1-1", "x=$(head -c 400000000 /dev/zero | tr '\\0' a); echo survived", 0));
+            FinishedJob result = f.nextResult();
+            assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
+            assertTrue(result.error().contains("its memory of 64.0 MiB"), result.error());
+        }
+    }
+
+    /** A cgroup v2 filesystem as a delegated subtree looks, in a directory (this machine has no delegated v2). */
+    private static Path fakeV2(Path dir) throws Exception {
+        Path mount = dir.resolve("cgroup2");
+        Path own = mount.resolve("grove-agent.service");
+        Files.createDirectories(own);
+        Files.writeString(mount.resolve("cgroup.controllers"), "cpuset cpu io memory hugetlb pids rdma misc\n");
+        Files.writeString(own.resolve("cgroup.controllers"), "cpu memory pids\n");
+        Path self = dir.resolve("self");
+        Files.createDirectories(self);
+        Files.writeString(self.resolve("cgroup"), "0::/grove-agent.service\n");
+        Files.writeString(self.resolve("mountinfo"), "30 23 0:26 / " + mount
+                + " rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n");
+        return self;
+    }
+
+    @Test
+    void onCgroupV2AJobGetsItsQuotaWeightProcessAndMemoryLimits(@TempDir Path dir) throws Exception {
+        JobCgroups v2 = JobCgroups.detect(fakeV2(dir), "grove-jobs-test");
+        assertEquals(JobCgroups.Version.V2, v2.version(), v2.describe());
+        assertTrue(v2.describe().contains("[memory, cpu, pids]"), v2.describe());
+        Path own = dir.resolve("cgroup2/grove-agent.service");
+        assertEquals("+memory +cpu +pids", Files.readString(own.resolve("cgroup.subtree_control")));
+        assertEquals("+memory +cpu +pids", Files.readString(own.resolve("grove-jobs-test/cgroup.subtree_control")));
+        List<Path> procs = v2.create("op-1-1", new CgroupLimits(256L << 20, 1.5, CpuLimit.QUOTA, 100, List.of()));
+        Path job = own.resolve("grove-jobs-test/op-1-1");
+        assertEquals(List.of(job.resolve("cgroup.procs")), procs);
+        assertEquals("150000 100000", Files.readString(job.resolve("cpu.max")));
+        assertEquals("150", Files.readString(job.resolve("cpu.weight")));
+        assertEquals("100", Files.readString(job.resolve("pids.max")));
+        assertEquals(Long.toString(256L << 20), Files.readString(job.resolve("memory.max")));
+        v2.create("op-1-2", new CgroupLimits(0, 0.25, CpuLimit.WEIGHT, 0, List.of()));
+        assertEquals("max 100000", Files.readString(own.resolve("grove-jobs-test/op-1-2/cpu.max")), "weight: no quota");
+        assertEquals("25", Files.readString(own.resolve("grove-jobs-test/op-1-2/cpu.weight")));
+        Files.writeString(job.resolve("cpu.stat"), "usage_usec 2000000\nuser_usec 1900000\nsystem_usec 100000\n"
+                + "nr_periods 40\nnr_throttled 30\nthrottled_usec 1500000\n");
+        assertEquals(new CpuUsage(2_000_000_000L, 1_500_000_000L, 40, 30), v2.cpuUsage("op-1-1").orElseThrow());
+        Files.writeString(job.resolve("pids.events"), "max 3\n");
+        assertTrue(v2.pidsLimitReached("op-1-1"));
+    }
+
+    @Test
+    void onCgroupV1TheQuotaAndSharesFollowTheOrder() throws Exception {
+        JobCgroups cgroups = cgroups();
+        Assumptions.assumeTrue(cgroups.version() == JobCgroups.Version.V1 && cgroups.controls("cpu"), cgroups.describe());
+        cgroups.create("op-2-1", new CgroupLimits(0, 0.5, CpuLimit.QUOTA, 10, List.of()));
+        cgroups.create("op-2-2", new CgroupLimits(0, 2, CpuLimit.WEIGHT, 0, List.of()));
+        Path cpu = Path.of("/sys/fs/cgroup/cpu");
+        Path one = Files.walk(cpu, 3).filter(p -> p.endsWith("op-2-1")).findFirst().orElseThrow();
+        Path two = one.resolveSibling("op-2-2");
+        assertEquals("50000", Files.readString(one.resolve("cpu.cfs_quota_us")).trim());
+        assertEquals("512", Files.readString(one.resolve("cpu.shares")).trim());
+        assertEquals("-1", Files.readString(two.resolve("cpu.cfs_quota_us")).trim(), "weight: no quota");
+        assertEquals("2048", Files.readString(two.resolve("cpu.shares")).trim());
+        cgroups.killAndRemove("op-2-1");
+        cgroups.killAndRemove("op-2-2");
     }
 }

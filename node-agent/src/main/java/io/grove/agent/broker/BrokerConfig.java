@@ -64,6 +64,34 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
         return problems;
     }
 
+    /** The task types of the agent's own node-local work, in the built-in queue of that work. */
+    static final List<TaskTypeConfig> NODE_TASK_TYPES = List.of(new TaskTypeConfig(SANDBOX_PREPARE, NODE_QUEUE, 100),
+            new TaskTypeConfig(LOG_ARCHIVE, NODE_QUEUE, 500), new TaskTypeConfig(SANDBOX_CLEANUP, NODE_QUEUE, 200));
+
+    /**
+     * This configuration with the agent's own task types declared: those it lacks are added, in
+     * {@value #NODE_QUEUE} (added too when missing), so that a legacy or custom configuration never
+     * counts the agent's own work as tasks of undeclared types ({@code MissingTaskTypeCounter}).
+     */
+    public BrokerConfig withNodeTasks() {
+        Map<String, TaskTypeConfig> types = typesByName();
+        List<TaskTypeConfig> added = NODE_TASK_TYPES.stream().filter(t -> !types.containsKey(t.name())).toList();
+        if (added.isEmpty()) {
+            return this;
+        }
+        List<QueueConfig> allQueues = new ArrayList<>(queues);
+        if (queues.stream().noneMatch(q -> q.name().equals(NODE_QUEUE))) {
+            allQueues.add(nodeQueue());
+        }
+        List<TaskTypeConfig> allTypes = new ArrayList<>(taskTypes);
+        allTypes.addAll(added);
+        return new BrokerConfig(allQueues, allTypes, resourceLimit);
+    }
+
+    private static QueueConfig nodeQueue() {
+        return new QueueConfig(NODE_QUEUE, 50, new BrokerResources(BrokerResources.UNLIMITED_AMOUNT, 64L << 20));
+    }
+
     /** The task types by name. */
     public Map<String, TaskTypeConfig> typesByName() {
         Map<String, TaskTypeConfig> byName = new LinkedHashMap<>();
@@ -84,7 +112,7 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
                 cpuQueue("queue_compaction_gen3", 100, 1),
                 cpuQueue("queue_transaction", 100, 4),
                 cpuQueue("queue_background_compaction", 10, 1)));
-        queues.add(new QueueConfig(NODE_QUEUE, 50, new BrokerResources(BrokerResources.UNLIMITED_AMOUNT, 64L << 20)));
+        queues.add(nodeQueue());
         List<TaskTypeConfig> types = new ArrayList<>(List.of(
                 new TaskTypeConfig(UNKNOWN_TYPE, "queue_default", 60_000),
                 new TaskTypeConfig("compaction_gen0", "queue_compaction_gen0", 10_000),
@@ -97,9 +125,7 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
                 new TaskTypeConfig("background_compaction_gen1", "queue_background_compaction", 20_000),
                 new TaskTypeConfig("background_compaction_gen2", "queue_background_compaction", 60_000),
                 new TaskTypeConfig("background_compaction_gen3", "queue_background_compaction", 300_000)));
-        types.add(new TaskTypeConfig(SANDBOX_PREPARE, NODE_QUEUE, 100));
-        types.add(new TaskTypeConfig(LOG_ARCHIVE, NODE_QUEUE, 500));
-        types.add(new TaskTypeConfig(SANDBOX_CLEANUP, NODE_QUEUE, 200));
+        types.addAll(NODE_TASK_TYPES);
         return new BrokerConfig(queues, types, new BrokerResources(10_000, 17_179_869_184L));
     }
 

@@ -16,8 +16,11 @@ public final class JobContainment {
     private final JobRunner runner;
     private final JobUsers users;
     private final JobCgroups cgroups;
+    private final JobPolicy policy;
 
-    public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups) {
+    public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups,
+            JobPolicy policy) {
+        this.policy = policy;
         this.nodeId = nodeId;
         this.workDir = workDir;
         this.runner = runner;
@@ -41,7 +44,8 @@ public final class JobContainment {
             workDir.prepare(spec.jobId(), user);
             Path sandbox = workDir.sandbox(spec.jobId());
             Path dir = workDir.jobDir(spec.jobId());
-            List<Path> cgroup = cgroups.create(spec.jobId(), (long) spec.resources().memory());
+            List<Path> cgroup = cgroups.create(spec.jobId(),
+                    policy.limitsFor(spec.resources().cpu(), (long) spec.resources().memory(), List.of()));
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                     dir.resolve("stderr"), JobEnvironment.of(spec, nodeId, sandbox, user), user, cgroup));
         } catch (IOException | RuntimeException e) {
@@ -82,6 +86,20 @@ public final class JobContainment {
     /** Whether the kernel holds jobs to their memory (cgroups), so the memory sampler only measures. */
     public boolean kernelLimitsMemory() {
         return cgroups.enabled();
+    }
+
+    /** How much CPU a running job used and how long it was throttled, where the kernel counts it. */
+    public java.util.Optional<CpuUsage> cpuUsage(String jobId) {
+        return cgroups.cpuUsage(jobId);
+    }
+
+    /** Whether a job's cgroup refused it a process (its process limit was reached). */
+    public boolean pidsLimitReached(String jobId) {
+        return cgroups.pidsLimitReached(jobId);
+    }
+
+    public JobPolicy policy() {
+        return policy;
     }
 
     public JobUsers users() {

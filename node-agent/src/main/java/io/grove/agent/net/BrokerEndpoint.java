@@ -27,8 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The broker's loopback API: the framed protocol on a local port. Each connection is one client
- * ({@code local-N}); its messages are applied on the agent's thread, allocations and errors are
+ * The broker's loopback API: the framed protocol on a local port. A connection is served once its
+ * first message, a hello, holds the node's client or admin token ({@link BrokerTokens}); only the
+ * admin token may configure. Each connection is one client ({@code local-N}); its messages are applied on the agent's thread, allocations and errors are
  * pushed back, and closing the connection drops its tasks (the seed's "client died").
  */
 public final class BrokerEndpoint implements AutoCloseable {
@@ -49,14 +50,14 @@ public final class BrokerEndpoint implements AutoCloseable {
      *
      * @param loop the agent's thread, where the broker is used
      */
-    public static BrokerEndpoint start(EventLoopGroup group, int port, Agent agent, Executor loop, InstantSource clock)
-            throws InterruptedException {
-        return start(group, "127.0.0.1", port, agent, loop, clock);
+    public static BrokerEndpoint start(EventLoopGroup group, int port, Agent agent, Executor loop, InstantSource clock,
+            BrokerTokens tokens) throws InterruptedException {
+        return start(group, "127.0.0.1", port, agent, loop, clock, tokens);
     }
 
-    /** Listens on {@code host} (loopback unless configured otherwise). */
+    /** Listens on {@code host} (loopback unless configured otherwise); a connection is served once its hello holds a token. */
     public static BrokerEndpoint start(EventLoopGroup group, String host, int port, Agent agent, Executor loop,
-            InstantSource clock) throws InterruptedException {
+            InstantSource clock, BrokerTokens tokens) throws InterruptedException {
         Map<String, Channel> clients = new ConcurrentHashMap<>();
         AtomicLong sequence = new AtomicLong();
         Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -66,7 +67,7 @@ public final class BrokerEndpoint implements AutoCloseable {
                         FrameCodec.install(ch.pipeline(), MAX_FRAME_BYTES, BrokerMessage.class,
                                 text -> new BrokerMessage.BrokerError("frame_too_large", text, true));
                         String name = "local-" + sequence.incrementAndGet();
-                        ch.pipeline().addLast("broker", new Session(name, agent, loop, clock, clients));
+                        ch.pipeline().addLast("broker", new Session(name, agent, loop, clock, clients, tokens));
                     }
                 }).bind(host, port).sync().channel();
         return new BrokerEndpoint(channel, clients);
@@ -97,8 +98,13 @@ public final class BrokerEndpoint implements AutoCloseable {
         private final Executor loop;
         private final InstantSource clock;
         private final Map<String, Channel> clients;
+        private final BrokerTokens tokens;
+        /** What the connection's hello made it; {@code null} before. */
+        private BrokerTokens.Role role;
 
-        Session(String name, Agent agent, Executor loop, InstantSource clock, Map<String, Channel> clients) {
+        Session(String name, Agent agent, Executor loop, InstantSource clock, Map<String, Channel> clients,
+                BrokerTokens tokens) {
+            this.tokens = tokens;
             this.name = name;
             this.agent = agent;
             this.loop = loop;
@@ -107,14 +113,10 @@ public final class BrokerEndpoint implements AutoCloseable {
         }
 
         @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            clients.put(name, ctx.channel());
-            LOG.info("broker client {} connected from {}", name, ctx.channel().remoteAddress());
-        }
-
-        @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            clients.remove(name);
+            if (clients.remove(name) == null) {
+                return;  // never accepted: it has no tasks
+            }
             try {
                 loop.execute(() -> agent.dispatch(agent.broker().clientDied(clock.millis(), name)));
             } catch (RejectedExecutionException e) {
@@ -132,11 +134,41 @@ public final class BrokerEndpoint implements AutoCloseable {
                 return;
             }
             BrokerMessage request = (BrokerMessage) message;
+            if (role == null) {
+                hello(ctx, request);
+                return;
+            }
+            if (request instanceof BrokerMessage.Configure && role != BrokerTokens.Role.ADMIN) {
+                LOG.warn("broker client {} tried to configure the broker without the admin token", name);
+                ctx.writeAndFlush(new BrokerMessage.BrokerError("forbidden",
+                        "configure needs the node's broker admin token", false));
+                return;
+            }
             try {
                 loop.execute(() -> apply(ctx, request));
             } catch (RejectedExecutionException e) {
                 ctx.close();
             }
+        }
+
+        /** The first message must be a hello with a token of the node: else the connection is closed. */
+        private void hello(ChannelHandlerContext ctx, BrokerMessage request) {
+            java.util.Optional<BrokerTokens.Role> given = request instanceof BrokerMessage.Hello hello
+                    ? tokens.roleOf(hello.token()) : java.util.Optional.empty();
+            if (given.isEmpty()) {
+                LOG.warn("broker connection from {} refused: {}", ctx.channel().remoteAddress(),
+                        request instanceof BrokerMessage.Hello ? "a wrong token" : "no hello first");
+                ctx.writeAndFlush(new BrokerMessage.BrokerError("unauthenticated", request instanceof BrokerMessage.Hello
+                        ? "the token is not this node's broker token"
+                        : "send hello with the node's broker token (" + BrokerTokens.CLIENT_FILE + ") first", true))
+                        .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                return;
+            }
+            role = given.get();
+            clients.put(name, ctx.channel());
+            LOG.info("broker client {} connected from {} as {}", name, ctx.channel().remoteAddress(),
+                    role.name().toLowerCase(Locale.ROOT));
+            ctx.writeAndFlush(new BrokerMessage.HelloResult(role.name().toLowerCase(Locale.ROOT)));
         }
 
         private void apply(ChannelHandlerContext ctx, BrokerMessage request) {
@@ -157,7 +189,7 @@ public final class BrokerEndpoint implements AutoCloseable {
             } else if (request instanceof BrokerMessage.Configure configure) {
                 ResourceBroker.ConfigureResult result;
                 try {
-                    result = broker.configure(now, BrokerWire.config(configure));
+                    result = broker.configure(now, BrokerWire.config(configure).withNodeTasks());
                 } catch (IllegalArgumentException e) {
                     result = new ResourceBroker.ConfigureResult(false, e.getMessage(), List.of());
                 }
@@ -166,7 +198,7 @@ public final class BrokerEndpoint implements AutoCloseable {
                 events = result.events();
             } else {
                 ctx.writeAndFlush(new BrokerMessage.BrokerError("invalid_message",
-                        "a client may send submit, update, update_cookie, remove, finish and configure, not "
+                        "a client may send hello once, then submit, update, update_cookie, remove, finish and configure, not "
                                 + request.getClass().getSimpleName(), false));
                 return;
             }

@@ -76,4 +76,19 @@ class BrokerConfigLoaderTest {
         assertFalse(loaded.ok());
         assertTrue(loaded.describe().contains(c.expected()), loaded.describe());
     }
+
+    @Test
+    void theAgentsOwnTaskTypesAreDeclaredUnderALegacyConfigurationSoNoneCountsAsMissing() {
+        BrokerConfig legacy = BrokerConfigLoader.load(CONFIG.resolve("broker-legacy.yaml")).value().withNodeTasks();
+        assertTrue(legacy.problems().isEmpty(), legacy.problems().toString());
+        io.grove.agent.broker.ResourceBroker broker = new io.grove.agent.broker.ResourceBroker(legacy, 0);
+        long id = 1;
+        for (String type : List.of(BrokerConfig.SANDBOX_PREPARE, BrokerConfig.LOG_ARCHIVE, BrokerConfig.SANDBOX_CLEANUP)) {
+            broker.submit(0, "agent", new io.grove.agent.broker.TaskRequest(id, type, new BrokerResources(0, 1 << 20), type,
+                    0, null));
+            id++;
+        }
+        assertEquals(0, broker.status(0).missingTaskTypes(), "the agent's own work is never of an undeclared type");
+        assertEquals(legacy, legacy.withNodeTasks(), "declared once");
+    }
 }

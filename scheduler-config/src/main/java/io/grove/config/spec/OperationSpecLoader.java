@@ -45,6 +45,11 @@ import java.util.Map;
  */
 public final class OperationSpecLoader {
 
+    /** The cpu a job orders when its spec gives none, as the reference's: one core. */
+    public static final double DEFAULT_JOB_CPU = 1.0;
+    /** The least cpu a job may order: a quota of 1 ms per 100 ms, the kernel's smallest. */
+    public static final double MIN_JOB_CPU = 0.01;
+
     private OperationSpecLoader() {
     }
 
@@ -186,8 +191,13 @@ public final class OperationSpecLoader {
             task.problem("command", ProblemCode.MISSING_KEY, "a task needs a 'command'");
             ok = false;
         }
-        if (values.getOrDefault(ResourceType.CPU, 0.0) <= 0 && values.getOrDefault(ResourceType.MEMORY, 0.0) <= 0) {
-            task.problem("cpu", ProblemCode.BAD_VALUE, "a job must ask for some cpu or memory");
+        Double cpu = values.get(ResourceType.CPU);
+        if (cpu == null) {
+            // as the reference: every job orders one core unless its spec says otherwise
+            values.put(ResourceType.CPU, DEFAULT_JOB_CPU);
+        } else if (cpu < MIN_JOB_CPU) {
+            task.problem("cpu", ProblemCode.BAD_VALUE, "a job orders at least " + MIN_JOB_CPU
+                    + " cpu (the smallest CPU quota a node gives), got " + cpu + "; leave 'cpu' out for 1");
             ok = false;
         }
         if (!ok) {

@@ -119,8 +119,21 @@ class OperationSpecLoaderTest {
         assertTrue(text.contains("job_count' of at least 1, got 0"), text);
         assertTrue(text.contains("a task needs a 'command'"), text);
         assertTrue(text.contains("cpu"), text);
-        assertTrue(text.contains("a job must ask for some cpu or memory"), text);
         assertEquals(null, loaded.value());
+    }
+
+    @Test
+    void aJobWithoutCpuOrdersOneCoreAndNoJobOrdersLessThanTheSmallestQuota() {
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load(
+                "{\"tasks\": {\"main\": {\"job_count\": 1, \"command\": \"true\", \"memory\": \"1Gi\"}}}", "api");
+        assertTrue(loaded.ok(), loaded.describe());
+        assertEquals(1.0, loaded.value().tasks().get("main").jobResources().cpu());
+        String zero = OperationSpecLoader.load("tasks: {a: {job_count: 1, command: x, cpu: 0, memory: 1Gi}}",
+                "spec.yaml").describe();
+        assertTrue(zero.contains("a job orders at least 0.01 cpu"), zero);
+        LoadResult<OperationSpec> small = OperationSpecLoader.load("tasks: {a: {job_count: 1, command: x, cpu: 0.25}}",
+                "spec.yaml");
+        assertEquals(0.25, small.value().tasks().get("a").jobResources().cpu());
     }
 
     @Test

@@ -35,21 +35,51 @@ public final class BrokerClient implements AutoCloseable {
     private final Map<Long, CompletableFuture<BrokerMessage>> waiting = new ConcurrentHashMap<>();
     private volatile Consumer<BrokerMessage> listener;
     private volatile CompletableFuture<BrokerMessage.ConfigureResult> configuring = new CompletableFuture<>();
+    private volatile CompletableFuture<BrokerMessage> helloAnswer = new CompletableFuture<>();
 
     private BrokerClient(Channel channel, EventLoopGroup ownGroup) {
         this.channel = channel;
         this.ownGroup = ownGroup;
     }
 
-    /** Connects to the broker's loopback port with a thread of its own. */
-    public static BrokerClient connect(String host, int port, Consumer<BrokerMessage> listener) throws IOException {
+    /**
+     * Connects to the broker's loopback port with a thread of its own and introduces itself with
+     * {@code token} (the node's broker client or admin token); waits until the broker accepts it.
+     *
+     * @throws IOException if it cannot connect, or the broker refuses the token
+     */
+    public static BrokerClient connect(String host, int port, String token, Consumer<BrokerMessage> listener)
+            throws IOException {
         NioEventLoopGroup group = new NioEventLoopGroup(1);
+        BrokerClient client;
         try {
-            return connect(group, host, port, listener, group);
+            client = connect(group, host, port, listener, group);
         } catch (IOException e) {
             group.shutdownGracefully();
             throw e;
         }
+        try {
+            BrokerMessage answer = client.hello(token).get(10, TimeUnit.SECONDS);
+            if (!(answer instanceof BrokerMessage.HelloResult)) {
+                throw new IOException("the broker at " + host + ":" + port + " refused the token: "
+                        + (answer instanceof BrokerMessage.BrokerError error ? error.message() : answer));
+            }
+            return client;
+        } catch (IOException e) {
+            client.close();
+            throw e;
+        } catch (Exception e) {
+            client.close();
+            throw new IOException("the broker at " + host + ":" + port + " did not answer its hello: " + e, e);
+        }
+    }
+
+    /** The role the broker gave this connection once it accepted its hello ({@code client} or {@code admin}). */
+    private CompletableFuture<BrokerMessage> hello(String token) {
+        CompletableFuture<BrokerMessage> answer = new CompletableFuture<>();
+        helloAnswer = answer;
+        send(new BrokerMessage.Hello(token), answer);
+        return answer;
     }
 
     private static BrokerClient connect(EventLoopGroup group, String host, int port, Consumer<BrokerMessage> listener,
@@ -133,6 +163,13 @@ public final class BrokerClient implements AutoCloseable {
             complete(error.taskId(), message);
         } else if (message instanceof BrokerMessage.ConfigureResult result) {
             configuring.complete(result);
+        } else if (message instanceof BrokerMessage.HelloResult) {
+            helloAnswer.complete(message);
+        } else if (message instanceof BrokerMessage.BrokerError error) {
+            helloAnswer.complete(error);
+            if (error.code().equals("forbidden")) {
+                configuring.complete(new BrokerMessage.ConfigureResult(false, error.message()));
+            }
         }
         listener.accept(message);
     }
@@ -149,6 +186,7 @@ public final class BrokerClient implements AutoCloseable {
         waiting.values().forEach(f -> f.completeExceptionally(error));
         waiting.clear();
         configuring.completeExceptionally(error);
+        helloAnswer.completeExceptionally(error);
     }
 
     private static final class Inbound extends SimpleChannelInboundHandler<Object> {

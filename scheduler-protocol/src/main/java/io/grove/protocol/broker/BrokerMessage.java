@@ -13,6 +13,8 @@ import java.util.List;
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
+    @JsonSubTypes.Type(value = BrokerMessage.Hello.class, name = "hello"),
+    @JsonSubTypes.Type(value = BrokerMessage.HelloResult.class, name = "hello_result"),
     @JsonSubTypes.Type(value = BrokerMessage.Submit.class, name = "submit"),
     @JsonSubTypes.Type(value = BrokerMessage.Update.class, name = "update"),
     @JsonSubTypes.Type(value = BrokerMessage.UpdateCookie.class, name = "update_cookie"),
@@ -39,6 +41,26 @@ public sealed interface BrokerMessage {
                 throw new IllegalArgumentException("memory must be non-negative, got " + memory);
             }
         }
+    }
+
+    /**
+     * The first message of a connection: the node's broker client token (co-located services) or
+     * its admin token (the only one that may {@link Configure}). Until it is accepted, nothing else is.
+     */
+    record Hello(String token) implements BrokerMessage {
+        public Hello {
+            Checks.required(token, "token");
+            Checks.bounded(token, "token", 1024);
+        }
+
+        @Override
+        public String toString() {
+            return "Hello[token hidden]";
+        }
+    }
+
+    /** The answer to an accepted {@link Hello}: {@code client} or {@code admin}. */
+    record HelloResult(String role) implements BrokerMessage {
     }
 
     /** Submits a task; {@code task_id} 0 lets the broker choose (the cookie then identifies it). */
@@ -107,7 +129,11 @@ public sealed interface BrokerMessage {
     record ConfigureResult(boolean success, String message) implements BrokerMessage {
     }
 
-    /** A frame that could not be read ({@code frame_too_large} is fatal), in the node protocol's codes. */
+    /**
+     * A frame that could not be read ({@code frame_too_large} is fatal), in the node protocol's
+     * codes; {@code unauthenticated} (no accepted {@link Hello} first, fatal) and {@code forbidden}
+     * ({@link Configure} without the admin token).
+     */
     record BrokerError(String code, String message, boolean fatal) implements BrokerMessage {
     }
 }
