@@ -128,6 +128,11 @@ final class AgentCommand implements Callable<Integer> {
             description = "the memory limit of a job that ordered no memory (default: ${DEFAULT-VALUE})")
     String jobDefaultMemory;
 
+    @Option(names = "--no-private-tmp",
+            description = "when the agent runs as root, let jobs share the node's /tmp, /var/tmp, /run/lock, /dev/shm and "
+                    + "see every process in /proc, instead of each job having its own (not recommended)")
+    boolean noPrivateTmp;
+
     @Option(names = "--tls-cert", paramLabel = "PEM", description = "this node's certificate, for a scheduler with mutual TLS")
     Path tlsCert;
 
@@ -209,7 +214,7 @@ final class AgentCommand implements Callable<Integer> {
         if (memoryBytes <= 0) {
             throw new IllegalArgumentException("--job-default-memory must be above 0, got '" + jobDefaultMemory + "'");
         }
-        return new JobPolicy(CpuLimit.parse(cpuLimit), jobPidsLimit, memoryBytes);
+        return new JobPolicy(CpuLimit.parse(cpuLimit), jobPidsLimit, memoryBytes, !noPrivateTmp);
     }
 
     private String nodeToken() {

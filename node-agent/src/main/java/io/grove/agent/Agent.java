@@ -77,7 +77,7 @@ public final class Agent {
         this.brokerClients = parts.brokerClients();
         this.listener = parts.listener();
         this.nodeTasks = new NodeTasks(workDir, clock, parts.logRetentionMs(),
-                request -> dispatch(broker.submit(clock.millis(), SELF, request)), this::prepared);
+                request -> dispatch(broker.submit(clock.millis(), SELF, request)), this::prepared, this::cleanedUp);
         this.containment = new JobContainment(nodeId, workDir, parts.runner(), parts.jobUsers(), parts.cgroups(),
                 parts.policy());
         syncBroker();
@@ -384,6 +384,10 @@ public final class Agent {
     public void syncBroker() {
         ledger.brokerHolds(broker.used());
         dispatch(broker.setNodeCapacity(clock.millis(), ledger.brokerCapacity()));
+    }
+
+    private void cleanedUp(String jobId) {
+        containment.cleanedUp(jobId);
     }
 
     /** A job's sandbox task was allocated: the job starts, unless it was stopped meanwhile. */

@@ -88,9 +88,9 @@ public final class AgentDaemon implements AutoCloseable {
         this.metrics = new AgentMetrics();
         this.tls = settings.tls() == null ? null : settings.tls().client();
         JobUsers jobUsers = JobUsers.forAgent(settings.jobUsers(),
-                settings.jobUids(), JobUsers.processIsRoot(), Path.of("/etc/passwd"))
-                .leasingIn(JobUsers.LEASES);
+                settings.jobUids(), JobUsers.processIsRoot(), Path.of("/etc/passwd"));
         WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
+        jobUsers.leasingIn(JobUsers.LEASES, settings.workDir().toAbsolutePath().normalize().toString(), workDir::hasFiles);
         LOG.info("jobs run as {}", jobUsers.describe());
         this.cgroups = cgroups(settings);
         if (workDir.separateSandboxes() != null) {
@@ -427,6 +427,7 @@ public final class AgentDaemon implements AutoCloseable {
         try {
             loop.awaitTermination(5, TimeUnit.SECONDS);
             cgroups.removeAll();
+            agent.jobUsers().closeLeases();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

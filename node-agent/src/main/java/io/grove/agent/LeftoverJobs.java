@@ -28,6 +28,10 @@ final class LeftoverJobs {
     static int recover(WorkDir workDir, JobContainment containment, ProcTable proc, Reports reports, long nowMs,
             UnaryOperator<String> tailOf) throws IOException {
         int killed = containment.sweepCgroups();
+        int leases = containment.adoptLeases();
+        if (leases > 0) {
+            LOG.info("after the restart: {} job uid(s) stay with jobs of the previous run until their files are removed", leases);
+        }
         for (WorkDir.Leftover leftover : workDir.leftovers()) {
             if (leftover.result().isPresent()) {
                 reports.finished(leftover.result().get());

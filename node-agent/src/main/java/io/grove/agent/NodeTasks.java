@@ -30,15 +30,18 @@ final class NodeTasks {
     private final long logRetentionMs;
     private final Consumer<TaskRequest> submit;
     private final Consumer<String> prepare;
+    private final Consumer<String> cleanedUp;
     private final Map<Long, String> cookies = new HashMap<>();
     private long next = 1;
 
     /**
      * @param submit hands a task to the broker (under the agent's own client name)
      * @param prepare prepares and launches a job whose sandbox task was allocated
+     * @param cleanedUp told when a job's directory and sandbox are removed
      */
     NodeTasks(WorkDir workDir, InstantSource clock, long logRetentionMs, Consumer<TaskRequest> submit,
-            Consumer<String> prepare) {
+            Consumer<String> prepare, Consumer<String> cleanedUp) {
+        this.cleanedUp = cleanedUp;
         this.workDir = workDir;
         this.clock = clock;
         this.logRetentionMs = logRetentionMs;
@@ -72,7 +75,10 @@ final class NodeTasks {
                     workDir.archiveLogs(jobId);
                     submit(BrokerConfig.SANDBOX_CLEANUP, "cleanup:" + jobId);
                 }
-                case "cleanup" -> workDir.removeJob(jobId);
+                case "cleanup" -> {
+                    workDir.removeJob(jobId);
+                    cleanedUp.accept(jobId);
+                }
                 case "expire" -> workDir.expireLogs(clock.millis() - logRetentionMs);
                 default -> LOG.warn("unknown node-local task '{}'", cookie);
             }

@@ -91,12 +91,15 @@ final class ClusterFixture implements AutoCloseable {
     }
 
     /**
-     * A fresh folder under /tmp that jobs can write to: when the tests run as root, jobs run as an
-     * unprivileged user, who cannot reach the tests' private temporary folders.
+     * A fresh folder that jobs can write to: when the tests run as root, jobs run as an
+     * unprivileged user, who cannot reach the tests' private temporary folders, in a /tmp of their own.
      */
     static Path openFolder() throws java.io.IOException {
-        Path folder = Files.createTempDirectory(Path.of("/tmp"), "grove-test-");
-        Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        // as root, jobs have their own /tmp and /var/tmp: a folder shared with them is elsewhere
+        Path folder = Files.createTempDirectory(Path.of(io.grove.agent.job.JobUsers.processIsRoot() ? "/run" : "/tmp"),
+                "grove-test-");
+        // open to all, and sticky as /tmp: no one moves another's entries (the agent checks)
+        Files.setAttribute(folder, "unix:mode", 01777);
         return folder;
     }
 

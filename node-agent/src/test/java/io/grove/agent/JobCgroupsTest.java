@@ -104,7 +104,7 @@ class JobCgroupsTest {
     void aForkBombFailsInsideItsJobAndTheNextJobStillStarts(@TempDir Path work) throws Exception {
         JobCgroups cgroups = cgroups();
         Assumptions.assumeTrue(cgroups.controls("pids"), cgroups.describe());
-        JobPolicy policy = new JobPolicy(CpuLimit.QUOTA, 64, 256L << 20);
+        JobPolicy policy = new JobPolicy(CpuLimit.QUOTA, 64, 256L << 20, true);
         try (AgentFixture f = new AgentFixture(work, JobUsers.none(), cgroups, policy)) {
             // an exponential fork bomb, bounded at depth 10 (about 2,000 processes) so that a broken
             // limit fails this test instead of the machine
@@ -124,7 +124,7 @@ class JobCgroupsTest {
     @Test
     void aJobThatOrderedNoMemoryIsHeldToTheNodesDefault(@TempDir Path work) throws Exception {
         JobCgroups cgroups = cgroups();
-        JobPolicy policy = new JobPolicy(CpuLimit.QUOTA, 4096, 64L << 20);
+        JobPolicy policy = new JobPolicy(CpuLimit.QUOTA, 4096, 64L << 20, true);
         try (AgentFixture f = new AgentFixture(work, JobUsers.none(), cgroups, policy)) {
             f.start(AgentFixture.job("op-1-1", "x=$(head -c 400000000 /dev/zero | tr '\\0' a); echo survived", 0));
             FinishedJob result = f.nextResult();

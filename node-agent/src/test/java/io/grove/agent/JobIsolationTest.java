@@ -54,8 +54,9 @@ class JobIsolationTest {
     @Test
     void fakeProgramsFirstInTheJobsPathNeverRunAsRoot(@TempDir Path work) throws Exception {
         assumeRoot();
-        Path trap = Files.createTempDirectory(Path.of("/var/tmp"), "grove-trap");
-        Files.setPosixFilePermissions(trap, PosixFilePermissions.fromString("rwxrwxrwx"));
+        // not in /tmp or /var/tmp: a job has its own of those
+        Path trap = Files.createTempDirectory(Path.of("/run"), "grove-trap");
+        Files.setAttribute(trap, "unix:mode", 01777);
         try {
             for (String program : List.of("setpriv", "setsid", "env", "bash", "kill", "id")) {
                 Path fake = trap.resolve(program);
@@ -150,7 +151,10 @@ class JobIsolationTest {
             String err = Files.readString(dirs.log("op-1-2", "stderr").orElseThrow());
             assertFalse(out.contains("carols-key"), "read another job's environment: " + out);
             assertFalse(out.contains(Long.toString(carol)), "read another job's live log: " + out);
-            assertTrue(err.contains("Permission denied") && err.contains("Operation not permitted"), err);
+            // its /proc shows it no other job's process, and the other job's files are not even there
+            assertTrue(err.contains("/proc/" + carol + "/environ: No such file or directory"), err);
+            assertTrue(err.contains("kill: (" + carol + ") - Operation not permitted"), err);
+            assertTrue(err.contains(carolsLog + ": No such file or directory"), err);
             assertTrue(ProcessHandle.of(carol).map(ProcessHandle::isAlive).orElse(false), "the other job still runs");
             int bobUid = Integer.parseInt(out.lines().findFirst().orElseThrow().trim());
             assertTrue(bobUid >= 43000 && bobUid <= 43009, "a uid of the range: " + bobUid);
@@ -181,6 +185,11 @@ class JobIsolationTest {
 
     static int owner(long pid) throws java.io.IOException {
         return (Integer) Files.getAttribute(Path.of("/proc", Long.toString(pid)), "unix:uid");
+    }
+
+    /** Whether a job was kept from {@code path}: refused, or (in its own /tmp) not even there. */
+    static boolean keptFrom(String err, Object path) {
+        return err.contains(path + ": Permission denied") || err.contains(path + ": No such file or directory");
     }
 
     static String mode(Path path) throws java.io.IOException {

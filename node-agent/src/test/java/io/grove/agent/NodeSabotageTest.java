@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.net.BrokerTokens;
+import io.grove.protocol.FinishedJob;
 import io.grove.protocol.broker.BrokerClient;
 import io.grove.protocol.broker.BrokerMessage;
 import java.io.IOException;
@@ -57,8 +58,8 @@ class NodeSabotageTest {
             String out = new String(Files.readAllBytes(workDir.log(jobId, "stdout").orElseThrow()),
                     java.nio.charset.StandardCharsets.ISO_8859_1);
             String err = Files.readString(workDir.log(jobId, "stderr").orElseThrow());
-            assertTrue(err.contains(BrokerTokens.CLIENT_FILE + ": Permission denied")
-                    && err.contains(BrokerTokens.ADMIN_FILE + ": Permission denied"), err);
+            assertTrue(JobIsolationTest.keptFrom(err, work.resolve(BrokerTokens.CLIENT_FILE))
+                    && JobIsolationTest.keptFrom(err, work.resolve(BrokerTokens.ADMIN_FILE)), err);
             BrokerTokens tokens = agent.brokerTokens();
             assertFalse(out.contains(tokens.client()) || out.contains(tokens.admin()), out);
             assertEquals(3, out.split("\"code\":\"unauthenticated\"", -1).length - 1, "every frame refused: " + out);
@@ -93,6 +94,72 @@ class NodeSabotageTest {
             IOException open = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
                     () -> BrokerTokens.inDirectory(dir.resolve("n1")));
             assertTrue(open.getMessage().contains("jobs could read or change the broker's token"), open.getMessage());
+        }
+    }
+
+    @Test
+    void aLinkPlantedWhereTheNextSandboxGoesNeverRedirectsTheAgent(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(JobUsers.processIsRoot(), "the agent changes owners only as root");
+        Path victim = Files.createDirectory(dir.resolve("victim"));
+        Files.setPosixFilePermissions(victim, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Path work = dir.resolve("work");
+        try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of(), JobIsolationTest.UIDS, true,
+                JobIsolationTest.PASSWD))) {
+            WorkDir workDir = new WorkDir(work, true);
+            Path next = workDir.sandbox("op-1-2");
+            // a job cannot write where sandboxes are made
+            f.start(AgentFixture.job("op-1-1", "ln -s " + victim + " " + next + "; ls " + next.getParent(), 0));
+            FinishedJob first = f.nextResult();
+            assertTrue(first.error() != null && JobIsolationTest.keptFrom(first.error(), "'" + next + "'"), String.valueOf(first.error()));
+            assertFalse(Files.exists(next, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+            // had one been planted all the same, the agent removes the link and makes a directory of its own
+            Files.createSymbolicLink(next, victim);
+            f.start(AgentFixture.job("op-1-2", "touch mine; pwd", 0));
+            FinishedJob second = f.nextResult();
+            assertEquals(FinishedJob.Outcome.COMPLETED, second.outcome(), String.valueOf(second.error()));
+            assertEquals("rwx------", JobIsolationTest.mode(victim));
+            assertEquals(0, Files.getAttribute(victim, "unix:uid"), "the link's target kept its owner");
+            try (var inside = Files.list(victim)) {
+                assertEquals(List.of(), inside.toList(), "nothing was made through the link");
+            }
+        }
+    }
+
+    @Test
+    void aWorkDirectoryUnderADirectoryAnotherUserOwnsIsRefused(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(JobUsers.processIsRoot(), "needs a directory of another user");
+        Path theirs = Files.createDirectory(dir.resolve("theirs"));
+        Files.setAttribute(theirs, "unix:uid", 43005);
+        IOException refused = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> new WorkDir(theirs.resolve("work"), true));
+        assertTrue(refused.getMessage().contains("someone else could move what the agent makes under it"),
+                refused.getMessage());
+    }
+
+    @Test
+    void aLaterJobOnTheSameUidFindsNothingOfTheEarlierOnesInTheSharedPlaces(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(JobUsers.processIsRoot(), "private directories need a root agent");
+        String marker = "grove-left-" + Long.toHexString(System.nanoTime());
+        // one uid only: the second job gets the first one's uid
+        try (AgentFixture f = new AgentFixture(dir, JobUsers.forAgent(List.of(), "43009-43009", true, JobIsolationTest.PASSWD))) {
+            f.start(AgentFixture.job("op-1-1", "for d in /tmp /var/tmp /dev/shm /run/lock; do echo token=alice > $d/" + marker
+                    + "; chmod 600 $d/" + marker + "; done; ls /proc | grep -c '^[0-9]'", 0));
+            FinishedJob first = f.nextResult();
+            assertEquals(FinishedJob.Outcome.COMPLETED, first.outcome(), String.valueOf(first.error()));
+            for (String shared : List.of("/tmp", "/var/tmp", "/dev/shm", "/run/lock")) {
+                assertFalse(Files.exists(Path.of(shared, marker)), "the node's own " + shared + " got the job's file");
+            }
+            f.start(AgentFixture.job("op-1-2", "id -u; cat /tmp/" + marker + " /var/tmp/" + marker + " /dev/shm/" + marker
+                    + " /run/lock/" + marker + " 2>&1; exit 0", 0));
+            FinishedJob second = f.nextResult();
+            assertEquals(FinishedJob.Outcome.COMPLETED, second.outcome(), String.valueOf(second.error()));
+            WorkDir workDir = new WorkDir(dir, true);
+            String out = Files.readString(workDir.log("op-1-2", "stdout").orElseThrow());
+            assertTrue(out.startsWith("43009\n"), "the same uid: " + out);
+            assertFalse(out.contains("token=alice"), out);
+            assertEquals(4, out.split("No such file or directory", -1).length - 1, out);
+            int processes = Integer.parseInt(Files.readString(workDir.log("op-1-1", "stdout").orElseThrow()).trim());
+            assertTrue(processes <= 3, "its /proc shows only its own processes: " + processes);
         }
     }
 

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * How a job is contained on this node, from its start to the last of its processes: a user of
  * its own (and whatever a previous holder of the uid left killed), its sandbox, its environment,
- * its cgroup; at its end, its process group, its cgroup and its uid emptied and the uid given back.
+ * its cgroup, its private directories; at its end, its process group, its cgroup and its uid
+ * emptied, and the uid given back once its sandbox is removed.
  */
 public final class JobContainment {
 
@@ -46,8 +47,11 @@ public final class JobContainment {
             Path dir = workDir.jobDir(spec.jobId());
             List<Path> cgroup = cgroups.create(spec.jobId(),
                     policy.limitsFor(spec.resources().cpu(), (long) spec.resources().memory(), List.of()));
+            JobNamespace namespace = user != null && policy.privateDirs()
+                    ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
+                            policy.memoryOf((long) spec.resources().memory())) : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
-                    dir.resolve("stderr"), JobEnvironment.of(spec, nodeId, sandbox, user), user, cgroup));
+                    dir.resolve("stderr"), JobEnvironment.of(spec, nodeId, sandbox, user), user, cgroup, namespace));
         } catch (IOException | RuntimeException e) {
             users.release(spec.jobId());
             cgroups.killAndRemove(spec.jobId());
@@ -68,9 +72,21 @@ public final class JobContainment {
         JobUsers.User user = users.of(jobId);
         if (user != null && users.exclusive()) {
             runner.killUser(user);
+        } else {
+            // a shared user is given back now; a uid of its own only once the job's files are gone
+            users.release(jobId);
         }
-        users.release(jobId);
         return outOfMemory;
+    }
+
+    /** A job's directory and sandbox were removed: nothing of it is left, its uid may be given again. */
+    public void cleanedUp(String jobId) {
+        users.release(jobId);
+    }
+
+    /** After an agent restart: the uids of its jobs whose files remain stay theirs; how many. */
+    public int adoptLeases() throws IOException {
+        return users.adoptLeases();
     }
 
     /** After an agent restart: kills a job's process group left from the previous run. */

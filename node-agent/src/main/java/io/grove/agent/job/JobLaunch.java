@@ -13,9 +13,10 @@ import java.util.Map;
  * @param user the unprivileged user it runs as, or {@code null} to run as the agent's user
  * @param cgroupProcs the {@code cgroup.procs} files of the job's cgroups, which the process joins
  *     before anything of the job runs; empty without cgroups
+ * @param namespace the job's private directories, or {@code null} to share the node's (not root)
  */
 public record JobLaunch(JobSpec job, Path sandbox, Path script, Path stdout, Path stderr, Map<String, String> env,
-        JobUsers.User user, List<Path> cgroupProcs) {
+        JobUsers.User user, List<Path> cgroupProcs, JobNamespace namespace) {
 
     public JobLaunch {
         env = Map.copyOf(env);

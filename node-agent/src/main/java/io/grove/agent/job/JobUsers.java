@@ -1,19 +1,13 @@
 package io.grove.agent.job;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,8 +38,7 @@ public final class JobUsers {
     /** Whether each running job has its uid to itself (a uid range), or users are shared (named users). */
     private final boolean exclusive;
     private final Map<String, User> assigned = new HashMap<>();
-    private final Map<String, FileChannel> leases = new HashMap<>();
-    private Path leaseDir;
+    private UidLeases leases;
     private int next;
 
     private JobUsers(List<User> users, boolean exclusive) {
@@ -54,17 +47,37 @@ public final class JobUsers {
     }
 
     /**
-     * Leases uids machine-wide in {@code dir} (a lock file per uid, held while a job runs; the
-     * kernel drops the locks of an agent that dies), so agents that share a uid range on one
-     * machine — {@code grove local}'s, or several agents' — never give one uid to two jobs.
+     * Leases uids machine-wide in {@code dir} ({@link UidLeases}), so agents that share a uid range
+     * on one machine — {@code grove local}'s, or several agents' — never give one uid to two jobs,
+     * and no uid is given again while files of its last job may remain, even across restarts.
+     *
+     * @param owner this agent, as its work directory's absolute path
+     * @param hasFiles whether a job of this agent still has files on the node
      */
-    public JobUsers leasingIn(Path dir) throws IOException {
+    public JobUsers leasingIn(Path dir, String owner, java.util.function.Predicate<String> hasFiles) throws IOException {
         if (exclusive) {
-            Files.createDirectories(dir);
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
-            this.leaseDir = dir;
+            this.leases = new UidLeases(dir, owner, hasFiles);
+            this.next = Math.floorMod(leases.cursor(), users.size());
         }
         return this;
+    }
+
+    /**
+     * After an agent restart: the uids of this agent's jobs whose files remain stay theirs until
+     * the files are gone ({@link #release}).
+     *
+     * @return how many were taken back
+     */
+    public int adoptLeases() throws IOException {
+        if (leases == null) {
+            return 0;
+        }
+        Map<String, Integer> adopted = leases.adopt();
+        for (Map.Entry<String, Integer> lease : adopted.entrySet()) {
+            users.stream().filter(u -> u.uid() == lease.getValue()).findFirst()
+                    .ifPresent(user -> assigned.put(lease.getKey(), user));
+        }
+        return adopted.size();
     }
 
     /** No switching: jobs run as the agent's own user (an agent that is not root). */
@@ -180,15 +193,18 @@ public final class JobUsers {
         }
         for (int i = 0; i < users.size(); i++) {
             User candidate = users.get((next + i) % users.size());
-            if (!assigned.containsValue(candidate) && lease(jobId, candidate)) {
+            if (!assigned.containsValue(candidate) && (leases == null || !exclusive || leases.take(jobId, candidate.uid()))) {
                 next = (next + i + 1) % users.size();
+                if (leases != null) {
+                    leases.cursor(next);
+                }
                 assigned.put(jobId, candidate);
                 return candidate;
             }
         }
         if (exclusive) {
-            throw new IOException("every one of the " + users.size() + " job uids is taken by a running job"
-                    + (leaseDir == null ? "" : " (of this agent or another on this machine)"));
+            throw new IOException("every one of the " + users.size() + " job uids is taken by a running job, or by files "
+                    + "of an ended one not removed yet" + (leases == null ? "" : " (of this agent or another on this machine)"));
         }
         User shared = users.get(next);
         next = (next + 1) % users.size();
@@ -201,39 +217,25 @@ public final class JobUsers {
         return assigned.get(jobId);
     }
 
+    /**
+     * Gives a job's user back: with a uid of its own, call it once everything the job left is gone
+     * (its sandbox removed); a shared user at once when the job ends.
+     */
     public void release(String jobId) {
         assigned.remove(jobId);
-        FileChannel lease = leases.remove(jobId);
-        if (lease != null) {
-            try {
-                lease.close();
-            } catch (IOException e) {
-                LOG.warn("cannot release the lease of job {}'s uid: {}", jobId, e.getMessage());
-            }
+        if (leases != null) {
+            leases.release(jobId);
         }
     }
 
-    /** Takes the machine-wide lease of a uid; false when another job (of any agent) holds it. */
-    private boolean lease(String jobId, User user) throws IOException {
-        if (leaseDir == null || !exclusive) {
-            return true;
+    /**
+     * The agent stops: the locks of its leases are let go, while their files keep naming its jobs
+     * (as a crash leaves them), so that its next run takes back those whose files remain.
+     */
+    public void closeLeases() {
+        if (leases != null) {
+            leases.close();
         }
-        FileChannel channel = FileChannel.open(leaseDir.resolve(Integer.toString(user.uid())),
-                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rw-------")));
-        FileLock lock;
-        try {
-            lock = channel.tryLock();
-        } catch (OverlappingFileLockException heldHere) {
-            lock = null;
-        }
-        if (lock == null) {
-            channel.close();
-            return false;
-        }
-        leases.put(jobId, channel);
-        return true;
     }
 
     /** Whether this process runs as root (from /proc/self/status). */

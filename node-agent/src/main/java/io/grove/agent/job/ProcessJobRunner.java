@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * process it started, even those re-parented after their parent exited:
  * <pre>
  * [/usr/bin/bash -c 'echo $$ &gt; CGROUP/cgroup.procs; exec "$@"'] \    with cgroups: join them first
+ *   [/usr/bin/unshare --mount ... bash -c NAMESPACE_SCRIPT] \         as root: private /tmp, /dev/shm, /proc
  *   /usr/bin/setsid [/usr/bin/setpriv --reuid=U --regid=G --clear-groups --no-new-privs --] \
  *   /usr/bin/bash --noprofile --norc LAUNCH_SCRIPT                      as the job's user from here on
  * </pre>
@@ -53,6 +54,12 @@ public final class ProcessJobRunner implements JobRunner {
             command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c",
                     join + "shift " + (launch.cgroupProcs().size() - 1) + "; exec \"$@\""));
             launch.cgroupProcs().forEach(p -> command.add(p.toString()));
+        }
+        if (launch.namespace() != null) {
+            if (programs.unshare() == null || programs.mount() == null) {
+                throw new IOException("unshare and mount are needed to give a job its own /tmp");
+            }
+            command.addAll(launch.namespace().command(programs));
         }
         command.add(programs.setsid().toString());
         if (user != null) {

@@ -10,19 +10,22 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The programs the agent runs itself ({@code setsid}, {@code setpriv}, {@code bash}), found once at
+ * The programs the agent runs itself ({@code setsid}, {@code setpriv}, {@code bash}, and as root
+ * {@code unshare} and {@code mount} for a job's private directories), found once at
  * start at their absolute paths in the system's own directories, never through a {@code PATH};
  * when the agent is root each
  * must be owned by root and writable by nobody else. They are started with {@link #ENVIRONMENT}
  * and nothing else, so no variable of a job or of the agent reaches a process that still has the
  * agent's privileges.
  */
-public record SystemPrograms(Path setsid, Path setpriv, Path bash) {
+public record SystemPrograms(Path setsid, Path setpriv, Path bash, Path unshare, Path mount) {
 
     /** Where each program may be, in order: the system's own directories, never a {@code PATH}. */
     static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
     static final List<Path> SETPRIV = List.of(Path.of("/usr/bin/setpriv"), Path.of("/bin/setpriv"));
     static final List<Path> BASH = List.of(Path.of("/usr/bin/bash"), Path.of("/bin/bash"));
+    static final List<Path> UNSHARE = List.of(Path.of("/usr/bin/unshare"), Path.of("/bin/unshare"));
+    static final List<Path> MOUNT = List.of(Path.of("/usr/bin/mount"), Path.of("/bin/mount"));
 
     /** The whole environment of every process the agent starts before a job's privileges are dropped. */
     public static final Map<String, String> ENVIRONMENT = Map.of("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", "LANG", "C");
@@ -38,7 +41,10 @@ public record SystemPrograms(Path setsid, Path setpriv, Path bash) {
         Path setsid = locate(SETSID, "util-linux", root);
         Path setpriv = needSetpriv ? locate(SETPRIV, "util-linux", root) : null;
         Path bash = locate(BASH, "bash", root);
-        return new SystemPrograms(setsid, setpriv, bash);
+        // a job's own /tmp, /var/tmp, /dev/shm and /proc need a mount namespace: root only
+        Path unshare = needSetpriv ? locate(UNSHARE, "util-linux", root) : null;
+        Path mount = needSetpriv ? locate(MOUNT, "mount", root) : null;
+        return new SystemPrograms(setsid, setpriv, bash, unshare, mount);
     }
 
     private static Path locate(List<Path> candidates, String pkg, boolean root) throws IOException {

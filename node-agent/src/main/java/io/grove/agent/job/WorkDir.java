@@ -11,14 +11,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -49,6 +46,12 @@ public final class WorkDir {
     private static final String PRIVATE_DIR = "rwx------";
     private static final String PASSAGE = "rwx--x--x";
     private static final String PRIVATE_FILE = "rw-------";
+    /**
+     * Where sandboxes go when the work directory is closed to job users: under {@code /var/lib},
+     * which only root can write to (never a world-writable place such as {@code /var/tmp}, where a
+     * job could plant a link named after the next job).
+     */
+    public static final Path SANDBOXES = Path.of("/var/lib/grove/sandboxes");
 
     private final Path root;
     private final boolean forOtherUsers;
@@ -62,29 +65,33 @@ public final class WorkDir {
     /**
      * @param forOtherUsers jobs run as other users: their sandboxes must be reachable by them. When
      *     a directory above the work directory is closed to others (a home directory, a private
-     *     temporary folder), sandboxes go to {@code /var/tmp/grove-sandboxes/HASH} instead; records
+     *     temporary folder), sandboxes go to {@code /var/lib/grove/sandboxes/HASH} instead; records
      *     and logs stay in the work directory.
      */
     public WorkDir(Path root, boolean forOtherUsers) throws IOException {
+        this(root, forOtherUsers, SANDBOXES);
+    }
+
+    /**
+     * @param sandboxRoot where sandboxes go when the work directory is closed to job users (a
+     *     root-owned directory no job can write to; tests give their own)
+     */
+    WorkDir(Path root, boolean forOtherUsers, Path sandboxRoot) throws IOException {
         this.root = root;
         this.forOtherUsers = forOtherUsers;
-        Files.createDirectories(root);
-        Files.createDirectories(root.resolve("jobs"));
-        Files.createDirectories(root.resolve("logs"));
         // records and logs are the agent's alone; with job users the job directories can be
-        // passed through (to reach a sandbox) but not listed
+        // passed through (to reach a sandbox) but not listed. Every directory the agent makes is a
+        // real directory of its own that no one else can write to (SafeDirs): no job can plant a link in it.
         String passage = forOtherUsers ? PASSAGE : PRIVATE_DIR;
-        Files.setPosixFilePermissions(root, PosixFilePermissions.fromString(passage));
-        Files.setPosixFilePermissions(root.resolve("jobs"), PosixFilePermissions.fromString(passage));
-        Files.setPosixFilePermissions(root.resolve("logs"), PosixFilePermissions.fromString(PRIVATE_DIR));
+        SafeDirs.ensure(root, passage);
+        SafeDirs.ensure(root.resolve("jobs"), passage);
+        SafeDirs.ensure(root.resolve("logs"), PRIVATE_DIR);
         Path absolute = root.toAbsolutePath().normalize();
         this.sandboxes = forOtherUsers && !openToOthers(absolute.getParent())
-                ? Path.of("/var/tmp", "grove-sandboxes", Integer.toHexString(absolute.toString().hashCode()))
+                ? sandboxRoot.resolve(Integer.toHexString(absolute.toString().hashCode()))
                 : null;
         if (sandboxes != null) {
-            Files.createDirectories(sandboxes);
-            Files.setPosixFilePermissions(sandboxes.getParent(), PosixFilePermissions.fromString(PASSAGE));
-            Files.setPosixFilePermissions(sandboxes, PosixFilePermissions.fromString(PASSAGE));
+            SafeDirs.ensure(sandboxes, PASSAGE);
         }
     }
 
@@ -127,17 +134,20 @@ public final class WorkDir {
      */
     public void prepare(String jobId, JobUsers.User user) throws IOException {
         Path dir = jobDir(jobId);
-        Files.createDirectories(dir);
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString(forOtherUsers ? PASSAGE : PRIVATE_DIR));
-        Path sandbox = sandbox(jobId);
-        Path tmp = sandbox.resolve("tmp");
-        Files.createDirectories(tmp);
-        for (Path owned : List.of(sandbox, tmp)) {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            SafeDirs.check(dir);
+        } else {
+            SafeDirs.fresh(dir, forOtherUsers ? PASSAGE : PRIVATE_DIR);
+        }
+        // made fresh as the agent's, under a parent no job can write to, then given to the job user
+        Path sandbox = SafeDirs.fresh(sandbox(jobId), PRIVATE_DIR);
+        Path tmp = Files.createDirectory(sandbox.resolve("tmp"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(PRIVATE_DIR)));
+        for (Path owned : List.of(tmp, sandbox)) {
             if (user != null) {
                 Files.setAttribute(owned, "unix:gid", user.gid(), LinkOption.NOFOLLOW_LINKS);
                 Files.setAttribute(owned, "unix:uid", user.uid(), LinkOption.NOFOLLOW_LINKS);
             }
-            Files.setPosixFilePermissions(owned, PosixFilePermissions.fromString(PRIVATE_DIR));
         }
         for (String log : List.of("stdout", "stderr")) {
             Path file = dir.resolve(log);
@@ -221,8 +231,10 @@ public final class WorkDir {
     /** Moves a finished job's logs to the archive. */
     public void archiveLogs(String jobId) throws IOException {
         Path target = root.resolve("logs").resolve(jobId);
-        Files.createDirectories(target);
-        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(PRIVATE_DIR));
+        if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectory(target, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(PRIVATE_DIR)));
+        }
+        SafeDirs.check(target);
         for (String log : List.of("stdout", "stderr")) {
             Path file = jobDir(jobId).resolve(log);
             if (Files.exists(file)) {
@@ -231,11 +243,17 @@ public final class WorkDir {
         }
     }
 
+    /** Whether a job still has files here: its job directory or its sandbox. */
+    public boolean hasFiles(String jobId) {
+        return isSafeId(jobId) && (Files.exists(jobDir(jobId), LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(sandbox(jobId), LinkOption.NOFOLLOW_LINKS));
+    }
+
     /** Removes a job's directory (sandbox, record, result). */
     public void removeJob(String jobId) throws IOException {
-        deleteTree(jobDir(jobId));
+        Trees.delete(jobDir(jobId));
         if (sandboxes != null) {
-            deleteTree(sandbox(jobId));
+            Trees.delete(sandbox(jobId));
             Files.deleteIfExists(launchScript(jobId));
         }
     }
@@ -246,31 +264,12 @@ public final class WorkDir {
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root.resolve("logs"))) {
             for (Path dir : dirs) {
                 if (Files.getLastModifiedTime(dir).toMillis() < cutoffMs) {
-                    deleteTree(dir);
+                    Trees.delete(dir);
                     removed++;
                 }
             }
         }
         return removed;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.deleteIfExists(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-                Files.deleteIfExists(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 
     private static void writeAtomically(Path file, byte[] data) throws IOException {

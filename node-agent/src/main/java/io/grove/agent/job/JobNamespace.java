@@ -1,0 +1,61 @@
+package io.grove.agent.job;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A job's own view of the node's shared places, as Slurm's {@code namespace/tmpfs} gives: it starts
+ * in a mount namespace of its own where {@code /tmp}, {@code /var/tmp} and {@code /run/lock} are
+ * its sandbox's {@code tmp/} (counted against its disk, removed with its sandbox), {@code /dev/shm}
+ * is a tmpfs as large as its memory (counted against its memory cgroup), and {@code /proc} shows
+ * only its own processes ({@code hidepid=invisible}). Everything is gone when its last process ends.
+ *
+ * @param sandbox the job's sandbox (its {@code tmp/} becomes the private directories)
+ * @param keep the directory that holds the sandbox and the launch script: bound again at its own
+ *     path when it lies under a directory made private
+ * @param shmBytes the size of its {@code /dev/shm}
+ */
+public record JobNamespace(Path sandbox, Path keep, long shmBytes) {
+
+    /** The directories made private, when the node has them; {@code /tmp} last, as the others are reached through it. */
+    static final List<String> PRIVATE = List.of("/var/tmp", "/run/lock", "/tmp");
+
+    /**
+     * The script run as root inside the new namespace, before the job's privileges are dropped:
+     * {@code $1} the sandbox, {@code $2} the directory to keep, {@code $3} the size of
+     * {@code /dev/shm}, {@code $4} the mount program, then the command that drops privileges.
+     * Sources are bound through open descriptors, without canonicalizing, so that covering
+     * {@code /tmp} never hides a sandbox that lies under it (tests, {@code grove local}): the
+     * directory holding it is bound again at its own path.
+     */
+    static final String SCRIPT = String.join("\n",
+            "set -e",
+            "sandbox=$1; keep=$2; shm=$3; mount=$4; shift 4",
+            "exec 8<\"$keep\" 9<\"$sandbox/tmp\"",
+            "\"$mount\" -t tmpfs -o size=$shm,mode=1777,nosuid,nodev grove-shm /dev/shm",
+            "for dir in " + String.join(" ", PRIVATE) + "; do",
+            "  if [ -d \"$dir\" ]; then \"$mount\" --no-canonicalize --bind /proc/self/fd/9 \"$dir\"; fi",
+            "done",
+            "case \"$keep/\" in " + String.join("|", PRIVATE.stream().map(d -> d + "/*").toList()) + ")",
+            "  mkdir -p \"$keep\"; \"$mount\" --no-canonicalize --bind /proc/self/fd/8 \"$keep\";;",
+            "esac",
+            "\"$mount\" -t proc -o hidepid=invisible,nosuid,nodev,noexec grove-proc /proc",
+            "exec 8<&- 9<&-",
+            "exec \"$@\"");
+
+    public JobNamespace {
+        if (!sandbox.startsWith(keep)) {
+            throw new IllegalArgumentException(sandbox + " is not under " + keep);
+        }
+        if (shmBytes <= 0) {
+            throw new IllegalArgumentException("/dev/shm needs a size above 0, got " + shmBytes);
+        }
+    }
+
+    /** The command that makes the namespace and runs {@code then} in it (as root still). */
+    List<String> command(SystemPrograms programs) {
+        return List.of(programs.unshare().toString(), "--mount", "--propagation", "private", "--",
+                programs.bash().toString(), "--noprofile", "--norc", "-c", SCRIPT, "grove-namespace",
+                sandbox.toString(), keep.toString(), Long.toString(shmBytes), programs.mount().toString());
+    }
+}
