@@ -4,6 +4,7 @@ import io.grove.agent.AgentMain;
 import io.grove.agent.AgentSettings;
 import io.grove.agent.MachineResources;
 import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.gpu.GpuSettings;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.config.BrokerConfigLoader;
 import io.grove.agent.config.BrokerConfigWriter;
@@ -63,8 +64,24 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--memory", paramLabel = "SIZE", description = "memory offered, e.g. 64Gi (default: detected)")
     String memory;
 
-    @Option(names = "--gpu", defaultValue = "0", paramLabel = "N", description = "GPUs offered (default: ${DEFAULT-VALUE})")
+    @Option(names = "--gpu", defaultValue = "0", paramLabel = "N",
+            description = "GPUs declared by hand (0..N-1, device minors 0..N-1); 0 finds them with --nvidia-smi "
+                    + "(default: ${DEFAULT-VALUE})")
     double gpu;
+
+    @Option(names = "--nvidia-smi", defaultValue = "/usr/bin/nvidia-smi", paramLabel = "PATH",
+            description = "nvidia-smi, by absolute path, to find the node's GPUs (index, UUID, model, memory, minor); "
+                    + "their models become node tags gpu_model:... (default: ${DEFAULT-VALUE})")
+    Path nvidiaSmi;
+
+    @Option(names = "--gpu-check", paramLabel = "PROGRAM",
+            description = "a program, by absolute path, run before each GPU job with the job's devices in "
+                    + "CUDA_VISIBLE_DEVICES; if it fails, those GPUs are taken out of service")
+    Path gpuCheck;
+
+    @Option(names = "--gpu-check-timeout", defaultValue = "60s", description = "how long the GPU check may take "
+            + "(default: ${DEFAULT-VALUE})")
+    String gpuCheckTimeout;
 
     @Option(names = "--network", defaultValue = "0", paramLabel = "N", description = "network units offered (default: ${DEFAULT-VALUE})")
     double network;
@@ -127,6 +144,16 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--job-default-memory", defaultValue = "1Gi", paramLabel = "SIZE",
             description = "the memory limit of a job that ordered no memory (default: ${DEFAULT-VALUE})")
     String jobDefaultMemory;
+
+    @Option(names = "--job-default-disk", defaultValue = "10Gi", paramLabel = "SIZE",
+            description = "the disk limit of a job that ordered no disk_space: its sandbox, private /tmp and logs "
+                    + "(default: ${DEFAULT-VALUE})")
+    String jobDefaultDisk;
+
+    @Option(names = "--disk-reserve", defaultValue = "64Mi", paramLabel = "SIZE",
+            description = "disk of the work directory kept for the agent's own results, logs and records, never offered "
+                    + "to jobs: a job that fills the disk cannot stop the agent from writing them (default: ${DEFAULT-VALUE})")
+    String diskReserve;
 
     @Option(names = "--no-private-tmp",
             description = "when the agent runs as root, let jobs share the node's /tmp, /var/tmp, /run/lock, /dev/shm and "
@@ -203,7 +230,8 @@ final class AgentCommand implements Callable<Integer> {
                 advertiseHost, brokerPort, broker, reserve(brokerReserve), Durations.parse(logRetention),
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
                 nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsCa),
-                brokerBind, schedulers.subList(1, schedulers.size()), jobPolicy());
+                brokerBind, schedulers.subList(1, schedulers.size()), jobPolicy(),
+                new GpuSettings(nvidiaSmi, null, gpuCheck, Durations.parse(gpuCheckTimeout)));
     }
 
     private JobPolicy jobPolicy() {
@@ -214,7 +242,9 @@ final class AgentCommand implements Callable<Integer> {
         if (memoryBytes <= 0) {
             throw new IllegalArgumentException("--job-default-memory must be above 0, got '" + jobDefaultMemory + "'");
         }
-        return new JobPolicy(CpuLimit.parse(cpuLimit), jobPidsLimit, memoryBytes, !noPrivateTmp);
+        long diskBytes = Math.round(ResourceAmounts.parse(ResourceType.MEMORY, jobDefaultDisk));
+        long reserveBytes = Math.round(ResourceAmounts.parse(ResourceType.MEMORY, diskReserve));
+        return new JobPolicy(CpuLimit.parse(cpuLimit), jobPidsLimit, memoryBytes, !noPrivateTmp, diskBytes, reserveBytes);
     }
 
     private String nodeToken() {

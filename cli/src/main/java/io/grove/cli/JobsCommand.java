@@ -44,7 +44,7 @@ final class JobsCommand implements Runnable {
             }
             Instant now = Instant.now();
             Table table = new Table(Table.text("JOB"), Table.number("INDEX"), Table.number("TRY"), Table.text("STATE"),
-                    Table.text("NODE"), Table.number("TIME"), Table.text("REASON"));
+                    Table.text("NODE"), Table.number("TIME"), Table.text("CPU"), Table.text("GPUS"), Table.text("REASON"));
             for (JobView job : jobs) {
                 String state = job.state();
                 String time = job.finishedAt() != null
@@ -53,7 +53,8 @@ final class JobsCommand implements Runnable {
                 String reason = (job.reason() == null ? "" : job.reason())
                         + (job.message() != null ? ": " + firstLine(job.message()) : "");
                 String[] row = {job.id(), Integer.toString(job.index()), Integer.toString(job.attempt()), state,
-                    job.node() == null ? "-" : job.node(), time, reason};
+                    job.node() == null ? "-" : job.node(), time, cpu(job),
+                    job.gpus() == null ? "-" : String.join(",", job.gpus()), reason};
                 String[] shown = row.clone();
                 shown[3] = printer.style().state(state);
                 table.row(row, shown);
@@ -65,6 +66,16 @@ final class JobsCommand implements Runnable {
             }
             return ExitCodes.OK;
         }
+    }
+
+    /** CPU time as the node counted, and how much of the time its quota throttled it: {@code 12.3s, 70% throttled}. */
+    static String cpu(JobView job) {
+        if (job.cpuSeconds() == null) {
+            return "-";
+        }
+        String used = String.format(java.util.Locale.ROOT, "%.1fs", job.cpuSeconds());
+        return job.cpuThrottledShare() == null || job.cpuThrottledShare() < 0.005 ? used
+                : used + String.format(java.util.Locale.ROOT, ", %.0f%% throttled", 100 * job.cpuThrottledShare());
     }
 
     @Command(name = "logs", mixinStandardHelpOptions = true,

@@ -26,7 +26,8 @@ final class NodesCommand extends ClientCommand {
             return ExitCodes.OK;
         }
         Table table = new Table(Table.text("NODE"), Table.text("TREE"), Table.text("TAGS"), Table.number("CPU"),
-                Table.number("MEMORY"), Table.number("JOBS"), Table.text("STATE"), Table.text("ADDRESS"));
+                Table.number("MEMORY"), Table.number("DISK FREE"), Table.number("JOBS"), Table.text("STATE"),
+                Table.text("ADDRESS"));
         List<NodeView> sorted = new ArrayList<>(nodes);
         sorted.sort(Comparator.comparing(NodeView::id));
         for (NodeView node : sorted) {
@@ -38,15 +39,22 @@ final class NodesCommand extends ClientCommand {
                 tags.isEmpty() ? "-" : String.join(",", tags),
                 Format.number(usage.get("cpu", 0)) + "/" + Format.cpu(limits.get("cpu", 0)),
                 Format.bytes(usage.get("memory", 0)) + "/" + Format.bytes(limits.get("memory", 0)),
-                Integer.toString(node.jobs()), state, node.address() == null ? "-" : node.address()};
+                node.diskSpaceFree() == null ? "-" : Format.bytes(node.diskSpaceFree()),
+                Integer.toString(node.jobs()), node.unschedulable() != null ? state + ", no new jobs" : state,
+                node.address() == null ? "-" : node.address()};
             String[] shown = row.clone();
-            shown[6] = printer.style().state(state);
+            shown[7] = printer.style().state(row[7]);
             table.row(row, shown);
         }
         if (table.isEmpty()) {
             printer.println("no nodes (start an agent with 'grove agent', or run 'grove local')");
         } else {
             printer.print(table);
+            for (NodeView node : sorted) {
+                if (node.unschedulable() != null) {
+                    printer.println("node " + node.id() + " starts no jobs: " + node.unschedulable());
+                }
+            }
         }
         return ExitCodes.OK;
     }

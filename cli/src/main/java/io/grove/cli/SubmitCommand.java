@@ -55,6 +55,10 @@ final class SubmitCommand extends ClientCommand {
     @Option(names = "--gpu", defaultValue = "0", description = "GPUs per job (default: ${DEFAULT-VALUE})")
     int gpu;
 
+    @Option(names = "--disk", paramLabel = "SIZE", description = "disk per job, e.g. 10Gi: its sandbox, private /tmp and logs "
+            + "(default: none ordered; the node's own default limit holds)")
+    String disk;
+
     @Option(names = "--weight", description = "the operation's weight in its pool (default: 1)")
     Double weight;
 
@@ -108,7 +112,8 @@ final class SubmitCommand extends ClientCommand {
 
     private OperationSpecBody spec() {
         OperationSpecBody.Task main = new OperationSpecBody.Task(jobs, String.join(" ", command), Quantity.of(cpu),
-                Quantity.of(memory), gpu > 0 ? Quantity.of(gpu) : null, null, env.isEmpty() ? null : env);
+                Quantity.of(memory), gpu > 0 ? Quantity.of(gpu) : null, null, env.isEmpty() ? null : env,
+                disk == null ? null : Quantity.of(disk));
         return new OperationSpecBody(null, title, pool, tree == null ? null : List.of(tree), null, weight, null,
                 maxFailedJobs, null, null, null, null, null, null, Map.of("main", main));
     }

@@ -3,6 +3,9 @@ package io.grove.agent;
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.ResourceBroker;
+import io.grove.agent.gpu.Gpu;
+import io.grove.agent.gpu.GpuCheck;
+import io.grove.agent.job.DiskReserve;
 import io.grove.agent.job.JobContainment;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobSpec;
@@ -14,6 +17,7 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.JobCpu;
 import io.grove.protocol.NodeHeartbeat;
 import io.grove.protocol.RunningJob;
 import java.io.IOException;
@@ -59,6 +63,14 @@ public final class Agent {
     private final BiConsumer<String, BrokerEvent> brokerClients;
     private final AgentListener listener;
     private final JobContainment containment;
+    private final NodeDisk disk;
+    private final GpuCheck gpuCheck;
+    /** The last CPU counts of jobs that ended, for the next heartbeat. */
+    private final List<JobCpu> endedCpu = new ArrayList<>();
+    /** How often a running job's CPU goes to the scheduler. */
+    static final long CPU_REPORT_MS = 10_000;
+    /** How long a job may wait for its sandbox's preparation before the node says the broker is stuck. */
+    static final long BROKER_STUCK_MS = 60_000;
 
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
     private final Reports reports = new Reports();
@@ -79,7 +91,10 @@ public final class Agent {
         this.nodeTasks = new NodeTasks(workDir, clock, parts.logRetentionMs(),
                 request -> dispatch(broker.submit(clock.millis(), SELF, request)), this::prepared, this::cleanedUp);
         this.containment = new JobContainment(nodeId, workDir, parts.runner(), parts.jobUsers(), parts.cgroups(),
-                parts.policy());
+                parts.policy(), parts.gpus());
+        this.disk = new NodeDisk(workDir.root(), new DiskReserve(workDir.root(), parts.policy().diskReserveBytes()));
+        this.gpuCheck = parts.gpuCheck();
+        ledger.gpusInService(parts.gpus().inService());
         syncBroker();
     }
 
@@ -101,7 +116,8 @@ public final class Agent {
     public List<RunningJob> runningJobs() {
         List<RunningJob> running = new ArrayList<>();
         for (AgentJob job : jobs.values()) {
-            running.add(new RunningJob(job.spec.jobId(), job.spec.operationId(), job.usage));
+            running.add(new RunningJob(job.spec.jobId(), job.spec.operationId(), job.usage,
+                    containment.gpus().of(job.spec.jobId()).stream().map(Gpu::uuid).toList()));
         }
         return running;
     }
@@ -145,8 +161,54 @@ public final class Agent {
         }
         List<FinishedJob> finishedJobs = reports.reportResults();
         List<RunningJob> started = reports.reportStarted();
-        return started != null ? NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs)
+        NodeHeartbeat heartbeat = started != null ? NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs)
                 : new NodeHeartbeat(nodeId, limits, usage, runningJobs(), finishedJobs);
+        long usable = disk.usable();
+        return heartbeat.withCondition(usable < 0 ? null : disk.forJobs(usable, promisedDisk()), unschedulable(usable),
+                containment.gpus().outOfService()).withJobCpu(cpuToReport());
+    }
+
+    /** Jobs' CPU for the heartbeat going out: each running job's every {@value #CPU_REPORT_MS} ms, ended jobs' last. */
+    private List<JobCpu> cpuToReport() {
+        long now = clock.millis();
+        List<JobCpu> report = new ArrayList<>(endedCpu);
+        endedCpu.clear();
+        for (AgentJob job : jobs.values()) {
+            if (job.cpu != null && (job.cpuReportedAtMs == Long.MIN_VALUE || now - job.cpuReportedAtMs >= CPU_REPORT_MS)) {
+                report.add(job.cpu);
+                job.cpuReportedAtMs = now;
+            }
+        }
+        return report;
+    }
+
+    /** Disk that running jobs ordered and do not use yet. */
+    private long promisedDisk() {
+        long promised = 0;
+        for (AgentJob job : jobs.values()) {
+            promised += Math.max(0, job.spec.diskSpace() - job.diskUsed);
+        }
+        return promised;
+    }
+
+    /** Why this node cannot start jobs now, or {@code null}: its disk is full, its cgroups are gone, or its broker is stuck. */
+    String unschedulable(long usable) {
+        String full = disk.full(usable);
+        if (full != null) {
+            return full;
+        }
+        String cgroups = containment.cgroupsGone();
+        if (cgroups != null) {
+            return cgroups;
+        }
+        long now = clock.millis();
+        for (AgentJob job : jobs.values()) {
+            if (job.state == AgentJob.State.PREPARING && now - job.acceptedAtMs > BROKER_STUCK_MS) {
+                return "broker stuck: job " + job.spec.jobId() + " has waited " + (now - job.acceptedAtMs) / 1000
+                        + " s for its sandbox to be prepared";
+            }
+        }
+        return null;
     }
 
     /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
@@ -188,22 +250,63 @@ public final class Agent {
             return;
         }
         JobSpec spec = new JobSpec(start.jobId(), start.operationId(), start.task(), start.index(), start.command(),
-                start.env(), start.resources());
+                start.env(), start.resources(), start.diskSpace() == null ? 0 : start.diskSpace());
         if (!WorkDir.isSafeId(start.jobId())) {
             finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null,
                     "could not start: the job id is not usable as a directory name", 0, clock.millis()), null);
             return;
         }
+        List<Gpu> devices;
+        try {
+            // specific devices, booked at once: no other job of this node can be given them
+            devices = containment.gpus().assign(spec.jobId(), (int) Math.ceil(spec.resources().gpu()));
+        } catch (IOException e) {
+            finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
+                    0, clock.millis()), null);
+            return;
+        }
         AgentJob job = new AgentJob(spec);
         job.acceptedAtMs = clock.millis();
         jobs.put(spec.jobId(), job);
-        reports.started(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO));
+        reports.started(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO,
+                devices.stream().map(Gpu::uuid).toList()));
         ledger.jobStarted(spec.resources());
         job.prepareTaskId = nodeTasks.submit(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
     }
 
-    /** The broker allocated the preparation: make the sandbox and start the process. */
+    /**
+     * The broker allocated the preparation: the job's GPUs are checked first when a check is set
+     * (off this thread); a GPU that fails is taken out of service and the job fails.
+     */
     private void launch(AgentJob job) {
+        List<Gpu> devices = containment.gpus().of(job.spec.jobId());
+        if (!gpuCheck.enabled() || devices.isEmpty()) {
+            start(job);
+            return;
+        }
+        job.state = AgentJob.State.CHECKING;
+        String jobId = job.spec.jobId();
+        gpuCheck.check(devices).whenComplete((failure, error) -> timers.after(0, () -> {
+            if (jobs.get(jobId) != job || job.state != AgentJob.State.CHECKING) {
+                return;
+            }
+            String why = error != null ? "check failed: " + error : failure;
+            if (why == null) {
+                start(job);
+                return;
+            }
+            devices.forEach(gpu -> containment.gpus().takeOut(gpu, why));
+            ledger.gpusInService(containment.gpus().inService());
+            containment.gpus().release(jobId);
+            jobs.remove(jobId);
+            ledger.jobEnded(job.spec.resources());
+            finished(new FinishedJob(jobId, FinishedJob.Outcome.FAILED, null, "could not start: the GPU check failed on "
+                    + devices + ": " + why + "; those GPUs are out of service", 0, clock.millis()), null);
+        }));
+    }
+
+    /** Makes the sandbox and starts the process. */
+    private void start(AgentJob job) {
         JobSpec spec = job.spec;
         long now = clock.millis();
         try {
@@ -219,8 +322,10 @@ public final class Agent {
         job.startedAtMs = now;
         job.usage = spec.resources().with(ResourceType.MEMORY, 0);
         try {
-            workDir.writeRecord(new WorkDir.JobRecord(spec.jobId(), spec.operationId(), job.handle.pid(),
-                    proc.startTime(job.handle.pid()).orElse(-1), now));
+            WorkDir.JobRecord record = new WorkDir.JobRecord(spec.jobId(), spec.operationId(), job.handle.pid(),
+                    proc.startTime(job.handle.pid()).orElse(-1), now,
+                    containment.gpus().of(spec.jobId()).stream().map(Gpu::index).toList());
+            disk.reserve().write(() -> workDir.writeRecord(record));
         } catch (IOException e) {
             LOG.warn("job {}: cannot write its record ({}); it would survive an agent crash", spec.jobId(), e.getMessage());
         }
@@ -238,9 +343,12 @@ public final class Agent {
         if (job == null) {
             return;
         }
-        if (job.state == AgentJob.State.PREPARING) {
-            dispatch(broker.remove(clock.millis(), SELF, job.prepareTaskId));
-            nodeTasks.forget(job.prepareTaskId);
+        if (job.state == AgentJob.State.PREPARING || job.state == AgentJob.State.CHECKING) {
+            if (job.state == AgentJob.State.PREPARING) {
+                dispatch(broker.remove(clock.millis(), SELF, job.prepareTaskId));
+                nodeTasks.forget(job.prepareTaskId);
+            }
+            containment.gpus().release(jobId);
             jobs.remove(jobId);
             ledger.jobEnded(job.spec.resources());
             finished(new FinishedJob(jobId, outcome, null, message, 0, clock.millis()), null);
@@ -276,6 +384,11 @@ public final class Agent {
             return;
         }
         boolean pidsLimited = containment.pidsLimitReached(jobId);
+        // its last count goes with its end, before its cgroup is removed
+        job.countCpu(containment.cpuUsage(jobId), null);
+        if (job.cpu != null) {
+            endedCpu.add(job.cpu);
+        }
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
         FinishedJob.Outcome outcome;
@@ -309,7 +422,7 @@ public final class Agent {
     private void finished(FinishedJob result, AgentJob job) {
         try {
             if (Files.exists(workDir.jobDir(result.jobId()))) {
-                workDir.writeResult(result);
+                disk.reserve().write(() -> workDir.writeResult(result));
             }
         } catch (IOException e) {
             LOG.warn("job {}: cannot write its result ({})", result.jobId(), e.getMessage());
@@ -327,10 +440,17 @@ public final class Agent {
      * memory is killed and reported failed with the numbers.
      */
     public void sample() {
+        if (containment.gpus().reread()) {
+            // an admin put a GPU back (or took one out): the next heartbeat offers what is in service
+            ledger.gpusInService(containment.gpus().inService());
+        }
         Map<Long, ProcTable.GroupUsage> groups = proc.groups();
         long now = clock.millis();
         for (AgentJob job : new ArrayList<>(jobs.values())) {
-            ProcTable.GroupUsage usage = job.state == AgentJob.State.PREPARING ? null : groups.get(job.handle.pid());
+            ProcTable.GroupUsage usage = job.handle == null ? null : groups.get(job.handle.pid());
+            if (job.state == AgentJob.State.RUNNING) {
+                job.countCpu(containment.cpuUsage(job.spec.jobId()), usage);
+            }
             if (usage == null) {
                 continue;
             }
@@ -342,6 +462,43 @@ public final class Agent {
                         + usage.processes() + " process(es) hold " + mib(usage.residentBytes())
                         + " resident, above its memory of " + mib(limit), 0);
             }
+        }
+    }
+
+    /** What to measure of each running job's disk: its sandbox (with its private /tmp) and its logs. */
+    public List<NodeDisk.Check> diskChecks() {
+        List<NodeDisk.Check> checks = new ArrayList<>();
+        for (AgentJob job : jobs.values()) {
+            if (job.state == AgentJob.State.RUNNING) {
+                String id = job.spec.jobId();
+                checks.add(new NodeDisk.Check(id, List.of(workDir.sandbox(id), workDir.jobDir(id).resolve("stdout"),
+                        workDir.jobDir(id).resolve("stderr"))));
+            }
+        }
+        return checks;
+    }
+
+    /**
+     * Jobs' disk as measured: a job above its {@code disk_space} (or the node's default for one that
+     * ordered none) is stopped; the agent's reserve is made again when the disk has room.
+     */
+    public void diskMeasured(Map<String, Long> used) {
+        for (Map.Entry<String, Long> entry : used.entrySet()) {
+            AgentJob job = jobs.get(entry.getKey());
+            if (job == null) {
+                continue;
+            }
+            job.diskUsed = entry.getValue();
+            long limit = containment.policy().diskOf(job.spec.diskSpace());
+            if (job.state == AgentJob.State.RUNNING && job.diskUsed > limit) {
+                stop(job.spec.jobId(), FinishedJob.Outcome.FAILED, "disk limit exceeded: its sandbox, /tmp and logs hold "
+                        + mib(job.diskUsed) + ", above its " + (job.spec.diskSpace() > 0 ? "disk_space" : "node's default disk")
+                        + " of " + mib(limit), 0);
+            }
+        }
+        long usable = disk.usable();
+        if (usable >= 0) {
+            disk.reserve().restore(usable);
         }
     }
 
@@ -388,6 +545,10 @@ public final class Agent {
 
     private void cleanedUp(String jobId) {
         containment.cleanedUp(jobId);
+        if (!jobs.containsKey(jobId)) {
+            // a job of a previous run kept its devices until now
+            containment.gpus().release(jobId);
+        }
     }
 
     /** A job's sandbox task was allocated: the job starts, unless it was stopped meanwhile. */

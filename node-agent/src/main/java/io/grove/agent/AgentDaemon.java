@@ -2,6 +2,10 @@ package io.grove.agent;
 
 import io.grove.api.AgentNodeView;
 import io.grove.agent.broker.BrokerStatus;
+import io.grove.agent.gpu.Gpu;
+import io.grove.agent.gpu.GpuCheck;
+import io.grove.agent.gpu.GpuDiscovery;
+import io.grove.agent.gpu.NodeGpus;
 import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobUsers;
@@ -53,10 +57,14 @@ public final class AgentDaemon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentDaemon.class);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final long LOG_EXPIRY_PERIOD_MS = 600_000;
+    /** How often jobs' disk is measured. */
+    static final long DISK_SAMPLE_MS = 2_000;
 
     private final AgentSettings settings;
     private final ScheduledExecutorService loop;
     private final ScheduledExecutorService connector;
+    /** Measures jobs' disk: walking their trees stays off the agent's thread. */
+    private final ScheduledExecutorService diskMeter;
     private final NioEventLoopGroup network;
     private final Agent agent;
     private final AgentMetrics metrics;
@@ -67,6 +75,9 @@ public final class AgentDaemon implements AutoCloseable {
     private final InstantSource clock = InstantSource.system();
 
     private final SslContext tls;
+    /** The node's tags: as given, and those of its GPUs' models. */
+    private final List<String> tags;
+    private final java.util.concurrent.ExecutorService gpuChecks;
     private final JobCgroups cgroups;
     private NodeClient client;
     private boolean connected;
@@ -84,8 +95,11 @@ public final class AgentDaemon implements AutoCloseable {
         this.settings = settings;
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent"));
         this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-connect"));
+        this.diskMeter = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-disk"));
         this.network = new NioEventLoopGroup(1, (ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
         this.metrics = new AgentMetrics();
+        this.tags = new java.util.ArrayList<>(settings.tags());
+        this.gpuChecks = Executors.newSingleThreadExecutor(r -> daemonThread(r, "grove-agent-gpu-check"));
         this.tls = settings.tls() == null ? null : settings.tls().client();
         JobUsers jobUsers = JobUsers.forAgent(settings.jobUsers(),
                 settings.jobUids(), JobUsers.processIsRoot(), Path.of("/etc/passwd"));
@@ -96,7 +110,8 @@ public final class AgentDaemon implements AutoCloseable {
         if (workDir.separateSandboxes() != null) {
             LOG.info("the work directory is closed to job users, so sandboxes are in {}", workDir.separateSandboxes());
         }
-        Resources offered = settings.resources();
+        NodeGpus gpus = gpus(settings, workDir);
+        Resources offered = settings.resources().with(ResourceType.GPU, gpus.all().size());
         if (jobUsers.exclusive() && offered.userSlots() > jobUsers.users().size()) {
             LOG.warn("{} user slots but only {} job uids: the node offers {} slots", (long) offered.userSlots(),
                     jobUsers.users().size(), jobUsers.users().size());
@@ -124,6 +139,28 @@ public final class AgentDaemon implements AutoCloseable {
                 : settings.bindHost().equals("0.0.0.0") ? InetAddress.getLocalHost().getHostName()
                 : settings.bindHost();
         this.address = host + ":" + http.port();
+    }
+
+    /**
+     * The node's GPUs: declared ({@code --gpu N}), else found with {@code nvidia-smi}; their models
+     * become node tags ({@code gpu}, {@code gpu_model:...}) for {@code nodes_filter} and tag filters.
+     */
+    private NodeGpus gpus(AgentSettings settings, WorkDir workDir) throws IOException {
+        int declared = (int) settings.resources().gpu();
+        List<Gpu> found = declared > 0 ? GpuDiscovery.declared(declared)
+                : GpuDiscovery.discover(settings.gpus().nvidiaSmi(), settings.gpus().driverInfo());
+        if (!found.isEmpty()) {
+            LOG.info("GPUs {}: {}", declared > 0 ? "declared" : "found by " + settings.gpus().nvidiaSmi(),
+                    found.stream().map(g -> g.index() + " " + g.uuid() + " " + g.model() + " minor " + g.minor()).toList());
+            for (Gpu gpu : found) {
+                for (String tag : List.of("gpu", Gpu.modelTag(gpu.model()))) {
+                    if (declared == 0 && !tags.contains(tag)) {
+                        tags.add(tag);
+                    }
+                }
+            }
+        }
+        return new NodeGpus(found, workDir.root());
     }
 
     /** A cgroup per job where the machine lets the agent make them (see {@link JobCgroups}). */
@@ -159,6 +196,7 @@ public final class AgentDaemon implements AutoCloseable {
                 settings.memorySampleInterval().toMillis(), settings.memorySampleInterval().toMillis(), TimeUnit.MILLISECONDS);
         daemon.loop.scheduleWithFixedDelay(() -> daemon.guarded(daemon.agent::expireLogs), 0, LOG_EXPIRY_PERIOD_MS,
                 TimeUnit.MILLISECONDS);
+        daemon.diskMeter.scheduleWithFixedDelay(daemon::measureDisk, DISK_SAMPLE_MS, DISK_SAMPLE_MS, TimeUnit.MILLISECONDS);
         daemon.loop.execute(() -> daemon.publish());
         daemon.connect();
         LOG.info("agent {} started: scheduler {}:{}, resources {}, http {}, broker port {}", nodeId,
@@ -223,7 +261,7 @@ public final class AgentDaemon implements AutoCloseable {
             return;
         }
         client = c;
-        Handshake handshake = new Handshake(Message.VERSION, agent.nodeId(), address, settings.tags(), agent.offered(),
+        Handshake handshake = new Handshake(Message.VERSION, agent.nodeId(), address, tags, agent.offered(),
                 agent.runningJobs(), settings.nodeToken(), agent.handshakeResults());
         c.request(handshake, settings.requestTimeout()).whenComplete((reply, error) -> loop.execute(() -> guarded(() -> {
             if (client != c) {
@@ -381,13 +419,29 @@ public final class AgentDaemon implements AutoCloseable {
         publish();
     }
 
+    /** On the disk meter's thread: what to measure from the agent, the walk here, the verdict on the agent's thread. */
+    private void measureDisk() {
+        try {
+            List<NodeDisk.Check> checks = onLoop(agent::diskChecks).get(30, TimeUnit.SECONDS);
+            java.util.Map<String, Long> used = NodeDisk.measure(checks);
+            onLoop(() -> {
+                agent.diskMeasured(used);
+                return null;
+            });
+        } catch (Exception e) {
+            if (!closed) {
+                LOG.warn("measuring jobs' disk failed: {}", e.toString());
+            }
+        }
+    }
+
     private void publish() {
         metrics.publish(agent.broker().status(clock.millis()));
     }
 
     private AgentNodeView nodeView() {
         return new AgentNodeView(agent.nodeId(), address, settings.schedulers().get(schedulerIndex),
-                connected, String.join(",", settings.tags()), agent.node().toString(), agent.ledger().offered().toString(),
+                connected, String.join(",", tags), agent.node().toString(), agent.ledger().offered().toString(),
                 agent.ledger().declared().toString(), agent.jobCount(), agent.pendingResults(),
                 agent.jobUsers().switching() ? agent.jobUsers().describe() : "the agent's own user (it does not run as root)",
                 "resident memory sampled every " + settings.memorySampleInterval().toMillis() + " ms");
@@ -423,6 +477,8 @@ public final class AgentDaemon implements AutoCloseable {
             brokerEndpoint.close();
         }
         connector.shutdownNow();
+        diskMeter.shutdownNow();
+        gpuChecks.shutdownNow();
         loop.shutdown();
         try {
             loop.awaitTermination(5, TimeUnit.SECONDS);

@@ -5,6 +5,7 @@ import io.grove.agent.job.JobSpec;
 import io.grove.agent.job.ProcTable;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
+import io.grove.protocol.JobCpu;
 
 /** A job on this node, from the scheduler's start order until its process has exited. */
 final class AgentJob {
@@ -12,6 +13,8 @@ final class AgentJob {
     enum State {
         /** Waiting for the broker to allocate the preparation of its sandbox. */
         PREPARING,
+        /** Its GPUs are being checked before it starts. */
+        CHECKING,
         RUNNING,
         /** Signalled to stop; waiting for the process tree to exit. */
         STOPPING
@@ -29,9 +32,27 @@ final class AgentJob {
     Resources usage = Resources.ZERO;
     long lastCpuTicks = -1;
     long lastSampleMs;
+    /** Bytes its sandbox and logs held when last measured. */
+    long diskUsed;
+    /** Its CPU as last counted, or {@code null}; when it last went to the scheduler. */
+    JobCpu cpu;
+    long cpuReportedAtMs = Long.MIN_VALUE;
 
     AgentJob(JobSpec spec) {
         this.spec = spec;
+    }
+
+    /**
+     * Its CPU as counted now: its cgroup's accounting when there is one, else its processes' times
+     * (throttling unknown then).
+     */
+    void countCpu(java.util.Optional<io.grove.agent.job.CpuUsage> cgroup, ProcTable.GroupUsage group) {
+        if (cgroup.isPresent()) {
+            io.grove.agent.job.CpuUsage usage = cgroup.get();
+            cpu = new JobCpu(spec.jobId(), usage.usageNanos() / 1e9, usage.throttledNanos() / 1e9, usage.throttledShare());
+        } else if (group != null) {
+            cpu = new JobCpu(spec.jobId(), group.cpuTicks() / 100.0, -1, -1);
+        }
     }
 
     /** Takes a sample of the job's process tree: its CPU since the previous sample, its resident memory. */

@@ -3,6 +3,8 @@ package io.grove.agent;
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.BrokerResources;
+import io.grove.agent.gpu.GpuCheck;
+import io.grove.agent.gpu.NodeGpus;
 import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobRunner;
@@ -23,9 +25,20 @@ import java.util.function.BiConsumer;
  * @param brokerClients delivers broker events to the loopback clients
  * @param logRetentionMs how long archived logs are kept
  * @param policy how jobs are held to their orders (CPU limit, processes, default memory)
+ * @param gpus the node's GPUs and who holds them
+ * @param gpuCheck the check run before each GPU job
  */
 public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
         WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Agent.Timers timers,
         Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
-        long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy) {
+        long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy, NodeGpus gpus, GpuCheck gpuCheck) {
+
+    /** Parts of a node without GPUs. */
+    public AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
+            WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Agent.Timers timers,
+            Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
+            long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy) {
+        this(nodeId, node, brokerReserve, brokerConfig, workDir, runner, proc, clock, timers, heartbeatSoon, brokerClients,
+                listener, logRetentionMs, jobUsers, cgroups, policy, NodeGpus.none(), GpuCheck.none());
+    }
 }

@@ -2,6 +2,7 @@ package io.grove.agent;
 
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerResources;
+import io.grove.agent.gpu.GpuSettings;
 import io.grove.agent.job.JobPolicy;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.Tls;
@@ -41,13 +42,14 @@ import java.util.List;
  * @param otherSchedulers more schedulers of a high-availability group ({@code HOST:PORT}), tried in
  *     turn after the first when one cannot be reached; a standby that names the leader sends the agent there
  * @param jobPolicy how jobs are held to their orders: CPU limit, processes, default memory
+ * @param gpus how the node's GPUs are found and checked
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
         String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind,
-        List<String> otherSchedulers, JobPolicy jobPolicy) {
+        List<String> otherSchedulers, JobPolicy jobPolicy, GpuSettings gpus) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -63,6 +65,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         brokerBind = brokerBind == null ? "127.0.0.1" : brokerBind;
         otherSchedulers = otherSchedulers == null ? List.of() : List.copyOf(otherSchedulers);
         jobPolicy = jobPolicy == null ? JobPolicy.DEFAULTS : jobPolicy;
+        gpus = gpus == null ? GpuSettings.DEFAULTS : gpus;
     }
 
     /** Every scheduler to try, {@code HOST:PORT}, the first one first. */
@@ -115,6 +118,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         b.tls = tls;
         b.brokerBind = brokerBind;
         b.jobPolicy = jobPolicy;
+        b.gpus = gpus;
         return b;
     }
 
@@ -175,6 +179,12 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         private Tls tls;
         private String brokerBind = "127.0.0.1";
         private JobPolicy jobPolicy = JobPolicy.DEFAULTS;
+        private GpuSettings gpus = GpuSettings.DEFAULTS;
+
+        public Builder gpus(GpuSettings value) {
+            gpus = value;
+            return this;
+        }
 
         private Builder() {
         }
@@ -300,7 +310,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         }
 
         public AgentSettings build() {
-            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy);
+            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy, gpus);
         }
     }
 }

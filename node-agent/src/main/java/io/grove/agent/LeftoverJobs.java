@@ -41,6 +41,8 @@ final class LeftoverJobs {
             if (leftover.record().isPresent()) {
                 WorkDir.JobRecord record = leftover.record().get();
                 started = record.startedAtMs();
+                // its devices may be busy until its processes are reaped: nobody gets them before its files go
+                containment.gpus().adopt(leftover.jobId(), record.gpus());
                 if (proc.startTime(record.pid()).orElse(-1) == record.processStartTicks()) {
                     containment.killLeftover(record.pid());
                     killed++;

@@ -48,8 +48,16 @@ final class AgentFixture implements AutoCloseable {
     /** An agent whose jobs run as {@code users} in {@code cgroups}, held to their orders by {@code policy}. */
     AgentFixture(Path work, io.grove.agent.job.JobUsers users, io.grove.agent.job.JobCgroups cgroups,
             io.grove.agent.job.JobPolicy policy) throws Exception {
+        this(work, users, cgroups, policy, io.grove.agent.gpu.NodeGpus.none(), io.grove.agent.gpu.GpuCheck.none());
+    }
+
+    /** An agent with GPUs, checked by {@code check} before each GPU job. */
+    AgentFixture(Path work, io.grove.agent.job.JobUsers users, io.grove.agent.job.JobCgroups cgroups,
+            io.grove.agent.job.JobPolicy policy, io.grove.agent.gpu.NodeGpus gpus, io.grove.agent.gpu.GpuCheck check)
+            throws Exception {
         WorkDir workDir = new WorkDir(work, users.switching());
-        agent = call(() -> new Agent(new AgentParts("n1", NODE, AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
+        agent = call(() -> new Agent(new AgentParts("n1", NODE.with(io.grove.core.resource.ResourceType.GPU,
+                gpus.all().size()), AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
                 workDir, ProcessJobRunner.system(), ProcTable.system(), java.time.InstantSource.system(),
                 (delay, task) -> loop.schedule(task, delay, TimeUnit.MILLISECONDS), () -> { }, (c, e) -> { },
                 new AgentListener() {
@@ -62,7 +70,7 @@ final class AgentFixture implements AutoCloseable {
                     public void jobStarted(String jobId, long pid, long waitedMs) {
                         started.add(pid);
                     }
-                }, 3_600_000, users, cgroups, policy)));
+                }, 3_600_000, users, cgroups, policy, gpus, check)));
     }
 
     <T> T call(Callable<T> work) throws Exception {
@@ -85,6 +93,15 @@ final class AgentFixture implements AutoCloseable {
 
     NodeHeartbeat start(HeartbeatReply.JobToStart... jobs) throws Exception {
         return exchange(new HeartbeatReply(List.of(jobs), List.of(), List.of(), 1000));
+    }
+
+    /** Measures the running jobs' disk as the daemon's disk meter does, and lets the agent act on it. */
+    void measureDisk() throws Exception {
+        java.util.Map<String, Long> used = NodeDisk.measure(call(agent::diskChecks));
+        call(() -> {
+            agent.diskMeasured(used);
+            return null;
+        });
     }
 
     FinishedJob nextResult() throws InterruptedException {

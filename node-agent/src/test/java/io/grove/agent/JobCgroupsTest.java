@@ -80,23 +80,46 @@ class JobCgroupsTest {
         orphan.waitFor();
     }
 
+    /** Starts a job of {@code cpu} cores spinning 4 threads and returns its cgroup's count after 20 quota periods. */
+    private static CpuUsage spin(AgentFixture f, JobCgroups cgroups, String jobId, double cpu) throws Exception {
+        f.start(new io.grove.protocol.HeartbeatReply.JobToStart(jobId, "op-1", "main", 0,
+                "for i in 1 2 3 4; do (while :; do :; done) & done; exec sleep 60", java.util.Map.of(),
+                new io.grove.core.resource.Resources(1, cpu, 0, 0, 0)));
+        f.started.take();
+        // the kernel's quota periods are the clock: 20 of them are 2 s of the job's life
+        ClusterFixture.await("20 CPU periods of " + jobId, () -> cgroups.cpuUsage(jobId).map(u -> u.periods() >= 20).orElse(false));
+        return cgroups.cpuUsage(jobId).orElseThrow();
+    }
+
+    private static double cores(CpuUsage usage) {
+        return usage.usageNanos() / (usage.periods() * CgroupLimits.CPU_PERIOD_US * 1000.0);
+    }
+
     @Test
     void aOneCpuJobSpinningFourThreadsGetsAboutOneCore(@TempDir Path work) throws Exception {
         JobCgroups cgroups = cgroups();
         Assumptions.assumeTrue(cgroups.controls("cpu") && cgroups.controls("cpuacct") || cgroups.version() == JobCgroups.Version.V2,
                 cgroups.describe());
         try (AgentFixture f = new AgentFixture(work, JobUsers.none(), cgroups)) {
-            f.start(new io.grove.protocol.HeartbeatReply.JobToStart("op-1-1", "op-1", "main", 0,
-                    "for i in 1 2 3 4; do (while :; do :; done) & done; exec sleep 60", java.util.Map.of(),
-                    new io.grove.core.resource.Resources(1, 1, 0, 0, 0)));
-            f.started.take();
-            // the kernel's quota periods are the clock: 20 of them are 2 s of the job's life
-            ClusterFixture.await("20 CPU periods of the job", () -> cgroups.cpuUsage("op-1-1")
-                    .map(u -> u.periods() >= 20).orElse(false));
-            CpuUsage usage = cgroups.cpuUsage("op-1-1").orElseThrow();
-            double cores = usage.usageNanos() / (usage.periods() * CgroupLimits.CPU_PERIOD_US * 1000.0);
-            assertTrue(cores <= 1.2, "a 1-cpu job of 4 spinning threads used " + cores + " cores: " + usage);
-            assertTrue(usage.throttledShare() > 0.5, "it was throttled in most periods: " + usage);
+            CpuUsage one = spin(f, cgroups, "op-1-1", 1);
+            assertTrue(cores(one) <= 1.2, "a 1-cpu job of 4 spinning threads used " + cores(one) + " cores: " + one);
+            f.exchange(new io.grove.protocol.HeartbeatReply(List.of(), List.of(new io.grove.protocol.HeartbeatReply.JobToAbort(
+                    "op-1-1", "test", "enough")), List.of(), 1000));
+            f.nextResult();
+            // a quarter of a core: throttled in almost every period however busy the machine is
+            CpuUsage quarter = spin(f, cgroups, "op-1-2", 0.25);
+            assertTrue(cores(quarter) <= 0.3, "a 0.25-cpu job of 4 spinning threads used " + cores(quarter) + " cores");
+            assertTrue(quarter.throttledShare() > 0.5, "it was throttled in most periods: " + quarter);
+            // and the scheduler is told, for the job's view and the operation's explanation
+            f.call(() -> {
+                f.agent.sample();
+                return null;
+            });
+            io.grove.protocol.NodeHeartbeat heartbeat = f.exchange(new io.grove.protocol.HeartbeatReply(List.of(),
+                    List.of(), List.of(), 1000));
+            io.grove.protocol.JobCpu told = heartbeat.jobCpu().stream().filter(c -> c.jobId().equals("op-1-2"))
+                    .findFirst().orElseThrow();
+            assertTrue(told.throttledShare() > 0.5 && told.cpuSeconds() > 0.2 && told.throttledSeconds() > 1, told.toString());
         }
     }
 
@@ -117,8 +140,13 @@ class JobCgroupsTest {
             FinishedJob next = f.nextResult();
             assertEquals("op-1-2", next.jobId());
             assertEquals(FinishedJob.Outcome.COMPLETED, next.outcome(), String.valueOf(next.error()));
+            f.exchange(new io.grove.protocol.HeartbeatReply(List.of(), List.of(new io.grove.protocol.HeartbeatReply.JobToAbort(
+                    "op-1-1", "test", "enough")), List.of(), 1000));
+            FinishedJob bomb = f.nextResult();
+            assertEquals("op-1-1", bomb.jobId());
+            assertTrue(bomb.error().contains("the job reached its limit of 64 processes"), bomb.error());
+            assertEquals(List.of(), cgroups.pids("op-1-1"), "the bomb is gone with its job");
         }
-        assertEquals(List.of(), cgroups.pids("op-1-1"), "the bomb is gone with its job");
     }
 
     @Test

@@ -6,8 +6,13 @@ package io.grove.api;
  * @param state {@code running}, {@code completed}, {@code failed} or {@code aborted}
  * @param nodeAddress the node agent's HTTP endpoint, where the job's logs are
  * @param reason why it ended: {@code failed}, {@code preempted}, {@code resource_limits_violated}, ...
+ * @param gpus the UUIDs of the GPUs its node gave it (absent for none)
+ * @param cpuSeconds CPU time its processes used, as its node last counted (absent before)
+ * @param cpuThrottledSeconds how long its CPU quota held it back (absent where not counted)
+ * @param cpuThrottledShare the share of quota periods in which it was throttled, 0..1 (absent where not counted)
  */
 public record JobView(String id, String operationId, String task, int index, int attempt, String state, String node,
         String nodeAddress, String tree, Amounts resources, String startedAt, String finishedAt, String reason,
-        String message) {
+        String message, java.util.List<String> gpus, Double cpuSeconds, Double cpuThrottledSeconds,
+        Double cpuThrottledShare) {
 }

@@ -36,9 +36,21 @@ public record OperationSpecBody(
             @JsonAlias("scheduling_tag") String schedulingTagFilter) {
     }
 
-    /** A task: its jobs, their command, what each asks for and its environment. */
+    /**
+     * A task: its jobs, their command, what each asks for and its environment.
+     *
+     * @param cpu cores per job; 1 when absent
+     * @param diskSpace disk per job (its sandbox, private /tmp and logs), e.g. {@code 10Gi}: a job
+     *     starts only on a node with that much free, and is stopped when it writes more
+     */
     public record Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
-            Map<String, String> env) {
+            Map<String, String> env, Quantity diskSpace) {
+
+        /** A task whose jobs order no disk. */
+        public Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
+                Map<String, String> env) {
+            this(jobCount, command, cpu, memory, gpu, network, env, null);
+        }
     }
 
     /** A spec of one task {@code main} with everything else left to the daemon's defaults. */

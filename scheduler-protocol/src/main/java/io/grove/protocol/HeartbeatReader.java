@@ -41,8 +41,10 @@ final class HeartbeatReader {
     }
 
     private static final String[] HEARTBEAT = {"type", "node_id", "resource_limits", "resource_usage",
-        "running_jobs", "finished_jobs", "delta", "started_jobs"};
-    private static final String[] RUNNING_JOB = {"job_id", "operation_id", "usage"};
+        "running_jobs", "finished_jobs", "delta", "started_jobs", "disk_space_free", "unschedulable",
+        "gpus_out_of_service", "job_cpu"};
+    private static final String[] JOB_CPU = {"job_id", "cpu_seconds", "throttled_seconds", "throttled_share"};
+    private static final String[] RUNNING_JOB = {"job_id", "operation_id", "usage", "gpus"};
     private static final String[] FINISHED_JOB = {"job_id", "outcome", "exit_code", "error", "started_at_ms",
         "finished_at_ms"};
     private static final String[] RESOURCES = {"user_slots", "cpu", "gpu", "memory", "network"};
@@ -56,6 +58,10 @@ final class HeartbeatReader {
         List<FinishedJob> finished = null;
         Boolean delta = null;
         List<RunningJob> started = null;
+        Long diskFree = null;
+        String unschedulable = null;
+        List<String> gpusOut = null;
+        List<JobCpu> cpu = null;
         Fields fields = new Fields(HEARTBEAT);
         for (int field = fields.next(in); field >= 0; field = fields.next(in)) {
             JsonToken value = in.nextToken();
@@ -68,11 +74,16 @@ final class HeartbeatReader {
                 case 5 -> finished = list(in, value, HeartbeatReader::finishedJob);
                 case 6 -> delta = value == JsonToken.VALUE_NULL ? null : value == JsonToken.VALUE_TRUE ? Boolean.TRUE
                         : value == JsonToken.VALUE_FALSE ? Boolean.FALSE : fail();
-                default -> started = runningJobs(in, value);
+                case 7 -> started = runningJobs(in, value);
+                case 8 -> diskFree = value == JsonToken.VALUE_NULL ? null : longValue(in, value);
+                case 9 -> unschedulable = text(in, value);
+                case 10 -> gpusOut = texts(in, value);
+                default -> cpu = list(in, value, HeartbeatReader::jobCpu);
             }
         }
         expect(fields.saw(0));
-        return new NodeHeartbeat(nodeId, limits, usage, running, finished, delta, started);
+        return new NodeHeartbeat(nodeId, limits, usage, running, finished, delta, started, diskFree, unschedulable,
+                gpusOut, cpu);
     }
 
     /** Reads one object of a list, from just after its start. */
@@ -101,16 +112,34 @@ final class HeartbeatReader {
         String jobId = null;
         String operationId = null;
         Resources usage = null;
+        List<String> gpus = null;
         Fields fields = new Fields(RUNNING_JOB);
         for (int field = fields.next(in); field >= 0; field = fields.next(in)) {
             JsonToken token = in.nextToken();
             switch (field) {
                 case 0 -> jobId = text(in, token);
                 case 1 -> operationId = text(in, token);
-                default -> usage = resources(in, token);
+                case 2 -> usage = resources(in, token);
+                default -> gpus = texts(in, token);
             }
         }
-        return new RunningJob(jobId, operationId, usage);
+        return new RunningJob(jobId, operationId, usage, gpus);
+    }
+
+    private static JobCpu jobCpu(JsonParser in) throws IOException, NotCommon {
+        String jobId = null;
+        double[] values = {0, -1, -1};
+        Fields fields = new Fields(JOB_CPU);
+        for (int field = fields.next(in); field >= 0; field = fields.next(in)) {
+            JsonToken token = in.nextToken();
+            if (field == 0) {
+                jobId = text(in, token);
+            } else {
+                expect(token == JsonToken.VALUE_NUMBER_FLOAT || token == JsonToken.VALUE_NUMBER_INT);
+                values[field - 1] = in.getDoubleValue();
+            }
+        }
+        return new JobCpu(jobId, values[0], values[1], values[2]);
     }
 
     private static FinishedJob finishedJob(JsonParser in) throws IOException, NotCommon {
@@ -198,6 +227,20 @@ final class HeartbeatReader {
         }
         expect(value, JsonToken.VALUE_STRING);
         return in.getText();
+    }
+
+    /** A list of strings, or {@code null}. */
+    private static List<String> texts(JsonParser in, JsonToken value) throws IOException, NotCommon {
+        if (value == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        expect(value, JsonToken.START_ARRAY);
+        List<String> texts = new ArrayList<>();
+        for (JsonToken token = in.nextToken(); token != JsonToken.END_ARRAY; token = in.nextToken()) {
+            expect(token, JsonToken.VALUE_STRING);
+            texts.add(in.getText());
+        }
+        return texts;
     }
 
     private static int intValue(JsonParser in, JsonToken value) throws IOException, NotCommon {

@@ -47,10 +47,23 @@ public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobs
      * @param command the shell command ({@code bash -c})
      * @param env extra environment
      * @param resources what the job may use
+     * @param diskSpace the disk the job ordered, in bytes (its sandbox, private /tmp and logs); {@code null} for none
      */
     public record JobToStart(String jobId, String operationId, String task, int index, String command,
-            Map<String, String> env, Resources resources) {
+            Map<String, String> env, Resources resources,
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            Long diskSpace) {
+
+        /** A job that orders no disk. */
+        public JobToStart(String jobId, String operationId, String task, int index, String command,
+                Map<String, String> env, Resources resources) {
+            this(jobId, operationId, task, index, command, env, resources, null);
+        }
+
         public JobToStart {
+            if (diskSpace != null && diskSpace < 0) {
+                throw new IllegalArgumentException("'disk_space' must not be negative, got " + diskSpace);
+            }
             Checks.required(jobId, "job_id");
             Checks.required(operationId, "operation_id");
             Checks.required(resources, "resources");

@@ -46,6 +46,9 @@ final class HeartbeatWriter {
             }
             out.writeEndObject();
             writeResources("resources", job.resources(), out);
+            if (job.diskSpace() != null) {
+                out.writeNumberField("disk_space", job.diskSpace().longValue());
+            }
             out.writeEndObject();
         }
         out.writeEndArray();
@@ -107,7 +110,36 @@ final class HeartbeatWriter {
         if (!heartbeat.startedJobs().isEmpty()) {
             writeRunning("started_jobs", heartbeat.startedJobs(), out);
         }
+        if (heartbeat.diskSpaceFree() != null) {
+            out.writeNumberField("disk_space_free", heartbeat.diskSpaceFree().longValue());
+        }
+        if (heartbeat.unschedulable() != null) {
+            out.writeStringField("unschedulable", heartbeat.unschedulable());
+        }
+        if (!heartbeat.gpusOutOfService().isEmpty()) {
+            writeTexts("gpus_out_of_service", heartbeat.gpusOutOfService(), out);
+        }
+        if (!heartbeat.jobCpu().isEmpty()) {
+            out.writeArrayFieldStart("job_cpu");
+            for (JobCpu cpu : heartbeat.jobCpu()) {
+                out.writeStartObject();
+                out.writeStringField("job_id", cpu.jobId());
+                out.writeNumberField("cpu_seconds", cpu.cpuSeconds());
+                out.writeNumberField("throttled_seconds", cpu.throttledSeconds());
+                out.writeNumberField("throttled_share", cpu.throttledShare());
+                out.writeEndObject();
+            }
+            out.writeEndArray();
+        }
         out.writeEndObject();
+    }
+
+    private static void writeTexts(String name, List<String> texts, JsonGenerator out) throws IOException {
+        out.writeArrayFieldStart(name);
+        for (String text : texts) {
+            out.writeString(text);
+        }
+        out.writeEndArray();
     }
 
     private static void writeRunning(String name, List<RunningJob> jobs, JsonGenerator out) throws IOException {
@@ -117,6 +149,9 @@ final class HeartbeatWriter {
             out.writeStringField("job_id", job.jobId());
             out.writeStringField("operation_id", job.operationId());
             writeResources("usage", job.usage(), out);
+            if (!job.gpus().isEmpty()) {
+                writeTexts("gpus", job.gpus(), out);
+            }
             out.writeEndObject();
         }
         out.writeEndArray();

@@ -16,24 +16,57 @@ import java.util.List;
  *     started since the previous acknowledged heartbeat; absent or {@code false}: a full list
  * @param startedJobs (version 2) in a delta heartbeat, the jobs started since the previous
  *     acknowledged heartbeat
+ * @param diskSpaceFree (optional) bytes the node's work directory has for new jobs' disk orders:
+ *     free space less the agent's reserve and what running jobs ordered but do not use yet
+ * @param unschedulable (optional) why the node cannot start jobs now (disk full, broker stuck,
+ *     cgroups gone); the scheduler gives it none while it says so
+ * @param gpusOutOfService (optional) the node's GPUs taken out of service, each with why
+ * @param jobCpu (optional) CPU time and throttling of some of its jobs: running ones now and then,
+ *     ended ones once, in the heartbeat that reports their end
  */
 public record NodeHeartbeat(String nodeId, Resources resourceLimits, Resources resourceUsage,
         List<RunningJob> runningJobs, List<FinishedJob> finishedJobs,
         @JsonInclude(JsonInclude.Include.NON_NULL)
         Boolean delta,
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
-        List<RunningJob> startedJobs) implements Message {
+        List<RunningJob> startedJobs,
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        Long diskSpaceFree,
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        String unschedulable,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<String> gpusOutOfService,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<JobCpu> jobCpu) implements Message {
 
     /** A heartbeat with the full running list (every version). */
     public NodeHeartbeat(String nodeId, Resources resourceLimits, Resources resourceUsage, List<RunningJob> runningJobs,
             List<FinishedJob> finishedJobs) {
-        this(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, null, List.of());
+        this(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, null, List.of(), null, null, List.of(), List.of());
+    }
+
+    /** A heartbeat without the node's condition. */
+    public NodeHeartbeat(String nodeId, Resources resourceLimits, Resources resourceUsage, List<RunningJob> runningJobs,
+            List<FinishedJob> finishedJobs, Boolean delta, List<RunningJob> startedJobs) {
+        this(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, startedJobs, null, null, List.of(), List.of());
     }
 
     /** A delta heartbeat: what started and what ended since the previous acknowledged one. */
     public static NodeHeartbeat delta(String nodeId, Resources resourceLimits, Resources resourceUsage,
             List<RunningJob> started, List<FinishedJob> finished) {
         return new NodeHeartbeat(nodeId, resourceLimits, resourceUsage, List.of(), finished, true, started);
+    }
+
+    /** This heartbeat with the node's condition. */
+    public NodeHeartbeat withCondition(Long diskFree, String whyUnschedulable, List<String> gpusOut) {
+        return new NodeHeartbeat(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, startedJobs,
+                diskFree, whyUnschedulable, gpusOut, jobCpu);
+    }
+
+    /** This heartbeat with jobs' CPU. */
+    public NodeHeartbeat withJobCpu(List<JobCpu> cpu) {
+        return new NodeHeartbeat(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, startedJobs,
+                diskSpaceFree, unschedulable, gpusOutOfService, cpu);
     }
 
     /** Whether this heartbeat lists only what started. */
@@ -48,6 +81,19 @@ public record NodeHeartbeat(String nodeId, Resources resourceLimits, Resources r
         runningJobs = Checks.list(runningJobs);
         finishedJobs = Checks.list(finishedJobs);
         startedJobs = Checks.list(startedJobs);
+        if (diskSpaceFree != null && diskSpaceFree < 0) {
+            throw new IllegalArgumentException("'disk_space_free' must not be negative, got " + diskSpaceFree);
+        }
+        Checks.bounded(unschedulable, "unschedulable", 1024);
+        gpusOutOfService = Checks.list(gpusOutOfService);
+        if (gpusOutOfService.size() > RunningJob.MAX_GPUS) {
+            throw new IllegalArgumentException("'gpus_out_of_service' has " + gpusOutOfService.size() + " entries, above the "
+                    + RunningJob.MAX_GPUS + " allowed");
+        }
+        jobCpu = Checks.list(jobCpu);
+        for (int i = 0; i < gpusOutOfService.size(); i++) {
+            Checks.bounded(gpusOutOfService.get(i), "gpus_out_of_service[" + i + "]", 1024);
+        }
         if (Boolean.TRUE.equals(delta) && !runningJobs.isEmpty()) {
             throw new IllegalArgumentException("a delta heartbeat lists 'started_jobs', not 'running_jobs'");
         }

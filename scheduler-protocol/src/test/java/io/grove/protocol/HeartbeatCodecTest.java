@@ -158,7 +158,8 @@ class HeartbeatCodecTest {
     static NodeHeartbeat heartbeat(SplittableRandom random) {
         List<RunningJob> running = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
-            running.add(new RunningJob(id(random), random.nextInt(4) == 0 ? null : id(random), finite(random)));
+            running.add(new RunningJob(id(random), random.nextInt(4) == 0 ? null : id(random), finite(random),
+                    random.nextInt(3) == 0 ? List.of("GPU-" + id(random), "GPU-" + id(random)) : List.of()));
         }
         List<FinishedJob> finished = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
@@ -168,11 +169,24 @@ class HeartbeatCodecTest {
                     random.nextInt(0, 1 << 30)));
         }
         Resources usage = random.nextBoolean() ? finite(random) : Resources.ZERO;
-        return switch (random.nextInt(3)) {
+        NodeHeartbeat heartbeat = switch (random.nextInt(3)) {
             case 0 -> new NodeHeartbeat(id(random), finite(random), usage, running, finished);
             case 1 -> NodeHeartbeat.delta(id(random), finite(random), usage, running, finished);
             default -> new NodeHeartbeat(id(random), finite(random), usage, running, finished, false, List.of());
         };
+        if (random.nextBoolean()) {
+            // the node's condition and its jobs' CPU, sometimes
+            List<JobCpu> cpu = new ArrayList<>();
+            for (int i = random.nextInt(3); i > 0; i--) {
+                cpu.add(new JobCpu(id(random), random.nextInt(100_000) / 10.0, random.nextBoolean() ? -1 : random.nextInt(1000) / 4.0,
+                        random.nextBoolean() ? -1 : random.nextInt(101) / 100.0));
+            }
+            heartbeat = heartbeat.withCondition(random.nextBoolean() ? null : random.nextLong(0, Long.MAX_VALUE),
+                    random.nextBoolean() ? null : "disk full: \"" + id(random) + "\"",
+                    random.nextBoolean() ? List.of() : List.of("gpu 1 (GPU-" + id(random) + "): check failed"))
+                    .withJobCpu(cpu);
+        }
+        return heartbeat;
     }
 
     static HeartbeatReply reply(SplittableRandom random) {
@@ -183,7 +197,8 @@ class HeartbeatCodecTest {
                 env.put("K" + random.nextInt(100), "v=\"" + id(random) + "\"\t");
             }
             start.add(new HeartbeatReply.JobToStart(id(random), id(random), random.nextBoolean() ? null : "task",
-                    random.nextInt(), random.nextBoolean() ? null : "echo 'ü' > /dev/null", env, resources(random)));
+                    random.nextInt(), random.nextBoolean() ? null : "echo 'ü' > /dev/null", env, resources(random),
+                    random.nextBoolean() ? null : random.nextLong(0, 1L << 50)));
         }
         List<HeartbeatReply.JobToAbort> abort = new ArrayList<>();
         for (int i = random.nextInt(3); i > 0; i--) {

@@ -177,7 +177,7 @@ class DaemonTest {
                     "pool: prod\ntasks:\n  main: {job_count: 0, command: x, cpu: -1, colour: red}\n");
             assertEquals(400, badSpec.status());
             assertEquals("INVALID_SPEC", badSpec.body().get("code").asText());
-            assertEquals(4, badSpec.body().get("details").get("problems").size(), badSpec.toString());
+            assertEquals(3, badSpec.body().get("details").get("problems").size(), badSpec.toString());
             DaemonFixture.Reply unknownTree = users.send("POST", "/api/v1/operations",
                     "pool_trees: [gpu]\ntasks: {main: {job_count: 1, command: x, cpu: 1}}");
             assertEquals("UNKNOWN_TREE", unknownTree.body().get("code").asText());

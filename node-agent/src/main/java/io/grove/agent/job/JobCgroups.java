@@ -136,6 +136,16 @@ public final class JobCgroups {
         return bases.containsKey(controller);
     }
 
+    /** Why jobs' cgroups cannot be made any more (a hierarchy's directory is gone), or {@code null}. */
+    public String gone() {
+        for (Map.Entry<String, Path> base : bases.entrySet()) {
+            if (!Files.isDirectory(base.getValue())) {
+                return "cgroups gone: " + base.getValue() + " (" + base.getKey() + ") no longer exists";
+            }
+        }
+        return null;
+    }
+
     /** What the agent says at start about how jobs are contained. */
     public String describe() {
         if (version == Version.NONE) {

@@ -1,5 +1,7 @@
 package io.grove.agent.job;
 
+import io.grove.agent.gpu.Gpu;
+import io.grove.agent.gpu.NodeGpus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,10 +20,12 @@ public final class JobContainment {
     private final JobUsers users;
     private final JobCgroups cgroups;
     private final JobPolicy policy;
+    private final NodeGpus gpus;
 
     public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups,
-            JobPolicy policy) {
+            JobPolicy policy, NodeGpus gpus) {
         this.policy = policy;
+        this.gpus = gpus;
         this.nodeId = nodeId;
         this.workDir = workDir;
         this.runner = runner;
@@ -45,16 +49,18 @@ public final class JobContainment {
             workDir.prepare(spec.jobId(), user);
             Path sandbox = workDir.sandbox(spec.jobId());
             Path dir = workDir.jobDir(spec.jobId());
-            List<Path> cgroup = cgroups.create(spec.jobId(),
-                    policy.limitsFor(spec.resources().cpu(), (long) spec.resources().memory(), List.of()));
+            List<Gpu> devices = gpus.of(spec.jobId());
+            List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec.resources().cpu(),
+                    (long) spec.resources().memory(), gpus.deniedTo(spec.jobId())));
             JobNamespace namespace = user != null && policy.privateDirs()
                     ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
                             policy.memoryOf((long) spec.resources().memory())) : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
-                    dir.resolve("stderr"), JobEnvironment.of(spec, nodeId, sandbox, user), user, cgroup, namespace));
+                    dir.resolve("stderr"), JobEnvironment.of(spec, nodeId, sandbox, user, devices), user, cgroup, namespace));
         } catch (IOException | RuntimeException e) {
             users.release(spec.jobId());
             cgroups.killAndRemove(spec.jobId());
+            gpus.release(spec.jobId());
             throw e;
         }
     }
@@ -69,6 +75,7 @@ public final class JobContainment {
         handle.kill();
         boolean outOfMemory = cgroups.oomKilled(jobId);
         cgroups.killAndRemove(jobId);
+        gpus.release(jobId);
         JobUsers.User user = users.of(jobId);
         if (user != null && users.exclusive()) {
             runner.killUser(user);
@@ -112,6 +119,16 @@ public final class JobContainment {
     /** Whether a job's cgroup refused it a process (its process limit was reached). */
     public boolean pidsLimitReached(String jobId) {
         return cgroups.pidsLimitReached(jobId);
+    }
+
+    /** Why jobs cannot be contained any more (their cgroups were removed under the agent), or {@code null}. */
+    public String cgroupsGone() {
+        return cgroups.gone();
+    }
+
+    /** The node's GPUs and who holds them. */
+    public NodeGpus gpus() {
+        return gpus;
     }
 
     public JobPolicy policy() {

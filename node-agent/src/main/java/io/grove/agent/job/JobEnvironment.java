@@ -1,9 +1,12 @@
 package io.grove.agent.job;
 
+import io.grove.agent.gpu.Gpu;
 import io.grove.core.operation.SpecBounds;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The whole environment of a job: a fixed base ({@code PATH}, {@code HOME} and {@code TMPDIR} in
@@ -26,6 +29,15 @@ public final class JobEnvironment {
      *     a value holds a NUL byte
      */
     public static Map<String, String> of(JobSpec job, String nodeId, Path sandbox, JobUsers.User user) {
+        return of(job, nodeId, sandbox, user, List.of());
+    }
+
+    /**
+     * The environment of {@code job} holding {@code gpus}: {@code CUDA_VISIBLE_DEVICES} (their
+     * indices, with {@code CUDA_DEVICE_ORDER=PCI_BUS_ID}), {@code NVIDIA_VISIBLE_DEVICES} and
+     * {@code GROVE_GPU_UUIDS} (their UUIDs), which the spec cannot replace.
+     */
+    public static Map<String, String> of(JobSpec job, String nodeId, Path sandbox, JobUsers.User user, List<Gpu> gpus) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", BASE_PATH);
         env.put("HOME", sandbox.toString());
@@ -49,6 +61,13 @@ public final class JobEnvironment {
         env.put("GROVE_JOB_INDEX", Integer.toString(job.index()));
         env.put("GROVE_TASK", job.task() == null ? "" : job.task());
         env.put("GROVE_NODE_ID", nodeId);
+        if (!gpus.isEmpty()) {
+            String uuids = gpus.stream().map(Gpu::uuid).collect(Collectors.joining(","));
+            env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+            env.put("CUDA_VISIBLE_DEVICES", gpus.stream().map(g -> Integer.toString(g.index())).collect(Collectors.joining(",")));
+            env.put("NVIDIA_VISIBLE_DEVICES", uuids);
+            env.put("GROVE_GPU_UUIDS", uuids);
+        }
         return env;
     }
 

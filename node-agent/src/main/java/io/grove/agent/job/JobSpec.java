@@ -9,11 +9,14 @@ import java.util.Map;
  * @param index the job's index within its task ({@code GROVE_JOB_INDEX})
  * @param command run with {@code bash -c}
  * @param resources what it may use; its memory is the limit enforced
+ * @param diskSpace the disk it ordered in bytes (sandbox, private /tmp, logs); 0 for none (the
+ *     node's default limit holds)
  */
 public record JobSpec(String jobId, String operationId, String task, int index, String command,
-        Map<String, String> env, Resources resources) {
+        Map<String, String> env, Resources resources, long diskSpace) {
 
     public JobSpec {
         env = env == null ? Map.of() : Map.copyOf(env);
+        diskSpace = Math.max(0, diskSpace);
     }
 }

@@ -162,8 +162,16 @@ public final class WorkDir {
         return sandboxes != null ? sandboxes.resolve(jobId + ".launch") : jobDir(jobId).resolve("launch.sh");
     }
 
-    /** What the agent records of a running job. */
-    public record JobRecord(String jobId, String operationId, long pid, long processStartTicks, long startedAtMs) {
+    /**
+     * What the agent records of a running job.
+     *
+     * @param gpus the indices of the GPUs it holds: after an agent restart they stay its own until its files are gone
+     */
+    public record JobRecord(String jobId, String operationId, long pid, long processStartTicks, long startedAtMs,
+            List<Integer> gpus) {
+        public JobRecord {
+            gpus = gpus == null ? List.of() : List.copyOf(gpus);
+        }
     }
 
     public void writeRecord(JobRecord record) throws IOException {

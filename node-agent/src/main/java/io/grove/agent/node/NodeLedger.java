@@ -23,6 +23,8 @@ public final class NodeLedger {
     private BrokerResources broker = BrokerResources.ZERO;
     private BrokerResources declared;
     private boolean heartbeatInFlight;
+    /** GPUs in service, when fewer than the node has; -1 for all. */
+    private int gpusInService = -1;
 
     /**
      * @param node everything the node has (CPU, memory and the other resources)
@@ -53,8 +55,14 @@ public final class NodeLedger {
 
     /** What the scheduler is offered now: the node minus the declared broker share. */
     public Resources offered() {
-        return node.with(ResourceType.CPU, Math.max(0, node.cpu() - declared.cpu()))
+        Resources offered = node.with(ResourceType.CPU, Math.max(0, node.cpu() - declared.cpu()))
                 .with(ResourceType.MEMORY, Math.max(0, node.memory() - declared.memory()));
+        return gpusInService < 0 ? offered : offered.with(ResourceType.GPU, Math.min(node.gpu(), gpusInService));
+    }
+
+    /** How many of the node's GPUs are in service: only those are offered. */
+    public void gpusInService(int count) {
+        this.gpusInService = count;
     }
 
     /** A job was accepted (it holds its resources until it ends). */

@@ -40,7 +40,7 @@ import java.util.Map;
  * non_preemptible_resource_usage_threshold: {cpu: 4} # at most the pool's counts, per resource
  * scheduling_tag_filter: "gpu &amp; !old"                 # the nodes its jobs may run on
  * tasks:
- *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, env: {MODE: fast}}
+ *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, disk_space: 10Gi, env: {MODE: fast}}
  * </pre>
  */
 public final class OperationSpecLoader {
@@ -173,8 +173,10 @@ public final class OperationSpecLoader {
                 values.put(type, amount);
             }
         }
+        Long disk = diskSpace(task);
         Map<String, String> env = task.stringMap("env");
-        boolean ok = bounded(task, "command", command, SpecBounds.MAX_COMMAND) != null || command == null;
+        boolean ok = disk == null || disk >= 0;
+        ok &= bounded(task, "command", command, SpecBounds.MAX_COMMAND) != null || command == null;
         if (name.length() > SpecBounds.MAX_NAME) {
             task.problem("", ProblemCode.BAD_VALUE, "a task name may be at most " + SpecBounds.MAX_NAME + " characters");
             ok = false;
@@ -204,7 +206,27 @@ public final class OperationSpecLoader {
             return null;
         }
         Resources job = new PartialResources(values).orElse(0);
-        return new TaskSpec(name, count, command, job, env);
+        return new TaskSpec(name, count, command, job, env, disk == null ? 0 : disk);
+    }
+
+    /** {@code disk_space} of a job, with units as memory ({@code 10Gi}); -1 after a problem, null when absent. */
+    private static Long diskSpace(MapReader task) {
+        String raw = task.string("disk_space");
+        if (raw == null) {
+            return null;
+        }
+        try {
+            double bytes = ResourceAmounts.parse(ResourceType.MEMORY, raw);
+            if (bytes > SpecBounds.MAX_DISK_SPACE) {
+                task.problem("disk_space", ProblemCode.BAD_VALUE, "at most " + SpecBounds.MAX_DISK_SPACE
+                        + " bytes (1 PiB) a job, got " + raw);
+                return -1L;
+            }
+            return Math.round(bytes);
+        } catch (IllegalArgumentException e) {
+            task.problem("disk_space", ProblemCode.BAD_VALUE, e.getMessage());
+            return -1L;
+        }
     }
 
     /** Env names must be valid variable names; entries and values are bounded. */

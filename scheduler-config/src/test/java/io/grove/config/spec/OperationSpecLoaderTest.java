@@ -188,4 +188,17 @@ class OperationSpecLoaderTest {
         assertTrue(loaded.ok(), loaded.describe());
         assertEquals(24, loaded.value().jobCount());
     }
+
+    @Test
+    void aJobMayOrderDiskSpaceWithUnits() {
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load(
+                "tasks: {main: {job_count: 1, command: x, disk_space: 10Gi}, other: {job_count: 1, command: y}}", "spec.yaml");
+        assertTrue(loaded.ok(), loaded.describe());
+        assertEquals(10L << 30, loaded.value().tasks().get("main").diskSpace());
+        assertEquals(0, loaded.value().tasks().get("other").diskSpace());
+        String bad = OperationSpecLoader.load("tasks: {a: {job_count: 1, command: x, disk_space: lots}}", "spec.yaml").describe();
+        assertTrue(bad.contains("disk_space"), bad);
+        String huge = OperationSpecLoader.load("tasks: {a: {job_count: 1, command: x, disk_space: 2000000Ti}}", "spec.yaml").describe();
+        assertTrue(huge.contains("at most"), huge);
+    }
 }

@@ -16,14 +16,17 @@ public final class NodeFit {
 
     /**
      * The tasks of an operation with jobs waiting whose job fits on no online node of {@code tree}
-     * (by its limits, empty or not), each with what it asks for and the largest node's limits;
+     * (by its limits, empty or not, or by the disk it orders against the nodes' free disk), each
+     * with what it asks for and the largest node's limits;
      * empty when every waiting job fits somewhere, or the tree has no online node at all.
      */
     public static List<String> tasksLargerThanEveryNode(Collection<Node> nodes, Operation operation, String tree) {
         List<Resources> online = new ArrayList<>();
+        long mostDisk = 0;
         for (Node node : nodes) {
             if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {
                 online.add(node.limits());
+                mostDisk = Math.max(mostDisk, node.condition().diskForJobs());
             }
         }
         List<String> tooLarge = new ArrayList<>();
@@ -35,9 +38,24 @@ public final class NodeFit {
             if (operation.pendingJobCount(task.name()) > 0 && online.stream().noneMatch(limits -> limits.dominates(job))) {
                 Resources largest = online.stream().reduce(Resources.ZERO, Resources::max);
                 tooLarge.add("task " + task.name() + ": a job asks for " + job + ", more than any online node of tree "
-                        + tree + " has (at most " + largest + ")");
+                        + tree + " has (at most " + largest + ")" + (job.gpu() > 0 ? gpusOut(nodes, tree) : ""));
+            } else if (operation.pendingJobCount(task.name()) > 0 && task.diskSpace() > mostDisk) {
+                tooLarge.add("task " + task.name() + ": no node has room for its disk: a job orders " + task.diskSpace()
+                        + " bytes of disk_space, more than any online node of tree " + tree + " has free (at most "
+                        + mostDisk + ")");
             }
         }
         return tooLarge;
+    }
+
+    /** The GPUs out of service on the tree's online nodes, for a GPU task that fits nowhere. */
+    private static String gpusOut(Collection<Node> nodes, String tree) {
+        List<String> out = new ArrayList<>();
+        for (Node node : nodes) {
+            if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {
+                node.condition().gpusOutOfService().forEach(why -> out.add("node " + node.id() + " " + why));
+            }
+        }
+        return out.isEmpty() ? "" : "; out of service: " + String.join("; ", out);
     }
 }

@@ -2,6 +2,7 @@ package io.grove.core.cluster;
 
 import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
+import io.grove.core.operation.JobCpu;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import io.grove.core.schedule.Heartbeat;
@@ -29,11 +30,26 @@ final class NodeReports {
             node = new Node(heartbeat.nodeId(), heartbeat.tags(), heartbeat.resourceLimits(), now);
             nodes.put(node.id(), node);
         }
-        node.heard(heartbeat.tags(), heartbeat.resourceLimits(), now);
+        node.heard(heartbeat.tags(), heartbeat.resourceLimits(), heartbeat.condition(), now);
         if (retag) {
             cluster.assignTree(node);
         }
         List<Job> ended = new ArrayList<>();
+        for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
+            if (!running.devices().isEmpty()) {
+                Job job = cluster.registry().runningJob(running.jobId());
+                if (job != null && job.nodeId().equals(node.id())) {
+                    job.devices(running.devices());
+                }
+            }
+        }
+        for (JobCpu cpu : heartbeat.jobCpu()) {
+            // before the ends below: a job's last count comes with its end
+            Job job = cluster.registry().runningJob(cpu.jobId());
+            if (job != null && job.nodeId().equals(node.id())) {
+                job.cpu(cpu);
+            }
+        }
         for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {
             Job job = cluster.registry().runningJob(finished.jobId());
             if (job == null || !job.nodeId().equals(node.id())) {

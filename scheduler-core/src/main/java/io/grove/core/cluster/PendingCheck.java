@@ -27,6 +27,8 @@ public record PendingCheck(Code code, boolean blocks, String message, String poo
     public enum Code {
         /** The operation has ended: nothing will start. */
         FINISHED,
+        /** Its running jobs are throttled most of the time by their CPU quota; blocks nothing. */
+        CPU_THROTTLED,
         /** Every job runs or ended: nothing waits. */
         NOTHING_PENDING,
         /** Queued behind a pool's {@code max_running_operation_count}. */

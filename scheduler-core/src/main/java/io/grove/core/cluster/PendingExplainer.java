@@ -5,6 +5,8 @@ import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.node.Node;
 import io.grove.core.node.NodeFilter;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.JobCpu;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.PendingReason;
 import io.grove.core.operation.TaskSpec;
@@ -46,6 +48,35 @@ public final class PendingExplainer {
         }
     }
 
+    /**
+     * When its running jobs were throttled by their CPU quota in most periods (as their nodes
+     * counted): they would go faster with more cpu ordered.
+     */
+    static PendingCheck throttled(Operation operation) {
+        int counted = 0;
+        int throttled = 0;
+        double share = 0;
+        for (Job job : operation.runningJobs()) {
+            JobCpu cpu = job.cpu();
+            if (cpu != null && cpu.throttledShare() >= 0) {
+                counted++;
+                share += cpu.throttledShare();
+                throttled += cpu.mostlyThrottled() ? 1 : 0;
+            }
+        }
+        if (counted == 0 || share / counted < 0.5) {
+            return null;
+        }
+        double ordered = operation.runningJobs().iterator().next().resources().cpu();
+        return PendingCheck.of(Code.CPU_THROTTLED, false, String.format(java.util.Locale.ROOT,
+                "its running jobs were throttled %.0f%% of the time by their cpu quota (%d of %d jobs mostly): "
+                        + "order more cpu than %s", 100 * share / counted, throttled, counted, trim(ordered)));
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+
     public static List<TreeExplanation> explain(Cluster cluster, Operation operation) {
         List<TreeExplanation> trees = new ArrayList<>();
         operation.poolByTree().forEach((tree, pool) -> trees.add(new TreeExplanation(tree, pool,
@@ -59,6 +90,10 @@ public final class PendingExplainer {
             checks.add(PendingCheck.of(Code.FINISHED, true, "the operation is " + lower(operation.state())
                     + ": nothing more starts"));
             return checks;
+        }
+        PendingCheck throttled = throttled(operation);
+        if (throttled != null) {
+            checks.add(throttled);
         }
         TaskSpec task = nextTask(operation);
         if (task == null) {

@@ -29,6 +29,7 @@ public final class Node {
     private final String id;
     private Set<String> tags;
     private Resources limits;
+    private NodeCondition condition = NodeCondition.UNKNOWN;
     private String tree;
     private String treeProblem;
     private boolean matchesSeveralTrees;
@@ -95,6 +96,19 @@ public final class Node {
             copy[r] = Math.max(0, copy[r]);
         }
         return Resources.of(copy);
+    }
+
+    /** The free disk for jobs and whether the node can start jobs, from its last heartbeat. */
+    public NodeCondition condition() {
+        return condition;
+    }
+
+    /** A heartbeat arrived: its tags, limits and condition. */
+    public void heard(Set<String> newTags, Resources newLimits, NodeCondition newCondition, Instant now) {
+        if (!newCondition.equals(condition)) {
+            this.condition = newCondition;
+        }
+        heard(newTags, newLimits, now);
     }
 
     public void heard(Set<String> newTags, Resources newLimits, Instant now) {

@@ -2,6 +2,7 @@ package io.grove.core.operation;
 
 import io.grove.core.resource.Resources;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -27,6 +28,9 @@ public final class Job {
     private JobEndReason endReason;
     private String message;
     private boolean interrupting;
+    /** The UUIDs of the GPUs its node gave it, once the node said. */
+    private List<String> devices = List.of();
+    private JobCpu cpu;
     /** Where {@link RunningJobs} keeps it while it runs. */
     int slot = -1;
 
@@ -164,6 +168,28 @@ public final class Job {
     }
 
     /** A graceful interruption was sent and the job still runs out its grace. */
+    /** Its CPU as its node last counted it, or {@code null} before the node said. */
+    public JobCpu cpu() {
+        return cpu;
+    }
+
+    /** Its node counted its CPU. */
+    public void cpu(JobCpu counted) {
+        this.cpu = counted;
+    }
+
+    /** The UUIDs of the GPUs its node gave it; empty for none or before the node said. */
+    public List<String> devices() {
+        return devices;
+    }
+
+    /** Its node says which GPUs it holds. */
+    public void devices(List<String> uuids) {
+        if (!uuids.equals(devices)) {
+            this.devices = List.copyOf(uuids);
+        }
+    }
+
     public boolean interrupting() {
         return interrupting;
     }

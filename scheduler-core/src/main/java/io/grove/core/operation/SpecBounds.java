@@ -15,6 +15,8 @@ public final class SpecBounds {
     public static final int MAX_NAME = 256;
     public static final int MAX_TITLE = 1024;
     public static final int MAX_COMMAND = 64 * 1024;
+    /** The largest disk order of a job: 1 PiB. */
+    public static final double MAX_DISK_SPACE = 1L << 50;
     public static final int MAX_ENV_ENTRIES = 256;
     public static final int MAX_ENV_VALUE = 32 * 1024;
     /** Weights of operations are bounded as pools' are (the square root of the double epsilon and its inverse). */

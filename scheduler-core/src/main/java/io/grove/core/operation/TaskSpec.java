@@ -13,8 +13,16 @@ import java.util.Map;
  * @param command the shell command each job runs
  * @param jobResources resources of one job (user_slots is forced to 1)
  * @param env extra environment of the jobs
+ * @param diskSpace the disk one job orders, in bytes (its sandbox, private /tmp and logs); 0 for
+ *     none. Not a share of fair shares: a job starts only on a node with that much free
  */
-public record TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env) {
+public record TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env,
+        long diskSpace) {
+
+    /** A task whose jobs order no disk. */
+    public TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env) {
+        this(name, jobCount, command, jobResources, env, 0);
+    }
 
     public TaskSpec {
         if (name == null || name.isEmpty()) {
@@ -31,6 +39,9 @@ public record TaskSpec(String name, int jobCount, String command, Resources jobR
             throw new IllegalArgumentException("task " + name + ": job resources must be finite, got " + jobResources);
         }
         env = Map.copyOf(env == null ? Map.of() : env);
+        if (diskSpace < 0) {
+            throw new IllegalArgumentException("task " + name + ": disk_space must not be negative, got " + diskSpace);
+        }
     }
 
     /** A task of {@code jobCount} jobs of the given resources that run {@code command}. */

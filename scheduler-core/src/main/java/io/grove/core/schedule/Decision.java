@@ -46,7 +46,7 @@ public record Decision(
      * @param preemptive whether it was started by preempting others
      */
     public record JobStart(String jobId, String operationId, String task, int index, String command,
-            Map<String, String> env, Resources resources, boolean preemptive) {
+            Map<String, String> env, Resources resources, boolean preemptive, long diskSpace) {
     }
 
     /** Why a job is interrupted. */
@@ -105,7 +105,11 @@ public record Decision(
         /** The node matches more than one pool tree. */
         AMBIGUOUS_TREE,
         /** The tree has no fair share yet (no update since the node or the operations came). */
-        NO_FAIR_SHARE
+        NO_FAIR_SHARE,
+        /** Pending jobs order more disk space than the node has free. */
+        DISK,
+        /** The node says it cannot start jobs (disk full, broker stuck, cgroups gone). */
+        UNSCHEDULABLE
     }
 
     /**

@@ -24,6 +24,8 @@ final class DecisionContext {
     final Node node;
     final Instant now;
     final double[] free;
+    /** Disk space the node has for new jobs, less what this decision planned (not a resource of fair shares). */
+    long diskFree;
     final List<Decision.JobStart> starts = new ArrayList<>();
     final List<Decision.JobPreemption> preemptions = new ArrayList<>();
     final List<Decision.JobAbort> aborts = new ArrayList<>();
@@ -43,6 +45,7 @@ final class DecisionContext {
         this.now = now;
         double[] limit = limits.toArray();
         double[] used = node.usage().toArray();
+        this.diskFree = node.condition().diskForJobs();
         this.free = new double[limit.length];
         for (int r = 0; r < free.length; r++) {
             free[r] = limit[r] - used[r];
@@ -63,9 +66,10 @@ final class DecisionContext {
         index.plans.planTask(at, position);
         double[] job = operation.jobVector(position);
         take(job);
+        diskFree -= task.diskSpace();
         changeUsage(at, job, 1);
         Decision.JobStart start = new Decision.JobStart(jobId, operation.id(), task.name(), jobIndex, task.command(),
-                task.env(), task.jobResources(), preemptive);
+                task.env(), task.jobResources(), preemptive, task.diskSpace());
         starts.add(start);
         return start;
     }

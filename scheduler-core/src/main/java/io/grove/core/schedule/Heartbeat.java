@@ -1,5 +1,7 @@
 package io.grove.core.schedule;
 
+import io.grove.core.node.NodeCondition;
+import io.grove.core.operation.JobCpu;
 import io.grove.core.resource.Resources;
 import java.util.List;
 import java.util.Set;
@@ -16,6 +18,9 @@ import java.util.Set;
  * @param finishedJobs jobs that ended since the previous heartbeat
  * @param delta whether {@code runningJobs} holds only what started (the rest is as the scheduler
  *     last knew it); a full list, the default, also finds the jobs the node lost
+ * @param condition the node's free disk for jobs and whether it can start jobs at all
+ * @param jobCpu CPU time and throttling of some of the node's jobs (running ones now and then,
+ *     ended ones once, with their end)
  */
 public record Heartbeat(
         String nodeId,
@@ -24,12 +29,26 @@ public record Heartbeat(
         Resources resourceUsage,
         List<RunningJob> runningJobs,
         List<FinishedJob> finishedJobs,
-        boolean delta) {
+        boolean delta,
+        NodeCondition condition,
+        List<JobCpu> jobCpu) {
 
     /** A heartbeat with the node's full running list. */
     public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
             List<RunningJob> runningJobs, List<FinishedJob> finishedJobs) {
-        this(nodeId, tags, resourceLimits, resourceUsage, runningJobs, finishedJobs, false);
+        this(nodeId, tags, resourceLimits, resourceUsage, runningJobs, finishedJobs, false, NodeCondition.UNKNOWN, List.of());
+    }
+
+    /** A heartbeat of a node that says nothing of its condition. */
+    public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
+            List<RunningJob> runningJobs, List<FinishedJob> finishedJobs, boolean delta) {
+        this(nodeId, tags, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, NodeCondition.UNKNOWN, List.of());
+    }
+
+    /** A heartbeat with the node's condition and no jobs' CPU. */
+    public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
+            List<RunningJob> runningJobs, List<FinishedJob> finishedJobs, boolean delta, NodeCondition condition) {
+        this(nodeId, tags, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, condition, List.of());
     }
 
     public Heartbeat {
@@ -40,10 +59,25 @@ public record Heartbeat(
         resourceUsage = resourceUsage == null ? Resources.ZERO : resourceUsage;
         runningJobs = List.copyOf(runningJobs == null ? List.of() : runningJobs);
         finishedJobs = List.copyOf(finishedJobs == null ? List.of() : finishedJobs);
+        condition = condition == null ? NodeCondition.UNKNOWN : condition;
+        jobCpu = jobCpu == null ? List.of() : jobCpu;
     }
 
-    /** A running job as the node sees it. */
-    public record RunningJob(String jobId, Resources usage) {
+    /**
+     * A running job as the node sees it.
+     *
+     * @param devices the UUIDs of the GPUs the node gave it; empty for none
+     */
+    public record RunningJob(String jobId, Resources usage, List<String> devices) {
+
+        /** A job holding no GPU. */
+        public RunningJob(String jobId, Resources usage) {
+            this(jobId, usage, List.of());
+        }
+
+        public RunningJob {
+            devices = devices == null ? List.of() : devices;
+        }
     }
 
     /** How a job ended on the node. */

@@ -55,6 +55,12 @@ public final class HeartbeatScheduler {
             abortOvercommit(context, statuses);
             interruptGraceful(context, statuses);
             context.excludeUnmatchedTags();
+            if (!node.condition().schedulable()) {
+                // aborts and interruptions still go out; nothing starts on a node that says it cannot
+                return new Decision(node.id(), index.tree(), context.starts, context.preemptions, context.aborts,
+                        List.of(new Decision.IdleReason(Decision.IdleCode.UNSCHEDULABLE, 0, context.freeResources(),
+                                "node " + node.id() + " cannot start jobs: " + node.condition().unschedulable())), false);
+            }
             scheduleRegular(context);
             boolean preemptive = PreemptiveScheduling.run(context, statuses);
             return new Decision(node.id(), index.tree(), context.starts, context.preemptions, context.aborts,
@@ -195,11 +201,13 @@ public final class HeartbeatScheduler {
         SchedulingIndex index = context.index;
         double[] room = available.clone();
         index.limitRoom(at, room);
-        int task = index.plans.taskFitting(at, room);
+        int task = index.plans.taskFitting(at, room, context.diskFree);
         if (task < 0) {
             double[] smallest = index.plans.smallestJob(at);
             boolean fitsNode = smallest != null && SchedulingIndex.fits(smallest, available);
-            context.deactivate(at, fitsNode ? Decision.IdleCode.LIMITS : Decision.IdleCode.FRAGMENTATION);
+            boolean fitsButDisk = index.plans.taskFitting(at, room, Long.MAX_VALUE) >= 0;
+            context.deactivate(at, fitsButDisk ? Decision.IdleCode.DISK
+                    : fitsNode ? Decision.IdleCode.LIMITS : Decision.IdleCode.FRAGMENTATION);
             return null;
         }
         return context.plan(at, task, preemptive);
@@ -213,6 +221,12 @@ public final class HeartbeatScheduler {
         int fragmented = context.idle.getOrDefault(Decision.IdleCode.FRAGMENTATION, 0) + context.unfitLeft;
         int limited = context.idle.getOrDefault(Decision.IdleCode.LIMITS, 0);
         int unmatched = context.idle.getOrDefault(Decision.IdleCode.UNMATCHED_TAGS, 0);
+        int disk = context.idle.getOrDefault(Decision.IdleCode.DISK, 0);
+        if (disk > 0) {
+            reasons.add(new Decision.IdleReason(Decision.IdleCode.DISK, disk, context.freeResources(),
+                    disk + " operation(s) have pending jobs whose disk_space is more than node " + context.node.id()
+                            + " has free (" + context.diskFree + " bytes)"));
+        }
         if (fragmented > 0) {
             reasons.add(new Decision.IdleReason(Decision.IdleCode.FRAGMENTATION, fragmented, context.freeResources(),
                     fragmented + " operation(s) have pending jobs larger than what is free on node " + context.node.id()));

@@ -52,11 +52,15 @@ final class PlannedJobs {
         return op.pendingJobCount(position) - (counts == null ? 0 : counts[position]);
     }
 
-    /** The position of the first task (spec order) with a job left to plan that fits {@code room}, or -1. */
-    int taskFitting(int operation, double[] room) {
+    /**
+     * The position of the first task (spec order) with a job left to plan that fits {@code room}
+     * and whose disk order fits {@code disk}, or -1.
+     */
+    int taskFitting(int operation, double[] room, long disk) {
         Operation op = operations[operation];
         for (int t = 0; t < op.taskCount(); t++) {
-            if (left(op, operation, t) > 0 && SchedulingIndex.fits(op.jobVector(t), room)) {
+            if (left(op, operation, t) > 0 && SchedulingIndex.fits(op.jobVector(t), room)
+                    && op.task(t).diskSpace() <= disk) {
                 return t;
             }
         }

@@ -1,5 +1,6 @@
 package io.grove.core.sim;
 
+import io.grove.core.node.NodeCondition;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
@@ -30,6 +31,9 @@ public final class SimNode {
     private final Map<String, RunningJob> running = new LinkedHashMap<>();
     private final List<Heartbeat.FinishedJob> finished = new ArrayList<>();
     private boolean up = true;
+    /** Bytes of disk the node has for jobs; -1 when it does not say. */
+    private long disk = -1;
+    private final Map<String, Long> diskOrders = new LinkedHashMap<>();
 
     public SimNode(String id, Set<String> tags, Resources limits) {
         this.id = id;
@@ -39,6 +43,12 @@ public final class SimNode {
 
     public String id() {
         return id;
+    }
+
+    /** The node has {@code bytes} of disk for jobs, and reports what its running jobs' orders leave of it. */
+    public SimNode withDisk(long bytes) {
+        this.disk = bytes;
+        return this;
     }
 
     public Resources limits() {
@@ -91,7 +101,9 @@ public final class SimNode {
                 usage[i] += r[i];
             }
         }
-        Heartbeat heartbeat = new Heartbeat(id, tags, limits, Resources.of(usage), jobs, finished);
+        long ordered = running.keySet().stream().mapToLong(job -> diskOrders.getOrDefault(job, 0L)).sum();
+        Heartbeat heartbeat = new Heartbeat(id, tags, limits, Resources.of(usage), jobs, finished, false,
+                new NodeCondition(disk < 0 ? -1 : Math.max(0, disk - ordered), null));
         finished.clear();
         return heartbeat;
     }
@@ -127,7 +139,9 @@ public final class SimNode {
             running.put(start.jobId(), new RunningJob(start.jobId(), start.operationId(), start.task(), start.index(),
                     start.resources(), duration == null ? null : now.plus(duration),
                     failing.test(start.operationId()) ? Heartbeat.Outcome.FAILED : Heartbeat.Outcome.COMPLETED));
+            diskOrders.put(start.jobId(), start.diskSpace());
         }
+        diskOrders.keySet().retainAll(running.keySet());
     }
 
     private void kill(String jobId, String why) {

@@ -82,6 +82,14 @@ public final class ClusterHarness {
         return this;
     }
 
+    /** Adds a machine with {@code diskBytes} of disk for jobs' disk orders. */
+    public ClusterHarness nodeWithDisk(String id, Resources limits, long diskBytes) {
+        SimNode machine = new SimNode(id, Set.of(), limits).withDisk(diskBytes);
+        machines.put(id, machine);
+        cluster.report(machine.heartbeat(), now);
+        return this;
+    }
+
     public Operation submit(String id, OperationSpec spec) {
         return submit(id, "alice", spec);
     }

@@ -108,7 +108,10 @@ final class Views {
     JobView job(Job job) {
         return new JobView(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(), lower(job.state()),
                 job.nodeId(), addresses.of(job.nodeId()), job.tree(), amounts(job.resources()), time(job.startTime()),
-                time(job.finishTime()), lower(job.endReason()), job.message());
+                time(job.finishTime()), lower(job.endReason()), job.message(), job.devices().isEmpty() ? null : job.devices(),
+                job.cpu() == null ? null : job.cpu().cpuSeconds(),
+                job.cpu() == null || job.cpu().throttledSeconds() < 0 ? null : job.cpu().throttledSeconds(),
+                job.cpu() == null || job.cpu().throttledShare() < 0 ? null : job.cpu().throttledShare());
     }
 
     PoolView pool(Cluster cluster, String tree, ElementShares shares) {
@@ -141,7 +144,9 @@ final class Views {
     NodeView node(Node node) {
         return new NodeView(node.id(), lower(node.state()), node.tree(), addresses.of(node.id()), node.treeProblem(),
                 List.copyOf(new TreeSet<>(node.tags())), amounts(node.limits()), amounts(node.usage()), node.jobs().size(),
-                time(node.lastHeartbeat()));
+                time(node.lastHeartbeat()), node.condition().diskSpaceFree() < 0 ? null : node.condition().diskSpaceFree(),
+                node.condition().unschedulable(),
+                node.condition().gpusOutOfService().isEmpty() ? null : node.condition().gpusOutOfService());
     }
 
     private static String starvation(Cluster cluster, String tree, String id) {

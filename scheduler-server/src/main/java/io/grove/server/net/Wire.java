@@ -1,6 +1,7 @@
 package io.grove.server.net;
 
 import io.grove.core.schedule.Decision;
+import io.grove.core.node.NodeCondition;
 import io.grove.core.schedule.Heartbeat;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
@@ -20,13 +21,30 @@ final class Wire {
     static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message) {
         return new Heartbeat(nodeId, tags, message.resourceLimits(), message.resourceUsage(),
                 running(message.deltaOnly() ? message.startedJobs() : message.runningJobs()),
-                finished(message.finishedJobs()), message.deltaOnly());
+                finished(message.finishedJobs()), message.deltaOnly(),
+                message.diskSpaceFree() == null && message.unschedulable() == null && message.gpusOutOfService().isEmpty()
+                        ? NodeCondition.UNKNOWN
+                        : new NodeCondition(message.diskSpaceFree() == null ? -1 : message.diskSpaceFree(),
+                                message.unschedulable(), message.gpusOutOfService()),
+                cpu(message.jobCpu()));
+    }
+
+    static List<io.grove.core.operation.JobCpu> cpu(List<io.grove.protocol.JobCpu> counted) {
+        if (counted.isEmpty()) {
+            return List.of();
+        }
+        List<io.grove.core.operation.JobCpu> out = new ArrayList<>(counted.size());
+        for (io.grove.protocol.JobCpu cpu : counted) {
+            out.add(new io.grove.core.operation.JobCpu(cpu.jobId(), cpu.cpuSeconds(), cpu.throttledSeconds(),
+                    cpu.throttledShare()));
+        }
+        return out;
     }
 
     static List<Heartbeat.RunningJob> running(List<RunningJob> jobs) {
         List<Heartbeat.RunningJob> out = new ArrayList<>(jobs.size());
         for (RunningJob job : jobs) {
-            out.add(new Heartbeat.RunningJob(job.jobId(), job.usage()));
+            out.add(new Heartbeat.RunningJob(job.jobId(), job.usage(), job.gpus()));
         }
         return out;
     }
@@ -53,7 +71,7 @@ final class Wire {
         List<HeartbeatReply.JobToStart> starts = new ArrayList<>(decision.starts().size());
         for (Decision.JobStart start : decision.starts()) {
             starts.add(new HeartbeatReply.JobToStart(start.jobId(), start.operationId(), start.task(), start.index(),
-                    start.command(), start.env(), start.resources()));
+                    start.command(), start.env(), start.resources(), start.diskSpace() > 0 ? start.diskSpace() : null));
         }
         List<HeartbeatReply.JobToAbort> aborts = new ArrayList<>(decision.aborts().size());
         for (Decision.JobAbort abort : decision.aborts()) {

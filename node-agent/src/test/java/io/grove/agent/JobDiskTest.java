@@ -1,0 +1,141 @@
+package io.grove.agent;
+
+import static io.grove.agent.ClusterFixture.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grove.agent.job.JobCgroups;
+import io.grove.agent.job.JobPolicy;
+import io.grove.agent.job.JobUsers;
+import io.grove.agent.job.WorkDir;
+import io.grove.core.resource.Resources;
+import io.grove.protocol.FinishedJob;
+import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.NodeHeartbeat;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A job's disk: its sandbox, its private /tmp and its logs count against its disk_space; the agent keeps room of its own. */
+class JobDiskTest {
+
+    private static final long MIB = 1L << 20;
+
+    private static HeartbeatReply.JobToStart job(String id, String command, long disk) {
+        return new HeartbeatReply.JobToStart(id, "op-1", "main", 0, command, Map.of(), new Resources(1, 1, 0, 0, 0),
+                disk == 0 ? null : disk);
+    }
+
+    /** Measures disk as the daemon does until a job ends; returns how it ended. */
+    private static FinishedJob measuredUntilEnd(AgentFixture f) throws Exception {
+        await("a job to end", () -> {
+            try {
+                f.measureDisk();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            return !f.results.isEmpty();
+        });
+        return f.nextResult();
+    }
+
+    @Test
+    void aJobWritingMoreThanItsDiskSpaceToItsTmpIsStoppedAndTheNextJobRuns(@TempDir Path work) throws Exception {
+        try (AgentFixture f = new AgentFixture(work)) {
+            f.start(job("op-1-1", "head -c 40000000 /dev/zero > $TMPDIR/fill; echo wrote; exec sleep 60", 16 * MIB));
+            FinishedJob result = measuredUntilEnd(f);
+            assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
+            assertTrue(result.error().startsWith("disk limit exceeded: its sandbox, /tmp and logs hold"), result.error());
+            assertTrue(result.error().contains("above its disk_space of 16.0 MiB"), result.error());
+            f.start(job("op-1-2", "echo next", 16 * MIB));
+            FinishedJob next = measuredUntilEnd(f);
+            assertEquals(FinishedJob.Outcome.COMPLETED, next.outcome(), String.valueOf(next.error()));
+        }
+    }
+
+    @Test
+    void aJobFloodingStdoutIsStoppedAtItsDiskOrder(@TempDir Path work) throws Exception {
+        try (AgentFixture f = new AgentFixture(work)) {
+            f.start(job("op-1-1", "head -c 200000000 /dev/zero; exec sleep 60", 8 * MIB));
+            FinishedJob result = measuredUntilEnd(f);
+            assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
+            assertTrue(result.error().startsWith("disk limit exceeded"), result.error());
+            assertTrue(Files.exists(new WorkDir(work).jobDir("op-1-1").resolve("result.json")), "its result is written");
+        }
+    }
+
+    @Test
+    void aJobWithoutAnOrderIsHeldToTheNodesDefault(@TempDir Path work) throws Exception {
+        JobPolicy policy = JobPolicy.DEFAULTS.withDisk(4 * MIB, 0);
+        try (AgentFixture f = new AgentFixture(work, JobUsers.none(), JobCgroups.none("a disk test"), policy)) {
+            f.start(job("op-1-1", "head -c 10000000 /dev/zero > big; exec sleep 60", 0));
+            FinishedJob result = measuredUntilEnd(f);
+            assertTrue(result.error().contains("above its node's default disk of 4.0 MiB"), result.error());
+        }
+    }
+
+    @Test
+    void theHeartbeatSaysWhatDiskNewJobsMayOrder(@TempDir Path work) throws Exception {
+        try (AgentFixture f = new AgentFixture(work)) {
+            NodeHeartbeat idle = f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000));
+            assertNotNull(idle.diskSpaceFree());
+            f.start(job("op-1-1", "exec sleep 60", 1L << 30));
+            NodeHeartbeat busy = f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000));
+            long promised = idle.diskSpaceFree() - busy.diskSpaceFree();
+            assertTrue(promised > (1L << 30) - 64 * MIB && promised < (1L << 30) + 64 * MIB,
+                    "a running job's order is not offered again: " + promised);
+        }
+    }
+
+    /**
+     * The work directory on a filesystem of 64 MiB: a job fills it; the agent still writes the job's
+     * result (it gives up its reserve), says the node cannot start jobs, and says so no more once
+     * the job's files are removed.
+     */
+    @Test
+    void aJobThatFillsTheDiskNeverStopsTheAgentFromWritingItsResult(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(JobUsers.processIsRoot(), "mounting a small filesystem needs root");
+        Path work = Files.createDirectory(dir.resolve("small"));
+        Process mount = new ProcessBuilder("/usr/bin/mount", "-t", "tmpfs", "-o", "size=64m,mode=0700", "grove-test", work.toString())
+                .inheritIO().start();
+        assertEquals(0, mount.waitFor());
+        try {
+            JobPolicy policy = JobPolicy.DEFAULTS.withDisk(1L << 40, 8 * MIB);
+            try (AgentFixture f = new AgentFixture(work, JobUsers.none(), JobCgroups.none("a disk test"), policy)) {
+                f.measureDisk();
+                assertTrue(Files.size(work.resolve("disk-reserve")) == 8 * MIB, "the reserve is written out");
+                f.start(job("op-1-1", "head -c 200000000 /dev/zero > big", 0));
+                FinishedJob result = f.nextResult();
+                assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
+                // its own complaint did not fit on the full disk either; its result does
+                assertTrue(result.error().startsWith("exit code 1"), result.error());
+                String written = Files.readString(new WorkDir(work).jobDir("op-1-1").resolve("result.json"));
+                assertTrue(written.contains("\"outcome\":\"failed\"") && written.contains("exit code 1"),
+                        "the result is on disk: " + written);
+                NodeHeartbeat full = f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000));
+                assertNotNull(full.unschedulable(), "a full disk stops new jobs");
+                assertTrue(full.unschedulable().startsWith("disk full"), full.unschedulable());
+                // the result was acknowledged with that exchange: the logs are archived and the sandbox removed
+                await("the job's files to be removed and the disk to have room", () -> {
+                    try {
+                        return f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000)).unschedulable() == null;
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+                f.measureDisk();
+                assertTrue(Files.exists(work.resolve("disk-reserve")), "the reserve is made again");
+                f.start(job("op-1-2", "echo after", 0));
+                assertEquals(FinishedJob.Outcome.COMPLETED, f.nextResult().outcome());
+            }
+        } finally {
+            new ProcessBuilder("/usr/bin/umount", "-l", work.toString()).inheritIO().start().waitFor();
+        }
+    }
+}
