@@ -386,6 +386,10 @@ public final class Agent {
         boolean pidsLimited = containment.pidsLimitReached(jobId);
         // its last count goes with its end, before its cgroup is removed
         job.countCpu(containment.cpuUsage(jobId), null);
+        int devices = containment.gpus().of(jobId).size();
+        if (devices > 0 && job.startedAtMs > 0) {
+            listener.gpuSeconds(jobId, devices * (clock.millis() - job.startedAtMs) / 1000.0);
+        }
         if (job.cpu != null) {
             endedCpu.add(job.cpu);
         }
@@ -461,6 +465,30 @@ public final class Agent {
                 stop(job.spec.jobId(), FinishedJob.Outcome.FAILED, "memory limit exceeded: the job's "
                         + usage.processes() + " process(es) hold " + mib(usage.residentBytes())
                         + " resident, above its memory of " + mib(limit), 0);
+            }
+        }
+    }
+
+    /**
+     * The node's GPUs as {@code nvidia-smi} saw them: a GPU it reports failed is taken out of
+     * service; each running job's GPUs' utilization and memory go to the metrics.
+     */
+    public void gpusSampled(Map<Integer, io.grove.agent.gpu.GpuSample> samples) {
+        for (Gpu gpu : containment.gpus().all()) {
+            io.grove.agent.gpu.GpuSample sample = samples.get(gpu.index());
+            if (sample != null && sample.failure() != null
+                    && containment.gpus().outOfService().stream().noneMatch(o -> o.startsWith(gpu + ":"))) {
+                containment.gpus().takeOut(gpu, sample.failure());
+                ledger.gpusInService(containment.gpus().inService());
+            }
+        }
+        for (AgentJob job : jobs.values()) {
+            List<Gpu> devices = containment.gpus().of(job.spec.jobId());
+            List<io.grove.agent.gpu.GpuSample> own = devices.stream().map(g -> samples.get(g.index()))
+                    .filter(s -> s != null && s.failure() == null).toList();
+            if (!own.isEmpty()) {
+                listener.jobGpus(job.spec.jobId(), own.stream().mapToDouble(io.grove.agent.gpu.GpuSample::utilization)
+                        .average().orElse(0), own.stream().mapToLong(io.grove.agent.gpu.GpuSample::memoryUsedBytes).sum());
             }
         }
     }

@@ -59,6 +59,8 @@ public final class AgentDaemon implements AutoCloseable {
     private static final long LOG_EXPIRY_PERIOD_MS = 600_000;
     /** How often jobs' disk is measured. */
     static final long DISK_SAMPLE_MS = 2_000;
+    /** How often found GPUs are sampled with nvidia-smi. */
+    static final long GPU_SAMPLE_MS = 10_000;
 
     private final AgentSettings settings;
     private final ScheduledExecutorService loop;
@@ -78,6 +80,9 @@ public final class AgentDaemon implements AutoCloseable {
     /** The node's tags: as given, and those of its GPUs' models. */
     private final List<String> tags;
     private final java.util.concurrent.ExecutorService gpuChecks;
+    /** Whether the GPUs were found by nvidia-smi (then it is asked about them every {@value #GPU_SAMPLE_MS} ms). */
+    private boolean gpusFound;
+    private volatile List<Gpu> gpuList = List.of();
     private final JobCgroups cgroups;
     private NodeClient client;
     private boolean connected;
@@ -160,6 +165,8 @@ public final class AgentDaemon implements AutoCloseable {
                 }
             }
         }
+        gpusFound = declared == 0 && !found.isEmpty();
+        gpuList = found;
         return new NodeGpus(found, workDir.root());
     }
 
@@ -170,6 +177,12 @@ public final class AgentDaemon implements AutoCloseable {
                 : JobCgroups.detect("grove-jobs-" + Integer.toHexString(
                         settings.workDir().toAbsolutePath().normalize().toString().hashCode()));
         LOG.info("jobs are contained by {}; {}", cgroups.describe(), settings.jobPolicy().describe());
+        if (!JobUsers.processIsRoot()) {
+            LOG.warn("the agent is not root, so these limits are not enforced: a CPU quota, a process limit and device "
+                    + "isolation per job (no cgroups), a private /tmp, /dev/shm and /proc per job, a uid per job; and jobs "
+                    + "run as the agent's user, so they can read the broker's tokens. Memory and disk orders are still "
+                    + "enforced by sampling");
+        }
         return cgroups;
     }
 
@@ -197,6 +210,9 @@ public final class AgentDaemon implements AutoCloseable {
         daemon.loop.scheduleWithFixedDelay(() -> daemon.guarded(daemon.agent::expireLogs), 0, LOG_EXPIRY_PERIOD_MS,
                 TimeUnit.MILLISECONDS);
         daemon.diskMeter.scheduleWithFixedDelay(daemon::measureDisk, DISK_SAMPLE_MS, DISK_SAMPLE_MS, TimeUnit.MILLISECONDS);
+        if (daemon.gpusFound) {
+            daemon.diskMeter.scheduleWithFixedDelay(daemon::sampleGpus, GPU_SAMPLE_MS, GPU_SAMPLE_MS, TimeUnit.MILLISECONDS);
+        }
         daemon.loop.execute(() -> daemon.publish());
         daemon.connect();
         LOG.info("agent {} started: scheduler {}:{}, resources {}, http {}, broker port {}", nodeId,
@@ -431,6 +447,22 @@ public final class AgentDaemon implements AutoCloseable {
         } catch (Exception e) {
             if (!closed) {
                 LOG.warn("measuring jobs' disk failed: {}", e.toString());
+            }
+        }
+    }
+
+    /** On the meter's thread: nvidia-smi's view of the GPUs, given to the agent on its thread. */
+    private void sampleGpus() {
+        try {
+            java.util.Map<Integer, io.grove.agent.gpu.GpuSample> samples = GpuDiscovery.sample(settings.gpus().nvidiaSmi(),
+                    gpuList);
+            onLoop(() -> {
+                agent.gpusSampled(samples);
+                return null;
+            });
+        } catch (Exception e) {
+            if (!closed) {
+                LOG.warn("sampling the GPUs failed: {}", e.toString());
             }
         }
     }

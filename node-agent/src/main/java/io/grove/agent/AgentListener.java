@@ -14,6 +14,14 @@ public interface AgentListener {
     default void jobEnded(FinishedJob result) {
     }
 
+    /** A running job's GPUs as last sampled: their mean utilization in percent and their memory in use. */
+    default void jobGpus(String jobId, double utilization, long memoryUsedBytes) {
+    }
+
+    /** A job that held GPUs ended: GPU-seconds it held them for. */
+    default void gpuSeconds(String jobId, double seconds) {
+    }
+
     /** The broker did something. */
     default void brokerEvent(BrokerEvent event) {
     }

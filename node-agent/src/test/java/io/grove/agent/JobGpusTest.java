@@ -186,4 +186,26 @@ class JobGpusTest {
             assertEquals(List.of(), back.gpusOutOfService());
         }
     }
+
+    @Test
+    void aGpuThatNvidiaSmiReportsFailedIsTakenOutOfService(@TempDir Path dir) throws Exception {
+        Path smi = dir.resolve("nvidia-smi");
+        Files.writeString(smi, "#!/bin/sh\necho '0, 87, 1024'\necho '1, [GPU requires reset], [GPU requires reset]'\n");
+        Files.setPosixFilePermissions(smi, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<Integer, io.grove.agent.gpu.GpuSample> samples = GpuDiscovery.sample(smi, TWO);
+        assertEquals(87.0, samples.get(0).utilization());
+        assertEquals(1024L << 20, samples.get(0).memoryUsedBytes());
+        assertTrue(samples.get(1).failure().contains("[GPU requires reset]"), samples.get(1).toString());
+        try (AgentFixture f = new AgentFixture(dir.resolve("work"), JobUsers.none(), JobCgroups.none("a GPU test"),
+                JobPolicy.DEFAULTS, new NodeGpus(TWO, null), GpuCheck.none())) {
+            f.call(() -> {
+                f.agent.gpusSampled(samples);
+                return null;
+            });
+            NodeHeartbeat heartbeat = f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000));
+            assertEquals(1.0, heartbeat.resourceLimits().gpu());
+            assertTrue(heartbeat.gpusOutOfService().get(0).startsWith("gpu 1 (GPU-bbbb): nvidia-smi reports it failed"),
+                    heartbeat.gpusOutOfService().toString());
+        }
+    }
 }

@@ -70,6 +70,35 @@ public final class GpuDiscovery {
         return text;
     }
 
+    /**
+     * What {@code nvidia-smi} says of each of {@code gpus} now: utilization and memory in use, or
+     * what is wrong with it (a field it cannot read, or the GPU missing from its list).
+     *
+     * @throws IOException when {@code nvidia-smi} itself fails
+     */
+    public static java.util.Map<Integer, GpuSample> sample(Path nvidiaSmi, List<Gpu> gpus) throws IOException {
+        String csv = run(nvidiaSmi, List.of("--query-gpu=index,utilization.gpu,memory.used", "--format=csv,noheader,nounits"));
+        java.util.Map<Integer, GpuSample> samples = new java.util.LinkedHashMap<>();
+        for (String line : csv.split("\n")) {
+            String[] fields = line.split(",");
+            if (fields.length < 3 || !fields[0].strip().matches("[0-9]{1,3}")) {
+                continue;
+            }
+            int index = Integer.parseInt(fields[0].strip());
+            String utilization = fields[1].strip();
+            String memory = fields[2].strip();
+            String failure = utilization.matches("[0-9.]+") && memory.matches("[0-9.]+") ? null
+                    : "nvidia-smi reports it failed (" + utilization + ", " + memory + ")";
+            samples.put(index, new GpuSample(index, failure == null ? Double.parseDouble(utilization) : -1,
+                    failure == null ? (long) (Double.parseDouble(memory) * (1 << 20)) : -1, failure));
+        }
+        for (Gpu gpu : gpus) {
+            samples.putIfAbsent(gpu.index(), new GpuSample(gpu.index(), -1, -1,
+                    "nvidia-smi no longer lists it (fallen off the bus?)"));
+        }
+        return samples;
+    }
+
     /** Lines of {@code index, uuid, name, memory MiB, bus id}. */
     static List<Gpu> parse(String csv, Path driverInfo) throws IOException {
         List<Gpu> gpus = new ArrayList<>();

@@ -29,6 +29,8 @@ public final class AgentMetrics implements AgentListener {
     static final String ALL = "all";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /** Running jobs' GPU utilization and memory, read by their gauges. */
+    private final java.util.Map<String, double[]> jobGpus = new java.util.concurrent.ConcurrentHashMap<>();
     private final Set<String> registered = new HashSet<>();
     private volatile BrokerStatus status;
     private final Timer heartbeats;
@@ -106,7 +108,31 @@ public final class AgentMetrics implements AgentListener {
     }
 
     @Override
+    public void jobGpus(String jobId, double utilization, long memoryUsedBytes) {
+        double[] values = jobGpus.computeIfAbsent(jobId, id -> {
+            double[] held = new double[2];
+            Gauge.builder("grove_agent_job_gpu_utilization", held, v -> v[0]).tag("job", id)
+                    .description("a running job's GPUs' mean utilization, percent").register(registry);
+            Gauge.builder("grove_agent_job_gpu_memory_used_bytes", held, v -> v[1]).tag("job", id)
+                    .description("a running job's GPUs' memory in use").register(registry);
+            return held;
+        });
+        values[0] = utilization;
+        values[1] = memoryUsedBytes;
+    }
+
+    @Override
+    public void gpuSeconds(String jobId, double seconds) {
+        Counter.builder("grove_agent_gpu_seconds").description("GPU-seconds held by jobs that ended").register(registry)
+                .increment(seconds);
+    }
+
+    @Override
     public void jobEnded(FinishedJob result) {
+        if (jobGpus.remove(result.jobId()) != null) {
+            registry.find("grove_agent_job_gpu_utilization").tag("job", result.jobId()).meters().forEach(registry::remove);
+            registry.find("grove_agent_job_gpu_memory_used_bytes").tag("job", result.jobId()).meters().forEach(registry::remove);
+        }
         Counter.builder("grove_agent_jobs_ended").tag("outcome", result.outcome().name().toLowerCase(Locale.ROOT))
                 .register(registry).increment();
     }

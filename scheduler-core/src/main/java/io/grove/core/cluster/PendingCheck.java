@@ -43,6 +43,8 @@ public record PendingCheck(Code code, boolean blocks, String message, String poo
         NO_MATCHING_NODE,
         /** A job asks for more than any matching online node has. */
         JOB_LARGER_THAN_EVERY_NODE,
+        /** A job's disk_space is more than any matching node has free. */
+        NO_ROOM_FOR_DISK,
         /** No matching node has room for one job now. */
         NODES_FULL,
         /** Below its fair share; when it starves, preemption may free room for it. */

@@ -117,7 +117,7 @@ public final class PendingExplainer {
         List<ElementShares> path = path(result, own);
         List<Node> online = online(cluster, tree);
         Resources total = online.stream().map(Node::limits).reduce(Resources.ZERO, Resources::plus);
-        List<PendingCheck> nodes = nodes(cluster, operation, tree, path, online, job);
+        List<PendingCheck> nodes = nodes(cluster, operation, tree, path, online, job, task.diskSpace());
         boolean noneMatch = nodes.get(0).code() == Code.NO_MATCHING_NODE;
         // with a tag filter, limits are capped by the matching nodes: with none, the nodes are the reason
         checks.add(noneMatch ? new PendingCheck(Code.RESOURCE_LIMITS, false, "its limits are capped by the resources "
@@ -210,7 +210,7 @@ public final class PendingExplainer {
 
     /** The nodes of the tree that match the operation's and its pools' tag filters, and their room. */
     private static List<PendingCheck> nodes(Cluster cluster, Operation operation, String tree, List<ElementShares> path,
-            List<Node> online, Resources job) {
+            List<Node> online, Resources job, long disk) {
         List<NodeFilter> filters = filters(cluster, operation, tree, path);
         List<Node> matching = new ArrayList<>();
         for (Node node : online) {
@@ -231,6 +231,13 @@ public final class PendingExplainer {
                     + ", more than any of the " + matching.size() + " matching nodes has (at most "
                     + describe(largest, job) + ")", null,
                     null, null, null, job, largest, null, null));
+            return checks;
+        }
+        if (disk > 0 && matching.stream().noneMatch(node -> node.condition().diskForJobs() >= disk)) {
+            Node most = matching.stream().max(java.util.Comparator.comparingLong(n -> n.condition().diskForJobs())).orElseThrow();
+            checks.add(PendingCheck.of(Code.NO_ROOM_FOR_DISK, true, "no node has room for its disk: a job orders " + disk
+                    + " bytes of disk_space; the most any of the " + matching.size() + " matching nodes has free is "
+                    + most.condition().diskForJobs() + " bytes, on " + most.id()));
             return checks;
         }
         Node roomiest = null;

@@ -54,6 +54,11 @@ class DiskPlacementTest {
         assertEquals(1, why.size(), why.toString());
         assertTrue(why.get(0).contains("no node has room for its disk"), why.get(0));
         assertTrue(why.get(0).contains("at most " + 8 * GIB), why.get(0));
+        io.grove.core.cluster.PendingCheck blocking = io.grove.core.cluster.PendingExplainer.explain(h.cluster(), op).get(0)
+                .verdict();
+        assertEquals(io.grove.core.cluster.PendingCheck.Code.NO_ROOM_FOR_DISK, blocking.code(), blocking.message());
+        assertTrue(blocking.message().contains("the most any of the 2 matching nodes has free is " + 8 * GIB + " bytes, on b"),
+                blocking.message());
     }
 
     @Test
