@@ -238,13 +238,21 @@ final class AgentCommand implements Callable<Integer> {
         if (jobPidsLimit < 0) {
             throw new IllegalArgumentException("--job-pids-limit must not be negative, got " + jobPidsLimit);
         }
-        long memoryBytes = Math.round(ResourceAmounts.parse(ResourceType.MEMORY, jobDefaultMemory));
+        long memoryBytes = bytes("--job-default-memory", jobDefaultMemory);
         if (memoryBytes <= 0) {
             throw new IllegalArgumentException("--job-default-memory must be above 0, got '" + jobDefaultMemory + "'");
         }
-        long diskBytes = Math.round(ResourceAmounts.parse(ResourceType.MEMORY, jobDefaultDisk));
-        long reserveBytes = Math.round(ResourceAmounts.parse(ResourceType.MEMORY, diskReserve));
-        return new JobPolicy(CpuLimit.parse(cpuLimit), jobPidsLimit, memoryBytes, !noPrivateTmp, diskBytes, reserveBytes);
+        return new JobPolicy(CpuLimit.parse(cpuLimit), jobPidsLimit, memoryBytes, !noPrivateTmp,
+                bytes("--job-default-disk", jobDefaultDisk), bytes("--disk-reserve", diskReserve));
+    }
+
+    /** A size given to a flag ({@code 10Gi}), in bytes. */
+    private static long bytes(String flag, String value) {
+        try {
+            return Math.round(ResourceAmounts.parse(ResourceType.MEMORY, value));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(flag + ": " + e.getMessage());
+        }
     }
 
     private String nodeToken() {

@@ -5,6 +5,7 @@ import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.ResourceBroker;
 import io.grove.agent.gpu.Gpu;
 import io.grove.agent.gpu.GpuCheck;
+import io.grove.agent.gpu.GpuSample;
 import io.grove.agent.job.DiskReserve;
 import io.grove.agent.job.JobContainment;
 import io.grove.agent.job.JobRunner;
@@ -17,7 +18,6 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
-import io.grove.protocol.JobCpu;
 import io.grove.protocol.NodeHeartbeat;
 import io.grove.protocol.RunningJob;
 import java.io.IOException;
@@ -65,12 +65,7 @@ public final class Agent {
     private final JobContainment containment;
     private final NodeDisk disk;
     private final GpuCheck gpuCheck;
-    /** The last CPU counts of jobs that ended, for the next heartbeat. */
-    private final List<JobCpu> endedCpu = new ArrayList<>();
-    /** How often a running job's CPU goes to the scheduler. */
-    static final long CPU_REPORT_MS = 10_000;
-    /** How long a job may wait for its sandbox's preparation before the node says the broker is stuck. */
-    static final long BROKER_STUCK_MS = 60_000;
+    private final NodeMeters meters;
 
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
     private final Reports reports = new Reports();
@@ -94,6 +89,7 @@ public final class Agent {
                 parts.policy(), parts.gpus());
         this.disk = new NodeDisk(workDir.root(), new DiskReserve(workDir.root(), parts.policy().diskReserveBytes()));
         this.gpuCheck = parts.gpuCheck();
+        this.meters = new NodeMeters(containment, ledger, listener, clock, workDir, disk);
         ledger.gpusInService(parts.gpus().inService());
         syncBroker();
     }
@@ -163,52 +159,7 @@ public final class Agent {
         List<RunningJob> started = reports.reportStarted();
         NodeHeartbeat heartbeat = started != null ? NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs)
                 : new NodeHeartbeat(nodeId, limits, usage, runningJobs(), finishedJobs);
-        long usable = disk.usable();
-        return heartbeat.withCondition(usable < 0 ? null : disk.forJobs(usable, promisedDisk()), unschedulable(usable),
-                containment.gpus().outOfService()).withJobCpu(cpuToReport());
-    }
-
-    /** Jobs' CPU for the heartbeat going out: each running job's every {@value #CPU_REPORT_MS} ms, ended jobs' last. */
-    private List<JobCpu> cpuToReport() {
-        long now = clock.millis();
-        List<JobCpu> report = new ArrayList<>(endedCpu);
-        endedCpu.clear();
-        for (AgentJob job : jobs.values()) {
-            if (job.cpu != null && (job.cpuReportedAtMs == Long.MIN_VALUE || now - job.cpuReportedAtMs >= CPU_REPORT_MS)) {
-                report.add(job.cpu);
-                job.cpuReportedAtMs = now;
-            }
-        }
-        return report;
-    }
-
-    /** Disk that running jobs ordered and do not use yet. */
-    private long promisedDisk() {
-        long promised = 0;
-        for (AgentJob job : jobs.values()) {
-            promised += Math.max(0, job.spec.diskSpace() - job.diskUsed);
-        }
-        return promised;
-    }
-
-    /** Why this node cannot start jobs now, or {@code null}: its disk is full, its cgroups are gone, or its broker is stuck. */
-    String unschedulable(long usable) {
-        String full = disk.full(usable);
-        if (full != null) {
-            return full;
-        }
-        String cgroups = containment.cgroupsGone();
-        if (cgroups != null) {
-            return cgroups;
-        }
-        long now = clock.millis();
-        for (AgentJob job : jobs.values()) {
-            if (job.state == AgentJob.State.PREPARING && now - job.acceptedAtMs > BROKER_STUCK_MS) {
-                return "broker stuck: job " + job.spec.jobId() + " has waited " + (now - job.acceptedAtMs) / 1000
-                        + " s for its sandbox to be prepared";
-            }
-        }
-        return null;
+        return meters.told(heartbeat, jobs.values());
     }
 
     /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
@@ -300,7 +251,8 @@ public final class Agent {
             containment.gpus().release(jobId);
             jobs.remove(jobId);
             ledger.jobEnded(job.spec.resources());
-            finished(new FinishedJob(jobId, FinishedJob.Outcome.FAILED, null, "could not start: the GPU check failed on "
+            // aborted, not failed: the job did nothing wrong, and runs again elsewhere
+            finished(new FinishedJob(jobId, FinishedJob.Outcome.ABORTED, null, "could not start: the GPU check failed on "
                     + devices + ": " + why + "; those GPUs are out of service", 0, clock.millis()), null);
         }));
     }
@@ -384,43 +336,14 @@ public final class Agent {
             return;
         }
         boolean pidsLimited = containment.pidsLimitReached(jobId);
-        // its last count goes with its end, before its cgroup is removed
-        job.countCpu(containment.cpuUsage(jobId), null);
-        int devices = containment.gpus().of(jobId).size();
-        if (devices > 0 && job.startedAtMs > 0) {
-            listener.gpuSeconds(jobId, devices * (clock.millis() - job.startedAtMs) / 1000.0);
-        }
-        if (job.cpu != null) {
-            endedCpu.add(job.cpu);
-        }
+        // its last CPU count and its GPU-seconds, before its cgroup and devices go
+        meters.ended(job);
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
-        FinishedJob.Outcome outcome;
-        String error;
-        if (job.stopOutcome != null) {
-            outcome = job.stopOutcome;
-            error = job.stopMessage;
-        } else if (outOfMemory) {
-            outcome = FinishedJob.Outcome.FAILED;
-            error = "memory limit exceeded: the kernel killed a process of the job (its cgroup reached its memory of "
-                    + mib(memoryLimit(job)) + ")";
-        } else if (code != null && code == 0) {
-            outcome = FinishedJob.Outcome.COMPLETED;
-            error = null;
-        } else {
-            outcome = FinishedJob.Outcome.FAILED;
-            error = code == null ? "the process could not be waited for" : code > 128
-                    ? "killed by signal " + (code - 128) : "exit code " + code;
-        }
-        if (outcome != FinishedJob.Outcome.COMPLETED) {
-            if (pidsLimited) {
-                error = error + "; the job reached its limit of " + containment.policy().pidsLimit()
-                        + " processes and threads, and forks beyond it failed";
-            }
-            error = error + tailOf(jobId);
-        }
-        Integer exitCode = job.stopOutcome != null ? null : code;
-        finished(new FinishedJob(jobId, outcome, exitCode, error, job.startedAtMs, clock.millis()), job);
+        JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, memoryLimit(job),
+                containment.policy().pidsLimit(), tailOf(jobId));
+        finished(new FinishedJob(jobId, ending.outcome(), ending.exitCode(), ending.error(), job.startedAtMs,
+                clock.millis()), job);
     }
 
     private void finished(FinishedJob result, AgentJob job) {
@@ -469,41 +392,14 @@ public final class Agent {
         }
     }
 
-    /**
-     * The node's GPUs as {@code nvidia-smi} saw them: a GPU it reports failed is taken out of
-     * service; each running job's GPUs' utilization and memory go to the metrics.
-     */
-    public void gpusSampled(Map<Integer, io.grove.agent.gpu.GpuSample> samples) {
-        for (Gpu gpu : containment.gpus().all()) {
-            io.grove.agent.gpu.GpuSample sample = samples.get(gpu.index());
-            if (sample != null && sample.failure() != null
-                    && containment.gpus().outOfService().stream().noneMatch(o -> o.startsWith(gpu + ":"))) {
-                containment.gpus().takeOut(gpu, sample.failure());
-                ledger.gpusInService(containment.gpus().inService());
-            }
-        }
-        for (AgentJob job : jobs.values()) {
-            List<Gpu> devices = containment.gpus().of(job.spec.jobId());
-            List<io.grove.agent.gpu.GpuSample> own = devices.stream().map(g -> samples.get(g.index()))
-                    .filter(s -> s != null && s.failure() == null).toList();
-            if (!own.isEmpty()) {
-                listener.jobGpus(job.spec.jobId(), own.stream().mapToDouble(io.grove.agent.gpu.GpuSample::utilization)
-                        .average().orElse(0), own.stream().mapToLong(io.grove.agent.gpu.GpuSample::memoryUsedBytes).sum());
-            }
-        }
+    /** The node's GPUs as {@code nvidia-smi} saw them ({@link NodeMeters#gpusSampled}). */
+    public void gpusSampled(Map<Integer, GpuSample> samples) {
+        meters.gpusSampled(samples, jobs.values());
     }
 
     /** What to measure of each running job's disk: its sandbox (with its private /tmp) and its logs. */
     public List<NodeDisk.Check> diskChecks() {
-        List<NodeDisk.Check> checks = new ArrayList<>();
-        for (AgentJob job : jobs.values()) {
-            if (job.state == AgentJob.State.RUNNING) {
-                String id = job.spec.jobId();
-                checks.add(new NodeDisk.Check(id, List.of(workDir.sandbox(id), workDir.jobDir(id).resolve("stdout"),
-                        workDir.jobDir(id).resolve("stderr"))));
-            }
-        }
-        return checks;
+        return meters.diskChecks(jobs.values());
     }
 
     /**
@@ -511,23 +407,7 @@ public final class Agent {
      * ordered none) is stopped; the agent's reserve is made again when the disk has room.
      */
     public void diskMeasured(Map<String, Long> used) {
-        for (Map.Entry<String, Long> entry : used.entrySet()) {
-            AgentJob job = jobs.get(entry.getKey());
-            if (job == null) {
-                continue;
-            }
-            job.diskUsed = entry.getValue();
-            long limit = containment.policy().diskOf(job.spec.diskSpace());
-            if (job.state == AgentJob.State.RUNNING && job.diskUsed > limit) {
-                stop(job.spec.jobId(), FinishedJob.Outcome.FAILED, "disk limit exceeded: its sandbox, /tmp and logs hold "
-                        + mib(job.diskUsed) + ", above its " + (job.spec.diskSpace() > 0 ? "disk_space" : "node's default disk")
-                        + " of " + mib(limit), 0);
-            }
-        }
-        long usable = disk.usable();
-        if (usable >= 0) {
-            disk.reserve().restore(usable);
-        }
+        meters.overDisk(used, jobs).forEach((jobId, why) -> stop(jobId, FinishedJob.Outcome.FAILED, why, 0));
     }
 
     /** Kills every job (agent shutdown); their results are kept for the next run to report. */
@@ -625,7 +505,7 @@ public final class Agent {
     }
 
     private static String mib(double bytes) {
-        return String.format(Locale.ROOT, "%.1f MiB", bytes / (1 << 20));
+        return NodeMeters.mib(bytes);
     }
 
     private static String firstLine(String text) {

@@ -57,16 +57,11 @@ public final class AgentDaemon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentDaemon.class);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final long LOG_EXPIRY_PERIOD_MS = 600_000;
-    /** How often jobs' disk is measured. */
-    static final long DISK_SAMPLE_MS = 2_000;
-    /** How often found GPUs are sampled with nvidia-smi. */
-    static final long GPU_SAMPLE_MS = 10_000;
+
 
     private final AgentSettings settings;
     private final ScheduledExecutorService loop;
     private final ScheduledExecutorService connector;
-    /** Measures jobs' disk: walking their trees stays off the agent's thread. */
-    private final ScheduledExecutorService diskMeter;
     private final NioEventLoopGroup network;
     private final Agent agent;
     private final AgentMetrics metrics;
@@ -80,9 +75,10 @@ public final class AgentDaemon implements AutoCloseable {
     /** The node's tags: as given, and those of its GPUs' models. */
     private final List<String> tags;
     private final java.util.concurrent.ExecutorService gpuChecks;
-    /** Whether the GPUs were found by nvidia-smi (then it is asked about them every {@value #GPU_SAMPLE_MS} ms). */
+    /** Whether the GPUs were found by nvidia-smi (then it is asked about them now and then). */
     private boolean gpusFound;
-    private volatile List<Gpu> gpuList = List.of();
+    private List<Gpu> gpuList = List.of();
+    private NodeSampling sampling;
     private final JobCgroups cgroups;
     private NodeClient client;
     private boolean connected;
@@ -100,7 +96,6 @@ public final class AgentDaemon implements AutoCloseable {
         this.settings = settings;
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent"));
         this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-connect"));
-        this.diskMeter = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-disk"));
         this.network = new NioEventLoopGroup(1, (ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
         this.metrics = new AgentMetrics();
         this.tags = new java.util.ArrayList<>(settings.tags());
@@ -154,18 +149,15 @@ public final class AgentDaemon implements AutoCloseable {
         int declared = (int) settings.resources().gpu();
         List<Gpu> found = declared > 0 ? GpuDiscovery.declared(declared)
                 : GpuDiscovery.discover(settings.gpus().nvidiaSmi(), settings.gpus().driverInfo());
+        gpusFound = declared == 0 && !found.isEmpty();
         if (!found.isEmpty()) {
             LOG.info("GPUs {}: {}", declared > 0 ? "declared" : "found by " + settings.gpus().nvidiaSmi(),
-                    found.stream().map(g -> g.index() + " " + g.uuid() + " " + g.model() + " minor " + g.minor()).toList());
-            for (Gpu gpu : found) {
-                for (String tag : List.of("gpu", Gpu.modelTag(gpu.model()))) {
-                    if (declared == 0 && !tags.contains(tag)) {
-                        tags.add(tag);
-                    }
-                }
-            }
+                    found.stream().map(g -> g + " " + g.model() + ", minor " + g.minor()).toList());
         }
-        gpusFound = declared == 0 && !found.isEmpty();
+        if (gpusFound) {
+            found.stream().flatMap(gpu -> java.util.stream.Stream.of("gpu", Gpu.modelTag(gpu.model()))).distinct()
+                    .filter(tag -> !tags.contains(tag)).forEach(tags::add);
+        }
         gpuList = found;
         return new NodeGpus(found, workDir.root());
     }
@@ -209,10 +201,8 @@ public final class AgentDaemon implements AutoCloseable {
                 settings.memorySampleInterval().toMillis(), settings.memorySampleInterval().toMillis(), TimeUnit.MILLISECONDS);
         daemon.loop.scheduleWithFixedDelay(() -> daemon.guarded(daemon.agent::expireLogs), 0, LOG_EXPIRY_PERIOD_MS,
                 TimeUnit.MILLISECONDS);
-        daemon.diskMeter.scheduleWithFixedDelay(daemon::measureDisk, DISK_SAMPLE_MS, DISK_SAMPLE_MS, TimeUnit.MILLISECONDS);
-        if (daemon.gpusFound) {
-            daemon.diskMeter.scheduleWithFixedDelay(daemon::sampleGpus, GPU_SAMPLE_MS, GPU_SAMPLE_MS, TimeUnit.MILLISECONDS);
-        }
+        daemon.sampling = new NodeSampling(daemon.agent, daemon::onLoop, r -> daemonThread(r, "grove-agent-sampling"),
+                daemon.gpusFound ? settings.gpus().nvidiaSmi() : null, daemon.gpuList);
         daemon.loop.execute(() -> daemon.publish());
         daemon.connect();
         LOG.info("agent {} started: scheduler {}:{}, resources {}, http {}, broker port {}", nodeId,
@@ -435,38 +425,6 @@ public final class AgentDaemon implements AutoCloseable {
         publish();
     }
 
-    /** On the disk meter's thread: what to measure from the agent, the walk here, the verdict on the agent's thread. */
-    private void measureDisk() {
-        try {
-            List<NodeDisk.Check> checks = onLoop(agent::diskChecks).get(30, TimeUnit.SECONDS);
-            java.util.Map<String, Long> used = NodeDisk.measure(checks);
-            onLoop(() -> {
-                agent.diskMeasured(used);
-                return null;
-            });
-        } catch (Exception e) {
-            if (!closed) {
-                LOG.warn("measuring jobs' disk failed: {}", e.toString());
-            }
-        }
-    }
-
-    /** On the meter's thread: nvidia-smi's view of the GPUs, given to the agent on its thread. */
-    private void sampleGpus() {
-        try {
-            java.util.Map<Integer, io.grove.agent.gpu.GpuSample> samples = GpuDiscovery.sample(settings.gpus().nvidiaSmi(),
-                    gpuList);
-            onLoop(() -> {
-                agent.gpusSampled(samples);
-                return null;
-            });
-        } catch (Exception e) {
-            if (!closed) {
-                LOG.warn("sampling the GPUs failed: {}", e.toString());
-            }
-        }
-    }
-
     private void publish() {
         metrics.publish(agent.broker().status(clock.millis()));
     }
@@ -509,7 +467,9 @@ public final class AgentDaemon implements AutoCloseable {
             brokerEndpoint.close();
         }
         connector.shutdownNow();
-        diskMeter.shutdownNow();
+        if (sampling != null) {
+            sampling.close();
+        }
         gpuChecks.shutdownNow();
         loop.shutdown();
         try {

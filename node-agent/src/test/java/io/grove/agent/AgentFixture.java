@@ -104,6 +104,16 @@ final class AgentFixture implements AutoCloseable {
         });
     }
 
+    /** The result of {@code jobId}, skipping other jobs' results that come first. */
+    FinishedJob resultOf(String jobId) throws InterruptedException {
+        while (true) {
+            FinishedJob result = nextResult();
+            if (result.jobId().equals(jobId)) {
+                return result;
+            }
+        }
+    }
+
     FinishedJob nextResult() throws InterruptedException {
         FinishedJob result = results.poll(30, TimeUnit.SECONDS);
         if (result == null) {

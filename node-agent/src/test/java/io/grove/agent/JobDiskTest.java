@@ -45,29 +45,29 @@ class JobDiskTest {
         return f.nextResult();
     }
 
-    @Test
-    void aJobWritingMoreThanItsDiskSpaceToItsTmpIsStoppedAndTheNextJobRuns(@TempDir Path work) throws Exception {
+    /** A job that writes {@code command}'s output past its order is stopped; its result is written; the next job runs. */
+    private static void stoppedAtItsOrder(Path work, String command, long order) throws Exception {
         try (AgentFixture f = new AgentFixture(work)) {
-            f.start(job("op-1-1", "head -c 40000000 /dev/zero > $TMPDIR/fill; echo wrote; exec sleep 60", 16 * MIB));
+            f.start(job("op-1-1", command + "; exec sleep 60", order));
             FinishedJob result = measuredUntilEnd(f);
             assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
             assertTrue(result.error().startsWith("disk limit exceeded: its sandbox, /tmp and logs hold"), result.error());
-            assertTrue(result.error().contains("above its disk_space of 16.0 MiB"), result.error());
-            f.start(job("op-1-2", "echo next", 16 * MIB));
+            assertTrue(result.error().contains("above its disk_space of " + (order / MIB) + ".0 MiB"), result.error());
+            assertTrue(Files.exists(new WorkDir(work).jobDir("op-1-1").resolve("result.json")), "its result is written");
+            f.start(job("op-1-2", "echo next", order));
             FinishedJob next = measuredUntilEnd(f);
             assertEquals(FinishedJob.Outcome.COMPLETED, next.outcome(), String.valueOf(next.error()));
         }
     }
 
     @Test
+    void aJobWritingMoreThanItsDiskSpaceToItsTmpIsStoppedAndTheNextJobRuns(@TempDir Path work) throws Exception {
+        stoppedAtItsOrder(work, "head -c 40000000 /dev/zero > $TMPDIR/fill", 16 * MIB);
+    }
+
+    @Test
     void aJobFloodingStdoutIsStoppedAtItsDiskOrder(@TempDir Path work) throws Exception {
-        try (AgentFixture f = new AgentFixture(work)) {
-            f.start(job("op-1-1", "head -c 200000000 /dev/zero; exec sleep 60", 8 * MIB));
-            FinishedJob result = measuredUntilEnd(f);
-            assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
-            assertTrue(result.error().startsWith("disk limit exceeded"), result.error());
-            assertTrue(Files.exists(new WorkDir(work).jobDir("op-1-1").resolve("result.json")), "its result is written");
-        }
+        stoppedAtItsOrder(work, "head -c 200000000 /dev/zero", 8 * MIB);
     }
 
     @Test

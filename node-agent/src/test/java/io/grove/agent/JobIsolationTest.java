@@ -42,15 +42,6 @@ class JobIsolationTest {
         return new HeartbeatReply.JobToStart(id, "op-1", "main", 0, command, env, new Resources(1, 1, 0, 0, 0));
     }
 
-    private static FinishedJob resultOf(AgentFixture f, String jobId) throws InterruptedException {
-        while (true) {
-            FinishedJob result = f.nextResult();
-            if (result.jobId().equals(jobId)) {
-                return result;
-            }
-        }
-    }
-
     @Test
     void fakeProgramsFirstInTheJobsPathNeverRunAsRoot(@TempDir Path work) throws Exception {
         assumeRoot();
@@ -68,7 +59,7 @@ class JobIsolationTest {
                     "LD_PRELOAD", trap.resolve("missing.so").toString());
             try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of(), UIDS, true, PASSWD))) {
                 f.start(job("op-1-1", "id -u", env));
-                FinishedJob result = resultOf(f, "op-1-1");
+                FinishedJob result = f.resultOf("op-1-1");
                 assertEquals(FinishedJob.Outcome.COMPLETED, result.outcome(), String.valueOf(result.error()));
                 try (var ran = Files.list(trap)) {
                     List<String> traces = ran.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("ran-")).toList();
@@ -90,7 +81,7 @@ class JobIsolationTest {
     void aJobGetsItsSpecAndAFixedBaseButNothingOfTheAgentsEnvironment(@TempDir Path work) throws Exception {
         try (AgentFixture f = new AgentFixture(work)) {
             f.start(job("op-1-1", "env -0", Map.of("MODE", "test", "WEIRD", "it's \"$(quoted)\"\nnewline")));
-            FinishedJob result = resultOf(f, "op-1-1");
+            FinishedJob result = f.resultOf("op-1-1");
             assertEquals(FinishedJob.Outcome.COMPLETED, result.outcome(), String.valueOf(result.error()));
             Map<String, String> env = new HashMap<>();
             for (String entry : Files.readString(new WorkDir(work).log("op-1-1", "stdout").orElseThrow()).split("\0")) {
@@ -114,7 +105,7 @@ class JobIsolationTest {
     void anInvalidEnvNameFailsTheJobWithoutRunningIt(@TempDir Path work) throws Exception {
         try (AgentFixture f = new AgentFixture(work)) {
             f.start(job("op-1-1", "touch ran", Map.of("A=B; touch x", "1")));
-            FinishedJob result = resultOf(f, "op-1-1");
+            FinishedJob result = f.resultOf("op-1-1");
             assertEquals(FinishedJob.Outcome.FAILED, result.outcome());
             assertTrue(result.error().contains("is not a valid variable name"), result.error());
         }
@@ -124,7 +115,7 @@ class JobIsolationTest {
     void logsAndRecordsAreTheAgentsAlone(@TempDir Path work) throws Exception {
         try (AgentFixture f = new AgentFixture(work)) {
             f.start(job("op-1-1", "echo secret", Map.of()));
-            resultOf(f, "op-1-1");
+            f.resultOf("op-1-1");
             WorkDir dirs = new WorkDir(work);
             assertEquals("rw-------", mode(dirs.jobDir("op-1-1").resolve("stdout")));
             assertEquals("rw-------", mode(dirs.jobDir("op-1-1").resolve("result.json")));
@@ -145,7 +136,7 @@ class JobIsolationTest {
             Path carolsLog = dirs.jobDir("op-1-1").resolve("stdout");
             f.start(job("op-1-2", "id -u; cat /proc/" + carol + "/environ; cat " + carolsLog + "; kill -9 " + carol
                     + "; ls " + dirs.sandbox("op-1-1") + "; exit 0", Map.of()));
-            FinishedJob bob = resultOf(f, "op-1-2");
+            FinishedJob bob = f.resultOf("op-1-2");
             assertEquals(FinishedJob.Outcome.COMPLETED, bob.outcome(), String.valueOf(bob.error()));
             String out = Files.readString(dirs.log("op-1-2", "stdout").orElseThrow());
             String err = Files.readString(dirs.log("op-1-2", "stderr").orElseThrow());
@@ -167,7 +158,7 @@ class JobIsolationTest {
         assumeRoot();
         try (AgentFixture f = new AgentFixture(work, JobUsers.forAgent(List.of(), UIDS, true, PASSWD))) {
             f.start(job("op-1-1", "setsid sleep 400 </dev/null >/dev/null 2>&1 & echo $!; sleep 0.2", Map.of()));
-            FinishedJob result = resultOf(f, "op-1-1");
+            FinishedJob result = f.resultOf("op-1-1");
             assertEquals(FinishedJob.Outcome.COMPLETED, result.outcome(), String.valueOf(result.error()));
             long escaped = Long.parseLong(Files.readString(new WorkDir(work, true).log("op-1-1", "stdout").orElseThrow()).trim());
             assertFalse(running(escaped), "the process that left the job's group outlived the job");

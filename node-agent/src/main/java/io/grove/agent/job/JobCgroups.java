@@ -279,12 +279,12 @@ public final class JobCgroups {
         if (version == Version.V2) {
             writeIfPresent(procs.resolve("cgroup.kill"), "1");
         }
-        if (freezer != null) {
-            // frozen, no process can fork while the others are killed
-            writeIfPresent(freezer.resolve("freezer.state"), "FROZEN");
-        }
         // killed processes leave the cgroup as they exit; new ones forked meanwhile are killed next round
         for (int round = 0; round < 2000; round++) {
+            if (freezer != null) {
+                // frozen, no process can fork while the others are killed
+                writeIfPresent(freezer.resolve("freezer.state"), "FROZEN");
+            }
             List<Long> pids = pids(procs);
             if (pids.isEmpty()) {
                 break;
@@ -297,6 +297,9 @@ public final class JobCgroups {
                 writeIfPresent(freezer.resolve("freezer.state"), "THAWED");
             }
             LockSupport.parkNanos(1_000_000);
+        }
+        if (freezer != null) {
+            writeIfPresent(freezer.resolve("freezer.state"), "THAWED");
         }
         boolean gone = true;
         for (Path dir : dirs) {
