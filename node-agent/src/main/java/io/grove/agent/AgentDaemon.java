@@ -7,6 +7,9 @@ import io.grove.agent.gpu.GpuCheck;
 import io.grove.agent.gpu.GpuDiscovery;
 import io.grove.agent.gpu.NodeGpus;
 import io.grove.agent.job.JobCgroups;
+import io.grove.agent.job.JobNamespace;
+import io.grove.agent.job.JobPolicy;
+import io.grove.agent.job.SystemPrograms;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
@@ -107,6 +110,7 @@ public final class AgentDaemon implements AutoCloseable {
         jobUsers.leasingIn(JobUsers.LEASES, settings.workDir().toAbsolutePath().normalize().toString(), workDir::hasFiles);
         LOG.info("jobs run as {}", jobUsers.describe());
         this.cgroups = cgroups(settings);
+        JobPolicy policy = privateDirsIfPossible(settings.jobPolicy(), jobUsers, workDir);
         if (workDir.separateSandboxes() != null) {
             LOG.info("the work directory is closed to job users, so sandboxes are in {}", workDir.separateSandboxes());
         }
@@ -160,6 +164,29 @@ public final class AgentDaemon implements AutoCloseable {
         }
         gpuList = found;
         return new NodeGpus(found, workDir.root());
+    }
+
+    /**
+     * The policy as the machine allows it: jobs of other users get private directories only where
+     * the agent can make mount namespaces (not in a container without {@code CAP_SYS_ADMIN}); it
+     * says so when it cannot.
+     */
+    private static JobPolicy privateDirsIfPossible(JobPolicy policy, JobUsers users, WorkDir workDir) {
+        if (!policy.privateDirs() || !users.switching()) {
+            return policy;
+        }
+        String why;
+        try {
+            why = JobNamespace.probe(SystemPrograms.find(true), workDir.root().resolve("namespace-probe"));
+        } catch (IOException e) {
+            why = e.getMessage();
+        }
+        if (why == null) {
+            return policy;
+        }
+        LOG.warn("jobs cannot have a private /tmp, /var/tmp, /run/lock, /dev/shm and /proc here (a mount namespace "
+                + "failed: {}); they share the node's", why);
+        return policy.withoutPrivateDirs();
     }
 
     /** A cgroup per job where the machine lets the agent make them (see {@link JobCgroups}). */

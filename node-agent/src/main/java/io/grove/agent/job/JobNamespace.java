@@ -52,6 +52,39 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes) {
         }
     }
 
+    /**
+     * Tries a namespace as a job would get it, in {@code scratch}: {@code null} when the machine
+     * allows it, else why not (a container without {@code CAP_SYS_ADMIN}, for one).
+     */
+    public static String probe(SystemPrograms programs, Path scratch) {
+        if (programs.unshare() == null || programs.mount() == null) {
+            return "unshare or mount is missing";
+        }
+        try {
+            java.nio.file.Files.createDirectories(scratch.resolve("tmp"));
+            List<String> command = new java.util.ArrayList<>(new JobNamespace(scratch, scratch, 1 << 20).command(programs));
+            command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", "true"));
+            Process process = programs.builder(command).redirectErrorStream(true).start();
+            String said = new String(process.getInputStream().readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
+            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return "making a mount namespace did not finish within 30 s";
+            }
+            return process.exitValue() == 0 ? null : said.strip().isEmpty() ? "exit " + process.exitValue() : said.strip();
+        } catch (java.io.IOException e) {
+            return e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        } finally {
+            try {
+                Trees.delete(scratch);
+            } catch (java.io.IOException e) {
+                // a scratch directory of the agent's; the next start removes it
+            }
+        }
+    }
+
     /** The command that makes the namespace and runs {@code then} in it (as root still). */
     List<String> command(SystemPrograms programs) {
         return List.of(programs.unshare().toString(), "--mount", "--propagation", "private", "--",

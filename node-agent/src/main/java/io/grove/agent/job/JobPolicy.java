@@ -55,6 +55,11 @@ public record JobPolicy(CpuLimit cpuLimit, long pidsLimit, long defaultMemoryByt
         return orderedBytes > 0 ? orderedBytes : defaultDiskBytes;
     }
 
+    /** This policy without private directories (the machine does not allow mount namespaces). */
+    public JobPolicy withoutPrivateDirs() {
+        return new JobPolicy(cpuLimit, pidsLimit, defaultMemoryBytes, false, defaultDiskBytes, diskReserveBytes);
+    }
+
     /** This policy with other disk limits. */
     public JobPolicy withDisk(long defaultDisk, long reserve) {
         return new JobPolicy(cpuLimit, pidsLimit, defaultMemoryBytes, privateDirs, defaultDisk, reserve);
