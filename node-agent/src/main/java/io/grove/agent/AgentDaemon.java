@@ -4,12 +4,8 @@ import io.grove.api.AgentNodeView;
 import io.grove.agent.broker.BrokerStatus;
 import io.grove.agent.gpu.Gpu;
 import io.grove.agent.gpu.GpuCheck;
-import io.grove.agent.gpu.GpuDiscovery;
 import io.grove.agent.gpu.NodeGpus;
 import io.grove.agent.job.JobCgroups;
-import io.grove.agent.job.JobNamespace;
-import io.grove.agent.job.JobPolicy;
-import io.grove.agent.job.SystemPrograms;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
@@ -79,8 +75,8 @@ public final class AgentDaemon implements AutoCloseable {
     private final List<String> tags;
     private final java.util.concurrent.ExecutorService gpuChecks;
     /** Whether the GPUs were found by nvidia-smi (then it is asked about them now and then). */
-    private boolean gpusFound;
-    private List<Gpu> gpuList = List.of();
+    private final boolean gpusFound;
+    private final List<Gpu> gpuList;
     private NodeSampling sampling;
     private final JobCgroups cgroups;
     private NodeClient client;
@@ -101,7 +97,6 @@ public final class AgentDaemon implements AutoCloseable {
         this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-connect"));
         this.network = new NioEventLoopGroup(1, (ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
         this.metrics = new AgentMetrics();
-        this.tags = new java.util.ArrayList<>(settings.tags());
         this.gpuChecks = Executors.newSingleThreadExecutor(r -> daemonThread(r, "grove-agent-gpu-check"));
         this.tls = settings.tls() == null ? null : settings.tls().client();
         JobUsers jobUsers = JobUsers.forAgent(settings.jobUsers(),
@@ -109,12 +104,15 @@ public final class AgentDaemon implements AutoCloseable {
         WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
         jobUsers.leasingIn(JobUsers.LEASES, settings.workDir().toAbsolutePath().normalize().toString(), workDir::hasFiles);
         LOG.info("jobs run as {}", jobUsers.describe());
-        this.cgroups = cgroups(settings);
-        JobPolicy policy = privateDirsIfPossible(settings.jobPolicy(), jobUsers, workDir);
+        NodeSetup setup = NodeSetup.of(settings, jobUsers, workDir);
+        this.cgroups = setup.cgroups();
+        this.tags = setup.tags();
+        this.gpusFound = setup.gpusFound();
+        this.gpuList = setup.gpus();
         if (workDir.separateSandboxes() != null) {
             LOG.info("the work directory is closed to job users, so sandboxes are in {}", workDir.separateSandboxes());
         }
-        NodeGpus gpus = gpus(settings, workDir);
+        NodeGpus gpus = new NodeGpus(gpuList, workDir.root());
         Resources offered = settings.resources().with(ResourceType.GPU, gpus.all().size());
         if (jobUsers.exclusive() && offered.userSlots() > jobUsers.users().size()) {
             LOG.warn("{} user slots but only {} job uids: the node offers {} slots", (long) offered.userSlots(),
@@ -129,8 +127,8 @@ public final class AgentDaemon implements AutoCloseable {
                     if (endpoint[0] != null) {
                         endpoint[0].deliver(client, event);
                     }
-                }, metrics, settings.logRetention().toMillis(), jobUsers, cgroups,
-                settings.jobPolicy()));
+                }, metrics, settings.logRetention().toMillis(), jobUsers, cgroups, setup.policy(), gpus,
+                new GpuCheck(settings.gpus().check(), settings.gpus().checkTimeout().toMillis(), gpuChecks)));
         AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.millis())),
                 () -> onLoop(this::nodeView));
         this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, null,
@@ -143,66 +141,6 @@ public final class AgentDaemon implements AutoCloseable {
                 : settings.bindHost().equals("0.0.0.0") ? InetAddress.getLocalHost().getHostName()
                 : settings.bindHost();
         this.address = host + ":" + http.port();
-    }
-
-    /**
-     * The node's GPUs: declared ({@code --gpu N}), else found with {@code nvidia-smi}; their models
-     * become node tags ({@code gpu}, {@code gpu_model:...}) for {@code nodes_filter} and tag filters.
-     */
-    private NodeGpus gpus(AgentSettings settings, WorkDir workDir) throws IOException {
-        int declared = (int) settings.resources().gpu();
-        List<Gpu> found = declared > 0 ? GpuDiscovery.declared(declared)
-                : GpuDiscovery.discover(settings.gpus().nvidiaSmi(), settings.gpus().driverInfo());
-        gpusFound = declared == 0 && !found.isEmpty();
-        if (!found.isEmpty()) {
-            LOG.info("GPUs {}: {}", declared > 0 ? "declared" : "found by " + settings.gpus().nvidiaSmi(),
-                    found.stream().map(g -> g + " " + g.model() + ", minor " + g.minor()).toList());
-        }
-        if (gpusFound) {
-            found.stream().flatMap(gpu -> java.util.stream.Stream.of("gpu", Gpu.modelTag(gpu.model()))).distinct()
-                    .filter(tag -> !tags.contains(tag)).forEach(tags::add);
-        }
-        gpuList = found;
-        return new NodeGpus(found, workDir.root());
-    }
-
-    /**
-     * The policy as the machine allows it: jobs of other users get private directories only where
-     * the agent can make mount namespaces (not in a container without {@code CAP_SYS_ADMIN}); it
-     * says so when it cannot.
-     */
-    private static JobPolicy privateDirsIfPossible(JobPolicy policy, JobUsers users, WorkDir workDir) {
-        if (!policy.privateDirs() || !users.switching()) {
-            return policy;
-        }
-        String why;
-        try {
-            why = JobNamespace.probe(SystemPrograms.find(true), workDir.root().resolve("namespace-probe"));
-        } catch (IOException e) {
-            why = e.getMessage();
-        }
-        if (why == null) {
-            return policy;
-        }
-        LOG.warn("jobs cannot have a private /tmp, /var/tmp, /run/lock, /dev/shm and /proc here (a mount namespace "
-                + "failed: {}); they share the node's", why);
-        return policy.withoutPrivateDirs();
-    }
-
-    /** A cgroup per job where the machine lets the agent make them (see {@link JobCgroups}). */
-    private static JobCgroups cgroups(AgentSettings settings) {
-        JobCgroups cgroups = !JobUsers.processIsRoot()
-                ? JobCgroups.none("the agent is not root")
-                : JobCgroups.detect("grove-jobs-" + Integer.toHexString(
-                        settings.workDir().toAbsolutePath().normalize().toString().hashCode()));
-        LOG.info("jobs are contained by {}; {}", cgroups.describe(), settings.jobPolicy().describe());
-        if (!JobUsers.processIsRoot()) {
-            LOG.warn("the agent is not root, so these limits are not enforced: a CPU quota, a process limit and device "
-                    + "isolation per job (no cgroups), a private /tmp, /dev/shm and /proc per job, a uid per job; and jobs "
-                    + "run as the agent's user, so they can read the broker's tokens. Memory and disk orders are still "
-                    + "enforced by sampling");
-        }
-        return cgroups;
     }
 
     /**
