@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.grove.agent.gpu.GpuSettings;
 import io.grove.agent.job.ProcessJobRunner;
 import io.grove.agent.job.WorkDir;
-import io.grove.core.resource.ResourceType;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

@@ -68,7 +68,7 @@ public final class PendingExplainer {
             return null;
         }
         double ordered = operation.runningJobs().iterator().next().resources().cpu();
-        return PendingCheck.of(Code.CPU_THROTTLED, false, String.format(java.util.Locale.ROOT,
+        return PendingCheck.of(Code.CPU_THROTTLED, false, String.format(Locale.ROOT,
                 "its running jobs were throttled %.0f%% of the time by their cpu quota (%d of %d jobs mostly): "
                         + "order more cpu than %s", 100 * share / counted, throttled, counted, trim(ordered)));
     }
