@@ -54,6 +54,10 @@ final class NodesCommand extends ClientCommand {
                 if (node.unschedulable() != null) {
                     printer.println("node " + node.id() + " starts no jobs: " + node.unschedulable());
                 }
+                if (node.gpusOutOfService() != null) {
+                    node.gpusOutOfService().forEach(gpu -> printer.println("node " + node.id() + " " + gpu
+                            + " (out of service; remove WORK/gpus-out-of-service/INDEX on the node to put it back)"));
+                }
             }
         }
         return ExitCodes.OK;

@@ -49,7 +49,7 @@ public final class NodeFit {
     }
 
     /** The GPUs out of service on the tree's online nodes, for a GPU task that fits nowhere. */
-    private static String gpusOut(Collection<Node> nodes, String tree) {
+    static String gpusOut(Collection<Node> nodes, String tree) {
         List<String> out = new ArrayList<>();
         for (Node node : nodes) {
             if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {

@@ -229,7 +229,7 @@ public final class PendingExplainer {
         if (matching.stream().noneMatch(node -> node.limits().dominates(job))) {
             checks.add(new PendingCheck(Code.JOB_LARGER_THAN_EVERY_NODE, true, "a job asks for " + describe(job, job)
                     + ", more than any of the " + matching.size() + " matching nodes has (at most "
-                    + describe(largest, job) + ")", null,
+                    + describe(largest, job) + ")" + (job.gpu() > 0 ? NodeFit.gpusOut(matching, tree) : ""), null,
                     null, null, null, job, largest, null, null));
             return checks;
         }
