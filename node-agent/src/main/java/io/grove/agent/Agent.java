@@ -340,7 +340,7 @@ public final class Agent {
         meters.ended(job);
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
-        JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, memoryLimit(job),
+        JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, meters.memoryLimit(job),
                 containment.policy().pidsLimit(), tailOf(jobId));
         finished(new FinishedJob(jobId, ending.outcome(), ending.exitCode(), ending.error(), job.startedAtMs,
                 clock.millis()), job);
@@ -371,25 +371,8 @@ public final class Agent {
             // an admin put a GPU back (or took one out): the next heartbeat offers what is in service
             ledger.gpusInService(containment.gpus().inService());
         }
-        Map<Long, ProcTable.GroupUsage> groups = proc.groups();
-        long now = clock.millis();
-        for (AgentJob job : new ArrayList<>(jobs.values())) {
-            ProcTable.GroupUsage usage = job.handle == null ? null : groups.get(job.handle.pid());
-            if (job.state == AgentJob.State.RUNNING) {
-                job.countCpu(containment.cpuUsage(job.spec.jobId()), usage);
-            }
-            if (usage == null) {
-                continue;
-            }
-            job.measure(usage, now);
-            double limit = memoryLimit(job);
-            // with cgroups the kernel holds jobs to their memory; the sampler only measures
-            if (!containment.kernelLimitsMemory() && limit > 0 && usage.residentBytes() > limit && job.state == AgentJob.State.RUNNING) {
-                stop(job.spec.jobId(), FinishedJob.Outcome.FAILED, "memory limit exceeded: the job's "
-                        + usage.processes() + " process(es) hold " + mib(usage.residentBytes())
-                        + " resident, above its memory of " + mib(limit), 0);
-            }
-        }
+        meters.sampled(proc.groups(), jobs.values(), clock.millis())
+                .forEach((jobId, why) -> stop(jobId, FinishedJob.Outcome.FAILED, why, 0));
     }
 
     /** The node's GPUs as {@code nvidia-smi} saw them ({@link NodeMeters#gpusSampled}). */
@@ -499,14 +482,6 @@ public final class Agent {
         return tail.isEmpty() ? "" : "; stderr ends with:\n" + tail;
     }
 
-    /** The memory a job is held to: its order, else the node's default for jobs that ordered none. */
-    private long memoryLimit(AgentJob job) {
-        return containment.policy().memoryOf((long) job.spec.resources().memory());
-    }
-
-    private static String mib(double bytes) {
-        return NodeMeters.mib(bytes);
-    }
 
     private static String firstLine(String text) {
         int newline = text.indexOf('\n');

@@ -3,6 +3,7 @@ package io.grove.agent;
 import io.grove.agent.gpu.Gpu;
 import io.grove.agent.gpu.GpuSample;
 import io.grove.agent.job.JobContainment;
+import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.node.NodeLedger;
 import io.grove.protocol.JobCpu;
@@ -110,6 +111,39 @@ final class NodeMeters {
             }
         }
         return null;
+    }
+
+    /**
+     * Takes a sample of every job's process tree ({@code groups}, by process group): its CPU as
+     * counted and its resident memory.
+     *
+     * @return the running jobs whose resident memory is above their memory, with why; only without
+     *     cgroups (with them, the kernel holds jobs to their memory and the sampler only measures)
+     */
+    Map<String, String> sampled(Map<Long, ProcTable.GroupUsage> groups, Collection<AgentJob> jobs, long nowMs) {
+        Map<String, String> over = new LinkedHashMap<>();
+        for (AgentJob job : jobs) {
+            ProcTable.GroupUsage usage = job.handle == null ? null : groups.get(job.handle.pid());
+            if (job.state == AgentJob.State.RUNNING) {
+                job.countCpu(containment.cpuUsage(job.spec.jobId()), usage);
+            }
+            if (usage == null) {
+                continue;
+            }
+            job.measure(usage, nowMs);
+            long limit = memoryLimit(job);
+            if (!containment.kernelLimitsMemory() && limit > 0 && usage.residentBytes() > limit
+                    && job.state == AgentJob.State.RUNNING) {
+                over.put(job.spec.jobId(), "memory limit exceeded: the job's " + usage.processes() + " process(es) hold "
+                        + mib(usage.residentBytes()) + " resident, above its memory of " + mib(limit));
+            }
+        }
+        return over;
+    }
+
+    /** The memory a job is held to: its order, else the node's default for jobs that ordered none. */
+    long memoryLimit(AgentJob job) {
+        return containment.policy().memoryOf((long) job.spec.resources().memory());
     }
 
     /** What to measure of each running job's disk: its sandbox (with its private /tmp) and its logs. */

@@ -88,7 +88,9 @@ class JobGpusTest {
             FinishedJob second = f.resultOf("op-1-2");
             assertEquals(FinishedJob.Outcome.COMPLETED, second.outcome(), String.valueOf(second.error()));
             WorkDir work = new WorkDir(dir.resolve("work"));
-            String first = Files.readString(work.jobDir("op-1-1").resolve("stdout"));
+            Path firstOut = work.jobDir("op-1-1").resolve("stdout");
+            ClusterFixture.await("the first job's probe", ClusterFixture.unchecked(() -> Files.readString(firstOut).contains("CUDA=")));
+            String first = Files.readString(firstOut);
             String other = Files.readString(work.log("op-1-2", "stdout").orElseThrow());
             assertTrue(first.contains("40: ") && first.contains("No such device or address"), "its own device: " + first);
             assertTrue(first.contains("41: ") && first.contains("Operation not permitted"), "the other's: " + first);
