@@ -1,8 +1,6 @@
 package io.grove.agent;
 
 import io.grove.api.AgentNodeView;
-import io.grove.agent.broker.BrokerStatus;
-import io.grove.agent.gpu.Gpu;
 import io.grove.agent.gpu.GpuCheck;
 import io.grove.agent.gpu.NodeGpus;
 import io.grove.agent.job.JobCgroups;
@@ -74,9 +72,8 @@ public final class AgentDaemon implements AutoCloseable {
     /** The node's tags: as given, and those of its GPUs' models. */
     private final List<String> tags;
     private final java.util.concurrent.ExecutorService gpuChecks;
-    /** Whether the GPUs were found by nvidia-smi (then it is asked about them now and then). */
-    private final boolean gpusFound;
-    private final List<Gpu> gpuList;
+    /** What the machine lets the agent do: cgroups, mount namespaces, GPUs. */
+    private final NodeSetup setup;
     private NodeSampling sampling;
     private final JobCgroups cgroups;
     private NodeClient client;
@@ -104,15 +101,13 @@ public final class AgentDaemon implements AutoCloseable {
         WorkDir workDir = new WorkDir(settings.workDir(), jobUsers.switching());
         jobUsers.leasingIn(JobUsers.LEASES, settings.workDir().toAbsolutePath().normalize().toString(), workDir::hasFiles);
         LOG.info("jobs run as {}", jobUsers.describe());
-        NodeSetup setup = NodeSetup.of(settings, jobUsers, workDir);
+        this.setup = NodeSetup.of(settings, jobUsers, workDir);
         this.cgroups = setup.cgroups();
         this.tags = setup.tags();
-        this.gpusFound = setup.gpusFound();
-        this.gpuList = setup.gpus();
         if (workDir.separateSandboxes() != null) {
             LOG.info("the work directory is closed to job users, so sandboxes are in {}", workDir.separateSandboxes());
         }
-        NodeGpus gpus = new NodeGpus(gpuList, workDir.root());
+        NodeGpus gpus = new NodeGpus(setup.gpus(), workDir.root());
         Resources offered = settings.resources().with(ResourceType.GPU, gpus.all().size());
         if (jobUsers.exclusive() && offered.userSlots() > jobUsers.users().size()) {
             LOG.warn("{} user slots but only {} job uids: the node offers {} slots", (long) offered.userSlots(),
@@ -167,7 +162,7 @@ public final class AgentDaemon implements AutoCloseable {
         daemon.loop.scheduleWithFixedDelay(() -> daemon.guarded(daemon.agent::expireLogs), 0, LOG_EXPIRY_PERIOD_MS,
                 TimeUnit.MILLISECONDS);
         daemon.sampling = new NodeSampling(daemon.agent, daemon::onLoop, r -> daemonThread(r, "grove-agent-sampling"),
-                daemon.gpusFound ? settings.gpus().nvidiaSmi() : null, daemon.gpuList);
+                daemon.setup.gpusFound() ? settings.gpus().nvidiaSmi() : null, daemon.setup.gpus());
         daemon.loop.execute(() -> daemon.publish());
         daemon.connect();
         LOG.info("agent {} started: scheduler {}:{}, resources {}, http {}, broker port {}", nodeId,
