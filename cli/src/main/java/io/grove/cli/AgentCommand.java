@@ -79,7 +79,7 @@ final class AgentCommand implements Callable<Integer> {
                     + "CUDA_VISIBLE_DEVICES; if it fails, those GPUs are taken out of service")
     Path gpuCheck;
 
-    @Option(names = "--gpu-check-timeout", defaultValue = "60s", description = "how long the GPU check may take "
+    @Option(names = "--gpu-check-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "how long the GPU check may take "
             + "(default: ${DEFAULT-VALUE})")
     String gpuCheckTimeout;
 
