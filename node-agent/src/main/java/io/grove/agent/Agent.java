@@ -201,7 +201,8 @@ public final class Agent {
             return;
         }
         JobSpec spec = new JobSpec(start.jobId(), start.operationId(), start.task(), start.index(), start.command(),
-                start.env(), start.resources(), start.diskSpace() == null ? 0 : start.diskSpace());
+                start.env(), start.resources(), orZero(start.diskSpace()), orZero(start.defaultMemory()),
+                orZero(start.defaultDiskSpace()));
         if (!WorkDir.isSafeId(start.jobId())) {
             finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null,
                     "could not start: the job id is not usable as a directory name", 0, clock.millis()), null);
@@ -475,6 +476,10 @@ public final class Agent {
 
     public String nodeId() {
         return nodeId;
+    }
+
+    private static long orZero(Long bytes) {
+        return bytes == null ? 0 : bytes;
     }
 
     private String tailOf(String jobId) {

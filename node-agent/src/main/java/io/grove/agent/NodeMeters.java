@@ -143,7 +143,7 @@ final class NodeMeters {
 
     /** The memory a job is held to: its order, else the node's default for jobs that ordered none. */
     long memoryLimit(AgentJob job) {
-        return containment.policy().memoryOf((long) job.spec.resources().memory());
+        return containment.policy().memoryOf(job.spec);
     }
 
     /** What to measure of each running job's disk: its sandbox (with its private /tmp) and its logs. */
@@ -172,10 +172,11 @@ final class NodeMeters {
                 continue;
             }
             job.diskUsed = entry.getValue();
-            long limit = containment.policy().diskOf(job.spec.diskSpace());
+            long limit = containment.policy().diskOf(job.spec);
             if (job.state == AgentJob.State.RUNNING && job.diskUsed > limit) {
                 over.put(job.spec.jobId(), "disk limit exceeded: its sandbox, /tmp and logs hold " + mib(job.diskUsed)
-                        + ", above its " + (job.spec.diskSpace() > 0 ? "disk_space" : "node's default disk") + " of "
+                        + ", above its " + (job.spec.diskSpace() > 0 ? "disk_space" : job.spec.defaultDiskSpace() > 0
+                                ? "tree's default disk" : "node's default disk") + " of "
                         + mib(limit));
             }
         }

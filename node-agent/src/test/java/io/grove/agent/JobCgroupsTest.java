@@ -158,6 +158,13 @@ class JobCgroupsTest {
             FinishedJob result = f.nextResult();
             assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
             assertTrue(result.error().contains("its memory of 64.0 MiB"), result.error());
+            // the job's tree sets its own default: that one holds
+            f.start(new io.grove.protocol.HeartbeatReply.JobToStart("op-1-2", "op-1", "main", 1,
+                    "x=$(head -c 400000000 /dev/zero | tr '\\0' a); echo survived", java.util.Map.of(),
+                    new io.grove.core.resource.Resources(1, 1, 0, 0, 0), null, 48L << 20, null));
+            FinishedJob tree = f.nextResult();
+            assertEquals(FinishedJob.Outcome.FAILED, tree.outcome(), String.valueOf(tree.error()));
+            assertTrue(tree.error().contains("its memory of 48.0 MiB"), tree.error());
         }
     }
 

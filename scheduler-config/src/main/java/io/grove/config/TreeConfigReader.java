@@ -1,6 +1,7 @@
 package io.grove.config;
 
 import io.grove.config.yaml.MapReader;
+import io.grove.config.yaml.Sizes;
 import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.EphemeralSubpoolConfig;
 import io.grove.core.pool.FifoPoolSchedulingOrder;
@@ -8,6 +9,7 @@ import io.grove.core.pool.FifoSortParameter;
 import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.pool.IntegralGuaranteesConfig;
 import io.grove.core.pool.IntegralGuaranteesSettings;
+import io.grove.core.pool.JobDefaults;
 import io.grove.core.pool.OperationCountSettings;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolPreemptionConfig;
@@ -94,7 +96,15 @@ public final class TreeConfigReader {
                 integral,
                 readPools(tree, acls),
                 tree.number("infer_weight_from_guarantees_share_multiplier",
-                        "infer_weight_from_strong_guarantee_share_multiplier", "infer_weight_from_min_share_ratio_multiplier"));
+                        "infer_weight_from_strong_guarantee_share_multiplier", "infer_weight_from_min_share_ratio_multiplier"),
+                jobDefaults(tree));
+    }
+
+    /** {@code default_job_memory} and {@code default_job_disk_space}: what nodes hold jobs that order none to. */
+    private static JobDefaults jobDefaults(MapReader tree) {
+        Long memory = Sizes.bytes(tree, "default_job_memory", 1L << 50, "1 PiB");
+        Long disk = Sizes.bytes(tree, "default_job_disk_space", 1L << 50, "1 PiB");
+        return new JobDefaults(memory == null || memory < 0 ? 0 : memory, disk == null || disk < 0 ? 0 : disk);
     }
 
     private static IntegralGuaranteesSettings readIntegralSettings(MapReader reader) {

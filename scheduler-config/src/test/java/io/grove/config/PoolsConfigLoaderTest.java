@@ -166,6 +166,18 @@ class PoolsConfigLoaderTest {
     }
 
     @Test
+    void aTreeMaySetTheMemoryAndDiskOfJobsThatOrderNone() {
+        LoadResult<PoolsConfig> result = PoolsConfigLoader.load(
+                "pool_trees: {t: {default_job_memory: 512Mi, default_job_disk_space: 20Gi, pools: {a: {}}}}", "inline");
+        assertTrue(result.ok(), result.describe());
+        assertEquals(new io.grove.core.pool.JobDefaults(512L << 20, 20L << 30), result.value().trees().get("t").jobDefaults());
+        assertEquals(io.grove.core.pool.JobDefaults.NODE, PoolsConfigLoader.load("pool_trees: {t: {pools: {a: {}}}}", "inline")
+                .value().trees().get("t").jobDefaults(), "unset: the nodes' own");
+        String bad = PoolsConfigLoader.load("pool_trees: {t: {default_job_memory: lots, pools: {a: {}}}}", "inline").describe();
+        assertTrue(bad.contains("default_job_memory"), bad);
+    }
+
+    @Test
     void emptyAndNonMappingDocumentsAreRefused() {
         assertEquals(ProblemCode.YAML_SYNTAX, PoolsConfigLoader.load("", "empty").problems().get(0).code());
         assertEquals(ProblemCode.WRONG_TYPE, PoolsConfigLoader.load("- a\n- b\n", "list").problems().get(0).code());

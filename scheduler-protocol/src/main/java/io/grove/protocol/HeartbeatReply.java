@@ -48,21 +48,36 @@ public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobs
      * @param env extra environment
      * @param resources what the job may use
      * @param diskSpace the disk the job ordered, in bytes (its sandbox, private /tmp and logs); {@code null} for none
+     * @param defaultMemory its tree's memory limit for a job that ordered no memory; {@code null}: the node's own
+     * @param defaultDiskSpace its tree's disk limit for a job that ordered no disk; {@code null}: the node's own
      */
     public record JobToStart(String jobId, String operationId, String task, int index, String command,
             Map<String, String> env, Resources resources,
             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-            Long diskSpace) {
+            Long diskSpace,
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            Long defaultMemory,
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            Long defaultDiskSpace) {
 
         /** A job that orders no disk. */
         public JobToStart(String jobId, String operationId, String task, int index, String command,
                 Map<String, String> env, Resources resources) {
-            this(jobId, operationId, task, index, command, env, resources, null);
+            this(jobId, operationId, task, index, command, env, resources, null, null, null);
+        }
+
+        /** A job whose tree sets no defaults. */
+        public JobToStart(String jobId, String operationId, String task, int index, String command,
+                Map<String, String> env, Resources resources, Long diskSpace) {
+            this(jobId, operationId, task, index, command, env, resources, diskSpace, null, null);
         }
 
         public JobToStart {
-            if (diskSpace != null && diskSpace < 0) {
-                throw new IllegalArgumentException("'disk_space' must not be negative, got " + diskSpace);
+            for (Long bytes : new Long[] {diskSpace, defaultMemory, defaultDiskSpace}) {
+                if (bytes != null && bytes < 0) {
+                    throw new IllegalArgumentException("'disk_space', 'default_memory' and 'default_disk_space' must not "
+                            + "be negative, got " + bytes);
+                }
             }
             Checks.required(jobId, "job_id");
             Checks.required(operationId, "operation_id");

@@ -49,6 +49,12 @@ final class HeartbeatWriter {
             if (job.diskSpace() != null) {
                 out.writeNumberField("disk_space", job.diskSpace().longValue());
             }
+            if (job.defaultMemory() != null) {
+                out.writeNumberField("default_memory", job.defaultMemory().longValue());
+            }
+            if (job.defaultDiskSpace() != null) {
+                out.writeNumberField("default_disk_space", job.defaultDiskSpace().longValue());
+            }
             out.writeEndObject();
         }
         out.writeEndArray();

@@ -198,7 +198,9 @@ class HeartbeatCodecTest {
             }
             start.add(new HeartbeatReply.JobToStart(id(random), id(random), random.nextBoolean() ? null : "task",
                     random.nextInt(), random.nextBoolean() ? null : "echo 'ü' > /dev/null", env, resources(random),
-                    random.nextBoolean() ? null : random.nextLong(0, 1L << 50)));
+                    random.nextBoolean() ? null : random.nextLong(0, 1L << 50),
+                    random.nextBoolean() ? null : random.nextLong(0, 1L << 40),
+                    random.nextBoolean() ? null : random.nextLong(0, 1L << 40)));
         }
         List<HeartbeatReply.JobToAbort> abort = new ArrayList<>();
         for (int i = random.nextInt(3); i > 0; i--) {

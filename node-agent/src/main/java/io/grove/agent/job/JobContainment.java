@@ -50,11 +50,10 @@ public final class JobContainment {
             Path sandbox = workDir.sandbox(spec.jobId());
             Path dir = workDir.jobDir(spec.jobId());
             List<Gpu> devices = gpus.of(spec.jobId());
-            List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec.resources().cpu(),
-                    (long) spec.resources().memory(), gpus.deniedTo(spec.jobId())));
+            List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec, gpus.deniedTo(spec.jobId())));
             JobNamespace namespace = user != null && policy.privateDirs()
                     ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
-                            policy.memoryOf((long) spec.resources().memory())) : null;
+                            policy.memoryOf(spec)) : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                     dir.resolve("stderr"), JobEnvironment.of(spec, nodeId, sandbox, user, devices), user, cgroup, namespace));
         } catch (IOException | RuntimeException e) {

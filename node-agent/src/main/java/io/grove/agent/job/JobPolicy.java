@@ -39,20 +39,20 @@ public record JobPolicy(CpuLimit cpuLimit, long pidsLimit, long defaultMemoryByt
         }
     }
 
-    /** The cgroup limits of a job that ordered {@code cpu} cores and {@code memoryBytes}. */
-    public CgroupLimits limitsFor(double cpu, long memoryBytes, List<String> deniedDevices) {
-        return new CgroupLimits(memoryBytes > 0 ? memoryBytes : defaultMemoryBytes, cpu, cpuLimit, pidsLimit,
-                deniedDevices);
+    /** The cgroup limits of a job, every device but its own denied. */
+    public CgroupLimits limitsFor(JobSpec job, List<String> deniedDevices) {
+        return new CgroupLimits(memoryOf(job), job.resources().cpu(), cpuLimit, pidsLimit, deniedDevices);
     }
 
-    /** The memory a job is held to: its order, else the default. */
-    public long memoryOf(long orderedBytes) {
-        return orderedBytes > 0 ? orderedBytes : defaultMemoryBytes;
+    /** The memory a job is held to: its order, else its tree's default, else the node's. */
+    public long memoryOf(JobSpec job) {
+        long ordered = (long) job.resources().memory();
+        return ordered > 0 ? ordered : job.defaultMemory() > 0 ? job.defaultMemory() : defaultMemoryBytes;
     }
 
-    /** The disk a job is held to: its order, else the default. */
-    public long diskOf(long orderedBytes) {
-        return orderedBytes > 0 ? orderedBytes : defaultDiskBytes;
+    /** The disk a job is held to: its order, else its tree's default, else the node's. */
+    public long diskOf(JobSpec job) {
+        return job.diskSpace() > 0 ? job.diskSpace() : job.defaultDiskSpace() > 0 ? job.defaultDiskSpace() : defaultDiskBytes;
     }
 
     /** This policy without private directories (the machine does not allow mount namespaces). */

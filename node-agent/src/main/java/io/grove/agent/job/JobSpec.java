@@ -9,14 +9,17 @@ import java.util.Map;
  * @param index the job's index within its task ({@code GROVE_JOB_INDEX})
  * @param command run with {@code bash -c}
  * @param resources what it may use; its memory is the limit enforced
- * @param diskSpace the disk it ordered in bytes (sandbox, private /tmp, logs); 0 for none (the
- *     node's default limit holds)
+ * @param diskSpace the disk it ordered in bytes (sandbox, private /tmp, logs); 0 for none
+ * @param defaultMemory its tree's memory limit for when it ordered none; 0: the node's own default
+ * @param defaultDiskSpace its tree's disk limit for when it ordered none; 0: the node's own default
  */
 public record JobSpec(String jobId, String operationId, String task, int index, String command,
-        Map<String, String> env, Resources resources, long diskSpace) {
+        Map<String, String> env, Resources resources, long diskSpace, long defaultMemory, long defaultDiskSpace) {
 
     public JobSpec {
         env = env == null ? Map.of() : Map.copyOf(env);
         diskSpace = Math.max(0, diskSpace);
+        defaultMemory = Math.max(0, defaultMemory);
+        defaultDiskSpace = Math.max(0, defaultDiskSpace);
     }
 }

@@ -3,6 +3,7 @@ package io.grove.config.spec;
 import io.grove.config.LoadResult;
 import io.grove.config.yaml.MapReader;
 import io.grove.config.yaml.Problems;
+import io.grove.config.yaml.Sizes;
 import io.grove.config.yaml.YamlDocument;
 import io.grove.core.node.NodeFilter;
 import io.grove.core.operation.OperationPreemption;
@@ -173,7 +174,7 @@ public final class OperationSpecLoader {
                 values.put(type, amount);
             }
         }
-        Long disk = diskSpace(task);
+        Long disk = Sizes.bytes(task, "disk_space", SpecBounds.MAX_DISK_SPACE, "1 PiB a job");
         Map<String, String> env = task.stringMap("env");
         boolean ok = disk == null || disk >= 0;
         ok &= bounded(task, "command", command, SpecBounds.MAX_COMMAND) != null || command == null;
@@ -207,26 +208,6 @@ public final class OperationSpecLoader {
         }
         Resources job = new PartialResources(values).orElse(0);
         return new TaskSpec(name, count, command, job, env, disk == null ? 0 : disk);
-    }
-
-    /** {@code disk_space} of a job, with units as memory ({@code 10Gi}); -1 after a problem, null when absent. */
-    private static Long diskSpace(MapReader task) {
-        String raw = task.string("disk_space");
-        if (raw == null) {
-            return null;
-        }
-        try {
-            double bytes = ResourceAmounts.parse(ResourceType.MEMORY, raw);
-            if (bytes > SpecBounds.MAX_DISK_SPACE) {
-                task.problem("disk_space", ProblemCode.BAD_VALUE, "at most " + SpecBounds.MAX_DISK_SPACE
-                        + " bytes (1 PiB) a job, got " + raw);
-                return -1L;
-            }
-            return Math.round(bytes);
-        } catch (IllegalArgumentException e) {
-            task.problem("disk_space", ProblemCode.BAD_VALUE, e.getMessage());
-            return -1L;
-        }
     }
 
     /** Env names must be valid variable names; entries and values are bounded. */

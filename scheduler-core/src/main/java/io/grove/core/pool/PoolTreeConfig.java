@@ -20,6 +20,7 @@ import java.util.List;
  * @param inferWeightFromGuaranteesShareMultiplier when set (at least 1), a pool without a weight of
  *     its own gets {@code multiplier × (its largest strong guarantee share + its subtree's flow
  *     ratio) / (the same of its parent)}; {@code null}: weight 1
+ * @param jobDefaults the memory and disk limits of jobs that order none, sent to the nodes with each start
  */
 public record PoolTreeConfig(
         String name,
@@ -33,7 +34,8 @@ public record PoolTreeConfig(
         PreemptionSettings preemption,
         IntegralGuaranteesSettings integralGuarantees,
         List<PoolConfig> pools,
-        Double inferWeightFromGuaranteesShareMultiplier) {
+        Double inferWeightFromGuaranteesShareMultiplier,
+        JobDefaults jobDefaults) {
 
     /** Name of the root pool of every tree. */
     public static final String ROOT = "<Root>";
@@ -48,6 +50,18 @@ public record PoolTreeConfig(
         preemption = preemption == null ? PreemptionSettings.DEFAULT : preemption;
         integralGuarantees = integralGuarantees == null ? IntegralGuaranteesSettings.DEFAULT : integralGuarantees;
         pools = List.copyOf(pools == null ? List.of() : pools);
+        jobDefaults = jobDefaults == null ? JobDefaults.NODE : jobDefaults;
+    }
+
+    /** A tree whose jobs get the nodes' own defaults. */
+    public PoolTreeConfig(String name, String nodesFilter, ResourceType mainResource, String defaultParentPool,
+            FifoPoolSchedulingOrder fifoPoolSchedulingOrder, boolean enableStepFunctionForGangOperations,
+            OperationCountSettings counts, StarvationSettings starvation, PreemptionSettings preemption,
+            IntegralGuaranteesSettings integralGuarantees, List<PoolConfig> pools,
+            Double inferWeightFromGuaranteesShareMultiplier) {
+        this(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools,
+                inferWeightFromGuaranteesShareMultiplier, JobDefaults.NODE);
     }
 
     /** A tree that does not infer weights from guarantees. */
@@ -67,23 +81,32 @@ public record PoolTreeConfig(
     public PoolTreeConfig withIntegralGuarantees(IntegralGuaranteesSettings settings) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
                 enableStepFunctionForGangOperations, counts, starvation, preemption, settings, pools,
-                inferWeightFromGuaranteesShareMultiplier);
+                inferWeightFromGuaranteesShareMultiplier, jobDefaults);
     }
 
     /** The same tree with other top-level pools. */
     public PoolTreeConfig withPools(List<PoolConfig> newPools) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
                 enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, newPools,
-                inferWeightFromGuaranteesShareMultiplier);
+                inferWeightFromGuaranteesShareMultiplier, jobDefaults);
     }
 
     public PoolTreeConfig withStepFunctionForGangOperations(boolean enabled) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
-                enabled, counts, starvation, preemption, integralGuarantees, pools, inferWeightFromGuaranteesShareMultiplier);
+                enabled, counts, starvation, preemption, integralGuarantees, pools, inferWeightFromGuaranteesShareMultiplier,
+                jobDefaults);
     }
 
     public PoolTreeConfig withInferredWeights(Double multiplier) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
-                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools, multiplier);
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools, multiplier,
+                jobDefaults);
+    }
+
+    /** The same tree with other defaults for jobs that order no memory or disk. */
+    public PoolTreeConfig withJobDefaults(JobDefaults defaults) {
+        return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools,
+                inferWeightFromGuaranteesShareMultiplier, defaults);
     }
 }

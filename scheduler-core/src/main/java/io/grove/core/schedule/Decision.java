@@ -45,8 +45,15 @@ public record Decision(
      * @param resources what the job may use
      * @param preemptive whether it was started by preempting others
      */
+    /**
+     * A job to start.
+     *
+     * @param diskSpace the disk it ordered, in bytes; 0 for none
+     * @param defaults what its node holds it to where it ordered no memory or disk (its tree's)
+     */
     public record JobStart(String jobId, String operationId, String task, int index, String command,
-            Map<String, String> env, Resources resources, boolean preemptive, long diskSpace) {
+            Map<String, String> env, Resources resources, boolean preemptive, long diskSpace,
+            io.grove.core.pool.JobDefaults defaults) {
     }
 
     /** Why a job is interrupted. */

@@ -12,6 +12,7 @@ import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolConfig;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -88,5 +89,16 @@ class DiskPlacementTest {
         assertEquals("disk full: 3 MiB free", h.cluster().node("n1").condition().unschedulable());
         h.rounds(2, SECOND);
         assertEquals(4, h.running("op"), "once it says it can again, it is given jobs");
+    }
+
+    @Test
+    void aStartCarriesItsTreesDefaultsForJobsThatOrderNoMemoryOrDisk() {
+        io.grove.core.pool.PoolTreeConfig tree = io.grove.core.pool.PoolTreeConfig.withPools("physical",
+                List.of(PoolConfig.builder("etl").build())).withJobDefaults(new io.grove.core.pool.JobDefaults(512L << 20, GIB));
+        ClusterHarness h = ClusterHarness.of(tree).node("n1", node(4, 64));
+        h.submit("op", OperationSpec.builder().pool("etl").jobs(1, job(1, 0)).build());
+        h.update();
+        Decision decision = h.heartbeat("n1");
+        assertEquals(new io.grove.core.pool.JobDefaults(512L << 20, GIB), decision.starts().get(0).defaults());
     }
 }

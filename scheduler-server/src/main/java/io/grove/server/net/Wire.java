@@ -29,6 +29,11 @@ final class Wire {
                 cpu(message.jobCpu()));
     }
 
+    /** A size, or {@code null} for none (0), so that the frame leaves it out. */
+    private static Long positive(long bytes) {
+        return bytes > 0 ? bytes : null;
+    }
+
     static List<io.grove.core.operation.JobCpu> cpu(List<io.grove.protocol.JobCpu> counted) {
         if (counted.isEmpty()) {
             return List.of();
@@ -71,7 +76,8 @@ final class Wire {
         List<HeartbeatReply.JobToStart> starts = new ArrayList<>(decision.starts().size());
         for (Decision.JobStart start : decision.starts()) {
             starts.add(new HeartbeatReply.JobToStart(start.jobId(), start.operationId(), start.task(), start.index(),
-                    start.command(), start.env(), start.resources(), start.diskSpace() > 0 ? start.diskSpace() : null));
+                    start.command(), start.env(), start.resources(), positive(start.diskSpace()),
+                    positive(start.defaults().memoryBytes()), positive(start.defaults().diskSpaceBytes())));
         }
         List<HeartbeatReply.JobToAbort> aborts = new ArrayList<>(decision.aborts().size());
         for (Decision.JobAbort abort : decision.aborts()) {
