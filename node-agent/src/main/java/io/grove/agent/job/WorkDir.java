@@ -69,14 +69,6 @@ public final class WorkDir {
      *     and logs stay in the work directory.
      */
     public WorkDir(Path root, boolean forOtherUsers) throws IOException {
-        this(root, forOtherUsers, SANDBOXES);
-    }
-
-    /**
-     * @param sandboxRoot where sandboxes go when the work directory is closed to job users (a
-     *     root-owned directory no job can write to; tests give their own)
-     */
-    WorkDir(Path root, boolean forOtherUsers, Path sandboxRoot) throws IOException {
         this.root = root;
         this.forOtherUsers = forOtherUsers;
         // records and logs are the agent's alone; with job users the job directories can be
@@ -88,7 +80,7 @@ public final class WorkDir {
         SafeDirs.ensure(root.resolve("logs"), PRIVATE_DIR);
         Path absolute = root.toAbsolutePath().normalize();
         this.sandboxes = forOtherUsers && !openToOthers(absolute.getParent())
-                ? sandboxRoot.resolve(Integer.toHexString(absolute.toString().hashCode()))
+                ? SANDBOXES.resolve(Integer.toHexString(absolute.toString().hashCode()))
                 : null;
         if (sandboxes != null) {
             SafeDirs.ensure(sandboxes, PASSAGE);
