@@ -15,6 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** The distribution's launcher, {@code bin/grove}, run with a stand-in for java that prints its arguments. */
 class LauncherTest {
 
+    /** Every daemon out of memory exits, for its supervisor to restart a clean process. */
+    static final String OOM = "-XX:+ExitOnOutOfMemoryError";
+
+
     static final String GC = "-XX:MaxGCPauseMillis=5 -XX:MaxTenuringThreshold=0 -XX:+UnlockExperimentalVMOptions "
             + "-XX:G1NewSizePercent=1";
 
@@ -23,18 +27,18 @@ class LauncherTest {
 
     @Test
     void theSchedulerGetsShortPausesUnlessToldOtherwise() throws Exception {
-        assertEquals(GC + " -Xmx4g -jar LIB scheduler --config x", run(Map.of("GROVE_JAVA_OPTS", "-Xmx4g"),
+        assertEquals(OOM + " " + GC + " -Xmx4g -jar LIB scheduler --config x", run(Map.of("GROVE_JAVA_OPTS", "-Xmx4g"),
                 "scheduler", "--config", "x"));
-        assertEquals("-Xmx4g -jar LIB scheduler", run(Map.of("GROVE_JAVA_OPTS", "-Xmx4g", "GROVE_SCHEDULER_GC_OPTS", ""),
+        assertEquals(OOM + " -Xmx4g -jar LIB scheduler", run(Map.of("GROVE_JAVA_OPTS", "-Xmx4g", "GROVE_SCHEDULER_GC_OPTS", ""),
                 "scheduler"));
-        assertEquals("-XX:+UseZGC -jar LIB scheduler", run(Map.of("GROVE_SCHEDULER_GC_OPTS", "-XX:+UseZGC"),
+        assertEquals(OOM + " -XX:+UseZGC -jar LIB scheduler", run(Map.of("GROVE_SCHEDULER_GC_OPTS", "-XX:+UseZGC"),
                 "scheduler"));
     }
 
     @Test
     void otherCommandsRunAsTheyAre() throws Exception {
-        assertEquals("-jar LIB agent --scheduler s:7077", run(Map.of(), "agent", "--scheduler", "s:7077"));
-        assertEquals("-Xmx1g -jar LIB status", run(Map.of("GROVE_JAVA_OPTS", "-Xmx1g"), "status"));
+        assertEquals(OOM + " -jar LIB agent --scheduler s:7077", run(Map.of(), "agent", "--scheduler", "s:7077"));
+        assertEquals(OOM + " -Xmx1g -jar LIB status", run(Map.of("GROVE_JAVA_OPTS", "-Xmx1g"), "status"));
     }
 
     /** The arguments java got, with the jar's path as LIB. */

@@ -10,10 +10,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
@@ -21,7 +19,6 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.ssl.SslContext;
@@ -32,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -48,8 +44,11 @@ public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
 
     private final Channel server;
+    /** How many times a connection was not read because its client did not read its answers. */
+    private final java.util.concurrent.atomic.AtomicLong heldBack;
 
-    private ApiServer(Channel server) {
+    private ApiServer(Channel server, java.util.concurrent.atomic.AtomicLong heldBack) {
+        this.heldBack = heldBack;
         this.server = server;
     }
 
@@ -68,6 +67,7 @@ public final class ApiServer implements AutoCloseable {
                 limits.maxConnectionsPerAddress());
         BiFunction<HttpRequest, String, ApiException> gate = routes instanceof HeaderGate headerGate
                 ? (head, source) -> headerGate.checkHead(toApi(head, "", source)) : (head, source) -> null;
+        java.util.concurrent.atomic.AtomicLong heldBack = new java.util.concurrent.atomic.AtomicLong();
         Channel channel = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel(boss))
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -79,10 +79,10 @@ public final class ApiServer implements AutoCloseable {
                         }
                         ch.pipeline().addLast(new HttpServerCodec(4096, 16 * 1024, 64 * 1024),
                                 new RequestGuard(limits, gate), new Aggregator(limits.maxBodyBytes()),
-                                new Handler(routes));
+                                new RequestHandler(routes, heldBack));
                     }
                 }).bind(host, port).sync().channel();
-        return new ApiServer(channel);
+        return new ApiServer(channel, heldBack);
     }
 
     /** Collects a request's body, answering one above the maximum with the documented JSON 413. */
@@ -131,6 +131,11 @@ public final class ApiServer implements AutoCloseable {
                 request.headers().get(HttpHeaderNames.AUTHORIZATION));
     }
 
+    /** How many times a connection was held back: not read while its client did not read its answers. */
+    public long heldBack() {
+        return heldBack.get();
+    }
+
     public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
@@ -144,69 +149,4 @@ public final class ApiServer implements AutoCloseable {
     static final String HTML_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-    /** Turns Netty requests into {@link ApiRequest}s and responses back. */
-    private static final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
-        private final Function<ApiRequest, CompletableFuture<ApiResponse>> routes;
-
-        Handler(Function<ApiRequest, CompletableFuture<ApiResponse>> routes) {
-            this.routes = routes;
-        }
-
-        @Override
-        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-            boolean keepAlive = HttpUtil.isKeepAlive(request);
-            if (!request.decoderResult().isSuccess()) {
-                write(ctx, error(400, "BAD_REQUEST", "the request is not valid HTTP: " + request.decoderResult().cause(),
-                        Map.of()), false);
-                return;
-            }
-            ApiRequest api = toApi(request, request.content().toString(StandardCharsets.UTF_8),
-                    String.valueOf(ctx.channel().remoteAddress()));
-            CompletableFuture<ApiResponse> response;
-            try {
-                response = routes.apply(api);
-            } catch (RuntimeException e) {
-                response = CompletableFuture.failedFuture(e);
-            }
-            response.whenComplete((ok, failure) -> write(ctx, failure == null ? ok : toError(failure, api), keepAlive));
-        }
-
-        private ApiResponse toError(Throwable failure, ApiRequest request) {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
-            if (cause instanceof ApiException api) {
-                return error(api.status(), api.code(), api.getMessage(), api.details());
-            }
-            LOG.error("{} /{} failed", request.method(), String.join("/", request.path()), cause);
-            return error(500, "INTERNAL", String.valueOf(cause.getMessage()), Map.of());
-        }
-
-        private ApiResponse error(int status, String code, String message, Map<String, Object> details) {
-            return ApiResponse.json(status, new ApiError(code, message, details));
-        }
-
-        private static void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
-            byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
-            FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(bytes));
-            http.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
-            http.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
-            http.headers().set("X-Content-Type-Options", "nosniff");
-            if (response.contentType().startsWith("text/html")) {
-                // a page served here loads nothing from elsewhere, runs no inline script, is framed by no one
-                http.headers().set("Content-Security-Policy", HTML_POLICY);
-                http.headers().set("Referrer-Policy", "no-referrer");
-            }
-            if (keepAlive) {
-                HttpUtil.setKeepAlive(http, true);
-                ctx.writeAndFlush(http);
-            } else {
-                ctx.writeAndFlush(http).addListener(ChannelFutureListener.CLOSE);
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
-        }
-    }
 }

@@ -38,6 +38,7 @@ class HttpLimitsTest {
     /** Routes that need {@code Authorization: Bearer ok} for everything but /healthz, checked on the head. */
     static final class Routes implements Function<ApiRequest, CompletableFuture<ApiResponse>>, HeaderGate {
         volatile int bodiesRead;
+        final java.util.concurrent.atomic.AtomicInteger bigAnswers = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
         public ApiException checkHead(ApiRequest head) {
@@ -47,6 +48,10 @@ class HttpLimitsTest {
 
         @Override
         public CompletableFuture<ApiResponse> apply(ApiRequest request) {
+            if (request.path().equals(List.of("big"))) {
+                bigAnswers.incrementAndGet();
+                return CompletableFuture.completedFuture(ApiResponse.json(200, "\"" + "x".repeat(64 * 1024) + "\""));
+            }
             bodiesRead++;
             return CompletableFuture.completedFuture(ApiResponse.json(200, "{\"length\": " + request.body().length() + "}"));
         }
@@ -180,5 +185,48 @@ class HttpLimitsTest {
             answer = readToClose(again);
         }
         assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+    }
+
+    @Test
+    void aClientThatPipelinesAndNeverReadsIsHeldBackAndOthersAreServed() throws Exception {
+        start(new HttpLimits(64, 32, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024));
+        Socket greedy = connect();
+        // 2,000 requests for a 64 KiB answer each in one write, and never a read
+        send(greedy, "GET /big HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\n\r\n".repeat(2000));
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (server.heldBack() == 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(server.heldBack() > 0, "the server never stopped for a client that does not read ("
+                + routes.bigAnswers.get() + " answers made)");
+        for (int i = 0; i < 20; i++) {
+            assertTrue(exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .startsWith("HTTP/1.1 200"), "another client is answered");
+            // answered only as far as the kernel's buffers take them, of 2,000 asked for
+            assertTrue(routes.bigAnswers.get() < 500, "answers made for a client that reads none: " + routes.bigAnswers.get());
+        }
+        // once it reads, the server reads on, finds it pipelined more than it keeps, and closes it
+        long received = 0;
+        try (InputStream in = greedy.getInputStream()) {
+            byte[] buffer = new byte[64 * 1024];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                received += n;
+            }
+        } catch (java.net.SocketException reset) {
+            // closed with requests of its unread: the kernel resets the connection
+        }
+        assertTrue(received > 0 && routes.bigAnswers.get() < 500, received + " bytes, " + routes.bigAnswers.get() + " answers");
+    }
+
+    @Test
+    void aFewPipelinedRequestsAreAnsweredInOrder() throws Exception {
+        start(new HttpLimits(64, 32, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024));
+        Socket socket = connect();
+        send(socket, ("POST /a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 1\r\n\r\n1"
+                + "POST /b HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 2\r\n\r\n22"
+                + "POST /c HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 3\r\n\r\n333"));
+        for (int length = 1; length <= 3; length++) {
+            assertEquals(length, body(readResponse(socket)).get("length").asInt());
+        }
     }
 }
