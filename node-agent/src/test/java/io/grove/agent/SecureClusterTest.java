@@ -82,6 +82,22 @@ class SecureClusterTest {
             assertEquals(401, get(direct, null).status(), "the agent gives logs to the scheduler only");
             assertEquals(401, get(direct, ALICE).status());
             assertEquals(200, get(direct, NODE_TOKEN).status());
+
+            // a job that fails with a secret on its stderr: its owner and the admins read it, bob does not
+            HttpResponse<String> failing = http.send(HttpRequest.newBuilder(URI.create(api + "/operations"))
+                    .header("Authorization", "Bearer " + ALICE).POST(HttpRequest.BodyPublishers.ofString(
+                            "pool: prod\nmax_failed_job_count: 0\ntasks:\n  main: {job_count: 1, cpu: 1, memory: 64Mi, "
+                                    + "command: 'echo password=hunter2 >&2; exit 3'}\n"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            String failed = json.readTree(failing.body()).get("id").asText();
+            URI operation = URI.create(api + "/operations/" + failed);
+            URI jobs = URI.create(api + "/operations/" + failed + "/jobs");
+            await("the job to fail", unchecked(() -> get(operation, ALICE).body().get("state").asText().equals("failed")));
+            assertTrue(get(operation, ALICE).body().get("message").asText().contains("password=hunter2"));
+            assertTrue(get(jobs, ALICE).body().get(0).get("message").asText().contains("password=hunter2"));
+            String seenByBob = get(operation, BOB).body().toString() + get(jobs, BOB).body().toString();
+            assertTrue(!seenByBob.contains("hunter2") && seenByBob.contains("exit code 3")
+                    && seenByBob.contains("withheld"), seenByBob);
         }
     }
 }

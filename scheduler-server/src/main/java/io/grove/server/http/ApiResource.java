@@ -90,8 +90,24 @@ abstract class ApiResource {
      */
     Operation mayChange(ApiRequest request, Cluster cluster, Operation operation,
             String action) {
-        if (operation.user().equals(request.user())) {
+        String rule = refusal(request, cluster, operation);
+        if (rule == null) {
             return operation;
+        }
+        throw forbidden(request, action, operation.id(), "user " + request.user() + " may not " + action + " "
+                + operation.id() + " of " + operation.user() + ": only its owner and its pool's administrators may ("
+                + rule + ")");
+    }
+
+    /** Whether {@code request}'s user may see what the operation's jobs printed (as {@link #mayChange}). */
+    boolean mayReadOutput(ApiRequest request, Cluster cluster, Operation operation) {
+        return refusal(request, cluster, operation) == null;
+    }
+
+    /** {@code null} when the user is the operation's owner or administers one of its pools; else the rule that refuses. */
+    private String refusal(ApiRequest request, Cluster cluster, Operation operation) {
+        if (operation.user().equals(request.user())) {
+            return null;
         }
         AccessControl access = config.current().access();
         String rule = null;
@@ -102,13 +118,11 @@ abstract class ApiResource {
             AccessControl.Decision decision = access.mayAdminister(placed.getKey(), path,
                     identity(request));
             if (decision.allowed()) {
-                return operation;
+                return null;
             }
             rule = decision.rule();
         }
-        throw forbidden(request, action, operation.id(), "user " + request.user() + " may not " + action + " "
-                + operation.id() + " of " + operation.user() + ": only its owner and its pool's administrators may ("
-                + rule + ")");
+        return rule == null ? "no rule allows it" : rule;
     }
 
     ApiException forbidden(ApiRequest request, String action, String target, String message) {

@@ -28,20 +28,21 @@ final class JobRoutes extends ApiResource {
 
     @Override
     void addTo(Routes.Builder routes) {
-        routes.get("/api/v1/operations/{id}/jobs", (request, params) -> jobs(params.get("id")))
+        routes.get("/api/v1/operations/{id}/jobs", (request, params) -> jobs(request, params.get("id")))
                 .get("/api/v1/operations/{id}/jobs/{job}/logs",
                         (request, params) -> logs(request, params.get("id"), params.get("job")));
     }
 
-    private CompletableFuture<ApiResponse> jobs(String id) {
+    private CompletableFuture<ApiResponse> jobs(ApiRequest request, String id) {
         return read(cluster -> {
             Operation operation = operation(cluster, id);
+            boolean output = mayReadOutput(request, cluster, operation);
             List<JobView> list = new ArrayList<>();
             for (Job job : operation.finishedJobs()) {
-                list.add(views.job(job));
+                list.add(views.job(job, output));
             }
             for (Job job : operation.runningJobs()) {
-                list.add(views.job(job));
+                list.add(views.job(job, output));
             }
             return list;
         });

@@ -36,7 +36,10 @@ final class OperationRoutes extends ApiResource {
         routes.post("/api/v1/operations", (request, params) -> submit(request))
                 .get("/api/v1/operations", (request, params) -> listOperations(request))
                 .get("/api/v1/operations/{id}",
-                        (request, params) -> read(cluster -> views.operation(operation(cluster, params.get("id")), cluster)))
+                        (request, params) -> read(cluster -> {
+                            Operation operation = operation(cluster, params.get("id"));
+                            return views.operation(operation, cluster, mayReadOutput(request, cluster, operation));
+                        }))
                 .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
                 .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")))
                 .get("/api/v1/operations/{id}/explain",
@@ -160,7 +163,7 @@ final class OperationRoutes extends ApiResource {
             }
             CompletableFuture<Void> durable = journal.append(new JournalEvent.Updated(id, weight, limits, tree, pool,
                     clock.now().toEpochMilli()));
-            OperationDetails view = views.operation(operation(cluster, id), cluster);
+            OperationDetails view = views.operation(operation(cluster, id), cluster, true);
             return durable.thenApply(done -> ApiResponse.ok(view));
         }).thenCompose(future -> future);
     }

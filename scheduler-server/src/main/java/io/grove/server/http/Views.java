@@ -67,7 +67,7 @@ final class Views {
                 shares == null ? null : starvation(cluster, tree, operation.id()));
     }
 
-    OperationDetails operation(Operation operation, Cluster cluster) {
+    OperationDetails operation(Operation operation, Cluster cluster, boolean mayReadOutput) {
         OperationPreemption own = operation.spec().preemption();
         Map<String, OperationDetails.InTree> trees = new LinkedHashMap<>();
         List<OperationDetails.Alert> alerts = new ArrayList<>();
@@ -92,7 +92,7 @@ final class Views {
                 own.fairShareStarvationTimeoutMillis() == null ? null : own.fairShareStarvationTimeoutMillis() / 1000.0 + "s",
                 own.nonPreemptibleResourceUsageThreshold() == null ? null
                         : amounts(own.nonPreemptibleResourceUsageThreshold()),
-                operation.finalMessage(), trees, alerts);
+                JobOutput.forReader(operation.finalMessage(), mayReadOutput), trees, alerts);
     }
 
     static io.grove.api.PendingReason pendingReason(PendingReason reason) {
@@ -105,10 +105,12 @@ final class Views {
                 operation.completedJobCount(), operation.failedJobCount(), operation.abortedJobCount());
     }
 
-    JobView job(Job job) {
+    /** A job as {@code mayReadOutput} says its reader may see it: with or without what it printed. */
+    JobView job(Job job, boolean mayReadOutput) {
         return new JobView(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(), lower(job.state()),
                 job.nodeId(), addresses.of(job.nodeId()), job.tree(), amounts(job.resources()), time(job.startTime()),
-                time(job.finishTime()), lower(job.endReason()), job.message(), job.devices().isEmpty() ? null : job.devices(),
+                time(job.finishTime()), lower(job.endReason()), JobOutput.forReader(job.message(), mayReadOutput),
+                job.devices().isEmpty() ? null : job.devices(),
                 job.cpu() == null ? null : job.cpu().cpuSeconds(),
                 job.cpu() == null || job.cpu().throttledSeconds() < 0 ? null : job.cpu().throttledSeconds(),
                 job.cpu() == null || job.cpu().throttledShare() < 0 ? null : job.cpu().throttledShare());
