@@ -43,6 +43,28 @@ public final class Checks {
     }
 
     /** Free text cut to {@code max} characters (what is cut is said). */
+    /**
+     * Untrusted text made safe to log or to echo in an error: at most {@code max} characters, and
+     * every control character (newlines, escape sequences) written as {@code \\uXXXX}, so no input
+     * can forge a log line or send a terminal an escape.
+     */
+    public static String printable(String value, int max) {
+        if (value == null) {
+            return null;
+        }
+        String cut = cut(value, max);
+        StringBuilder out = new StringBuilder(cut.length());
+        for (int i = 0; i < cut.length(); i++) {
+            char c = cut.charAt(i);
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
     public static String cut(String value, int max) {
         return value == null || value.length() <= max ? value
                 : value.substring(0, max) + "… (" + (value.length() - max) + " more characters cut)";

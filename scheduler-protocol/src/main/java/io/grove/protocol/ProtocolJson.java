@@ -105,16 +105,18 @@ public final class ProtocolJson {
             String type = e.getTypeId();
             throw new ProtocolException(type == null ? ErrorCode.INVALID_MESSAGE : ErrorCode.UNKNOWN_MESSAGE_TYPE,
                     type == null ? "the message has no 'type'"
-                            : "unknown message type '" + type + "' (expected one of: " + typeNames(root) + ")");
+                            : "unknown message type '" + Checks.printable(type, 64) + "' (expected one of: "
+                                    + typeNames(root) + ")");
         } catch (UnrecognizedPropertyException e) {
-            throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "unknown field '" + e.getPropertyName() + "' at "
-                    + path(e));
+            throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "unknown field '" + Checks.printable(e.getPropertyName(), 64)
+                    + "' at " + Checks.printable(path(e), 256));
         } catch (JsonMappingException e) {
             Throwable cause = e.getCause();
             String why = cause instanceof IllegalArgumentException ? cause.getMessage()
                     : cause instanceof StreamConstraintsException limit ? limit.getOriginalMessage()
                     : e.getOriginalMessage();
-            throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "invalid message at " + path(e) + ": " + firstLine(why));
+            throw new ProtocolException(ErrorCode.INVALID_MESSAGE, "invalid message at " + Checks.printable(path(e), 256) + ": "
+                    + Checks.printable(firstLine(why), 512));
         } catch (JsonProcessingException e) {
             throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "the body is not JSON: " + firstLine(e.getOriginalMessage())
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "

@@ -78,7 +78,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     protected void channelRead0(ChannelHandlerContext ctx, Object message) {
         if (message instanceof DecodeFailure failure) {
             LOG.warn("node {} from {}: bad frame refused: {}", nodeId == null ? "(no handshake yet)" : nodeId,
-                    ctx.channel().remoteAddress(), Checks.cut(failure.reply().message(), 300));
+                    ctx.channel().remoteAddress(), Checks.printable(failure.reply().message(), 300));
             ctx.writeAndFlush(failure.reply());
         } else if (message instanceof Handshake handshake) {
             handshake(ctx, handshake);
