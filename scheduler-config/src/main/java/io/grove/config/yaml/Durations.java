@@ -26,7 +26,12 @@ public final class Durations {
             case "h" -> 3_600_000L;
             default -> 86_400_000L;
         };
-        return Duration.ofMillis(amount.multiply(BigDecimal.valueOf(millisPerUnit)).longValue());
+        try {
+            return Duration.ofMillis(amount.multiply(BigDecimal.valueOf(millisPerUnit)).setScale(0,
+                    java.math.RoundingMode.DOWN).longValueExact());
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("'" + text + "' is too long a duration (at most about 292 million years)");
+        }
     }
 
     /** The shortest exact form: {@code 1d}, {@code 90s}, {@code 200ms}. */

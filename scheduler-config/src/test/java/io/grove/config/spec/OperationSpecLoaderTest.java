@@ -7,6 +7,7 @@ import io.grove.config.LoadResult;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.PreemptionMode;
 import io.grove.core.operation.TaskSpec;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class OperationSpecLoaderTest {
@@ -200,5 +201,18 @@ class OperationSpecLoaderTest {
         assertTrue(bad.contains("disk_space"), bad);
         String huge = OperationSpecLoader.load("tasks: {a: {job_count: 1, command: x, disk_space: 2000000Ti}}", "spec.yaml").describe();
         assertTrue(huge.contains("at most"), huge);
+    }
+
+    @Test
+    void numbersThatAreNotFiniteOrTooLargeAndDurationsThatOverflowAreProblemsNotCrashes() {
+        for (String bad : List.of("cpu: .nan", "cpu: .inf", "cpu: 1e999", "cpu: 1e308", "memory: 1e30", "gpu: -.inf")) {
+            LoadResult<OperationSpec> loaded = OperationSpecLoader.load("tasks: {a: {job_count: 1, command: x, " + bad + "}}",
+                    "spec.yaml");
+            assertEquals(null, loaded.value(), bad);
+            assertTrue(loaded.describe().contains("spec.yaml:1"), bad + ": " + loaded.describe());
+        }
+        String overflow = OperationSpecLoader.load("fair_share_starvation_timeout: 213503982335d\n"
+                + "tasks: {a: {job_count: 1, command: x}}", "spec.yaml").describe();
+        assertTrue(overflow.contains("too long a duration"), overflow);
     }
 }

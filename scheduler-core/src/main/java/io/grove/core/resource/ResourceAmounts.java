@@ -23,6 +23,9 @@ public final class ResourceAmounts {
      */
     public static double parse(ResourceType type, Object raw) {
         if (raw instanceof Number number) {
+            if ((number instanceof Double || number instanceof Float) && !Double.isFinite(number.doubleValue())) {
+                throw new IllegalArgumentException(type.key() + ": expected a finite number, got " + raw);
+            }
             return checked(type, new BigDecimal(number.toString()), raw);
         }
         if (!(raw instanceof String text)) {
@@ -78,9 +81,19 @@ public final class ResourceAmounts {
         };
     }
 
+    /** The largest amount of memory anything may name: 1 EiB, in bytes. */
+    public static final double MAX_MEMORY = 0x1p60;
+    /** The largest amount of any other resource (cores, GPUs, slots, network units). */
+    public static final double MAX_COUNT = 1e9;
+
     private static double checked(ResourceType type, BigDecimal value, Object raw) {
         if (value.signum() < 0) {
             throw new IllegalArgumentException(type.key() + ": must not be negative, got " + raw);
+        }
+        double max = type == ResourceType.MEMORY ? MAX_MEMORY : MAX_COUNT;
+        if (value.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new IllegalArgumentException(type.key() + ": at most " + (type == ResourceType.MEMORY ? "1 EiB"
+                    : "1e9") + ", got " + raw);
         }
         int maxScale = type == ResourceType.CPU ? 2 : 0;
         if (value.stripTrailingZeros().scale() > maxScale) {
