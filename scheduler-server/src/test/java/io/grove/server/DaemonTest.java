@@ -345,6 +345,12 @@ class DaemonTest {
             assertEquals("Max running operation count of pool \"adhoc\" violated", full.body().get("message").asText());
             assertEquals(400, users.send("PATCH", "/api/v1/operations/" + op, "{\"colour\": 1}").status());
             assertEquals(404, users.send("PATCH", "/api/v1/operations/op-99", "{\"weight\": 2}").status());
+            for (String noTree : List.of("{\"tree\": \"nope\", \"pool\": \"adhoc\"}", "{\"tree\": \"nope\"}",
+                    "{\"tree\": \"nope\", \"weight\": 2}")) {
+                DaemonFixture.Reply refused = users.send("PATCH", "/api/v1/operations/" + op, noTree);
+                assertEquals(400, refused.status(), noTree + ": " + refused);
+                assertTrue(refused.body().get("message").asText().contains("nope"), refused.toString());
+            }
         }
     }
 }

@@ -144,6 +144,12 @@ final class OperationRoutes extends ApiResource {
         Resources limits = body.resourceLimits() == null ? null : limits(body.resourceLimits());
         return loop.call(cluster -> {
             Operation target = mayChange(request, cluster, operation(cluster, id), "update");
+            if (tree != null && !target.poolByTree().containsKey(tree)) {
+                audit(request, "update", id, "refused", "400: no tree " + tree);
+                throw new ApiException(400, "UNKNOWN_TREE", "operation " + id + " does not run in tree '"
+                        + io.grove.protocol.Checks.printable(tree, 64) + "' (it runs in " + target.poolByTree().keySet() + ")",
+                        Map.of("pool_tree", io.grove.protocol.Checks.printable(tree, 64)));
+            }
             if (pool != null) {
                 String inTree = tree != null ? tree : target.poolByTree().keySet().iterator().next();
                 if (cluster.registry().pools(inTree) != null && cluster.registry().pools(inTree).contains(pool)) {
@@ -155,12 +161,14 @@ final class OperationRoutes extends ApiResource {
                     }
                 }
             }
-            audit(request, "update", id, "allowed", request.body().strip());
             try {
                 cluster.updateOperation(id, weight, limits, tree, pool);
             } catch (SubmitException e) {
+                audit(request, "update", id, "refused", e.getMessage());
                 throw refusal(e);
             }
+            // audited with its outcome, once it is decided
+            audit(request, "update", id, "allowed", request.body().strip());
             CompletableFuture<Void> durable = journal.append(new JournalEvent.Updated(id, weight, limits, tree, pool,
                     clock.now().toEpochMilli()));
             OperationDetails view = views.operation(operation(cluster, id), cluster, true);

@@ -123,6 +123,8 @@ class SecurityTest {
                     notHis.body().toString());
             assertEquals(403, call(daemon, "PATCH", "/api/v1/operations/" + op, bearer(BOB), "{\"weight\": 2}").status());
             assertEquals(200, call(daemon, "PATCH", "/api/v1/operations/" + op, bearer(ALICE), "{\"weight\": 2}").status());
+            // refused after the ACL let it through: audited as refused, not allowed
+            assertEquals(400, call(daemon, "PATCH", "/api/v1/operations/" + op, bearer(ALICE), "{\"weight\": 1e300}").status());
             assertEquals(200, call(daemon, "POST", "/api/v1/operations/" + op + "/abort", bearer(ADMIN), null).status(),
                     "a cluster admin may abort anyone's");
 
@@ -132,6 +134,10 @@ class SecurityTest {
             assertEquals(200, call(daemon, "POST", "/api/v1/config/reload", bearer(ADMIN), null).status());
 
             List<String> audit = Files.readAllLines(dir.resolve("data/audit.log"));
+            assertTrue(audit.stream().anyMatch(l -> l.contains("\"action\":\"update\"") && l.contains("\"outcome\":\"refused\"")
+                    && l.contains("\"user\":\"alice\"")), audit.toString());
+            assertTrue(audit.stream().noneMatch(l -> l.contains("\"action\":\"update\"") && l.contains("1e300")
+                    && l.contains("\"outcome\":\"allowed\"")), audit.toString());
             assertTrue(audit.stream().anyMatch(l -> l.contains("\"outcome\":\"refused\"") && l.contains("401")), audit.toString());
             assertTrue(audit.stream().anyMatch(l -> l.contains("\"user\":\"bob\"") && l.contains("\"action\":\"submit\"")
                     && l.contains("\"outcome\":\"refused\"") && l.contains("127.0.0.1")), audit.toString());
