@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The distribution's launcher, {@code bin/grove}, run with a stand-in for java that prints its arguments. */
 class LauncherTest {
 
-    /** Every daemon out of memory exits, for its supervisor to restart a clean process. */
-    static final String OOM = "-XX:+ExitOnOutOfMemoryError";
+    /** Every daemon out of memory exits, for its supervisor to restart a clean process; direct memory is bounded. */
+    static final String OOM = "-XX:+ExitOnOutOfMemoryError -XX:MaxDirectMemorySize=512m";
 
 
     static final String GC = "-XX:MaxGCPauseMillis=5 -XX:MaxTenuringThreshold=0 -XX:+UnlockExperimentalVMOptions "

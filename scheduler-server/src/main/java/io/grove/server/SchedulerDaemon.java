@@ -61,6 +61,8 @@ public final class SchedulerDaemon implements AutoCloseable {
     private volatile long lastSnapshotRecords;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
+    /** The node port's own event loops: no HTTP client can slow a heartbeat's reply. */
+    private final EventLoopGroup nodeLoops;
     /** The daemon's own node endpoint; {@code null} when its role hosts the node sessions. */
     private final NodeEndpoint nodes;
     /** The daemon's own HTTP server; {@code null} when its role hosts the API. */
@@ -74,7 +76,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     private SchedulerDaemon(DaemonSettings settings, Clock clock, StateLog journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
-            NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit, DaemonRole role) {
+            EventLoopGroup nodeLoops, NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit, DaemonRole role) {
         this.role = role;
         this.audit = audit;
         this.settings = settings;
@@ -85,6 +87,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         this.reloader = reloader;
         this.boss = boss;
         this.workers = workers;
+        this.nodeLoops = nodeLoops;
         this.nodes = nodes;
         this.api = api;
         this.timer = timer;
@@ -230,6 +233,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         opened.add(boss, () -> boss.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         EventLoopGroup workers = Transport.group(2);
         opened.add(workers, () -> workers.shutdownGracefully(0, 1, TimeUnit.SECONDS));
+        EventLoopGroup nodeLoops = Transport.group(2);
+        opened.add(nodeLoops, () -> nodeLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         AtomicLong numbers = new AtomicLong(recovered.revived().highestOperationNumber());
         NodeAddresses addresses = new NodeAddresses();
         HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock);
@@ -237,7 +242,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 addresses, secured.nodeToken(), secured.audit());
         NodeEndpoint nodeEndpoint = null;
         if (role.nodeHost() == null) {
-            nodeEndpoint = NodeEndpoint.start(boss, workers, settings.bindAddress(), settings.nodePort(),
+            nodeEndpoint = NodeEndpoint.start(nodeLoops, nodeLoops, settings.bindAddress(), settings.nodePort(),
                     settings.maxFrameBytes(), settings.nodeIdleTimeout(), sessions, secured.nodeTls(),
                     settings.nodeConnectionsPerAddress());
             opened.add(nodeEndpoint, nodeEndpoint::close);
@@ -264,7 +269,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             return t;
         });
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeEndpoint, apiServer, timer, secured.audit(), role);
+                nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role);
         daemon.schedule();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs; "
                 + "network over {}", settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
@@ -377,6 +382,11 @@ public final class SchedulerDaemon implements AutoCloseable {
         return nodes != null ? nodes.port() : settings.nodePort();
     }
 
+    /** How many times a node connection was not read because its peer did not read its replies. */
+    public long nodeConnectionsHeldBack() {
+        return nodes != null ? nodes.heldBack() : 0;
+    }
+
     public int httpPort() {
         return api != null ? api.port() : settings.httpPort();
     }
@@ -425,6 +435,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        nodeLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         LOG.info("scheduler stopped");
     }
 

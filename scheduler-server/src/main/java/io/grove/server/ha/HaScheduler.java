@@ -76,6 +76,8 @@ public final class HaScheduler implements AutoCloseable {
     private final RoleRouter router = new RoleRouter(new StandbyApi(this::health));
     private final NodeRouter nodeRouter = new NodeRouter(() -> known == null ? null : known.nodes());
     private EventLoopGroup httpGroup;
+    /** The node port's own event loops: no HTTP client can slow a heartbeat's reply. */
+    private EventLoopGroup nodeGroup;
     private ApiServer http;
     private NodeEndpoint nodeEndpoint;
     private volatile boolean closed;
@@ -259,7 +261,8 @@ public final class HaScheduler implements AutoCloseable {
         http = ApiServer.start(httpGroup, httpGroup, settings.bindAddress(), settings.httpPort(), router, tls,
                 HttpLimits.API);
         SslContext nodeTls = settings.security().nodeTls() == null ? null : settings.security().nodeTls().server();
-        nodeEndpoint = NodeEndpoint.start(httpGroup, httpGroup, settings.bindAddress(), settings.nodePort(),
+        nodeGroup = Transport.group(2);
+        nodeEndpoint = NodeEndpoint.start(nodeGroup, nodeGroup, settings.bindAddress(), settings.nodePort(),
                 settings.maxFrameBytes(), settings.nodeIdleTimeout(), nodeRouter::newSession, nodeTls,
                 settings.nodeConnectionsPerAddress());
         LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());
@@ -328,6 +331,9 @@ public final class HaScheduler implements AutoCloseable {
         }
         if (nodeEndpoint != null) {
             nodeEndpoint.close();
+        }
+        if (nodeGroup != null) {
+            nodeGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
         if (httpGroup != null) {
             httpGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -18,11 +18,12 @@ import io.netty.handler.timeout.IdleStateHandler;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * The TCP endpoint nodes connect to: frames, an idle timeout, and a {@link NodeSession} per
- * connection. Connections are capped ({@value #MAX_CONNECTIONS} in all, {@value #MAX_PER_ADDRESS}
+ * connection, fed its frames one at a time ({@link FramePacer}). Connections are capped ({@value #MAX_CONNECTIONS} in all, {@value #MAX_PER_ADDRESS}
  * from one address: a node needs one), so no flood of peers can take the descriptors.
  */
 public final class NodeEndpoint implements AutoCloseable {
@@ -32,9 +33,11 @@ public final class NodeEndpoint implements AutoCloseable {
     public static final int MAX_PER_ADDRESS = 16;
 
     private final Channel server;
+    private final AtomicLong heldBack;
 
-    private NodeEndpoint(Channel server) {
+    private NodeEndpoint(Channel server, AtomicLong heldBack) {
         this.server = server;
+        this.heldBack = heldBack;
     }
 
     /** Binds and starts accepting; with {@code tls}, every connection is TLS first (mutual when it has a CA). */
@@ -43,6 +46,7 @@ public final class NodeEndpoint implements AutoCloseable {
             int perAddress) throws InterruptedException {
         ConnectionLimiter connections = new ConnectionLimiter(
                 "node port " + host + ":" + port, MAX_CONNECTIONS, perAddress);
+        AtomicLong heldBack = new AtomicLong();
         Channel channel = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel(boss))
                 .option(ChannelOption.SO_BACKLOG, 4096)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -56,10 +60,11 @@ public final class NodeEndpoint implements AutoCloseable {
                         }
                         ch.pipeline().addLast("idle", new IdleStateHandler(idleTimeout.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
                         FrameCodec.install(ch.pipeline(), maxFrameBytes);
+                        ch.pipeline().addLast("pacer", new FramePacer(heldBack));
                         ch.pipeline().addLast("session", sessions.get());
                     }
                 }).bind(host, port).sync().channel();
-        return new NodeEndpoint(channel);
+        return new NodeEndpoint(channel, heldBack);
     }
 
     /** Logs a refused TLS handshake (a bad or missing certificate) and closes the connection. */
@@ -76,6 +81,11 @@ public final class NodeEndpoint implements AutoCloseable {
             }
             super.userEventTriggered(ctx, event);
         }
+    }
+
+    /** How many times a connection was not read because its peer did not read its replies. */
+    public long heldBack() {
+        return heldBack.get();
     }
 
     public int port() {

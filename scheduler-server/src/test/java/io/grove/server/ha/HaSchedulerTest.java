@@ -106,13 +106,7 @@ class HaSchedulerTest {
     }
 
     static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 20 s: " + what);
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
+        io.grove.server.Await.until(what, condition);
     }
 
     Reply healthz(Member member) {

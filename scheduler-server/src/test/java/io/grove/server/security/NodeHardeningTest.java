@@ -155,4 +155,56 @@ class NodeHardeningTest {
             assertTrue(daemon.nodePort() > 0);
         }
     }
+
+    @Test
+    void aPeerThatPipelinesFramesAndNeverReadsIsHeldBackWhileNodesAndTheApiAreServed(@TempDir Path dir)
+            throws Exception {
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        try (SchedulerDaemon daemon = start(dir, Security.INSECURE_LOCAL, "127.0.0.1");
+                Socket greedy = new Socket("127.0.0.1", daemon.nodePort())) {
+            // 200,000 heartbeats before any handshake, each answered by an error frame, and never a read
+            byte[] body = "{\"type\": \"heartbeat\", \"node_id\": \"x\"}".getBytes(StandardCharsets.UTF_8);
+            java.io.ByteArrayOutputStream frames = new java.io.ByteArrayOutputStream();
+            DataOutputStream framing = new DataOutputStream(frames);
+            for (int i = 0; i < 200_000; i++) {
+                framing.writeInt(body.length);
+                framing.write(body);
+            }
+            Thread writer = new Thread(() -> {
+                try {
+                    greedy.getOutputStream().write(frames.toByteArray());
+                } catch (java.io.IOException closed) {
+                    // the scheduler closed the connection, or the test did
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            io.grove.server.Await.until("the node port stops reading a peer that does not read",
+                    () -> daemon.nodeConnectionsHeldBack() > 0);
+            // a real node still shakes hands, and the API still answers
+            NodeClient node = NodeClient.connect(group, "127.0.0.1", daemon.nodePort(), TIMEOUT,
+                    Message.DEFAULT_MAX_FRAME_BYTES);
+            assertInstanceOf(Welcome.class, node.request(new Handshake(Message.VERSION, "n1", "", List.of(), LIMITS,
+                    List.of(), null), TIMEOUT).get());
+            int health = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + daemon.httpPort() + "/healthz"))
+                    .timeout(TIMEOUT).build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+            assertEquals(200, health);
+            // once it reads, the scheduler reads on, finds more frames waiting than it keeps, and closes:
+            // it never made the 200,000 replies
+            long received = 0;
+            greedy.setSoTimeout(20_000);
+            try {
+                byte[] buffer = new byte[64 * 1024];
+                for (int n = greedy.getInputStream().read(buffer); n >= 0; n = greedy.getInputStream().read(buffer)) {
+                    received += n;
+                }
+            } catch (java.net.SocketException reset) {
+                // closed with frames of its unread: the kernel resets the connection
+            }
+            assertTrue(received > 0 && received < 100L * 200_000 / 4, received + " bytes of replies");
+        } finally {
+            group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
 }
