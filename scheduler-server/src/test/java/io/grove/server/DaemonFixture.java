@@ -134,8 +134,12 @@ final class DaemonFixture implements AutoCloseable {
     }
 
     Reply send(String method, String path, String body) throws Exception {
+        return sendAs("alice", method, path, body);
+    }
+
+    Reply sendAs(String user, String method, String path, String body) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                .timeout(TIMEOUT).header("X-Grove-User", "alice");
+                .timeout(Duration.ofSeconds(60)).header("X-Grove-User", user);
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         JsonNode parsed = response.headers().firstValue("content-type").orElse("").startsWith("application/json")

@@ -303,11 +303,12 @@ public final class Cluster {
     }
 
     /**
-     * What-if: the fair shares of {@code tree} for the current demands if {@code candidate} were
-     * its configuration (with the current ephemeral pools in place). Changes nothing; operations
-     * in pools the candidate lacks are left out.
+     * What-if, its first step on the writer's thread: the input of {@code tree}'s update for the
+     * current demands if {@code candidate} were its configuration (with the current ephemeral pools
+     * in place); operations in pools the candidate lacks are left out. Changes nothing. Its result,
+     * {@code FairShareUpdate.run(input)}, is pure and may be computed on any thread.
      */
-    public FairShareResult whatIf(String tree, PoolTreeConfig candidate, Instant now) {
+    public FairShareInput whatIfInput(String tree, PoolTreeConfig candidate, Instant now) {
         PreparedUpdate prepared = prepareFairShare(tree, now);
         PoolTreeConfig config = registry.pools(tree).effectiveConfig(candidate);
         PoolTree shape = PoolTree.of(config);
@@ -317,10 +318,9 @@ public final class Cluster {
                 kept.add(demand);
             }
         }
-        FairShareInput input = new FairShareInput(config, prepared.input().totalResources(), kept,
+        return new FairShareInput(config, prepared.input().totalResources(), kept,
                 prepared.input().integralState(), null, UpdateInputs.poolCaps(tree, nodes.values(), config),
                 prepared.input().historicUsage());
-        return FairShareUpdate.run(input);
     }
 
     /**

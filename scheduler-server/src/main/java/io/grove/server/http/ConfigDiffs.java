@@ -5,7 +5,9 @@ import io.grove.config.api.ApiValues;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
+import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.fairshare.FairShareUpdate;
 import io.grove.core.operation.Operation;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
@@ -21,13 +23,20 @@ import java.util.Map;
  * {@code POST /api/v1/config/diff}: what a candidate pools file would change — trees and pools
  * added, removed and changed, pools still in use that it removes (a reload would be refused) —
  * and, per tree, every pool's fair share now and under the candidate for the current demands.
+ * The inputs are taken on the scheduler's thread; the fair shares are computed off it.
  */
 final class ConfigDiffs {
 
     private ConfigDiffs() {
     }
 
-    static ConfigDiff render(PoolsConfig current, PoolsConfig candidate, Cluster cluster, Instant now) {
+    /** What a diff needs from the live state, taken on the scheduler's thread. */
+    record Prepared(List<ConfigDiff.Change> changes, List<ConfigDiff.InUse> inUse, Map<String, FairShareResult> before,
+            Map<String, FairShareInput> after) {
+    }
+
+    /** The diff's first step, on the scheduler's thread: the changes, the pools in use, each tree's inputs. */
+    static Prepared prepare(PoolsConfig current, PoolsConfig candidate, Cluster cluster, Instant now) {
         PoolsDiff diff = PoolsDiff.of(current, candidate);
         List<ConfigDiff.Change> changes = new ArrayList<>();
         List<ConfigDiff.InUse> inUse = new ArrayList<>();
@@ -39,13 +48,23 @@ final class ConfigDiffs {
                 inUse.add(new ConfigDiff.InUse(change.tree(), change.pool(), operations));
             }
         }
-        Map<String, List<ConfigDiff.PoolShares>> trees = new LinkedHashMap<>();
+        Map<String, FairShareResult> before = new LinkedHashMap<>();
+        Map<String, FairShareInput> after = new LinkedHashMap<>();
         for (PoolTreeConfig tree : candidate.trees().values()) {
-            if (!cluster.treeNames().contains(tree.name())) {
-                continue;
+            if (cluster.treeNames().contains(tree.name())) {
+                before.put(tree.name(), cluster.fairShare(tree.name()));
+                after.put(tree.name(), cluster.whatIfInput(tree.name(), tree, now));
             }
-            FairShareResult before = cluster.fairShare(tree.name());
-            FairShareResult after = cluster.whatIf(tree.name(), tree, now);
+        }
+        return new Prepared(changes, inUse, before, after);
+    }
+
+    /** The diff's second step, pure, on any thread: every pool's fair share now and under the candidate. */
+    static ConfigDiff compute(Prepared prepared) {
+        Map<String, List<ConfigDiff.PoolShares>> trees = new LinkedHashMap<>();
+        for (Map.Entry<String, FairShareInput> tree : prepared.after().entrySet()) {
+            FairShareResult before = prepared.before().get(tree.getKey());
+            FairShareResult after = FairShareUpdate.run(tree.getValue());
             List<ConfigDiff.PoolShares> pools = new ArrayList<>();
             for (Map.Entry<String, ElementShares> element : after.elements().entrySet()) {
                 ElementShares shares = element.getValue();
@@ -57,9 +76,9 @@ final class ConfigDiffs {
                         was == null ? null : was.fairShare().total().max(), shares.fairShare().total().max(),
                         shares.demandShare().max()));
             }
-            trees.put(tree.name(), pools);
+            trees.put(tree.getKey(), pools);
         }
-        return new ConfigDiff(changes, inUse, trees);
+        return new ConfigDiff(prepared.changes(), prepared.inUse(), trees);
     }
 
     private static int operationsIn(Cluster cluster, PoolsDiff.Change change) {

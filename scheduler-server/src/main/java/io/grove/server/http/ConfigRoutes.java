@@ -15,6 +15,9 @@ import java.util.concurrent.CompletableFuture;
 /** The pools file: what is in force, what a candidate would change, and reloading it. */
 final class ConfigRoutes extends ApiResource {
 
+    /** Two what-ifs at a time (one per user), each answered within a minute. */
+    private final WhatIfs whatIfs = new WhatIfs(2, java.time.Duration.ofMinutes(1));
+
     ConfigRoutes(Parts parts) {
         super(parts);
     }
@@ -22,14 +25,22 @@ final class ConfigRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/config", (request, params) -> ok(configView()))
-                // parsing a candidate pools file is work for a thread of its own, not for the network's
-                .add("POST", "/api/v1/config/diff", (request, params) -> CompletableFuture
-                        .supplyAsync(() -> candidate(request), Api.BLOCKING)
-                        .thenCompose(candidate -> {
-                            PoolsConfig current = config.current();
-                            return read(cluster -> ConfigDiffs.render(current, candidate, cluster, clock.now()));
-                        }))
+                .add("POST", "/api/v1/config/diff", (request, params) -> diff(request))
                 .post("/api/v1/config/reload", (request, params) -> reload(request));
+    }
+
+    /**
+     * A candidate's what-if, admitted by {@link WhatIfs}: parsed and computed on a what-if thread,
+     * its inputs taken on the scheduler's thread.
+     */
+    private CompletableFuture<ApiResponse> diff(ApiRequest request) {
+        return whatIfs.run(request.user(), threads -> CompletableFuture.supplyAsync(() -> candidate(request), threads)
+                .thenCompose(candidate -> {
+                    PoolsConfig current = config.current();
+                    return loop.call(cluster -> ConfigDiffs.prepare(current, candidate, cluster, clock.now()));
+                })
+                .thenApplyAsync(ConfigDiffs::compute, threads))
+                .thenApply(ApiResponse::ok);
     }
 
     private ConfigView configView() {
