@@ -68,6 +68,10 @@ final class OpsCommand implements Runnable {
         @Option(names = {"-a", "--all"}, description = "finished ones too")
         boolean all;
 
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "10000",
+                description = "read at most N operations (default: ${DEFAULT-VALUE}); says so when there are more")
+        int limit;
+
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
             Map<String, String> query = new LinkedHashMap<>();
@@ -83,11 +87,20 @@ final class OpsCommand implements Runnable {
             if (!allUsers) {
                 query.put("user", scheduler.target().user());
             }
+            if (limit < 1) {
+                throw new CliException(ExitCodes.USAGE, "--limit must be at least 1, got " + limit);
+            }
             List<OperationSummary> ops = new ArrayList<>();
-            for (OperationSummary op : scheduler.list("/operations" + queryString(query), OperationSummary.class)) {
+            SchedulerClient.Page<OperationSummary> page = scheduler.list("/operations" + queryString(query),
+                    OperationSummary.class, limit);
+            for (OperationSummary op : page.items()) {
                 if (all || state != null || !op.finished()) {
                     ops.add(op);
                 }
+            }
+            if (page.more()) {
+                printer.warn("only the first " + limit + " operations were read; there are more (--limit N reads more,"
+                        + " --state, --pool or --tree narrow the list)");
             }
             if (printer.data(ops)) {
                 return ExitCodes.OK;

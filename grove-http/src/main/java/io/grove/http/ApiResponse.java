@@ -1,9 +1,19 @@
 package io.grove.http;
 
 import io.grove.api.ApiJson;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
-/** A response: status, content type and body. */
-public record ApiResponse(int status, String contentType, String body) {
+/** A response: status, content type, body, and headers of its own (a page's next cursor). */
+public record ApiResponse(int status, String contentType, String body, Map<String, String> headers) {
+
+    public ApiResponse {
+        headers = Map.copyOf(headers);
+    }
+
+    public ApiResponse(int status, String contentType, String body) {
+        this(status, contentType, body, Map.of());
+    }
 
     public static ApiResponse json(int status, String body) {
         return new ApiResponse(status, "application/json; charset=utf-8", body);
@@ -21,5 +31,12 @@ public record ApiResponse(int status, String contentType, String body) {
 
     public static ApiResponse text(String body) {
         return new ApiResponse(200, "text/plain; version=0.0.4; charset=utf-8", body);
+    }
+
+    /** This response with one more header. */
+    public ApiResponse withHeader(String name, String value) {
+        Map<String, String> more = new LinkedHashMap<>(headers);
+        more.put(name, value);
+        return new ApiResponse(status, contentType, body, more);
     }
 }

@@ -155,6 +155,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         http.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
         http.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
         http.headers().set("X-Content-Type-Options", "nosniff");
+        response.headers().forEach(http.headers()::set);
         if (response.contentType().startsWith("text/html")) {
             // a page served here loads nothing from elsewhere, runs no inline script, is framed by no one
             http.headers().set("Content-Security-Policy", ApiServer.HTML_POLICY);

@@ -107,4 +107,72 @@ class BoundedWorkTest {
             users.shutdownNow();
         }
     }
+
+    static final String MANY = """
+            pool_trees:
+              physical:
+                pools:
+                  big: {max_operation_count: 5000, max_running_operation_count: 5000}
+            """;
+
+    @Test
+    void listsComeInPagesBehindTheHeartbeats(@TempDir Path dir) throws Exception {
+        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, MANY), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+        ExecutorService users = Executors.newFixedThreadPool(50);
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM);
+                DaemonFixture fixture = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = fixture.node("n1", 8)) {
+            List<Future<String>> submitted = new ArrayList<>();
+            for (int i = 0; i < 1_500; i++) {
+                submitted.add(users.submit(() -> fixture.submit("big", 1)));
+            }
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            for (Future<String> id : submitted) {
+                ids.add(id.get());
+            }
+            // paging through gives each operation once, in submission order
+            List<String> paged = new ArrayList<>();
+            String cursor = null;
+            int pages = 0;
+            do {
+                java.net.http.HttpResponse<String> page = fixture.http.send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + daemon.httpPort() + "/api/v1/operations?limit=400"
+                                + (cursor == null ? "" : "&cursor=" + cursor))).header("X-Grove-User", "alice").build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, page.statusCode(), page.body());
+                fixture.json.readTree(page.body()).forEach(op -> paged.add(op.get("id").asText()));
+                cursor = page.headers().firstValue("X-Next-Cursor").orElse(null);
+                pages++;
+            } while (cursor != null);
+            assertEquals(4, pages);
+            assertEquals(ids, new java.util.HashSet<>(paged));
+            assertEquals(1_500, paged.size());
+            for (int i = 1; i < paged.size(); i++) {
+                assertTrue(Long.parseLong(paged.get(i).substring(3)) > Long.parseLong(paged.get(i - 1).substring(3)));
+            }
+            // a page is at most 1,000; a cursor must name an operation
+            DaemonFixture.Reply tooLong = fixture.get("/api/v1/operations?limit=100000");
+            assertEquals(400, tooLong.status(), tooLong.toString());
+            assertTrue(tooLong.body().get("message").asText().contains("X-Next-Cursor"), tooLong.toString());
+            assertEquals("BAD_CURSOR", fixture.get("/api/v1/operations?cursor=op-x%0a").body().get("code").asText());
+            assertEquals("BAD_CURSOR", fixture.get("/api/v1/operations/" + paged.get(0) + "/jobs?cursor=-1")
+                    .body().get("code").asText());
+            // 200 reads of the longest page at once, while a node heartbeats back to back
+            try (Heartbeats heartbeats = new Heartbeats(node)) {
+                List<Future<DaemonFixture.Reply>> reads = new ArrayList<>();
+                for (int i = 0; i < 200; i++) {
+                    reads.add(users.submit(() -> fixture.get("/api/v1/operations?limit=1000")));
+                }
+                for (Future<DaemonFixture.Reply> read : reads) {
+                    assertEquals(1000, read.get().body().size());
+                }
+                assertTrue(heartbeats.count.get() > 0);
+                long longest = Duration.ofNanos(heartbeats.longestNanos.get()).toMillis();
+                assertTrue(longest < 1_000, "a heartbeat's round trip took " + longest + " ms during the reads");
+            }
+        } finally {
+            users.shutdownNow();
+        }
+    }
 }

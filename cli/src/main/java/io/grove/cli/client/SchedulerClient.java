@@ -6,12 +6,15 @@ import io.grove.api.Problem;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -47,22 +50,43 @@ public final class SchedulerClient {
 
     /** {@code GET} of a body (a path under {@code /api/v1}). */
     public <T> T get(String path, Class<T> type) throws CliException {
-        return read(send("GET", path, null, null), type);
+        return read(send("GET", path, null, null).body(), type);
     }
 
-    /** {@code GET} of a list of bodies. */
+    /** {@code GET} of a whole list of bodies, page after page. */
     public <T> List<T> list(String path, Class<T> type) throws CliException {
-        String answer = send("GET", path, null, null);
-        try {
-            return ApiJson.mapper().readValue(answer,
-                    ApiJson.mapper().getTypeFactory().constructCollectionType(List.class, type));
-        } catch (IOException e) {
-            throw unreadable(type, e.getMessage());
-        }
+        return list(path, type, Integer.MAX_VALUE).items();
+    }
+
+    /** Part of a list: its first items, and whether the list goes on. */
+    public record Page<T>(List<T> items, boolean more) {
+    }
+
+    /**
+     * {@code GET} of a list, page after page (the API answers a page at a time, with the next one's
+     * cursor in {@code X-Next-Cursor}), until it ends or {@code max} items are read.
+     */
+    public <T> Page<T> list(String path, Class<T> type, int max) throws CliException {
+        List<T> items = new ArrayList<>();
+        String cursor = null;
+        do {
+            String separator = path.contains("?") ? "&" : "?";
+            Answer answer = send("GET", cursor == null ? path : path + separator + "cursor="
+                    + URLEncoder.encode(cursor, StandardCharsets.UTF_8), null, null);
+            try {
+                items.addAll(ApiJson.mapper().readValue(answer.body(),
+                        ApiJson.mapper().getTypeFactory().constructCollectionType(List.class, type)));
+            } catch (IOException e) {
+                throw unreadable(type, e.getMessage());
+            }
+            cursor = answer.nextCursor();
+        } while (cursor != null && items.size() < max);
+        boolean more = cursor != null || items.size() > max;
+        return new Page<>(items.size() > max ? List.copyOf(items.subList(0, max)) : items, more);
     }
 
     public <T> T post(String path, String body, String contentType, Class<T> type) throws CliException {
-        return read(send("POST", path, body, contentType), type);
+        return read(send("POST", path, body, contentType).body(), type);
     }
 
     /** {@code POST} of a body record as JSON. */
@@ -71,7 +95,7 @@ public final class SchedulerClient {
     }
 
     public <T> T patch(String path, Object body, Class<T> type) throws CliException {
-        return read(send("PATCH", path, ApiJson.write(body), "application/json"), type);
+        return read(send("PATCH", path, ApiJson.write(body), "application/json").body(), type);
     }
 
     /**
@@ -79,13 +103,17 @@ public final class SchedulerClient {
      * group of schedulers, one that cannot be reached is passed over, and a standby's
      * {@code NOT_LEADER} is followed to the leader it names when the leader is one of the group.
      */
-    private String send(String method, String path, String body, String contentType) throws CliException {
+    /** An answer's text and, for a page of a list, the next page's cursor. */
+    private record Answer(String body, String nextCursor) {
+    }
+
+    private Answer send(String method, String path, String body, String contentType) throws CliException {
         List<URI> group = target.group();
         URI at = current;
         CliException last = null;
         for (int attempt = 0; attempt <= group.size(); attempt++) {
             try {
-                String answer = request(URI.create(at + "/api/v1" + path), method, body, contentType, "the scheduler",
+                Answer answer = request(URI.create(at + "/api/v1" + path), method, body, contentType, "the scheduler",
                         "is it running? start one with 'grove local', or point at it with --scheduler or GROVE_SCHEDULER");
                 current = at;
                 return answer;
@@ -120,7 +148,7 @@ public final class SchedulerClient {
 
     /** A GET to another Grove endpoint (an agent's). */
     public <T> T getFrom(URI uri, String what, Class<T> type) throws CliException {
-        return read(request(uri, "GET", null, null, what, "is the node's agent running?"), type);
+        return read(request(uri, "GET", null, null, what, "is the node's agent running?").body(), type);
     }
 
     private static <T> T read(String answer, Class<T> type) throws CliException {
@@ -136,7 +164,7 @@ public final class SchedulerClient {
                 + " this version of grove reads (" + why + "); are the scheduler and grove of the same version?");
     }
 
-    private String request(URI uri, String method, String body, String contentType, String what, String hint)
+    private Answer request(URI uri, String method, String body, String contentType, String what, String hint)
             throws CliException {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30))
                 .header("X-Grove-User", target.user())
@@ -164,7 +192,7 @@ public final class SchedulerClient {
         }
         int status = response.statusCode();
         if (status / 100 == 2) {
-            return response.body();
+            return new Answer(response.body(), response.headers().firstValue("X-Next-Cursor").orElse(null));
         }
         ApiError refused = parseError(response.body());
         if (status == 503 && refused != null && "NOT_LEADER".equals(refused.code())) {

@@ -14,11 +14,18 @@ public final class Printer {
     private final PrintWriter out;
     private final String format;
     private final Style style;
+    /** Where notes about the output go (standard error), so that JSON and YAML stay whole. */
+    private final PrintWriter notes;
 
     public Printer(PrintWriter out, String format, Style style) {
+        this(out, format, style, out);
+    }
+
+    public Printer(PrintWriter out, String format, Style style, PrintWriter notes) {
         this.out = out;
         this.format = format;
         this.style = style;
+        this.notes = notes;
     }
 
     public boolean table() {
@@ -55,6 +62,12 @@ public final class Printer {
     public void println(String line) {
         out.println(line);
         out.flush();
+    }
+
+    /** A note about the output (that it is a part), on standard error. */
+    public void warn(String line) {
+        notes.println("grove: " + line);
+        notes.flush();
     }
 
     public PrintWriter writer() {

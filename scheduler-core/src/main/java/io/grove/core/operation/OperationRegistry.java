@@ -6,6 +6,7 @@ import io.grove.core.pool.PoolsConfig;
 import io.grove.core.resource.Resources;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,9 @@ public final class OperationRegistry {
     private final Map<String, TreePools> trees = new LinkedHashMap<>();
     private final Map<String, OperationCounts> counts = new HashMap<>();
     private final Map<String, Operation> operations = new LinkedHashMap<>();
+    /** The operations in submission order, and each one's place in it: pages of a list start anywhere. */
+    private final List<Operation> inOrder = new ArrayList<>();
+    private final Map<String, Integer> places = new HashMap<>();
     private final JobsById runningJobs = new JobsById();
     private String defaultTree;
     private Listener listener = Listener.NONE;
@@ -220,6 +224,8 @@ public final class OperationRegistry {
             operation.place(tree, pool, !runs);
         }
         operations.put(id, operation);
+        places.put(id, inOrder.size());
+        inOrder.add(operation);
         return operation;
     }
 
@@ -230,6 +236,22 @@ public final class OperationRegistry {
     /** Every operation, in submission order. */
     public Iterable<Operation> operations() {
         return operations.values();
+    }
+
+    /**
+     * The operations submitted after {@code id}, in submission order ({@code null}: all of them).
+     *
+     * @throws IllegalArgumentException if there is no operation {@code id}
+     */
+    public List<Operation> operationsAfter(String id) {
+        if (id == null) {
+            return Collections.unmodifiableList(inOrder);
+        }
+        Integer place = places.get(id);
+        if (place == null) {
+            throw new IllegalArgumentException("no operation " + id);
+        }
+        return Collections.unmodifiableList(inOrder.subList(place + 1, inOrder.size()));
     }
 
     public int operationCount() {

@@ -71,9 +71,9 @@ abstract class ApiResource {
         return CompletableFuture.completedFuture(ApiResponse.ok(body));
     }
 
-    /** A view built on the scheduler's thread, answered {@code 200}. */
+    /** A view built on the scheduler's thread once no heartbeat or change waits, answered {@code 200}. */
     CompletableFuture<ApiResponse> read(Function<Cluster, ?> view) {
-        return loop.call(view).thenApply(ApiResponse::ok);
+        return loop.read(view).thenApply(ApiResponse::ok);
     }
 
     static Operation operation(Cluster cluster, String id) {

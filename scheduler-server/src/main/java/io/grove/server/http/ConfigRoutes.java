@@ -37,7 +37,7 @@ final class ConfigRoutes extends ApiResource {
         return whatIfs.run(request.user(), threads -> CompletableFuture.supplyAsync(() -> candidate(request), threads)
                 .thenCompose(candidate -> {
                     PoolsConfig current = config.current();
-                    return loop.call(cluster -> ConfigDiffs.prepare(current, candidate, cluster, clock.now()));
+                    return loop.read(cluster -> ConfigDiffs.prepare(current, candidate, cluster, clock.now()));
                 })
                 .thenApplyAsync(ConfigDiffs::compute, threads))
                 .thenApply(ApiResponse::ok);

@@ -33,18 +33,30 @@ final class JobRoutes extends ApiResource {
                         (request, params) -> logs(request, params.get("id"), params.get("job")));
     }
 
+    /**
+     * A page of an operation's jobs: those that ended, in the order they ended, then those running.
+     * The cursor is how many came before; jobs that end between pages may move (the kept ended jobs
+     * are the last {@value io.grove.core.operation.Operation#FINISHED_JOBS_KEPT}).
+     */
     private CompletableFuture<ApiResponse> jobs(ApiRequest request, String id) {
-        return read(cluster -> {
+        int limit = Pages.limit(request);
+        String cursor = request.query().get("cursor");
+        if (cursor != null && !cursor.matches("[0-9]{1,9}")) {
+            throw Pages.badCursor(cursor, "is not a place in the list");
+        }
+        int from = cursor == null ? 0 : Integer.parseInt(cursor);
+        return loop.read(cluster -> {
             Operation operation = operation(cluster, id);
             boolean output = mayReadOutput(request, cluster, operation);
+            List<Job> finished = operation.finishedJobs();
+            List<Job> running = operation.runningJobs();
+            int total = finished.size() + running.size();
             List<JobView> list = new ArrayList<>();
-            for (Job job : operation.finishedJobs()) {
-                list.add(views.job(job, output));
+            for (int i = from; i < total && list.size() < limit; i++) {
+                list.add(views.job(i < finished.size() ? finished.get(i) : running.get(i - finished.size()), output));
             }
-            for (Job job : operation.runningJobs()) {
-                list.add(views.job(job, output));
-            }
-            return list;
+            int next = from + list.size();
+            return Pages.page(list, next < total ? String.valueOf(next) : null);
         });
     }
 

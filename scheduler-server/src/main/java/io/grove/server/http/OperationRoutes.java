@@ -82,33 +82,37 @@ final class OperationRoutes extends ApiResource {
         }).thenCompose(future -> future);
     }
 
+    /** A page of operations in submission order, those after the cursor (an operation's id) that match. */
     private CompletableFuture<ApiResponse> listOperations(ApiRequest request) {
         String state = request.query().get("state");
         String pool = request.query().get("pool");
         String user = request.query().get("user");
         String tree = request.query().get("tree");
-        int limit = intParam(request, "limit", 1000);
-        return read(cluster -> {
+        String cursor = request.query().get("cursor");
+        int limit = Pages.limit(request);
+        return loop.read(cluster -> {
+            List<Operation> after;
+            try {
+                after = cluster.registry().operationsAfter(cursor);
+            } catch (IllegalArgumentException e) {
+                throw Pages.badCursor(cursor, "names no operation");
+            }
             List<OperationSummary> list = new ArrayList<>();
-            for (Operation operation : cluster.registry().operations()) {
-                if (list.size() >= limit) {
-                    break;
-                }
-                if (state != null && !state.equalsIgnoreCase(operation.state().name())) {
+            String last = null;
+            for (Operation operation : after) {
+                if (state != null && !state.equalsIgnoreCase(operation.state().name())
+                        || user != null && !user.equals(operation.user())
+                        || tree != null && !operation.poolByTree().containsKey(tree)
+                        || pool != null && !operation.poolByTree().containsValue(pool)) {
                     continue;
                 }
-                if (user != null && !user.equals(operation.user())) {
-                    continue;
-                }
-                if (tree != null && !operation.poolByTree().containsKey(tree)) {
-                    continue;
-                }
-                if (pool != null && !operation.poolByTree().containsValue(pool)) {
-                    continue;
+                if (list.size() == limit) {
+                    return Pages.page(list, last);
                 }
                 list.add(views.operationSummary(operation, cluster));
+                last = operation.id();
             }
-            return list;
+            return Pages.page(list, null);
         });
     }
 

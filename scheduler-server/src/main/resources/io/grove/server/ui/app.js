@@ -369,8 +369,10 @@ async function renderOperations(main) {
     el('td', { class: 'num' }, percent(op.fair_share)),
     el('td', { class: 'num' }, percent(op.usage_share)),
     el('td', { class: 'wrap', 'data-test': 'reason' }, reason(op))))));
+  // the API answers a page of at most 1,000; say so rather than pass a part for the whole
   main.replaceChildren(el('h2', {}, 'Operations'), form, table,
-    ops.length ? '' : el('p', {}, 'No operations match.'));
+    ops.length ? '' : el('p', {}, 'No operations match.'),
+    ops.length >= 1000 ? el('p', { 'data-test': 'first-page' }, 'The first 1,000 operations are shown; narrow them with the filters.') : '');
 }
 
 async function renderOperation(main, id) {
