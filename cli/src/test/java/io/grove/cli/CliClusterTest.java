@@ -76,6 +76,11 @@ class CliClusterTest {
         assertEquals("hello", json.get("title").asText());
         Object yaml = new Yaml().load(grove("ops", "list", "--all", "-o", "yaml").out());
         assertTrue(yaml instanceof List<?> ops && !ops.isEmpty(), String.valueOf(yaml));
+        // a part of the list says it is a part, on stderr so that the JSON stays whole
+        grove("submit", "--pool", "prod", "--", "true");
+        GroveCliTest.Run part = grove("ops", "list", "--all", "--limit", "1", "-o", "json");
+        assertEquals(1, new ObjectMapper().readTree(part.out()).size(), part.out());
+        assertTrue(part.err().contains("only the first 1 operations were read; there are more"), part.err());
 
         GroveCliTest.Run jobs = grove("jobs", "list", id);
         assertEquals(4, jobs.out().lines().count(), jobs.out());

@@ -58,6 +58,9 @@ public final class SchedulerClient {
         return list(path, type, Integer.MAX_VALUE).items();
     }
 
+    /** The longest page the API answers. */
+    private static final int PAGE = 1000;
+
     /** Part of a list: its first items, and whether the list goes on. */
     public record Page<T>(List<T> items, boolean more) {
     }
@@ -69,10 +72,11 @@ public final class SchedulerClient {
     public <T> Page<T> list(String path, Class<T> type, int max) throws CliException {
         List<T> items = new ArrayList<>();
         String cursor = null;
+        String separator = path.contains("?") ? "&" : "?";
         do {
-            String separator = path.contains("?") ? "&" : "?";
-            Answer answer = send("GET", cursor == null ? path : path + separator + "cursor="
-                    + URLEncoder.encode(cursor, StandardCharsets.UTF_8), null, null);
+            int limit = (int) Math.min(PAGE, (long) max - items.size());
+            Answer answer = send("GET", path + separator + "limit=" + limit + (cursor == null ? "" : "&cursor="
+                    + URLEncoder.encode(cursor, StandardCharsets.UTF_8)), null, null);
             try {
                 items.addAll(ApiJson.mapper().readValue(answer.body(),
                         ApiJson.mapper().getTypeFactory().constructCollectionType(List.class, type)));
@@ -81,8 +85,7 @@ public final class SchedulerClient {
             }
             cursor = answer.nextCursor();
         } while (cursor != null && items.size() < max);
-        boolean more = cursor != null || items.size() > max;
-        return new Page<>(items.size() > max ? List.copyOf(items.subList(0, max)) : items, more);
+        return new Page<>(items, cursor != null);
     }
 
     public <T> T post(String path, String body, String contentType, Class<T> type) throws CliException {
