@@ -15,9 +15,10 @@ import java.util.Map;
  * @param source the client's address
  * @param groups the user's groups (from the tokens file), empty without authentication
  * @param authorization the {@code Authorization} header, or {@code null}
+ * @param idempotencyKey the {@code Idempotency-Key} header, or {@code null}
  */
 public record ApiRequest(String method, List<String> path, Map<String, String> query, String user, String contentType,
-        String body, String source, List<String> groups, String authorization) {
+        String body, String source, List<String> groups, String authorization, String idempotencyKey) {
 
     public ApiRequest {
         groups = groups == null ? List.of() : List.copyOf(groups);
@@ -25,7 +26,8 @@ public record ApiRequest(String method, List<String> path, Map<String, String> q
 
     /** The same request made by an authenticated user. */
     public ApiRequest as(String authenticatedUser, List<String> userGroups) {
-        return new ApiRequest(method, path, query, authenticatedUser, contentType, body, source, userGroups, authorization);
+        return new ApiRequest(method, path, query, authenticatedUser, contentType, body, source, userGroups, authorization,
+                idempotencyKey);
     }
 
     /** The user, required for changes. */

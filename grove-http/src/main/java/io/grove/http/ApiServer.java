@@ -128,7 +128,7 @@ public final class ApiServer implements AutoCloseable {
         uri.parameters().forEach((key, values) -> query.put(key, values.get(0)));
         return new ApiRequest(request.method().name(), path, query, request.headers().get("X-Grove-User"),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE), body, source, List.of(),
-                request.headers().get(HttpHeaderNames.AUTHORIZATION));
+                request.headers().get(HttpHeaderNames.AUTHORIZATION), request.headers().get("Idempotency-Key"));
     }
 
     /** How many times a connection was held back: not read while its client did not read its answers. */

@@ -7,8 +7,18 @@ package io.grove.api;
  * @param role {@code leader} or {@code standby}; absent for a scheduler on its own
  * @param epoch the leader's epoch, which only grows
  * @param leader the leader's API (e.g. {@code http://10.0.0.1:8080}), when known
+ * @param problem why the status is {@code failing} (a scheduler that cannot write its state)
  */
-public record Health(String status, String role, Long epoch, String leader) {
+public record Health(String status, String role, Long epoch, String leader, String problem) {
+
+    public Health(String status, String role, Long epoch, String leader) {
+        this(status, role, epoch, leader, null);
+    }
+
+    /** This health, failing for {@code problem}. */
+    public Health failing(String why) {
+        return new Health("failing", role, epoch, leader, why);
+    }
 
     public static final Health OK = new Health("ok", null, null, null);
 

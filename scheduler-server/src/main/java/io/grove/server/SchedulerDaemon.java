@@ -27,6 +27,7 @@ import io.grove.server.state.StateLog;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.JournalingListener;
 import io.grove.server.state.Revival;
+import io.grove.server.state.WriteAhead;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
@@ -73,11 +74,14 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final Object updating = new Object();
 
     private final AuditLog audit;
+    private final WriteAhead writeAhead;
 
     private SchedulerDaemon(DaemonSettings settings, Clock clock, StateLog journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
-            EventLoopGroup nodeLoops, NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit, DaemonRole role) {
+            EventLoopGroup nodeLoops, NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit, DaemonRole role,
+            WriteAhead writeAhead) {
         this.role = role;
+        this.writeAhead = writeAhead;
         this.audit = audit;
         this.settings = settings;
         this.clock = clock;
@@ -226,6 +230,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         StateLog journal = recovered.journal();
         SchedulerLoop loop = new SchedulerLoop(recovered.cluster());
         opened.add(loop, loop::close);
+        WriteAhead writeAhead = new WriteAhead(journal, loop);
         ConfigReloader reloader = new ConfigReloader(settings.configFile(), recovered.config(), recovered.configText(),
                 loop, metrics, clock);
         opened.add(reloader, reloader::close);
@@ -251,7 +256,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             opened.add(sessions, () -> role.nodeHost().accept(null));
         }
         Authenticator handler = new Authenticator(secured.tokens(), secured.audit(), clock,
-                new Api(loop, journal, clock, reloader, metrics, numbers, addresses, secured.audit(),
+                new Api(loop, journal, writeAhead, clock, reloader, metrics, numbers, addresses, secured.audit(),
                         secured.nodeToken(), role::health));
         ApiServer apiServer = null;
         if (role.apiHost() == null) {
@@ -269,7 +274,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             return t;
         });
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role);
+                nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role, writeAhead);
         daemon.schedule();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs; "
                 + "network over {}", settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
@@ -285,7 +290,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         long integral = settings.integralStateEvery().toMillis();
         timer.scheduleWithFixedDelay(guard("integral volumes", this::saveIntegralVolumes), integral, integral,
                 TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(guard("compaction", this::compactIfLong), 5, 5, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(guard("compaction", this::compactIfNeeded), 1, 1, TimeUnit.SECONDS);
     }
 
     private Runnable guard(String what, Runnable task) {
@@ -356,8 +361,13 @@ public final class SchedulerDaemon implements AutoCloseable {
      * snapshot: a snapshot holds every running job, so on a busy cluster compacting at a fixed
      * count would rewrite more than the events it saves.
      */
-    private void compactIfLong() {
-        if (journal.records() > Math.max(settings.compactAfterRecords(), 2 * lastSnapshotRecords)) {
+    /** Compacts a long journal, and writes one afresh at once when it was lost under the daemon. */
+    private void compactIfNeeded() {
+        boolean lost = journal.needsSnapshot();
+        if (lost || journal.records() > Math.max(settings.compactAfterRecords(), 2 * lastSnapshotRecords)) {
+            if (lost) {
+                LOG.error("the journal was lost under the scheduler (deleted or replaced); writing the live state afresh");
+            }
             // queued from the loop, so that every event after the snapshot is appended after it
             loop.call(cluster -> {
                 long started = System.nanoTime();
@@ -365,7 +375,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 lastSnapshotRecords = snapshot.size();
                 LOG.info("compacting the journal: a snapshot of {} records captured in {} ms on the scheduler thread",
                         snapshot.size(), (System.nanoTime() - started) / 1_000_000);
-                return journal.compact(snapshot::events);
+                return journal.compact(writeAhead.withInFlight(snapshot::events));
             }).join().join();
         }
     }
@@ -420,7 +430,10 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         try {
             if (snapshot) {
-                loop.call(cluster -> journal.compact(Revival.snapshot(cluster, clock.now()))).thenCompose(done -> done)
+                loop.call(cluster -> {
+                    Revival.Captured captured = Revival.capture(cluster, clock.now());
+                    return journal.compact(writeAhead.withInFlight(captured::events));
+                }).thenCompose(done -> done)
                         .get(10, TimeUnit.SECONDS);
             }
         } catch (Exception e) {

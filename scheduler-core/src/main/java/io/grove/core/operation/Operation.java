@@ -39,6 +39,8 @@ public final class Operation {
     private final Map<String, double[]> usageByTree = new HashMap<>();
     private final double[] pendingResources = new double[ResourceType.COUNT];
     private OperationState finalState;
+    private boolean held;
+    private String submissionKey;
     private String finalMessage;
     private Instant finishTime;
     private int pendingJobCount;
@@ -241,9 +243,30 @@ public final class Operation {
         return Collections.unmodifiableMap(poolByTree);
     }
 
-    /** Whether the operation runs (is not held by a count limit) in {@code tree}. */
+    /** Whether the operation runs (is not held by a count limit, nor until its record is durable) in {@code tree}. */
     public boolean runsIn(String tree) {
-        return finalState == null && poolByTree.containsKey(tree) && !pendingTrees.contains(tree);
+        return finalState == null && !held && poolByTree.containsKey(tree) && !pendingTrees.contains(tree);
+    }
+
+    /**
+     * Whether the operation waits for its submission's record to be durable: it holds its place
+     * in its pools' counts, but nothing of it runs, and the API does not show it.
+     */
+    public boolean held() {
+        return held;
+    }
+
+    void hold(boolean value) {
+        this.held = value;
+    }
+
+    /** The key its submitter gave so that a retry finds it ({@code Idempotency-Key}), or {@code null}. */
+    public String submissionKey() {
+        return submissionKey;
+    }
+
+    void submissionKey(String key) {
+        this.submissionKey = key;
     }
 
     /** Running attempts in start order, oldest first. */

@@ -28,6 +28,8 @@ public final class OperationRegistry {
     /** The operations in submission order, and each one's place in it: pages of a list start anywhere. */
     private final List<Operation> inOrder = new ArrayList<>();
     private final Map<String, Integer> places = new HashMap<>();
+    /** Operations by their submitter and {@code Idempotency-Key}. */
+    private final Map<String, String> bySubmissionKey = new HashMap<>();
     private final JobsById runningJobs = new JobsById();
     private String defaultTree;
     private Listener listener = Listener.NONE;
@@ -183,11 +185,78 @@ public final class OperationRegistry {
     }
 
     /**
+     * As {@link #submit}, but the operation is {@linkplain Operation#held held} until
+     * {@link #release}d (its record is durable) or {@link #withdraw}n (it could not be written).
+     */
+    public Operation submitHeld(String id, OperationSpec spec, String user, Instant now, String submissionKey) {
+        Operation operation = submit(id, spec, user, now, true);
+        operation.hold(true);
+        keep(operation, submissionKey);
+        return operation;
+    }
+
+    /** The operation {@code user} submitted with {@code key} ({@code Idempotency-Key}), or {@code null}. */
+    public Operation bySubmissionKey(String user, String key) {
+        String id = key == null ? null : bySubmissionKey.get(user + "\u0000" + key);
+        return id == null ? null : operations.get(id);
+    }
+
+    private void keep(Operation operation, String submissionKey) {
+        if (submissionKey != null) {
+            operation.submissionKey(submissionKey);
+            bySubmissionKey.put(operation.user() + "\u0000" + submissionKey, operation.id());
+        }
+    }
+
+    /** A held operation's record is durable: it runs from the next fair-share update on. */
+    public void release(String id) {
+        Operation operation = operations.get(id);
+        if (operation != null) {
+            operation.hold(false);
+        }
+    }
+
+    /**
+     * A held operation's record could not be written: it goes as if never submitted (its place
+     * in its pools' counts too; operations that waited behind it may start). A pool created for it
+     * (an ephemeral one) stays, empty.
+     */
+    public List<Activation> withdraw(String id) {
+        Operation operation = operations.get(id);
+        if (operation == null || !operation.held()) {
+            throw new IllegalStateException("operation " + id + " is not held");
+        }
+        operations.remove(id);
+        if (operation.submissionKey() != null) {
+            bySubmissionKey.remove(operation.user() + "\u0000" + operation.submissionKey());
+        }
+        int place = places.remove(id);
+        inOrder.remove(place);
+        for (int i = place; i < inOrder.size(); i++) {
+            places.put(inOrder.get(i).id(), i);
+        }
+        List<Activation> activated = new ArrayList<>();
+        for (String tree : operation.poolByTree().keySet()) {
+            for (String started : counts.get(tree).remove(id)) {
+                activated.add(activate(started, tree));
+            }
+        }
+        return activated;
+    }
+
+    /**
      * Re-registers an operation from the journal: as {@link #submit}, but count limits and the
      * ephemeral-pool limit do not refuse it (it was accepted when it was submitted).
      */
     public Operation restoreSubmitted(String id, OperationSpec spec, String user, Instant submitted) {
-        return submit(id, spec, user, submitted, false);
+        return restoreSubmitted(id, spec, user, submitted, null);
+    }
+
+    /** As above, with the key it was submitted with. */
+    public Operation restoreSubmitted(String id, OperationSpec spec, String user, Instant submitted, String submissionKey) {
+        Operation operation = submit(id, spec, user, submitted, false);
+        keep(operation, submissionKey);
+        return operation;
     }
 
     private Operation submit(String id, OperationSpec spec, String user, Instant now, boolean enforceLimits) {

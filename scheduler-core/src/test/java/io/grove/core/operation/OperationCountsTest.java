@@ -72,6 +72,38 @@ class OperationCountsTest {
         assertCounts(counts, PoolTreeConfig.ROOT, 6, 3, 2);
     }
 
+    /** A submission waiting for its record: it holds its place, runs nowhere, and goes without a trace if withdrawn. */
+    @Test
+    void aHeldSubmissionHoldsItsPlaceAndIsWithdrawnWithoutATrace() {
+        OperationRegistry r = registry(PoolConfig.builder("P").maxRunningOperationCount(1).maxOperationCount(2));
+        OperationCounts counts = r.counts("t");
+        Operation held = r.submitHeld("o1", spec("P", OperationType.MAP), "u", T0, "k1");
+        assertTrue(held.held());
+        assertFalse(held.runsIn("t"), "nothing of a held operation runs");
+        assertEquals(OperationState.PENDING, r.submit("o2", spec("P", OperationType.MAP), "u", T0).state(),
+                "the held one keeps its running place");
+        assertThrows(SubmitException.class, () -> r.submit("o3", spec("P", OperationType.MAP), "u", T0),
+                "nor is its place in the count given away");
+        assertEquals(List.of("o1", "o2"), r.operationsAfter(null).stream().map(Operation::id).toList());
+
+        assertEquals(held, r.bySubmissionKey("u", "k1"));
+        assertNull(r.bySubmissionKey("v", "k1"), "a key is its submitter's");
+        List<OperationRegistry.Activation> activated = r.withdraw("o1");
+        assertNull(r.bySubmissionKey("u", "k1"), "a withdrawn submission's key is free again");
+        assertNull(r.operation("o1"));
+        assertEquals(List.of(new OperationRegistry.Activation("o2", "t")), activated);
+        assertEquals(OperationState.RUNNING, r.operation("o2").state());
+        assertCounts(counts, "P", 1, 1, 0);
+        assertEquals(List.of("o2"), r.operationsAfter(null).stream().map(Operation::id).toList());
+        assertEquals(List.of(), r.operationsAfter("o2"));
+        assertThrows(IllegalStateException.class, () -> r.withdraw("o2"), "only a held operation is withdrawn");
+
+        Operation released = r.submitHeld("o4", spec("P", OperationType.MAP), "u", T0, null);
+        r.release("o4");
+        assertFalse(released.held());
+        assertEquals(List.of(released), r.operationsAfter("o2"));
+    }
+
     private static void assertCounts(OperationCounts counts, String pool, int operations, int running, int lightweight) {
         PoolOperationCounts c = counts.counts(pool);
         assertEquals(operations, c.operationCount(), pool + " operation_count");

@@ -12,6 +12,7 @@ import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.net.NodeAddresses;
 import io.grove.server.security.AuditLog;
 import io.grove.server.state.StateLog;
+import io.grove.server.state.WriteAhead;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -33,23 +34,33 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
 
     private final Routes routes;
 
-    public Api(SchedulerLoop loop, StateLog journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
+    public Api(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken,
             Supplier<Health> health) {
-        ApiResource.Parts parts = new ApiResource.Parts(loop, journal, clock, config, metrics, operationNumbers,
+        ApiResource.Parts parts = new ApiResource.Parts(loop, journal, writeAhead, clock, config, metrics, operationNumbers,
                 new Views(addresses), audit, nodeToken);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {
             String path = "/" + String.join("/", request.path());
             boolean api = request.path().size() >= 3 && request.path().get(0).equals("api") && request.path().get(1).equals("v1");
             return ApiException.notFound("no route " + request.method() + " " + path + (api ? "" : "; the API is under /api/v1"));
         })
-                .get("/healthz", (request, params) -> Routes.done(ApiResponse.ok(health.get())))
+                .get("/healthz", (request, params) -> Routes.done(health(health.get(), journal)))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
                 new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts))) {
             resource.addTo(builder);
         }
         this.routes = builder.build();
+    }
+
+    /** {@code /healthz}: 503 and {@code failing} with the cause while the daemon cannot write its state. */
+    private static ApiResponse health(Health health, StateLog journal) {
+        String failure = journal.needsSnapshot() ? "the journal was deleted or replaced; writing it afresh"
+                : journal.writeFailure();
+        if (failure == null) {
+            return ApiResponse.ok(health);
+        }
+        return ApiResponse.json(503, health.failing("cannot write the state: " + failure));
     }
 
     @Override

@@ -21,6 +21,7 @@ import io.grove.server.metrics.PoolHistory;
 import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.security.AuditLog;
 import io.grove.server.state.StateLog;
+import io.grove.server.state.WriteAhead;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +37,13 @@ import java.util.function.Function;
 abstract class ApiResource {
 
     /** The daemon's parts the API works with. */
-    record Parts(SchedulerLoop loop, StateLog journal, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
+    record Parts(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, Views views, AuditLog audit, String nodeToken) {
     }
 
     final SchedulerLoop loop;
     final StateLog journal;
+    final WriteAhead writeAhead;
     final Clock clock;
     final ConfigReloader config;
     final SchedulerMetrics metrics;
@@ -54,6 +56,7 @@ abstract class ApiResource {
     ApiResource(Parts parts) {
         this.loop = parts.loop();
         this.journal = parts.journal();
+        this.writeAhead = parts.writeAhead();
         this.clock = parts.clock();
         this.config = parts.config();
         this.metrics = parts.metrics();
@@ -76,9 +79,10 @@ abstract class ApiResource {
         return loop.read(view).thenApply(ApiResponse::ok);
     }
 
+    /** The operation {@code id}; 404 when there is none, or its submission is still being written. */
     static Operation operation(Cluster cluster, String id) {
         Operation operation = cluster.registry().operation(id);
-        if (operation == null) {
+        if (operation == null || operation.held()) {
             throw new ApiException(404, "NO_SUCH_OPERATION", "no operation " + id, Map.of("operation_id", id));
         }
         return operation;
@@ -123,6 +127,29 @@ abstract class ApiResource {
             rule = decision.rule();
         }
         return rule == null ? "no rule allows it" : rule;
+    }
+
+    /**
+     * A change's answer, with a change whose record could not be written answered {@code 503}: it
+     * was not made ({@code NOT_WRITTEN}), or, when the store lost its connection, it may have been
+     * ({@code OUTCOME_UNKNOWN}: a retry with the same {@code Idempotency-Key} is safe).
+     */
+    static CompletableFuture<ApiResponse> written(CompletableFuture<ApiResponse> change) {
+        return change.exceptionally(failure -> {
+            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof WriteAhead.NotWritten notWritten) {
+                if (notWritten.unknown()) {
+                    throw new ApiException(503, "OUTCOME_UNKNOWN", "whether the change was saved is unknown ("
+                            + notWritten.getMessage() + "); it is not in effect here; retry it (a submission with the "
+                            + "same Idempotency-Key is made once)", Map.of());
+                }
+                throw new ApiException(503, "NOT_WRITTEN", "the change was not made: the scheduler cannot write its "
+                        + "state (" + notWritten.getMessage() + "); try again later", Map.of());
+            }
+            throw failure instanceof java.util.concurrent.CompletionException completion ? completion
+                    : new java.util.concurrent.CompletionException(cause);
+        });
     }
 
     ApiException forbidden(ApiRequest request, String action, String target, String message) {

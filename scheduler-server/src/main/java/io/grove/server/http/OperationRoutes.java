@@ -46,8 +46,15 @@ final class OperationRoutes extends ApiResource {
                         (request, params) -> read(cluster -> Explanations.of(cluster, operation(cluster, params.get("id")))));
     }
 
+    /**
+     * Written ahead: the submission is checked and its operation held on the scheduler's thread,
+     * it runs once its record is durable, and it goes without a trace (503) when the record cannot
+     * be written. With an {@code Idempotency-Key}, a retry of a submission that was made answers
+     * with its operation instead of making another.
+     */
     private CompletableFuture<ApiResponse> submit(ApiRequest request) {
         String user = request.requireUser();
+        String key = idempotencyKey(request);
         LoadResult<OperationSpec> loaded = OperationSpecLoader.load(request.body(), "the spec");
         if (!loaded.ok()) {
             throw new ApiException(400, "INVALID_SPEC", loaded.problems().size() + " problem(s) in the spec:\n"
@@ -55,7 +62,11 @@ final class OperationRoutes extends ApiResource {
         }
         OperationSpec spec = loaded.value();
         AccessControl access = config.current().access();
-        return loop.call(cluster -> {
+        return written(loop.call(cluster -> {
+            Operation earlier = cluster.registry().bySubmissionKey(user, key);
+            if (earlier != null) {
+                return CompletableFuture.completedFuture(earlier(request, cluster, earlier, spec));
+            }
             String id = "op-" + (operationNumbers.get() + 1);
             Operation operation;
             try {
@@ -68,18 +79,48 @@ final class OperationRoutes extends ApiResource {
                                         + placed.getKey() + "\": " + decision.rule());
                     }
                 }
-                operation = cluster.submit(id, spec, user, clock.now());
+                operation = cluster.registry().submitHeld(id, spec, user, clock.now(), key);
             } catch (SubmitException e) {
                 audit(request, "submit", String.valueOf(spec.pool()), "refused", e.getMessage());
                 throw refusal(e);
             }
-            audit(request, "submit", id, "allowed", operation.poolByTree().toString());
             operationNumbers.incrementAndGet();
-            CompletableFuture<Void> durable = journal.append(new JournalEvent.Submitted(id, spec, user,
-                    operation.submitTime().toEpochMilli()));
-            OperationSummary body = views.operationSummary(operation, cluster);
-            return durable.thenApply(done -> ApiResponse.json(201, body));
-        }).thenCompose(future -> future);
+            return writeAhead.write(new JournalEvent.Submitted(id, spec, user, operation.submitTime().toEpochMilli(), key),
+                    done -> {
+                        done.registry().release(id);
+                        audit(request, "submit", id, "allowed", operation.poolByTree().toString());
+                        return ApiResponse.json(201, views.operationSummary(operation, done));
+                    },
+                    failed -> {
+                        failed.registry().withdraw(id);
+                        audit(request, "submit", id, "refused", "503: its record could not be written");
+                    });
+        }).thenCompose(future -> future));
+    }
+
+    /** The operation a retried submission made: its summary again, if the spec is the same. */
+    private ApiResponse earlier(ApiRequest request, io.grove.core.cluster.Cluster cluster, Operation earlier,
+            OperationSpec spec) {
+        if (!earlier.spec().equals(spec)) {
+            throw new ApiException(409, "IDEMPOTENCY_KEY_REUSED", "the Idempotency-Key '" + request.idempotencyKey()
+                    + "' was given to " + earlier.id() + " with another spec; use a new key for a new submission",
+                    Map.of("operation_id", earlier.id()));
+        }
+        if (earlier.held()) {
+            throw new ApiException(409, "IN_PROGRESS", "the submission with this Idempotency-Key is being written; "
+                    + "ask again shortly", Map.of("operation_id", earlier.id()));
+        }
+        return ApiResponse.json(200, views.operationSummary(earlier, cluster));
+    }
+
+    /** The {@code Idempotency-Key} header: up to 128 printable characters, or {@code null}. */
+    private static String idempotencyKey(ApiRequest request) {
+        String key = request.idempotencyKey();
+        if (key != null && !key.matches("[\\x21-\\x7e]{1,128}")) {
+            throw new ApiException(400, "BAD_PARAMETER", "the Idempotency-Key header must be 1 to 128 printable "
+                    + "characters without spaces");
+        }
+        return key;
     }
 
     /** A page of operations in submission order, those after the cursor (an operation's id) that match. */
@@ -100,7 +141,8 @@ final class OperationRoutes extends ApiResource {
             List<OperationSummary> list = new ArrayList<>();
             String last = null;
             for (Operation operation : after) {
-                if (state != null && !state.equalsIgnoreCase(operation.state().name())
+                if (operation.held()
+                        || state != null && !state.equalsIgnoreCase(operation.state().name())
                         || user != null && !user.equals(operation.user())
                         || tree != null && !operation.poolByTree().containsKey(tree)
                         || pool != null && !operation.poolByTree().containsValue(pool)) {
@@ -116,21 +158,27 @@ final class OperationRoutes extends ApiResource {
         });
     }
 
+    /** Written ahead: checked on the scheduler's thread, applied once its record is durable (503 if it cannot be). */
     private CompletableFuture<ApiResponse> abort(ApiRequest request, String id) {
         String user = request.requireUser();
         String message = "aborted by " + user;
-        return loop.call(cluster -> {
-            mayChange(request, cluster, operation(cluster, id), "abort");
-            try {
-                cluster.abort(id, clock.now(), message);
-            } catch (SubmitException e) {
-                throw refusal(e);
+        return written(loop.call(cluster -> {
+            Operation target = mayChange(request, cluster, operation(cluster, id), "abort");
+            if (target.state().isFinished()) {
+                throw refusal(new SubmitException(io.grove.core.operation.SubmitError.INVALID_STATE, "Operation " + id
+                        + " is already " + target.state().name().toLowerCase(java.util.Locale.ROOT),
+                        Map.of("operation_id", id, "state", target.state().name().toLowerCase(java.util.Locale.ROOT))));
             }
-            audit(request, "abort", id, "allowed", null);
-            CompletableFuture<Void> durable = journal.append(new JournalEvent.Aborted(id, clock.now().toEpochMilli(), message));
-            OperationSummary body = views.operationSummary(operation(cluster, id), cluster);
-            return durable.thenApply(done -> ApiResponse.ok(body));
-        }).thenCompose(future -> future);
+            return writeAhead.write(new JournalEvent.Aborted(id, clock.now().toEpochMilli(), message),
+                    done -> {
+                        if (!target.state().isFinished()) {
+                            done.abort(id, clock.now(), message);
+                        }
+                        audit(request, "abort", id, "allowed", null);
+                        return ApiResponse.ok(views.operationSummary(target, done));
+                    },
+                    failed -> audit(request, "abort", id, "refused", "503: its record could not be written"));
+        }).thenCompose(future -> future));
     }
 
     private CompletableFuture<ApiResponse> update(ApiRequest request, String id) {
@@ -146,7 +194,7 @@ final class OperationRoutes extends ApiResource {
         String pool = body.pool();
         String tree = body.tree();
         Resources limits = body.resourceLimits() == null ? null : limits(body.resourceLimits());
-        return loop.call(cluster -> {
+        return written(loop.call(cluster -> {
             Operation target = mayChange(request, cluster, operation(cluster, id), "update");
             if (tree != null && !target.poolByTree().containsKey(tree)) {
                 audit(request, "update", id, "refused", "400: no tree " + tree);
@@ -165,19 +213,30 @@ final class OperationRoutes extends ApiResource {
                     }
                 }
             }
-            try {
-                cluster.updateOperation(id, weight, limits, tree, pool);
-            } catch (SubmitException e) {
-                audit(request, "update", id, "refused", e.getMessage());
-                throw refusal(e);
+            if (target.state().isFinished() || weight != null && !io.grove.core.operation.SpecBounds.weightInRange(weight)) {
+                // refused before its record is written, with the registry's own words
+                try {
+                    cluster.updateOperation(id, weight, limits, tree, pool);
+                } catch (SubmitException e) {
+                    audit(request, "update", id, "refused", e.getMessage());
+                    throw refusal(e);
+                }
             }
-            // audited with its outcome, once it is decided
-            audit(request, "update", id, "allowed", request.body().strip());
-            CompletableFuture<Void> durable = journal.append(new JournalEvent.Updated(id, weight, limits, tree, pool,
-                    clock.now().toEpochMilli()));
-            OperationDetails view = views.operation(operation(cluster, id), cluster, true);
-            return durable.thenApply(done -> ApiResponse.ok(view));
-        }).thenCompose(future -> future);
+            // written ahead: applied once its record is durable, audited with its outcome
+            return writeAhead.write(new JournalEvent.Updated(id, weight, limits, tree, pool, clock.now().toEpochMilli()),
+                    done -> {
+                        try {
+                            done.updateOperation(id, weight, limits, tree, pool);
+                        } catch (SubmitException e) {
+                            audit(request, "update", id, "refused", e.getMessage());
+                            throw refusal(e);
+                        }
+                        audit(request, "update", id, "allowed", request.body().strip());
+                        OperationDetails view = views.operation(target, done, true);
+                        return ApiResponse.ok(view);
+                    },
+                    failed -> audit(request, "update", id, "refused", "503: its record could not be written"));
+        }).thenCompose(future -> future));
     }
 
     private static Resources limits(Quantities quantities) {

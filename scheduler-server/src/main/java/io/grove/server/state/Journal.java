@@ -35,6 +35,10 @@ public final class Journal extends QueuedStateLog {
     private final JournalDisk disk;
     /** The open journal; {@code null} after a failure that left it to be opened again. */
     private FileChannel channel;
+    /** The journal file's identity (device and inode) when it was opened or last replaced. */
+    private Object identity;
+    /** Whether the file was found deleted or replaced: nothing is acknowledged until a snapshot. */
+    private volatile boolean lost;
     /** Where the last acknowledged record ends. */
     private long good;
     /** The number of the next record. */
@@ -55,6 +59,7 @@ public final class Journal extends QueuedStateLog {
         this.channel = channel;
         this.good = good;
         this.sequence = recovered.size() + 1;
+        this.identity = identity(file);
         startWriter("grove-journal");
     }
 
@@ -121,6 +126,7 @@ public final class Journal extends QueuedStateLog {
     void writeGroup(List<Append> group) {
         long firstSequence = sequence;
         try {
+            checkSame();
             FileChannel out = channel();
             buffer.reset();
             for (Append append : group) {
@@ -138,6 +144,8 @@ public final class Journal extends QueuedStateLog {
                 unsynced = true;
             }
             good = out.position();
+            // written to the file the journal is: a file deleted or replaced meanwhile acknowledges nothing
+            checkSame();
             stored(group.size());
             completed(group);
         } catch (IOException | RuntimeException e) {
@@ -167,10 +175,38 @@ public final class Journal extends QueuedStateLog {
         }
     }
 
+    /**
+     * Fails unless the journal's path is still the file the journal writes: one deleted (or
+     * replaced) under the daemon would take every acknowledged record with it at the next start.
+     */
+    private void checkSame() throws IOException {
+        if (lost || !java.util.Objects.equals(identity, identity(file))) {
+            lost = true;
+            throw new IOException("the journal " + file + " was deleted or replaced under the scheduler; "
+                    + "nothing is acknowledged until a snapshot of the live state is written afresh");
+        }
+    }
+
+    /** The file's identity, or {@code null} when there is none. */
+    private static Object identity(Path file) {
+        try {
+            return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public boolean needsSnapshot() {
+        return lost;
+    }
+
     /** The open journal, opened again after a failure closed it. */
     private FileChannel channel() throws IOException {
         if (channel == null || !channel.isOpen()) {
-            FileChannel reopened = disk.open(file, APPEND);
+            // never created here: a journal that is gone is written afresh by a snapshot
+            FileChannel reopened = disk.open(file, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE));
             try {
                 reopened.truncate(good);
                 reopened.position(good);
@@ -185,6 +221,9 @@ public final class Journal extends QueuedStateLog {
 
     /** Cuts a failed batch off the file, so the next one follows the last good record. */
     private void cutBack() {
+        if (lost) {
+            return; // not the journal's file any more: a snapshot makes a new one
+        }
         try {
             channel().truncate(good);
             channel.position(good);
@@ -202,6 +241,11 @@ public final class Journal extends QueuedStateLog {
         FileChannel next = rewrite(directory, disk, snapshot);
         closeQuietly(channel);
         channel = next;
+        identity = identity(file);
+        if (lost) {
+            LOG.warn("journal {}: written afresh from the live state after it was lost", file);
+            lost = false;
+        }
         good = next.size();
         sequence = snapshot.size() + 1;
         unsynced = false;

@@ -27,7 +27,10 @@ import java.util.Set;
 public sealed interface JournalEvent {
 
     /** An accepted submission. */
-    record Submitted(String id, OperationSpec spec, String user, long at) implements JournalEvent {
+    record Submitted(String id, OperationSpec spec, String user, long at, String idempotencyKey) implements JournalEvent {
+        public Submitted(String id, OperationSpec spec, String user, long at) {
+            this(id, spec, user, at, null);
+        }
     }
 
     /** An operation aborted by a user or an admin. */

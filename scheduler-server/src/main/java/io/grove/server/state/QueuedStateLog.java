@@ -95,8 +95,17 @@ abstract class QueuedStateLog implements StateLog {
     /** How long an event nobody waits for may stay written but not synced. */
     static final long SYNC_INTERVAL_MS = 50;
 
+    /** Why the last write failed, while no write succeeded since; {@code null} when writes succeed. */
+    private volatile String writeFailure;
+
+    @Override
+    public final String writeFailure() {
+        return writeFailure;
+    }
+
     /** Completes the futures of a group written durably (events nobody waits for have none). */
-    static void completed(List<Append> group) {
+    final void completed(List<Append> group) {
+        writeFailure = null;
         for (Append append : group) {
             if (append.done() != null) {
                 append.done().complete(null);
@@ -105,7 +114,12 @@ abstract class QueuedStateLog implements StateLog {
     }
 
     /** Fails the futures of a group that could not be written. */
-    static void failed(List<Append> group, Throwable failure) {
+    final void failed(List<Append> group, Throwable failure) {
+        writeFailure = String.valueOf(failure.getMessage());
+        failedQuietly(group, failure);
+    }
+
+    private static void failedQuietly(List<Append> group, Throwable failure) {
         for (Append append : group) {
             if (append.done() != null) {
                 append.done().completeExceptionally(failure);
@@ -216,7 +230,7 @@ abstract class QueuedStateLog implements StateLog {
         IllegalStateException closedError = new IllegalStateException("the " + name + " is closed");
         for (Task task = queue.poll(); task != null; task = queue.poll()) {
             if (task instanceof Append append) {
-                failed(List.of(append), closedError);
+                failedQuietly(List.of(append), closedError);
             } else if (task instanceof Compact compact) {
                 compact.done().completeExceptionally(closedError);
             }

@@ -43,7 +43,7 @@ public final class Revival {
             try {
                 if (event instanceof JournalEvent.Submitted submitted) {
                     cluster.registry().restoreSubmitted(submitted.id(), submitted.spec(), submitted.user(),
-                            Instant.ofEpochMilli(submitted.at()));
+                            Instant.ofEpochMilli(submitted.at()), submitted.idempotencyKey());
                     highest = Math.max(highest, number(submitted.id()));
                 } else if (event instanceof JournalEvent.Aborted aborted) {
                     Operation operation = cluster.registry().operation(aborted.id());
@@ -115,8 +115,11 @@ public final class Revival {
         List<Object> parts = new ArrayList<>();
         int size = 0;
         for (Operation operation : cluster.registry().operations()) {
+            if (operation.held()) {
+                continue; // its record is in flight: added after the snapshot if it is written (WriteAhead)
+            }
             parts.add(new JournalEvent.Submitted(operation.id(), operation.spec(), operation.user(),
-                    operation.submitTime().toEpochMilli()));
+                    operation.submitTime().toEpochMilli(), operation.submissionKey()));
             size += 2;
             if (operation.state().isFinished()) {
                 parts.add(new JournalEvent.OperationFinished(operation.id(), operation.state(),

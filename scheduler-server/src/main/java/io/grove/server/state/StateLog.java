@@ -39,6 +39,19 @@ public interface StateLog extends AutoCloseable {
      */
     CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot);
 
+    /** Why the last write failed, while none succeeded since; {@code null} when writes succeed. */
+    default String writeFailure() {
+        return null;
+    }
+
+    /**
+     * Whether what is stored was lost under the daemon (the journal file deleted or replaced): no
+     * write is acknowledged until a {@link #compact} writes the live state afresh.
+     */
+    default boolean needsSnapshot() {
+        return false;
+    }
+
     @Override
     void close();
 }

@@ -236,6 +236,11 @@ public final class ZkStateLog extends QueuedStateLog {
             return fencedError();
         }
         LOG.error("ZooKeeper: cannot {}: {}", what, e.toString());
+        if (e instanceof KeeperException.ConnectionLossException || e instanceof KeeperException.OperationTimeoutException
+                || e instanceof KeeperException.SessionExpiredException) {
+            return new WriteAhead.OutcomeUnknown("ZooKeeper: the connection was lost while trying to " + what
+                    + "; whether it was written is unknown", e);
+        }
         return new IllegalStateException("ZooKeeper: cannot " + what + ": " + e.getMessage(), e);
     }
 
