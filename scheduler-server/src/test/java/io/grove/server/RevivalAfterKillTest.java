@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grove.protocol.HeartbeatReply;
 import io.grove.protocol.Welcome;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -24,36 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RevivalAfterKillTest {
 
-    private Process daemon;
+    private DaemonProcess daemon;
     private int httpPort;
     private int nodePort;
 
     private void startDaemon(Path config, Path data) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        daemon = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), SchedulerMain.class.getName(),
-                "--config", config.toString(), "--data-dir", data.toString(), "--node-port", "0", "--http-port", "0",
-                "--fair-share-update-period-ms", "50")
-                .redirectErrorStream(true).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
-        String line;
-        StringBuilder seen = new StringBuilder();
-        while ((line = out.readLine()) != null) {
-            seen.append(line).append('\n');
-            if (line.startsWith("ready ")) {
-                for (String part : line.split(" ")) {
-                    if (part.startsWith("node_port=")) {
-                        nodePort = Integer.parseInt(part.substring(10));
-                    } else if (part.startsWith("http_port=")) {
-                        httpPort = Integer.parseInt(part.substring(10));
-                    }
-                }
-                Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "daemon-output");
-                drain.setDaemon(true);
-                drain.start();
-                return;
-            }
-        }
-        throw new AssertionError("the daemon did not start:\n" + seen);
+        daemon = DaemonProcess.start(config, data);
+        httpPort = daemon.httpPort;
+        nodePort = daemon.nodePort;
     }
 
     /** Heartbeats until the daemon has published a fair share and starts jobs (bounded, no sleeping). */
@@ -88,7 +63,7 @@ class RevivalAfterKillTest {
             JsonNode before = users.get("/api/v1/operations/" + big).body().get("progress");
             Set<String> runningBefore = new HashSet<>(node.running.keySet());
 
-            daemon.destroyForcibly().waitFor();
+            daemon.kill();
             node.close();
 
             startDaemon(config, data);
@@ -120,7 +95,7 @@ class RevivalAfterKillTest {
             back.close();
         } finally {
             users.close();
-            daemon.destroyForcibly().waitFor();
+            daemon.kill();
         }
     }
 }

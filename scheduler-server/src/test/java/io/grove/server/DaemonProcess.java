@@ -1,0 +1,60 @@
+package io.grove.server;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/** The scheduler daemon as a process of its own, for tests that kill it with SIGKILL and start it again. */
+final class DaemonProcess implements AutoCloseable {
+
+    final Process process;
+    final int httpPort;
+    final int nodePort;
+
+    private DaemonProcess(Process process, int httpPort, int nodePort) {
+        this.process = process;
+        this.httpPort = httpPort;
+        this.nodePort = nodePort;
+    }
+
+    /** Starts the daemon on {@code data} and returns once it says it is ready. */
+    static DaemonProcess start(Path config, Path data) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process daemon = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                SchedulerMain.class.getName(), "--config", config.toString(), "--data-dir", data.toString(),
+                "--node-port", "0", "--http-port", "0", "--fair-share-update-period-ms", "50")
+                .redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder seen = new StringBuilder();
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            seen.append(line).append('\n');
+            if (line.startsWith("ready ")) {
+                int http = 0;
+                int node = 0;
+                for (String part : line.split(" ")) {
+                    if (part.startsWith("node_port=")) {
+                        node = Integer.parseInt(part.substring(10));
+                    } else if (part.startsWith("http_port=")) {
+                        http = Integer.parseInt(part.substring(10));
+                    }
+                }
+                Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "daemon-output");
+                drain.setDaemon(true);
+                drain.start();
+                return new DaemonProcess(daemon, http, node);
+            }
+        }
+        throw new AssertionError("the daemon did not start:\n" + seen);
+    }
+
+    /** SIGKILL: nothing of the daemon's own shutdown runs. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+}
