@@ -26,12 +26,19 @@ public record Handshake(int protocolVersion, String nodeId, String address, List
         this(protocolVersion, nodeId, address, tags, resourceLimits, runningJobs, nodeToken, List.of());
     }
 
+    /** {@code host:port}: a name or an address (IPv6 with or without brackets), and nothing of a URL's path or query. */
+    static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("[A-Za-z0-9_.:\\[\\]-]{1,253}:[0-9]{1,5}");
+
     public Handshake {
         if (protocolVersion < 1) {
             throw new IllegalArgumentException("'protocol_version' must be at least 1, got " + protocolVersion);
         }
         Checks.required(nodeId, "node_id");
         address = address == null ? "" : Checks.bounded(address, "address", Checks.MAX_ID);
+        if (!address.isEmpty() && !ADDRESS.matcher(address).matches()) {
+            throw new IllegalArgumentException("'address' must be host:port (a host name or an IP address, and a port), got '"
+                    + Checks.printable(address, 64) + "'");
+        }
         tags = Checks.tags(tags);
         Checks.bounded(nodeToken, "node_token", 4096);
         Checks.required(resourceLimits, "resource_limits");

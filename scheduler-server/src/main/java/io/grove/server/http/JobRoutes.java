@@ -61,6 +61,23 @@ final class JobRoutes extends ApiResource {
     }
 
     /**
+     * The URI of a path on a node's agent, built from its parts: the address a node gave
+     * ({@code host:port}, checked at its handshake) is a host and a port, never a path or a query.
+     */
+    static URI agentUri(String address, String path, String query) {
+        int colon = address.lastIndexOf(':');
+        String host = address.substring(0, colon);
+        if (host.contains(":") && !host.startsWith("[")) {
+            host = "[" + host + "]";
+        }
+        try {
+            return new URI("http", null, host, Integer.parseInt(address.substring(colon + 1)), path, query, null);
+        } catch (java.net.URISyntaxException | NumberFormatException | StringIndexOutOfBoundsException e) {
+            throw new ApiException(502, "AGENT_UNREACHABLE", "the node's address is not host:port");
+        }
+    }
+
+    /**
      * A job's log, read from its node's agent (with the node token) for its owner, its pool's
      * administrators and the cluster admins only.
      */
@@ -86,8 +103,7 @@ final class JobRoutes extends ApiResource {
             if (address == null) {
                 throw ApiException.notFound("the node of job " + jobId + " (" + job.nodeId() + ") gave no address");
             }
-            return URI.create("http://" + address + "/api/v1/jobs/" + jobId + "/logs?stream=" + stream
-                    + "&offset=" + offset);
+            return agentUri(address, "/api/v1/jobs/" + jobId + "/logs", "stream=" + stream + "&offset=" + offset);
         }).thenCompose(uri -> {
             HttpRequest.Builder get = HttpRequest.newBuilder(uri)
                     .timeout(Duration.ofSeconds(30)).GET();

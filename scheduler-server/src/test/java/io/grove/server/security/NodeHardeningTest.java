@@ -207,4 +207,18 @@ class NodeHardeningTest {
             group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
+
+    @Test
+    void aNodeAddressThatIsNotHostAndPortIsRefusedAtTheHandshake(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir, Security.INSECURE_LOCAL, "127.0.0.1")) {
+            JsonNode reply = rawExchange(daemon.nodePort(), ("{\"type\": \"handshake\", \"protocol_version\": 1, "
+                    + "\"node_id\": \"n1\", \"address\": \"127.0.0.1:41097/internal/admin?steal=\", \"resource_limits\": "
+                    + "{\"user_slots\": 1, \"cpu\": 1, \"gpu\": 0, \"memory\": 1, \"network\": 0}}")
+                    .getBytes(StandardCharsets.UTF_8));
+            assertEquals("invalid_message", reply.get("code").asText(), reply.toString());
+            assertTrue(reply.get("message").asText().contains("'address' must be host:port"), reply.toString());
+        }
+        assertEquals("http://[::1]:7078/api/v1/jobs/j/logs?stream=stdout&offset=0", io.grove.server.http.JobRoutesAccess
+                .agentUri("::1:7078", "/api/v1/jobs/j/logs", "stream=stdout&offset=0").toString());
+    }
 }
