@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -136,7 +135,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     }
 
     private ApiResponse toError(Throwable failure, ApiRequest request) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause = Futures.cause(failure);
         if (cause instanceof ApiException api) {
             return error(api.status(), api.code(), api.getMessage(), api.details());
         }

@@ -360,8 +360,12 @@ public final class OperationRegistry {
      * @return operations that started running because the old pool had room now
      * @throws SubmitException when there is no such operation, it finished, or the change is refused
      */
-    public List<Activation> update(String id, Double weight, Resources limits, String tree,
-            String pool) {
+    /**
+     * The operation, if an update may set {@code weight} on it (it is unfinished, the weight in
+     * range); else the refusal {@link #update} would make. Changes nothing; a pool move is checked
+     * when it is made.
+     */
+    public Operation checkUpdate(String id, Double weight) {
         Operation operation = operations.get(id);
         if (operation == null) {
             throw new SubmitException(SubmitError.NO_SUCH_OPERATION, "No operation " + id, Map.of("operation_id", id));
@@ -374,6 +378,12 @@ public final class OperationRegistry {
         if (weight != null && !SpecBounds.weightInRange(weight)) {
             throw new SubmitException(SubmitError.INVALID_SPEC, SpecBounds.weightProblem(weight));
         }
+        return operation;
+    }
+
+    public List<Activation> update(String id, Double weight, Resources limits, String tree,
+            String pool) {
+        Operation operation = checkUpdate(id, weight);
         String target = pool == null ? null : tree != null ? tree : operation.poolByTree().keySet().iterator().next();
         List<Activation> activated = new ArrayList<>();
         if (pool != null) {
@@ -486,7 +496,8 @@ public final class OperationRegistry {
      *
      * @throws SubmitException if there is no such operation or it already finished
      */
-    public JobEnd abort(String operationId, Instant now, String message) {
+    /** The operation, if it may be aborted; else the refusal {@link #abort} would make. Changes nothing. */
+    public Operation checkAbort(String operationId) {
         Operation operation = operations.get(operationId);
         if (operation == null) {
             throw new SubmitException(SubmitError.NO_SUCH_OPERATION, "No operation " + operationId,
@@ -497,6 +508,11 @@ public final class OperationRegistry {
                     + operation.state().name().toLowerCase(), Map.of("operation_id", operationId,
                     "state", operation.state().name().toLowerCase()));
         }
+        return operation;
+    }
+
+    public JobEnd abort(String operationId, Instant now, String message) {
+        Operation operation = checkAbort(operationId);
         List<Job> aborted = abortRunning(operation, now, message);
         return new JobEnd(null, OperationState.ABORTED, aborted, finish(operation, OperationState.ABORTED, now, message));
     }

@@ -13,6 +13,7 @@ import io.grove.core.pool.ConfigProblem;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
+import io.grove.http.Futures;
 import io.grove.http.Routes;
 import io.grove.server.Clock;
 import io.grove.server.ConfigReloader;
@@ -135,20 +136,17 @@ abstract class ApiResource {
      * ({@code OUTCOME_UNKNOWN}: a retry with the same {@code Idempotency-Key} is safe).
      */
     static CompletableFuture<ApiResponse> written(CompletableFuture<ApiResponse> change) {
-        return change.exceptionally(failure -> {
-            Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (cause instanceof WriteAhead.NotWritten notWritten) {
-                if (notWritten.unknown()) {
-                    throw new ApiException(503, "OUTCOME_UNKNOWN", "whether the change was saved is unknown ("
-                            + notWritten.getMessage() + "); it is not in effect here; retry it (a submission with the "
-                            + "same Idempotency-Key is made once)", Map.of());
-                }
-                throw new ApiException(503, "NOT_WRITTEN", "the change was not made: the scheduler cannot write its "
-                        + "state (" + notWritten.getMessage() + "); try again later", Map.of());
+        return Futures.translate(change, cause -> {
+            if (!(cause instanceof WriteAhead.NotWritten notWritten)) {
+                return null;
             }
-            throw failure instanceof java.util.concurrent.CompletionException completion ? completion
-                    : new java.util.concurrent.CompletionException(cause);
+            if (notWritten.unknown()) {
+                return new ApiException(503, "OUTCOME_UNKNOWN", "whether the change was saved is unknown ("
+                        + notWritten.getMessage() + "); it is not in effect here; retry it (a submission with the "
+                        + "same Idempotency-Key is made once)", Map.of());
+            }
+            return new ApiException(503, "NOT_WRITTEN", "the change was not made: the scheduler cannot write its "
+                    + "state (" + notWritten.getMessage() + "); try again later", Map.of());
         });
     }
 

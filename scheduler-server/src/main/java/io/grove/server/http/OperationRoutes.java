@@ -164,10 +164,10 @@ final class OperationRoutes extends ApiResource {
         String message = "aborted by " + user;
         return written(loop.call(cluster -> {
             Operation target = mayChange(request, cluster, operation(cluster, id), "abort");
-            if (target.state().isFinished()) {
-                throw refusal(new SubmitException(io.grove.core.operation.SubmitError.INVALID_STATE, "Operation " + id
-                        + " is already " + target.state().name().toLowerCase(java.util.Locale.ROOT),
-                        Map.of("operation_id", id, "state", target.state().name().toLowerCase(java.util.Locale.ROOT))));
+            try {
+                cluster.registry().checkAbort(id);
+            } catch (SubmitException e) {
+                throw refusal(e);
             }
             return writeAhead.write(new JournalEvent.Aborted(id, clock.now().toEpochMilli(), message),
                     done -> {
@@ -213,14 +213,11 @@ final class OperationRoutes extends ApiResource {
                     }
                 }
             }
-            if (target.state().isFinished() || weight != null && !io.grove.core.operation.SpecBounds.weightInRange(weight)) {
-                // refused before its record is written, with the registry's own words
-                try {
-                    cluster.updateOperation(id, weight, limits, tree, pool);
-                } catch (SubmitException e) {
-                    audit(request, "update", id, "refused", e.getMessage());
-                    throw refusal(e);
-                }
+            try {
+                cluster.registry().checkUpdate(id, weight);
+            } catch (SubmitException e) {
+                audit(request, "update", id, "refused", e.getMessage());
+                throw refusal(e);
             }
             // written ahead: applied once its record is durable, audited with its outcome
             return writeAhead.write(new JournalEvent.Updated(id, weight, limits, tree, pool, clock.now().toEpochMilli()),

@@ -1,12 +1,12 @@
 package io.grove.server.http;
 
 import io.grove.http.ApiException;
+import io.grove.http.Futures;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -67,15 +67,10 @@ final class WhatIfs {
             throw e;
         }
         done.whenComplete((result, failure) -> release(who));
-        return done.copy().orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
-            if (cause instanceof TimeoutException) {
-                throw new ApiException(503, "WHAT_IF_TIMEOUT", "the what-if did not finish within "
-                        + deadline.toSeconds() + " s", Map.of("deadline_seconds", deadline.toSeconds()));
-            }
-            throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);
-        });
+        return Futures.translate(done.copy().orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS),
+                cause -> cause instanceof TimeoutException ? new ApiException(503, "WHAT_IF_TIMEOUT",
+                        "the what-if did not finish within " + deadline.toSeconds() + " s",
+                        Map.of("deadline_seconds", deadline.toSeconds())) : null);
     }
 
     private void release(String who) {

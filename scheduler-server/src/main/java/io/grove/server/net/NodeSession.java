@@ -23,7 +23,6 @@ import io.netty.handler.timeout.IdleStateEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -191,8 +190,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     }
 
     private void fail(ChannelHandlerContext ctx, Throwable error) {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null
-                ? error.getCause() : error;
+        Throwable cause = io.grove.http.Futures.cause(error);
         LOG.error("node {}: request failed", nodeId, cause);
         ctx.writeAndFlush(new ErrorReply(ErrorCode.INTERNAL, String.valueOf(cause.getMessage()), false));
     }

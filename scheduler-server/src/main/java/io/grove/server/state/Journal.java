@@ -126,7 +126,6 @@ public final class Journal extends QueuedStateLog {
     void writeGroup(List<Append> group) {
         long firstSequence = sequence;
         try {
-            checkSame();
             FileChannel out = channel();
             buffer.reset();
             for (Append append : group) {
@@ -144,7 +143,7 @@ public final class Journal extends QueuedStateLog {
                 unsynced = true;
             }
             good = out.position();
-            // written to the file the journal is: a file deleted or replaced meanwhile acknowledges nothing
+            // written to the file the journal is: a file deleted or replaced acknowledges nothing (one stat a group)
             checkSame();
             stored(group.size());
             completed(group);

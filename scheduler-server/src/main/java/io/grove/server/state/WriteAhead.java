@@ -1,11 +1,11 @@
 package io.grove.server.state;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.http.Futures;
 import io.grove.server.loop.SchedulerLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -70,8 +70,7 @@ public final class WriteAhead {
             inFlight.remove(entry);
             if (failure != null) {
                 undo.accept(cluster);
-                throw new NotWritten(failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure);
+                throw new NotWritten(Futures.cause(failure));
             }
             return apply.apply(cluster);
         }));
