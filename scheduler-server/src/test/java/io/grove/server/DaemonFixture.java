@@ -65,6 +65,8 @@ final class DaemonFixture implements AutoCloseable {
         final NodeClient client;
         final Map<String, HeartbeatReply.JobToStart> running = new LinkedHashMap<>();
         final List<io.grove.protocol.FinishedJob> finished = new ArrayList<>();
+        /** The address it gives in its handshake ({@code host:port} of its agent), or empty. */
+        String address = "";
 
         FakeNode(String id, Resources limits) throws Exception {
             this.id = id;
@@ -75,7 +77,7 @@ final class DaemonFixture implements AutoCloseable {
         Message handshake() throws Exception {
             List<RunningJob> jobs = new ArrayList<>();
             running.keySet().forEach(job -> jobs.add(new RunningJob(job, running.get(job).operationId(), null)));
-            return client.request(new Handshake(Message.VERSION, id, "", List.of(), limits, jobs, null), TIMEOUT).get();
+            return client.request(new Handshake(Message.VERSION, id, address, List.of(), limits, jobs, null), TIMEOUT).get();
         }
 
         HeartbeatReply heartbeat() throws Exception {

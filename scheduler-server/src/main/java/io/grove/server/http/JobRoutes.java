@@ -1,5 +1,7 @@
 package io.grove.server.http;
 
+import io.grove.api.ApiJson;
+import io.grove.api.JobLog;
 import io.grove.api.JobView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
@@ -7,10 +9,13 @@ import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,6 +82,38 @@ final class JobRoutes extends ApiResource {
         }
     }
 
+    /** The most of an agent's answer read: a page of a log (1 MiB) as JSON, escapes and all. */
+    static final int MAX_AGENT_ANSWER = 8 << 20;
+
+    /**
+     * What the agent answered, as the API's own answer: a log is read (at most
+     * {@value #MAX_AGENT_ANSWER} bytes) and written again as a {@link JobLog}; anything else is
+     * said in the scheduler's words, and no body of the agent's is passed on.
+     */
+    private static ApiResponse relay(URI uri, String jobId, HttpResponse<InputStream> response, Throwable failure) {
+        if (failure != null) {
+            throw new ApiException(502, "AGENT_UNREACHABLE", "the agent at " + uri.getAuthority() + " did not answer: "
+                    + io.grove.protocol.Checks.printable(String.valueOf(io.grove.http.Futures.cause(failure).getMessage()), 200));
+        }
+        try (InputStream body = response.body()) {
+            if (response.statusCode() == 404) {
+                throw ApiException.notFound("the agent at " + uri.getAuthority() + " has no log of job " + jobId);
+            }
+            if (response.statusCode() != 200) {
+                throw new ApiException(502, "AGENT_ERROR", "the agent at " + uri.getAuthority() + " answered HTTP "
+                        + response.statusCode());
+            }
+            byte[] bytes = body.readNBytes(MAX_AGENT_ANSWER + 1);
+            if (bytes.length > MAX_AGENT_ANSWER) {
+                throw new ApiException(502, "AGENT_ERROR", "the agent at " + uri.getAuthority() + " answered more than "
+                        + MAX_AGENT_ANSWER + " bytes");
+            }
+            return ApiResponse.ok(ApiJson.readStrict(new String(bytes, StandardCharsets.UTF_8), JobLog.class));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ApiException(502, "AGENT_ERROR", "the agent at " + uri.getAuthority() + " answered no job log");
+        }
+    }
+
     /**
      * A job's log, read from its node's agent (with the node token) for its owner, its pool's
      * administrators and the cluster admins only.
@@ -99,7 +136,7 @@ final class JobRoutes extends ApiResource {
             if (job == null) {
                 throw ApiException.notFound("operation " + id + " has no job " + jobId);
             }
-            String address = views.nodeAddress(job.nodeId());
+            String address = views.agentAddress(job.nodeId());
             if (address == null) {
                 throw ApiException.notFound("the node of job " + jobId + " (" + job.nodeId() + ") gave no address");
             }
@@ -110,14 +147,8 @@ final class JobRoutes extends ApiResource {
             if (nodeToken != null) {
                 get.header("Authorization", "Bearer " + nodeToken);
             }
-            return agents.sendAsync(get.build(), HttpResponse.BodyHandlers.ofString())
-                    .handle((response, failure) -> {
-                        if (failure != null) {
-                            throw new ApiException(502, "AGENT_UNREACHABLE", "the agent at " + uri.getAuthority()
-                                    + " did not answer: " + failure.getMessage());
-                        }
-                        return ApiResponse.json(response.statusCode(), response.body());
-                    });
+            return agents.sendAsync(get.build(), HttpResponse.BodyHandlers.ofInputStream())
+                    .handleAsync((response, failure) -> relay(uri, jobId, response, failure), Api.BLOCKING);
         });
     }
 }

@@ -143,6 +143,11 @@ final class Views {
         return addresses.of(nodeId);
     }
 
+    /** Where the scheduler reads from a node's agent: its connection's address, at the port it gave. */
+    String agentAddress(String nodeId) {
+        return addresses.agent(nodeId);
+    }
+
     NodeView node(Node node) {
         return new NodeView(node.id(), lower(node.state()), node.tree(), addresses.of(node.id()), node.treeProblem(),
                 List.copyOf(new TreeSet<>(node.tags())), amounts(node.limits()), amounts(node.usage()), node.jobs().size(),

@@ -1,5 +1,6 @@
 package io.grove.server.net;
 
+import java.net.InetAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
@@ -11,10 +12,20 @@ import java.util.function.Predicate;
 public final class NodeAddresses {
 
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
+    /** The address each node's connection came from: its logs are read there, not wherever it says. */
+    private final Map<String, InetAddress> peers = new ConcurrentHashMap<>();
     private final Map<String, Object> sessions = new ConcurrentHashMap<>();
 
-    /** Sets a node's address; returns the one it had before, or {@code null}. */
-    String put(String nodeId, String address) {
+    /**
+     * Sets a node's address and the address its connection came from ({@code null} when it has
+     * none); returns the address it had before, or {@code null}.
+     */
+    String put(String nodeId, String address, InetAddress peer) {
+        if (peer == null) {
+            peers.remove(nodeId);
+        } else {
+            peers.put(nodeId, peer);
+        }
         if (address == null || address.isEmpty()) {
             return addresses.remove(nodeId);
         }
@@ -42,6 +53,20 @@ public final class NodeAddresses {
     /** The session's connection ended: the id is free. */
     void release(String nodeId, Object session) {
         sessions.remove(nodeId, session);
+    }
+
+    /**
+     * Where the scheduler reads from the node's agent: the address its connection came from, at
+     * the port it gave ({@code host:port}); {@code null} when it gave none.
+     */
+    public String agent(String nodeId) {
+        String given = of(nodeId);
+        InetAddress peer = nodeId == null ? null : peers.get(nodeId);
+        if (given == null || peer == null) {
+            return given;
+        }
+        String host = peer.getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + given.substring(given.lastIndexOf(':'));
     }
 
     /** The node's address, or {@code null} when it gave none. */

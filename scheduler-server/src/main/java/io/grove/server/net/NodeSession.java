@@ -132,7 +132,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         nodeId = handshake.nodeId();
         version = handshake.protocolVersion();
         tags = Set.copyOf(handshake.tags());
-        String previous = addresses.put(nodeId, handshake.address());
+        String previous = addresses.put(nodeId, handshake.address(),
+                ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress peer ? peer.getAddress() : null);
         if (previous != null && !previous.equals(handshake.address()) && audit != null) {
             audit.record(clock.now(), "node:" + nodeId, String.valueOf(ctx.channel().remoteAddress()), "node address",
                     nodeId, "allowed", "address changed from " + previous + " to " + handshake.address());
