@@ -83,6 +83,16 @@ final class SchedulerCommand implements Callable<Integer> {
                     + "behind one NAT address) (default: ${DEFAULT-VALUE})")
     int nodeConnectionsPerAddress;
 
+    @Option(names = "--max-http-connections", paramLabel = "N", defaultValue = "1024",
+            description = "connections the API port holds; beyond it the oldest that has not sent an authenticated "
+                    + "request is shed (default: ${DEFAULT-VALUE})")
+    int httpConnections;
+
+    @Option(names = "--max-http-connections-per-address", paramLabel = "N", defaultValue = "64",
+            description = "connections one address may hold on the API port (raise it for users behind one NAT "
+                    + "address) (default: ${DEFAULT-VALUE})")
+    int httpConnectionsPerAddress;
+
     @Option(names = "--node-tls-cert", paramLabel = "PEM", description = "TLS on the node port: the scheduler's certificate")
     Path nodeTlsCert;
 
@@ -136,7 +146,8 @@ final class SchedulerCommand implements Callable<Integer> {
                             .withTls(nodeTlsCert == null ? null : new Tls(nodeTlsCert, nodeTlsKey, nodeTlsCa),
                                     httpTlsCert == null ? null : new Tls(httpTlsCert, httpTlsKey, null))
                             .withUnauthenticatedNodes(allowUnauthenticatedNodes))
-                    .withNodeConnectionsPerAddress(nodeConnectionsPerAddress);
+                    .withNodeConnectionsPerAddress(nodeConnectionsPerAddress)
+                    .withHttpLimits(io.grove.http.HttpLimits.API.withConnections(httpConnections, httpConnectionsPerAddress));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
             return 2;

@@ -1,11 +1,13 @@
 package io.grove.http;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.AttributeKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,9 +15,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Caps connections, in all and per client address, shared by every connection of one endpoint: a
- * connection over a cap is closed as soon as it is accepted, so no flood of clients can take the
- * process's file descriptors. Refusals are logged at most once a minute with their count.
+ * Caps connections, in all and per client address, shared by every connection of one endpoint,
+ * so no flood of clients can take the process's file descriptors. A connection is untrusted until
+ * it proves itself ({@link #trust}: an authenticated request, a node's handshake). When a new one
+ * comes over the cap in all, the oldest untrusted one is shed to make room; only when every
+ * connection is trusted is the new one refused. So half-sent requests from a few addresses cannot
+ * keep the users out. A connection over its address's cap is closed as soon as it is accepted.
+ * Refusals are logged at most once a minute with their count.
  */
 @ChannelHandler.Sharable
 public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
@@ -29,7 +35,10 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     private final AtomicInteger total = new AtomicInteger();
     /** Open connections per address; each update is atomic for its key. */
     private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
+    /** Untrusted connections, oldest first. */
+    private final LinkedHashSet<Channel> untrusted = new LinkedHashSet<>();
     private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong shed = new AtomicLong();
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_PERIOD_NANOS);
 
     public ConnectionLimiter(String endpoint, int maxTotal, int maxPerAddress) {
@@ -38,24 +47,61 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
         this.maxPerAddress = maxPerAddress;
     }
 
+    /** The connection has proved itself: it is shed no more to make room for others. */
+    public static void trust(Channel channel) {
+        Counted counted = channel.attr(Counted.KEY).get();
+        if (counted != null) {
+            counted.limiter().trusted(channel);
+        }
+    }
+
+    private void trusted(Channel channel) {
+        synchronized (untrusted) {
+            untrusted.remove(channel);
+        }
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         InetAddress address = address(ctx);
         int all = total.incrementAndGet();
         int mine = perAddress.merge(address, 1, Integer::sum);
-        ctx.channel().attr(Counted.KEY).set(new Counted(address));
-        if (all > maxTotal || mine > maxPerAddress) {
-            long count = refused.incrementAndGet();
-            long now = System.nanoTime();
-            long last = lastLog.get();
-            if (now - last >= LOG_PERIOD_NANOS && lastLog.compareAndSet(last, now)) {
-                LOG.warn("{}: connection from {} refused ({} open, {} from that address; caps {} and {}); {} refused so far",
-                        endpoint, address, all, mine, maxTotal, maxPerAddress, count);
+        ctx.channel().attr(Counted.KEY).set(new Counted(this, address));
+        Channel victim = null;
+        if (mine <= maxPerAddress && all > maxTotal) {
+            synchronized (untrusted) {
+                var oldest = untrusted.iterator();
+                if (oldest.hasNext()) {
+                    victim = oldest.next();
+                    oldest.remove();
+                }
             }
+        }
+        if (mine > maxPerAddress || all > maxTotal && victim == null) {
+            long count = refused.incrementAndGet();
+            log("{}: connection from {} refused ({} open, {} from that address; caps {} and {}); {} refused so far",
+                    endpoint, address, all, mine, maxTotal, maxPerAddress, count);
             ctx.close();
             return;
         }
+        if (victim != null) {
+            long count = shed.incrementAndGet();
+            log("{}: {} open, the cap is {}: shed the oldest connection that has not proved itself, from {}; {} shed so far",
+                    endpoint, all, maxTotal, victim.remoteAddress(), count);
+            victim.close();
+        }
+        synchronized (untrusted) {
+            untrusted.add(ctx.channel());
+        }
         super.channelActive(ctx);
+    }
+
+    private void log(String format, Object... arguments) {
+        long now = System.nanoTime();
+        long last = lastLog.get();
+        if (now - last >= LOG_PERIOD_NANOS && lastLog.compareAndSet(last, now)) {
+            LOG.warn(format, arguments);
+        }
     }
 
     @Override
@@ -64,6 +110,7 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
         if (counted != null) {
             total.decrementAndGet();
             perAddress.computeIfPresent(counted.address(), (a, n) -> n <= 1 ? null : n - 1);
+            trusted(ctx.channel());
         }
         super.channelInactive(ctx);
     }
@@ -73,12 +120,17 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
         return total.get();
     }
 
+    /** Connections shed so far to make room for newer ones. */
+    public long shed() {
+        return shed.get();
+    }
+
     private static InetAddress address(ChannelHandlerContext ctx) {
         return ctx.channel().remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress()
                 : InetAddress.getLoopbackAddress();
     }
 
-    private record Counted(InetAddress address) {
+    private record Counted(ConnectionLimiter limiter, InetAddress address) {
         static final AttributeKey<Counted> KEY = AttributeKey.valueOf("grove-counted");
     }
 }

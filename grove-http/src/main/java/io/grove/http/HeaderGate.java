@@ -11,4 +11,12 @@ public interface HeaderGate {
      * to read the body and route it.
      */
     ApiException checkHead(ApiRequest head);
+
+    /**
+     * Whether a head that passed {@link #checkHead} proves its connection (an authenticated user):
+     * such a connection is not shed to make room for others ({@link ConnectionLimiter}).
+     */
+    default boolean proves(ApiRequest head) {
+        return true;
+    }
 }

@@ -19,6 +19,11 @@ public record HttpLimits(int maxConnections, int maxConnectionsPerAddress, Durat
     public static final HttpLimits AGENT = new HttpLimits(256, 32, Duration.ofSeconds(10), Duration.ofSeconds(10),
             Duration.ofSeconds(60), 64 << 10);
 
+    /** These limits with other connection caps (in all, and from one address: raise it for users behind one NAT address). */
+    public HttpLimits withConnections(int total, int perAddress) {
+        return new HttpLimits(total, perAddress, headerTimeout, bodyTimeout, idleTimeout, maxBodyBytes);
+    }
+
     public HttpLimits {
         if (maxConnections < 1 || maxConnectionsPerAddress < 1 || maxBodyBytes < 0) {
             throw new IllegalArgumentException("connection caps must be positive and the body size not negative");

@@ -25,13 +25,16 @@ final class RequestGuard extends ChannelDuplexHandler {
 
     private final HttpLimits limits;
     private final BiFunction<HttpRequest, String, ApiException> gate;
+    private final java.util.function.BiPredicate<HttpRequest, String> proves;
     private ScheduledFuture<?> deadline;
     private boolean discarding;
     private boolean inBody;
 
-    RequestGuard(HttpLimits limits, BiFunction<HttpRequest, String, ApiException> gate) {
+    RequestGuard(HttpLimits limits, BiFunction<HttpRequest, String, ApiException> gate,
+            java.util.function.BiPredicate<HttpRequest, String> proves) {
         this.limits = limits;
         this.gate = gate;
+        this.proves = proves;
     }
 
     @Override
@@ -51,6 +54,9 @@ final class RequestGuard extends ChannelDuplexHandler {
                 ctx.writeAndFlush(ApiServer.errorResponse(refusal.status(), refusal.code(), refusal.getMessage(),
                         refusal.details(), false)).addListener(ChannelFutureListener.CLOSE);
                 return;
+            }
+            if (head.decoderResult().isSuccess() && proves.test(head, String.valueOf(ctx.channel().remoteAddress()))) {
+                ConnectionLimiter.trust(ctx.channel());
             }
             inBody = !(msg instanceof LastHttpContent);
             if (inBody) {

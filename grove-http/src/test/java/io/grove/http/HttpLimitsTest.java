@@ -47,6 +47,11 @@ class HttpLimitsTest {
         }
 
         @Override
+        public boolean proves(ApiRequest head) {
+            return "Bearer ok".equals(head.authorization());
+        }
+
+        @Override
         public CompletableFuture<ApiResponse> apply(ApiRequest request) {
             if (request.path().equals(List.of("big"))) {
                 bigAnswers.incrementAndGet();
@@ -185,6 +190,53 @@ class HttpLimitsTest {
             answer = readToClose(again);
         }
         assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+    }
+
+    /** A connection that asked for /healthz without a token, then sent half a head: untrusted and counted. */
+    Socket halfSent() throws IOException {
+        Socket socket = connect();
+        send(socket, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertTrue(readResponse(socket).startsWith("HTTP/1.1 200"));
+        send(socket, "GET /x HTTP/1.1\r\nHo");
+        return socket;
+    }
+
+    /** A connection that sent an authenticated request and was answered: trusted. */
+    Socket authenticated() throws IOException {
+        Socket socket = connect();
+        send(socket, "GET /a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\n\r\n");
+        assertTrue(readResponse(socket).startsWith("HTTP/1.1 200"));
+        return socket;
+    }
+
+    static boolean closed(Socket socket) {
+        try {
+            return socket.getInputStream().read() < 0;
+        } catch (IOException reset) {
+            return true;
+        }
+    }
+
+    @Test
+    void atTheCapTheOldestUnprovenConnectionIsShedForANewOne() throws Exception {
+        // one address (the test's) may hold more than the cap in all
+        start(new HttpLimits(6, 20, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024));
+        List<Socket> users = new ArrayList<>(List.of(authenticated(), authenticated()));
+        List<Socket> flood = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            flood.add(halfSent());
+        }
+        // the cap is full: each new user sheds the oldest half-sent connection, and is served
+        for (int i = 0; i < 4; i++) {
+            users.add(authenticated());
+            assertTrue(closed(flood.get(i)), "half-sent connection " + i + " was shed");
+        }
+        // every connection has proved itself: a new one is refused, and none of the users is shed
+        assertEquals("", readToClose(connect()), "nothing left to shed, so the new connection is closed at once");
+        for (Socket user : users) {
+            send(user, "GET /a HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\n\r\n");
+            assertTrue(readResponse(user).startsWith("HTTP/1.1 200"), "a proven connection is kept");
+        }
     }
 
     @Test

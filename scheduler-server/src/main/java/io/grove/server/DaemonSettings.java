@@ -25,6 +25,7 @@ import java.time.Duration;
  * @param security authentication of users and nodes, and the audit log
  * @param nodeConnectionsPerAddress connections to the node port from one address (a node needs one;
  *     more for many simulated nodes on one machine, or nodes behind one NAT address)
+ * @param httpLimits what the API port allows a client (connections in all and from one address, timeouts, body size)
  */
 public record DaemonSettings(
         Path configFile,
@@ -40,7 +41,8 @@ public record DaemonSettings(
         long compactAfterRecords,
         Duration integralStateEvery,
         Security security,
-        int nodeConnectionsPerAddress) {
+        int nodeConnectionsPerAddress,
+        io.grove.http.HttpLimits httpLimits) {
 
     public static final int DEFAULT_NODE_PORT = 7077;
     public static final int DEFAULT_HTTP_PORT = 8080;
@@ -70,6 +72,7 @@ public record DaemonSettings(
         b.integralStateEvery = integralStateEvery;
         b.security = security;
         b.nodeConnectionsPerAddress = nodeConnectionsPerAddress;
+        b.httpLimits = httpLimits;
         return b;
     }
 
@@ -99,6 +102,11 @@ public record DaemonSettings(
         return toBuilder().nodeConnectionsPerAddress(value).build();
     }
 
+    /** What the API port allows a client. */
+    public DaemonSettings withHttpLimits(io.grove.http.HttpLimits value) {
+        return toBuilder().httpLimits(value).build();
+    }
+
     /** Settings one by one; unset ones keep their defaults. */
     public static final class Builder {
         private final Path configFile;
@@ -115,6 +123,7 @@ public record DaemonSettings(
         private Duration integralStateEvery = Duration.ofSeconds(10);
         private Security security = Security.INSECURE_LOCAL;
         private int nodeConnectionsPerAddress = NodeEndpoint.MAX_PER_ADDRESS;
+        private io.grove.http.HttpLimits httpLimits = io.grove.http.HttpLimits.API;
 
         private Builder(Path configFile, Path dataDir) {
             this.configFile = configFile;
@@ -181,10 +190,15 @@ public record DaemonSettings(
             return this;
         }
 
+        public Builder httpLimits(io.grove.http.HttpLimits value) {
+            httpLimits = value;
+            return this;
+        }
+
         public DaemonSettings build() {
             return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes,
                     nodeIdleTimeout, heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords,
-                    integralStateEvery, security, nodeConnectionsPerAddress);
+                    integralStateEvery, security, nodeConnectionsPerAddress, httpLimits);
         }
     }
 }

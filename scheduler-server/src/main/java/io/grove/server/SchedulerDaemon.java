@@ -8,7 +8,6 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.http.ApiServer;
-import io.grove.http.HttpLimits;
 import io.grove.http.Secrets;
 import io.grove.http.Transport;
 import io.grove.server.http.Api;
@@ -261,7 +260,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         ApiServer apiServer = null;
         if (role.apiHost() == null) {
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,
-                    secured.httpTls(), HttpLimits.API);
+                    secured.httpTls(), settings.httpLimits());
             opened.add(apiServer, apiServer::close);
         } else {
             role.apiHost().accept(handler);

@@ -5,7 +5,6 @@ import io.grove.api.Health;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.ApiServer;
-import io.grove.http.HttpLimits;
 import io.grove.http.Transport;
 import io.grove.protocol.ProtocolJson;
 import io.grove.server.Clock;
@@ -259,7 +258,7 @@ public final class HaScheduler implements AutoCloseable {
         SslContext tls = settings.security().httpTls() == null ? null : settings.security().httpTls().server();
         httpGroup = Transport.group(2);
         http = ApiServer.start(httpGroup, httpGroup, settings.bindAddress(), settings.httpPort(), router, tls,
-                HttpLimits.API);
+                settings.httpLimits());
         SslContext nodeTls = settings.security().nodeTls() == null ? null : settings.security().nodeTls().server();
         nodeGroup = Transport.group(2);
         nodeEndpoint = NodeEndpoint.start(nodeGroup, nodeGroup, settings.bindAddress(), settings.nodePort(),

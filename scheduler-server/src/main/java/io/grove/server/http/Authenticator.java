@@ -49,6 +49,12 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
         }
     }
 
+    /** Without tokens every whole head proves its connection; with them, only one with a valid token. */
+    @Override
+    public boolean proves(ApiRequest head) {
+        return tokens == null || head.authorization() != null && tokens.identify(Secrets.bearer(head.authorization())) != null;
+    }
+
     @Override
     public CompletableFuture<ApiResponse> apply(ApiRequest request) {
         if (tokens == null || isPublic(request)) {

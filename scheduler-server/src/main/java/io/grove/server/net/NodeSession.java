@@ -154,6 +154,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                 LOG.info("node {} registered from {} with tags {} and {} running jobs", nodeId, ctx.channel().remoteAddress(),
                         tags, handshake.runningJobs().size());
             }
+            // a node that shook hands is not shed to make room for connections that have not
+            io.grove.http.ConnectionLimiter.trust(ctx.channel());
             ctx.writeAndFlush(new Welcome(version, nodeId, heartbeatPeriod.toMillis()));
         });
     }
