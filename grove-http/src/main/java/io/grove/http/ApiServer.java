@@ -70,6 +70,7 @@ public final class ApiServer implements AutoCloseable {
         java.util.function.BiPredicate<HttpRequest, String> proves = routes instanceof HeaderGate headerGate
                 ? (head, source) -> headerGate.proves(toApi(head, "", source)) : (head, source) -> true;
         java.util.concurrent.atomic.AtomicLong heldBack = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicLong bodiesInFlight = new java.util.concurrent.atomic.AtomicLong();
         Channel channel = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel(boss))
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -80,7 +81,7 @@ public final class ApiServer implements AutoCloseable {
                             ch.pipeline().addLast(tls.newHandler(ch.alloc()));
                         }
                         ch.pipeline().addLast(new HttpServerCodec(4096, 16 * 1024, 64 * 1024),
-                                new RequestGuard(limits, gate, proves), new Aggregator(limits.maxBodyBytes()),
+                                new RequestGuard(limits, gate, proves, bodiesInFlight), new Aggregator(limits.maxBodyBytes()),
                                 new RequestHandler(routes, heldBack));
                     }
                 }).bind(host, port).sync().channel();

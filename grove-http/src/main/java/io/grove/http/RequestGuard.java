@@ -8,9 +8,11 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -20,6 +22,9 @@ import java.util.function.BiFunction;
  * within the header timeout (from the connection's start; on a kept-alive connection the idle
  * timeout from the last response), its body within the body timeout; a head the routes refuse
  * ({@link HeaderGate}, e.g. without a valid token) is answered at once and its body is never read.
+ * A body takes its room out of the endpoint's bytes in flight (its length, or the largest body)
+ * until it is read whole or its connection ends; one that finds no room is answered {@code 503}
+ * and not read, so no number of unfinished bodies holds more than that.
  */
 final class RequestGuard extends ChannelDuplexHandler {
 
@@ -29,9 +34,13 @@ final class RequestGuard extends ChannelDuplexHandler {
     private ScheduledFuture<?> deadline;
     private boolean discarding;
     private boolean inBody;
+    /** The endpoint's body bytes being received, and this connection's part of them. */
+    private final AtomicLong inFlight;
+    private long reserved;
 
     RequestGuard(HttpLimits limits, BiFunction<HttpRequest, String, ApiException> gate,
-            java.util.function.BiPredicate<HttpRequest, String> proves) {
+            java.util.function.BiPredicate<HttpRequest, String> proves, AtomicLong inFlight) {
+        this.inFlight = inFlight;
         this.limits = limits;
         this.gate = gate;
         this.proves = proves;
@@ -60,6 +69,20 @@ final class RequestGuard extends ChannelDuplexHandler {
             }
             inBody = !(msg instanceof LastHttpContent);
             if (inBody) {
+                // its length, the largest body when it comes in chunks, none without either
+                long length = HttpUtil.isTransferEncodingChunked(head) ? limits.maxBodyBytes()
+                        : HttpUtil.getContentLength(head, 0L);
+                long room = Math.min(Math.max(length, 0), limits.maxBodyBytes());
+                if (inFlight.addAndGet(room) > limits.maxBodyBytesInFlight()) {
+                    inFlight.addAndGet(-room);
+                    discarding = true;
+                    ReferenceCountUtil.release(msg);
+                    ctx.writeAndFlush(ApiServer.errorResponse(503, "TOO_BUSY", "the server is receiving "
+                            + limits.maxBodyBytesInFlight() + " bytes of bodies already; try again shortly",
+                            Map.of(), false)).addListener(ChannelFutureListener.CLOSE);
+                    return;
+                }
+                reserved = room;
                 arm(ctx, limits.bodyTimeout().toMillis(), true);
             }
         } else if (msg instanceof HttpContent content) {
@@ -70,6 +93,9 @@ final class RequestGuard extends ChannelDuplexHandler {
             if (content instanceof LastHttpContent) {
                 inBody = false;
                 cancel();
+                super.channelRead(ctx, msg);
+                unreserve();
+                return;
             }
         }
         super.channelRead(ctx, msg);
@@ -88,6 +114,7 @@ final class RequestGuard extends ChannelDuplexHandler {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         cancel();
+        unreserve();
         super.channelInactive(ctx);
     }
 
@@ -108,6 +135,11 @@ final class RequestGuard extends ChannelDuplexHandler {
         } else {
             ctx.close();
         }
+    }
+
+    private void unreserve() {
+        inFlight.addAndGet(-reserved);
+        reserved = 0;
     }
 
     private void cancel() {

@@ -240,6 +240,35 @@ class HttpLimitsTest {
     }
 
     @Test
+    void unfinishedBodiesHoldNoMoreThanTheBytesInFlightAndGiveThemBackWhenTheyClose() throws Exception {
+        start(new HttpLimits(64, 32, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024, 2048));
+        String head = "POST /x HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nContent-Length: 1000\r\n\r\n";
+        List<Socket> unfinished = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Socket socket = connect();
+            send(socket, head + "x".repeat(500));
+            unfinished.add(socket);
+        }
+        // two half-sent bodies of 1,000 bytes hold the 2,048 in flight: a third is refused, unread
+        String busy = "";
+        for (int attempt = 0; attempt < 50 && !busy.startsWith("HTTP/1.1 503"); attempt++) {
+            busy = exchange(head + "y".repeat(1000));
+        }
+        assertTrue(busy.startsWith("HTTP/1.1 503"), busy);
+        assertEquals("TOO_BUSY", body(busy).get("code").asText());
+        assertTrue(exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .startsWith("HTTP/1.1 200"), "a request without a body is served");
+        // one closes: its room is given back, and a whole body is read again
+        unfinished.get(0).close();
+        String served = "";
+        for (int attempt = 0; attempt < 50 && !served.startsWith("HTTP/1.1 200"); attempt++) {
+            served = exchange(head.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n") + "z".repeat(1000));
+        }
+        assertTrue(served.startsWith("HTTP/1.1 200"), served);
+        assertEquals(1000, body(served).get("length").asInt());
+    }
+
+    @Test
     void aClientThatPipelinesAndNeverReadsIsHeldBackAndOthersAreServed() throws Exception {
         start(new HttpLimits(64, 32, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024));
         Socket greedy = connect();
