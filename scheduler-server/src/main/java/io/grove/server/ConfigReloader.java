@@ -157,7 +157,12 @@ public final class ConfigReloader implements AutoCloseable {
         watchThread.setDaemon(true);
         watchThread.start();
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload("SIGHUP"));
+            sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload("SIGHUP"));
+            if (before == sun.misc.SignalHandler.SIG_IGN) {
+                // started with SIGHUP ignored (nohup): the JVM keeps it so, and a SIGHUP would be lost without a word
+                LOG.warn("SIGHUP is ignored in this process (started under nohup?), so it cannot reload the pools file; "
+                        + "the file is reloaded when it changes, or with POST /api/v1/config/reload");
+            }
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             LOG.info("SIGHUP reload is not available here: {}", e.getMessage());
         }

@@ -4,6 +4,8 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The scheduler daemon as a process of its own, for tests that kill it with SIGKILL and start it again. */
 final class DaemonProcess implements AutoCloseable {
@@ -11,20 +13,29 @@ final class DaemonProcess implements AutoCloseable {
     final Process process;
     final int httpPort;
     final int nodePort;
+    /** What it printed up to its ready line. */
+    final String startOutput;
 
-    private DaemonProcess(Process process, int httpPort, int nodePort) {
+    private DaemonProcess(Process process, int httpPort, int nodePort, String startOutput) {
         this.process = process;
+        this.startOutput = startOutput;
         this.httpPort = httpPort;
         this.nodePort = nodePort;
     }
 
     /** Starts the daemon on {@code data} and returns once it says it is ready. */
     static DaemonProcess start(Path config, Path data) throws Exception {
+        return start(List.of(), config, data);
+    }
+
+    /** As above, run by {@code launcher} (e.g. {@code nohup}). */
+    static DaemonProcess start(List<String> launcher, Path config, Path data) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process daemon = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"),
                 SchedulerMain.class.getName(), "--config", config.toString(), "--data-dir", data.toString(),
-                "--node-port", "0", "--http-port", "0", "--fair-share-update-period-ms", "50")
-                .redirectErrorStream(true).start();
+                "--node-port", "0", "--http-port", "0", "--fair-share-update-period-ms", "50"));
+        Process daemon = new ProcessBuilder(command).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();
         for (String line = out.readLine(); line != null; line = out.readLine()) {
@@ -42,7 +53,7 @@ final class DaemonProcess implements AutoCloseable {
                 Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "daemon-output");
                 drain.setDaemon(true);
                 drain.start();
-                return new DaemonProcess(daemon, http, node);
+                return new DaemonProcess(daemon, http, node, seen.toString());
             }
         }
         throw new AssertionError("the daemon did not start:\n" + seen);

@@ -129,4 +129,15 @@ class ReloadAndLivenessTest {
             assertEquals(2, users.get("/api/v1/operations/" + op).body().get("progress").get("aborted").asInt());
         }
     }
+
+    @Test
+    void startedUnderNohupItSaysThatSighupCannotReload(@TempDir Path dir) throws Exception {
+        Path config = DaemonFixture.config(dir, DaemonFixture.POOLS);
+        try (DaemonProcess ignoring = DaemonProcess.start(java.util.List.of("/usr/bin/nohup"), config, dir.resolve("a"))) {
+            assertTrue(ignoring.startOutput.contains("SIGHUP is ignored in this process"), ignoring.startOutput);
+        }
+        try (DaemonProcess plain = DaemonProcess.start(config, dir.resolve("b"))) {
+            assertFalse(plain.startOutput.contains("SIGHUP is ignored"), plain.startOutput);
+        }
+    }
 }
