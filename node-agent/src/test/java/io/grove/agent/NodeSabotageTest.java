@@ -98,6 +98,33 @@ class NodeSabotageTest {
     }
 
     @Test
+    void connectionsThatNeverSayHelloCannotKeepTheBrokersClientsOut(@TempDir Path dir) throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir); AgentDaemon agent = cluster.agent("n1", 1)) {
+            List<java.net.Socket> flood = new java.util.ArrayList<>();
+            try {
+                // more connections than the port holds, none saying hello
+                for (int i = 0; i < 300; i++) {
+                    flood.add(new java.net.Socket("127.0.0.1", agent.brokerPort()));
+                }
+                // a client with the node's token still gets in (the oldest silent connection makes room) and is served
+                try (BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(),
+                        agent.brokerTokens().client(), m -> { })) {
+                    assertEquals(new BrokerMessage.Allocated(1, "c"), client.submit(new BrokerMessage.Submit(1, "t",
+                            new BrokerMessage.Amounts(0.1, null), "transaction", 0, "c")).get(30, TimeUnit.SECONDS));
+                }
+                // and a silent connection is closed once its time for a hello is up
+                java.net.Socket last = flood.get(flood.size() - 1);
+                last.setSoTimeout(30_000);
+                assertEquals(-1, last.getInputStream().read(), "closed without a hello");
+            } finally {
+                for (java.net.Socket socket : flood) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    @Test
     void aLinkPlantedWhereTheNextSandboxGoesNeverRedirectsTheAgent(@TempDir Path dir) throws Exception {
         Assumptions.assumeTrue(JobUsers.processIsRoot(), "the agent changes owners only as root");
         Path victim = Files.createDirectory(dir.resolve("victim"));

@@ -30,12 +30,20 @@ import org.slf4j.LoggerFactory;
  * The broker's loopback API: the framed protocol on a local port. A connection is served once its
  * first message, a hello, holds the node's client or admin token ({@link BrokerTokens}); only the
  * admin token may configure. Each connection is one client ({@code local-N}); its messages are applied on the agent's thread, allocations and errors are
- * pushed back, and closing the connection drops its tasks (the seed's "client died").
+ * pushed back, and closing the connection drops its tasks (the seed's "client died"). Any job
+ * can reach the port, so it is bounded: {@value #MAX_CONNECTIONS} connections (all from loopback,
+ * so no cap per address; at the cap a new one sheds the oldest that has not said hello), a hello within {@value #HELLO_DEADLINE_MS} ms, and a
+ * client that does not read what it is sent is closed once {@value #MAX_UNREAD_BYTES} bytes wait.
  */
 public final class BrokerEndpoint implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerEndpoint.class);
     static final int MAX_FRAME_BYTES = 1024 * 1024;
+    static final int MAX_CONNECTIONS = 256;
+    /** A connection must say hello with a token this soon, or it is closed. */
+    static final long HELLO_DEADLINE_MS = 10_000;
+    /** What a client may leave unread before it is closed (its tasks dropped, as if it died). */
+    static final int MAX_UNREAD_BYTES = 4 << 20;
 
     private final Channel server;
     private final Map<String, Channel> clients;
@@ -60,10 +68,13 @@ public final class BrokerEndpoint implements AutoCloseable {
             InstantSource clock, BrokerTokens tokens) throws InterruptedException {
         Map<String, Channel> clients = new ConcurrentHashMap<>();
         AtomicLong sequence = new AtomicLong();
+        io.grove.http.ConnectionLimiter connections = new io.grove.http.ConnectionLimiter("broker " + host + ":" + port,
+                MAX_CONNECTIONS, Integer.MAX_VALUE);
         Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast("connections", connections);
                         FrameCodec.install(ch.pipeline(), MAX_FRAME_BYTES, BrokerMessage.class,
                                 text -> new BrokerMessage.BrokerError("frame_too_large", text, true));
                         String name = "local-" + sequence.incrementAndGet();
@@ -82,6 +93,12 @@ public final class BrokerEndpoint implements AutoCloseable {
         Channel channel = clients.get(client);
         BrokerMessage message = BrokerWire.toClient(event);
         if (channel != null && message != null) {
+            if (!channel.isWritable() && channel.bytesBeforeWritable() > MAX_UNREAD_BYTES) {
+                LOG.warn("broker client {} leaves more than {} bytes unread: closing it, its tasks are dropped", client,
+                        MAX_UNREAD_BYTES);
+                channel.close();
+                return;
+            }
             channel.writeAndFlush(message);
         }
     }
@@ -110,6 +127,18 @@ public final class BrokerEndpoint implements AutoCloseable {
             this.loop = loop;
             this.clock = clock;
             this.clients = clients;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            ctx.executor().schedule(() -> {
+                if (role == null && ctx.channel().isActive()) {
+                    LOG.info("broker connection from {}: no hello within {} s, closing", ctx.channel().remoteAddress(),
+                            HELLO_DEADLINE_MS / 1000);
+                    ctx.close();
+                }
+            }, HELLO_DEADLINE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            super.channelActive(ctx);
         }
 
         @Override
@@ -165,6 +194,7 @@ public final class BrokerEndpoint implements AutoCloseable {
                 return;
             }
             role = given.get();
+            io.grove.http.ConnectionLimiter.trust(ctx.channel());
             clients.put(name, ctx.channel());
             LOG.info("broker client {} connected from {} as {}", name, ctx.channel().remoteAddress(),
                     role.name().toLowerCase(Locale.ROOT));
