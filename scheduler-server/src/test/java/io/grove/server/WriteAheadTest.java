@@ -83,8 +83,7 @@ class WriteAheadTest {
         assumeTrue("root".equals(System.getProperty("user.name")), "mounting a small tmpfs needs root");
         Path config = DaemonFixture.config(dir, DaemonFixture.POOLS);
         Path mount = Files.createDirectory(dir.resolve("small"));
-        assertEquals(0, new ProcessBuilder("/bin/mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mount.toString())
-                .inheritIO().start().waitFor(), "mount a 2 MiB tmpfs");
+        mount("-t", "tmpfs", "-o", "size=2m", "tmpfs", mount.toString());
         try (DaemonFixture users = new DaemonFixture()) {
             Path data = mount.resolve("data");
             Set<String> acknowledged = new HashSet<>();
@@ -133,6 +132,62 @@ class WriteAheadTest {
         } finally {
             new ProcessBuilder("/bin/umount", "-l", mount.toString()).inheritIO().start().waitFor();
         }
+    }
+
+    @Test
+    void anImmutableJournalRefusesChangesUntilItIsWritableAgain(@TempDir Path dir) throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "mounting a file system image needs root");
+        assumeTrue(Files.isExecutable(Path.of("/usr/sbin/mkfs.ext4")) && Files.isExecutable(Path.of("/usr/bin/chattr")),
+                "ext4 tools (e2fsprogs)");
+        Path config = DaemonFixture.config(dir, DaemonFixture.POOLS);
+        Path image = dir.resolve("ext4.img");
+        Path mount = Files.createDirectory(dir.resolve("ext4"));
+        run("/usr/bin/truncate", "-s", "16M", image.toString());
+        run("/usr/sbin/mkfs.ext4", "-q", image.toString());
+        mount("-o", "loop", image.toString(), mount.toString());
+        Path data = mount.resolve("data");
+        try (DaemonFixture users = new DaemonFixture()) {
+            Set<String> acknowledged = new HashSet<>();
+            String running;
+            try (DaemonProcess daemon = DaemonProcess.start(config, data)) {
+                users.at(daemon.httpPort, daemon.nodePort);
+                running = users.submit("prod", 1);
+                acknowledged.add(running);
+                run("/usr/bin/chattr", "+i", data.resolve("journal").toString());
+                DaemonFixture.Reply refused = submit(users, daemon.httpPort, "while-immutable");
+                assertEquals(503, refused.status(), refused.toString());
+                assertEquals("NOT_WRITTEN", refused.body().get("code").asText());
+                assertEquals(503, users.send("POST", "/api/v1/operations/" + running + "/abort", null).status());
+                assertEquals("running", users.get("/api/v1/operations/" + running).body().get("state").asText());
+                assertEquals(503, users.get("/healthz").status());
+                assertEquals(acknowledged, listed(users));
+
+                run("/usr/bin/chattr", "-i", data.resolve("journal").toString());
+                DaemonFixture.Reply made = submit(users, daemon.httpPort, "while-immutable");
+                assertEquals(201, made.status(), "once the journal takes writes again: " + made);
+                acknowledged.add(made.body().get("id").asText());
+                assertEquals(200, users.get("/healthz").status());
+            }
+            try (DaemonProcess revived = DaemonProcess.start(config, data)) {
+                users.at(revived.httpPort, revived.nodePort);
+                assertEquals(acknowledged, listed(users), "exactly the acknowledged operations are back");
+                assertEquals("running", users.get("/api/v1/operations/" + running).body().get("state").asText());
+            }
+        } finally {
+            new ProcessBuilder("/usr/bin/chattr", "-i", data.resolve("journal").toString()).start().waitFor();
+            new ProcessBuilder("/bin/umount", "-l", mount.toString()).inheritIO().start().waitFor();
+        }
+    }
+
+    /** Mounts, or skips the test where this machine cannot (no loop devices, no privilege). */
+    static void mount(String... arguments) throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("/bin/mount"));
+        command.addAll(java.util.List.of(arguments));
+        assumeTrue(new ProcessBuilder(command).inheritIO().start().waitFor() == 0, "cannot mount: " + command);
+    }
+
+    static void run(String... command) throws Exception {
+        assertEquals(0, new ProcessBuilder(command).inheritIO().start().waitFor(), String.join(" ", command));
     }
 
     /** Fills the file system {@code file} is on, to the last byte it takes. */
