@@ -93,10 +93,7 @@ class CliClusterTest {
     @Test
     void followingALogPrintsItToTheEnd() throws Exception {
         String id = grove("submit", "--pool", "prod", "--cpu", "0.25", "--", "echo first; sleep 1; echo second").out().strip();
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-        while (!grove("jobs", "list", id).out().contains("running") && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(20_000_000);
-        }
+        Await.until("the job to run", () -> grove("jobs", "list", id).out().contains("running"));
         GroveCliTest.Run followed = grove("jobs", "logs", id + "-1", "--follow");
         assertEquals(0, followed.exitCode(), followed.err());
         assertEquals("first\nsecond\n", followed.out());
@@ -113,12 +110,12 @@ class CliClusterTest {
     @Test
     void explainSaysWhyAnOperationWaitsAsTheApiDoes() throws Exception {
         String id = grove("submit", "--pool", "prod", "--cpu", "64", "--", "true").out().strip();
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-        JsonNode explained = new ObjectMapper().readTree(grove("ops", "explain", id, "-o", "json").out());
-        while (explained.at("/trees/0/verdict").asText().equals("no_fair_share_yet") && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000);
-            explained = new ObjectMapper().readTree(grove("ops", "explain", id, "-o", "json").out());
-        }
+        java.util.concurrent.atomic.AtomicReference<JsonNode> seen = new java.util.concurrent.atomic.AtomicReference<>();
+        Await.until("a fair share for the explanation", Await.unchecked(() -> {
+            seen.set(new ObjectMapper().readTree(grove("ops", "explain", id, "-o", "json").out()));
+            return !seen.get().at("/trees/0/verdict").asText().equals("no_fair_share_yet");
+        }));
+        JsonNode explained = seen.get();
         assertEquals("job_larger_than_every_node", explained.at("/trees/0/verdict").asText(), explained.toPrettyString());
         assertEquals(64, explained.at("/trees/0/checks/2/job/cpu").asDouble(), explained.toPrettyString());
 

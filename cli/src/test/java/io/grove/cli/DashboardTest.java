@@ -170,12 +170,12 @@ class DashboardTest {
         assertThat(row.locator("[data-test=reason]")).hasText(seen.pendingReason().message());
 
         row.locator("a").click();
-        Explanation explanation = bob.get("/operations/" + huge.id() + "/explain", Explanation.class);
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        while (explanation.trees().get(0).verdict().equals("no_fair_share_yet") && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000);
-            explanation = bob.get("/operations/" + huge.id() + "/explain", Explanation.class);
-        }
+        java.util.concurrent.atomic.AtomicReference<Explanation> explained = new java.util.concurrent.atomic.AtomicReference<>();
+        Await.until("a fair share for the explanation", Await.unchecked(() -> {
+            explained.set(bob.get("/operations/" + huge.id() + "/explain", Explanation.class));
+            return !explained.get().trees().get(0).verdict().equals("no_fair_share_yet");
+        }));
+        Explanation explanation = explained.get();
         assertEquals("job_larger_than_every_node", explanation.trees().get(0).verdict());
         assertThat(page.locator("[data-test=verdict]")).hasText(explanation.trees().get(0).verdict().replace('_', ' '));
         assertThat(page.locator("[data-test=explain] li.blocks")).containsText("job larger than every node");

@@ -14,8 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,10 +49,7 @@ class HaCliTest {
             int apiB = freePort();
             int down = freePort();
             try (HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString(), apiA)) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (!a.isLeader() && System.nanoTime() < deadline) {
-                    LockSupport.parkNanos(20_000_000);
-                }
+                Await.until("a to lead", a::isLeader);
                 try (HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString(), apiB)) {
                     String leader = "http://127.0.0.1:" + apiA;
                     String standby = "http://127.0.0.1:" + apiB;

@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -78,10 +77,7 @@ class LocalCommandTest {
         String url = "http://127.0.0.1:" + http;
         String id = GroveCliTest.grove("submit", "--scheduler", url, "--cpu", "0.25", "--", "sleep 300").out().strip();
         Path jobs = dir.resolve("agents/local-1/jobs");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(jobs.resolve(id + "-1/job.json")) && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(20_000_000);
-        }
+        Await.until("the job's record", () -> Files.exists(jobs.resolve(id + "-1/job.json")));
         long pid = new ObjectMapper().readTree(jobs.resolve(id + "-1/job.json").toFile()).get("pid").asLong();
 
         StringBuffer rest = new StringBuffer();

@@ -22,8 +22,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
@@ -69,13 +67,7 @@ class HaAgentTest {
     }
 
     static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within 30 s: " + what);
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
+        ClusterFixture.await(what, condition);
     }
 
     /** Job indexes running now, each with its attempt. */
