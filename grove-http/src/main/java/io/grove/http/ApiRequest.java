@@ -16,18 +16,26 @@ import java.util.Map;
  * @param groups the user's groups (from the tokens file), empty without authentication
  * @param authorization the {@code Authorization} header, or {@code null}
  * @param idempotencyKey the {@code Idempotency-Key} header, or {@code null}
+ * @param gone whether the client has left (its connection closed): work for it may be skipped
  */
 public record ApiRequest(String method, List<String> path, Map<String, String> query, String user, String contentType,
-        String body, String source, List<String> groups, String authorization, String idempotencyKey) {
+        String body, String source, List<String> groups, String authorization, String idempotencyKey,
+        java.util.function.BooleanSupplier gone) {
 
     public ApiRequest {
         groups = groups == null ? List.of() : List.copyOf(groups);
+        gone = gone == null ? () -> false : gone;
+    }
+
+    /** Whether the client has left: an answer would reach no one. */
+    public boolean abandoned() {
+        return gone.getAsBoolean();
     }
 
     /** The same request made by an authenticated user. */
     public ApiRequest as(String authenticatedUser, List<String> userGroups) {
         return new ApiRequest(method, path, query, authenticatedUser, contentType, body, source, userGroups, authorization,
-                idempotencyKey);
+                idempotencyKey, gone);
     }
 
     /** The user, required for changes. */

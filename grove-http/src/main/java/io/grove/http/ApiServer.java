@@ -120,6 +120,11 @@ public final class ApiServer implements AutoCloseable {
 
     /** A Netty request as the routes see it. */
     static ApiRequest toApi(HttpRequest request, String body, String source) {
+        return toApi(request, body, source, null);
+    }
+
+    /** As above, for a client whose leaving {@code gone} tells. */
+    static ApiRequest toApi(HttpRequest request, String body, String source, java.util.function.BooleanSupplier gone) {
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         List<String> path = new ArrayList<>();
         for (String part : uri.path().split("/")) {
@@ -131,7 +136,7 @@ public final class ApiServer implements AutoCloseable {
         uri.parameters().forEach((key, values) -> query.put(key, values.get(0)));
         return new ApiRequest(request.method().name(), path, query, request.headers().get("X-Grove-User"),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE), body, source, List.of(),
-                request.headers().get(HttpHeaderNames.AUTHORIZATION), request.headers().get("Idempotency-Key"));
+                request.headers().get(HttpHeaderNames.AUTHORIZATION), request.headers().get("Idempotency-Key"), gone);
     }
 
     /** How many times a connection was held back: not read while its client did not read its answers. */

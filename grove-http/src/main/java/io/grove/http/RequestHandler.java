@@ -82,7 +82,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         ApiRequest api;
         try {
             api = ApiServer.toApi(request, request.content().toString(StandardCharsets.UTF_8),
-                    String.valueOf(ctx.channel().remoteAddress()));
+                    String.valueOf(ctx.channel().remoteAddress()), () -> !ctx.channel().isActive());
         } finally {
             request.release();
         }

@@ -14,7 +14,7 @@ class RoutesTest {
 
     private static ApiRequest request(String method, String path) {
         List<String> parts = List.of(path.substring(1).split("/"));
-        return new ApiRequest(method, parts, Map.of(), null, null, "", "test", List.of(), null, null);
+        return new ApiRequest(method, parts, Map.of(), null, null, "", "test", List.of(), null, null, null);
     }
 
     @Test

@@ -230,6 +230,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         SchedulerLoop loop = new SchedulerLoop(recovered.cluster());
         opened.add(loop, loop::close);
         WriteAhead writeAhead = new WriteAhead(journal, loop);
+        metrics.watch(journal);
         ConfigReloader reloader = new ConfigReloader(settings.configFile(), recovered.config(), recovered.configText(),
                 loop, metrics, clock);
         opened.add(reloader, reloader::close);

@@ -175,4 +175,28 @@ class BoundedWorkTest {
             users.shutdownNow();
         }
     }
+
+    @Test
+    void aWhatIfWhoseClientLeftIsDropped(@TempDir Path dir) throws Exception {
+        try (SchedulerDaemon daemon = start(dir);
+                DaemonFixture fixture = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {
+            byte[] candidate = bigCandidate(40_000).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", daemon.httpPort())) {
+                socket.getOutputStream().write(("POST /api/v1/config/diff HTTP/1.1\r\nHost: x\r\nX-Grove-User: alice\r\n"
+                        + "Content-Length: " + candidate.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                socket.getOutputStream().write(candidate);
+                socket.getOutputStream().flush();
+            }
+            // parsed while its client leaves: the rest of its work is skipped
+            Await.until("the what-if to be dropped", () -> {
+                try {
+                    return fixture.get("/metrics").body().asText().contains("grove_api_abandoned_total 1.0");
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertEquals(200, fixture.sendAs("alice", "POST", "/api/v1/config/diff", DaemonFixture.POOLS).status(),
+                    "its place is free again");
+        }
+    }
 }

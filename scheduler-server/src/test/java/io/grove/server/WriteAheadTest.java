@@ -112,6 +112,8 @@ class WriteAheadTest {
                 DaemonFixture.Reply refused = submit(users, daemon.httpPort, "on-a-full-disk");
                 assertEquals(503, refused.status(), refused.toString());
                 assertEquals("NOT_WRITTEN", refused.body().get("code").asText());
+                assertTrue(users.get("/metrics").body().asText().contains("grove_state_write_failing 1.0"),
+                        "the metric says the daemon cannot write");
                 DaemonFixture.Reply health = users.get("/healthz");
                 assertEquals(503, health.status(), health.toString());
                 assertEquals("failing", health.body().get("status").asText());

@@ -75,9 +75,23 @@ abstract class ApiResource {
         return CompletableFuture.completedFuture(ApiResponse.ok(body));
     }
 
-    /** A view built on the scheduler's thread once no heartbeat or change waits, answered {@code 200}. */
-    CompletableFuture<ApiResponse> read(Function<Cluster, ?> view) {
-        return loop.read(view).thenApply(ApiResponse::ok);
+    /**
+     * A view built on the scheduler's thread once no heartbeat or change waits, answered
+     * {@code 200}; not built at all if its client has left by then.
+     */
+    CompletableFuture<ApiResponse> read(ApiRequest request, Function<Cluster, ?> view) {
+        return loop.read(cluster -> {
+            present(request);
+            return view.apply(cluster);
+        }).thenApply(ApiResponse::ok);
+    }
+
+    /** Goes on only while the request's client is there: work for one that left is skipped (and counted). */
+    void present(ApiRequest request) {
+        if (request.abandoned()) {
+            metrics.abandoned();
+            throw new ApiException(499, "CLIENT_GONE", "the client closed its connection; its request was dropped");
+        }
     }
 
     /** The operation {@code id}; 404 when there is none, or its submission is still being written. */

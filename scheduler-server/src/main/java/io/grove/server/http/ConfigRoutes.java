@@ -34,12 +34,21 @@ final class ConfigRoutes extends ApiResource {
      * its inputs taken on the scheduler's thread.
      */
     private CompletableFuture<ApiResponse> diff(ApiRequest request) {
-        return whatIfs.run(request.user(), threads -> CompletableFuture.supplyAsync(() -> candidate(request), threads)
+        return whatIfs.run(request.user(), threads -> CompletableFuture.supplyAsync(() -> {
+                    present(request);
+                    return candidate(request);
+                }, threads)
                 .thenCompose(candidate -> {
                     PoolsConfig current = config.current();
-                    return loop.read(cluster -> ConfigDiffs.prepare(current, candidate, cluster, clock.now()));
+                    return loop.read(cluster -> {
+                        present(request);
+                        return ConfigDiffs.prepare(current, candidate, cluster, clock.now());
+                    });
                 })
-                .thenApplyAsync(ConfigDiffs::compute, threads))
+                .thenApplyAsync(prepared -> {
+                    present(request);
+                    return ConfigDiffs.compute(prepared);
+                }, threads))
                 .thenApply(ApiResponse::ok);
     }
 

@@ -51,6 +51,7 @@ final class JobRoutes extends ApiResource {
         }
         int from = cursor == null ? 0 : Integer.parseInt(cursor);
         return loop.read(cluster -> {
+            present(request);
             Operation operation = operation(cluster, id);
             boolean output = mayReadOutput(request, cluster, operation);
             List<Job> finished = operation.finishedJobs();

@@ -16,7 +16,7 @@ final class NodeRoutes extends ApiResource {
 
     @Override
     void addTo(Routes.Builder routes) {
-        routes.get("/api/v1/nodes", (request, params) -> read(this::nodes));
+        routes.get("/api/v1/nodes", (request, params) -> read(request, this::nodes));
     }
 
     private List<NodeView> nodes(Cluster cluster) {

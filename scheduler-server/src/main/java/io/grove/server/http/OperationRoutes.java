@@ -36,14 +36,14 @@ final class OperationRoutes extends ApiResource {
         routes.post("/api/v1/operations", (request, params) -> submit(request))
                 .get("/api/v1/operations", (request, params) -> listOperations(request))
                 .get("/api/v1/operations/{id}",
-                        (request, params) -> read(cluster -> {
+                        (request, params) -> read(request, cluster -> {
                             Operation operation = operation(cluster, params.get("id"));
                             return views.operation(operation, cluster, mayReadOutput(request, cluster, operation));
                         }))
                 .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
                 .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")))
                 .get("/api/v1/operations/{id}/explain",
-                        (request, params) -> read(cluster -> Explanations.of(cluster, operation(cluster, params.get("id")))));
+                        (request, params) -> read(request, cluster -> Explanations.of(cluster, operation(cluster, params.get("id")))));
     }
 
     /**
@@ -132,6 +132,7 @@ final class OperationRoutes extends ApiResource {
         String cursor = request.query().get("cursor");
         int limit = Pages.limit(request);
         return loop.read(cluster -> {
+            present(request);
             List<Operation> after;
             try {
                 after = cluster.registry().operationsAfter(cursor);

@@ -24,12 +24,12 @@ final class PoolRoutes extends ApiResource {
 
     @Override
     void addTo(Routes.Builder routes) {
-        routes.get("/api/v1/pool_trees", (request, params) -> read(this::trees))
-                .get("/api/v1/pool_trees/{tree}/pools", (request, params) -> read(cluster -> pools(cluster, params.get("tree"))))
+        routes.get("/api/v1/pool_trees", (request, params) -> read(request, this::trees))
+                .get("/api/v1/pool_trees/{tree}/pools", (request, params) -> read(request, cluster -> pools(cluster, params.get("tree"))))
                 .get("/api/v1/pool_trees/{tree}/pools/{pool}",
-                        (request, params) -> read(cluster -> pool(cluster, params.get("tree"), params.get("pool"))))
+                        (request, params) -> read(request, cluster -> pool(cluster, params.get("tree"), params.get("pool"))))
                 .get("/api/v1/pool_trees/{tree}/pools/{pool}/history",
-                        (request, params) -> read(cluster -> history(cluster, params.get("tree"), params.get("pool"))));
+                        (request, params) -> read(request, cluster -> history(cluster, params.get("tree"), params.get("pool"))));
     }
 
     private List<PoolTreeView> trees(Cluster cluster) {

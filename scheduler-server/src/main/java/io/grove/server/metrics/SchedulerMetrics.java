@@ -39,6 +39,7 @@ public final class SchedulerMetrics {
     private final Timer fairShareUpdate;
     private final Counter reloadFailures;
     private final Counter reloads;
+    private final Counter abandoned;
     private final PoolGauges gauges = new PoolGauges(registry);
     private final PoolHistory history = new PoolHistory();
     private Instant lastGauges;
@@ -63,6 +64,21 @@ public final class SchedulerMetrics {
                 .publishPercentileHistogram().register(registry);
         reloads = Counter.builder("grove.config.reloads").description("pool configurations applied").register(registry);
         reloadFailures = Counter.builder("grove.config.reload.failures").description("pool configurations refused")
+                .register(registry);
+        abandoned = Counter.builder("grove.api.abandoned").description("requests whose work was skipped: their client left")
+                .register(registry);
+    }
+
+    /** A request's work was skipped because its client had left. */
+    public void abandoned() {
+        abandoned.increment();
+    }
+
+    /** Reports whether the daemon can write its state: 1 while its writes fail (or its journal was lost), else 0. */
+    public void watch(io.grove.server.state.StateLog log) {
+        io.micrometer.core.instrument.Gauge.builder("grove.state.write.failing", log,
+                l -> l.writeFailure() != null || l.needsSnapshot() ? 1 : 0)
+                .description("1 while the daemon cannot write its state: changes are refused with 503")
                 .register(registry);
     }
 
