@@ -65,6 +65,31 @@ class AgentClusterTest {
         }
     }
 
+    @Test
+    void aClientThatPipelinesMetricsRequestsAndNeverReadsLeavesTheNodeOnline(@TempDir Path dir) throws Exception {
+        try (ClusterFixture cluster = new ClusterFixture(dir); AgentDaemon agent = cluster.agent("n1", 2);
+                java.net.Socket greedy = new java.net.Socket("127.0.0.1", agent.httpPort())) {
+            agent.welcomed().get(30, TimeUnit.SECONDS);
+            byte[] requests = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".repeat(20_000).getBytes();
+            Thread writer = new Thread(() -> {
+                try {
+                    greedy.getOutputStream().write(requests);
+                } catch (java.io.IOException closed) {
+                    // the agent closed it, or the test did
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            // the node keeps heartbeating and running jobs, and the agent's port answers others
+            String op = cluster.submit(4, 0.5, "echo ran $GROVE_JOB_INDEX");
+            await("the jobs to run and complete", unchecked(() -> cluster.state(op).equals("completed")));
+            assertEquals("online", cluster.get("/api/v1/nodes").get(0).get("state").asText());
+            JsonNode node = cluster.get(URI.create("http://127.0.0.1:" + agent.httpPort() + "/api/v1/node"));
+            assertEquals("n1", node.get("node_id").asText());
+            assertTrue(node.get("connected").asBoolean());
+        }
+    }
+
     static long openDescriptors() {
         try (java.util.stream.Stream<java.nio.file.Path> fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
             return fds.count();
