@@ -13,9 +13,11 @@ import org.slf4j.LoggerFactory;
  * Back-pressure on the node port: a connection's frames are handed to its session one at a time.
  * Every frame a node sends gets exactly one reply, so the next frame is passed on only once the
  * previous reply is written, and only while the connection's outbound buffer is below its high
- * water mark (Netty's writability). Meanwhile the connection is not read; frames already decoded
- * wait, at most {@value #MAX_WAITING} of them (more closes the connection). A peer that pipelines
- * frames and never reads its replies so holds one reply and what the kernel's buffers take.
+ * water mark (Netty's writability). A frame that comes meanwhile waits, at most
+ * {@value #MAX_WAITING} of them (more closes the connection), and the connection is not read until
+ * they are answered. A peer that pipelines frames and never reads its replies so holds one reply
+ * and what the kernel's buffers take. A node that waits for each reply, as nodes do, never stops
+ * the reading: the heartbeat's path costs no system call more.
  */
 final class FramePacer extends ChannelDuplexHandler {
 
@@ -56,7 +58,6 @@ final class FramePacer extends ChannelDuplexHandler {
 
     private void pass(ChannelHandlerContext ctx, Object frame) {
         answering = true;
-        ctx.channel().config().setAutoRead(false);
         ctx.fireChannelRead(frame);
     }
 
@@ -79,7 +80,7 @@ final class FramePacer extends ChannelDuplexHandler {
         Object frame = waiting.poll();
         if (frame != null) {
             pass(ctx, frame);
-        } else {
+        } else if (!ctx.channel().config().isAutoRead()) {
             ctx.channel().config().setAutoRead(true);
         }
     }
