@@ -50,7 +50,7 @@ final class JobsCommand implements Runnable {
                 String time = job.finishedAt() != null
                         ? Format.duration(Duration.between(Instant.parse(job.startedAt()), Instant.parse(job.finishedAt())))
                         : Format.age(job.startedAt(), now);
-                String reason = (job.reason() == null ? "" : job.reason())
+                String reason = job.preparing() != null ? job.preparing() : (job.reason() == null ? "" : job.reason())
                         + (job.message() != null ? ": " + firstLine(job.message()) : "");
                 String[] row = {job.id(), Integer.toString(job.index()), Integer.toString(job.attempt()), state,
                     job.node() == null ? "-" : job.node(), time, cpu(job),

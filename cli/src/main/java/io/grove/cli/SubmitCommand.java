@@ -8,6 +8,7 @@ import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.out.Printer;
+import io.grove.core.operation.ImageReference;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Parameters;
             "  grove submit --pool etl --jobs 20 --cpu 1 --memory 2Gi -- ./transform.sh",
             "  grove submit --jobs 4 --env MODE=fast --wait -- 'echo $GROVE_JOB_INDEX; sleep 5'",
             "  grove submit -f config/operations/etl.yaml --wait",
+            "  grove submit --image registry.example:5000/team/tool:1.2 --jobs 8 -- 'tool --shard $GROVE_JOB_INDEX'",
             "",
             "With --wait it follows the operation (a live progress bar on a terminal) and exits 0 when it "
                     + "completed, 1 when it failed or was aborted."})
@@ -58,6 +60,10 @@ final class SubmitCommand extends ClientCommand {
     @Option(names = "--disk", paramLabel = "SIZE", description = "disk per job, e.g. 10Gi: its sandbox, private /tmp and logs "
             + "(default: none ordered; the node's own default limit holds)")
     String disk;
+
+    @Option(names = "--image", paramLabel = "REF", description = "run the jobs in this container image (docker_image), "
+            + "e.g. registry.example:5000/team/tool:1.2 or name@sha256:...; without a command the image's own entry point runs")
+    String image;
 
     @Option(names = "--weight", description = "the operation's weight in its pool (default: 1)")
     Double weight;
@@ -92,7 +98,14 @@ final class SubmitCommand extends ClientCommand {
             }
             type = file.toString().endsWith(".json") ? "application/json" : "application/yaml";
         } else {
-            if (command.isEmpty()) {
+            if (image != null) {
+                try {
+                    ImageReference.parse(image);
+                } catch (IllegalArgumentException e) {
+                    throw new CliException(ExitCodes.USAGE, "--image " + image + ": " + e.getMessage());
+                }
+            }
+            if (command.isEmpty() && image == null) {
                 throw new CliException(ExitCodes.USAGE, "nothing to run: give a command after --, or -f SPEC "
                         + "(e.g. grove submit --jobs 4 -- 'echo $GROVE_JOB_INDEX')");
             }
@@ -113,7 +126,7 @@ final class SubmitCommand extends ClientCommand {
     private OperationSpecBody spec() {
         OperationSpecBody.Task main = new OperationSpecBody.Task(jobs, String.join(" ", command), Quantity.of(cpu),
                 Quantity.of(memory), gpu > 0 ? Quantity.of(gpu) : null, null, env.isEmpty() ? null : env,
-                disk == null ? null : Quantity.of(disk));
+                disk == null ? null : Quantity.of(disk), image);
         return new OperationSpecBody(null, title, pool, tree == null ? null : List.of(tree), null, weight, null,
                 maxFailedJobs, null, null, null, null, null, null, Map.of("main", main));
     }

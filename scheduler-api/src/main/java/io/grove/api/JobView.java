@@ -10,9 +10,14 @@ package io.grove.api;
  * @param cpuSeconds CPU time its processes used, as its node last counted (absent before)
  * @param cpuThrottledSeconds how long its CPU quota held it back (absent where not counted)
  * @param cpuThrottledShare the share of quota periods in which it was throttled, 0..1 (absent where not counted)
+ * @param preparing while its node prepares it (state {@code preparing}): what it waits for, such as
+ *     {@code pulling registry/x:1 (12 of 80 MiB)}
+ * @param image the container image it runs in ({@code docker_image}); absent for a job on the node itself
+ * @param imageDigest the digest its node resolved the image to (absent before)
+ * @param imagePullMs how long its node took to pull and unpack the image, 0 when cached (absent before)
  */
 public record JobView(String id, String operationId, String task, int index, int attempt, String state, String node,
         String nodeAddress, String tree, Amounts resources, String startedAt, String finishedAt, String reason,
         String message, java.util.List<String> gpus, Double cpuSeconds, Double cpuThrottledSeconds,
-        Double cpuThrottledShare) {
+        Double cpuThrottledShare, String preparing, String image, String imageDigest, Long imagePullMs) {
 }

@@ -10,6 +10,7 @@ import java.util.Map;
  *
  * @param fairShareStarvationTimeout its own timeout as written in specs ({@code 60.0s}), when its spec sets one
  * @param message why it failed or was aborted
+ * @param images the container image of each task that runs in one ({@code docker_image}); absent for none
  */
 public record OperationDetails(
         @JsonUnwrapped OperationSummary summary,
@@ -22,7 +23,9 @@ public record OperationDetails(
         Amounts nonPreemptibleResourceUsageThreshold,
         String message,
         Map<String, InTree> trees,
-        List<Alert> alerts) {
+        List<Alert> alerts,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        Map<String, String> images) {
 
     /** The operation in one tree: its pool, usage and demand, and its shares once fair shares include it. */
     public record InTree(String pool, String schedulingTagFilter, boolean running, Amounts usage, Amounts demand,

@@ -42,9 +42,18 @@ public record OperationSpecBody(
      * @param cpu cores per job; 1 when absent
      * @param diskSpace disk per job (its sandbox, private /tmp and logs), e.g. {@code 10Gi}: a job
      *     starts only on a node with that much free, and is stopped when it writes more
+     * @param dockerImage the container image its jobs run in, e.g. {@code registry.example:5000/team/tool:1.2}
+     *     or {@code name@sha256:HEX}; absent: they run on the node itself. With an image, a task
+     *     without a command runs the image's own entry point
      */
     public record Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
-            Map<String, String> env, Quantity diskSpace) {
+            Map<String, String> env, Quantity diskSpace, String dockerImage) {
+
+        /** A task whose jobs run on the node itself. */
+        public Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
+                Map<String, String> env, Quantity diskSpace) {
+            this(jobCount, command, cpu, memory, gpu, network, env, diskSpace, null);
+        }
 
         /** A task whose jobs order no disk. */
         public Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,

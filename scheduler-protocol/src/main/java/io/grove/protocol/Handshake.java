@@ -15,15 +15,34 @@ import java.util.List;
  * @param nodeToken the cluster's node token when authentication is on, else {@code null}
  * @param finishedJobs jobs that ended while the node was not connected and whose results the
  *     scheduler has not acknowledged; the welcome acknowledges them
+ * @param imageRuntime what runs jobs in container images here (such as {@code crun 1.8.1}); absent
+ *     when the node runs none, and then the scheduler sends it no image job
+ * @param noImages why the node runs no image jobs (no OCI runtime, no {@code skopeo}), or absent
  */
 public record Handshake(int protocolVersion, String nodeId, String address, List<String> tags,
-        Resources resourceLimits, List<RunningJob> runningJobs, String nodeToken, List<FinishedJob> finishedJobs)
+        Resources resourceLimits, List<RunningJob> runningJobs, String nodeToken, List<FinishedJob> finishedJobs,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        String imageRuntime,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        String noImages)
         implements Message {
 
     /** A handshake without finished jobs. */
     public Handshake(int protocolVersion, String nodeId, String address, List<String> tags, Resources resourceLimits,
             List<RunningJob> runningJobs, String nodeToken) {
         this(protocolVersion, nodeId, address, tags, resourceLimits, runningJobs, nodeToken, List.of());
+    }
+
+    /** A handshake of a node that says nothing of container images. */
+    public Handshake(int protocolVersion, String nodeId, String address, List<String> tags, Resources resourceLimits,
+            List<RunningJob> runningJobs, String nodeToken, List<FinishedJob> finishedJobs) {
+        this(protocolVersion, nodeId, address, tags, resourceLimits, runningJobs, nodeToken, finishedJobs, null, null);
+    }
+
+    /** Why a node runs no image jobs, as the scheduler takes it from this handshake; {@code null} when it runs them. */
+    public String whyNoImages() {
+        return imageRuntime != null ? null : noImages != null ? noImages
+                : "its agent does not say it runs container images (an older agent)";
     }
 
     /** {@code host:port}: a name or an address (IPv6 with or without brackets), and nothing of a URL's path or query. */
@@ -44,6 +63,8 @@ public record Handshake(int protocolVersion, String nodeId, String address, List
         Checks.required(resourceLimits, "resource_limits");
         runningJobs = Checks.list(runningJobs);
         finishedJobs = Checks.list(finishedJobs);
+        Checks.bounded(imageRuntime, "image_runtime", Checks.MAX_ID);
+        Checks.bounded(noImages, "no_images", 1024);
     }
 
     @Override

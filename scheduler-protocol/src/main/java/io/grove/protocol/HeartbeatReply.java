@@ -50,6 +50,8 @@ public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobs
      * @param diskSpace the disk the job ordered, in bytes (its sandbox, private /tmp and logs); {@code null} for none
      * @param defaultMemory its tree's memory limit for a job that ordered no memory; {@code null}: the node's own
      * @param defaultDiskSpace its tree's disk limit for a job that ordered no disk; {@code null}: the node's own
+     * @param dockerImage the container image the job runs in ({@code registry/path:tag} or
+     *     {@code ...@sha256:HEX}); {@code null} to run on the node itself
      */
     public record JobToStart(String jobId, String operationId, String task, int index, String command,
             Map<String, String> env, Resources resources,
@@ -58,7 +60,15 @@ public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobs
             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
             Long defaultMemory,
             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-            Long defaultDiskSpace) {
+            Long defaultDiskSpace,
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            String dockerImage) {
+
+        /** A job that runs on the node itself. */
+        public JobToStart(String jobId, String operationId, String task, int index, String command,
+                Map<String, String> env, Resources resources, Long diskSpace, Long defaultMemory, Long defaultDiskSpace) {
+            this(jobId, operationId, task, index, command, env, resources, diskSpace, defaultMemory, defaultDiskSpace, null);
+        }
 
         /** A job that orders no disk. */
         public JobToStart(String jobId, String operationId, String task, int index, String command,
@@ -81,6 +91,7 @@ public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobs
             }
             Checks.required(jobId, "job_id");
             Checks.required(operationId, "operation_id");
+            Checks.bounded(dockerImage, "docker_image", 600);
             Checks.required(resources, "resources");
             env = env == null ? Map.of() : Map.copyOf(env);
             command = command == null ? "" : command;

@@ -55,6 +55,9 @@ final class HeartbeatWriter {
             if (job.defaultDiskSpace() != null) {
                 out.writeNumberField("default_disk_space", job.defaultDiskSpace().longValue());
             }
+            if (job.dockerImage() != null) {
+                out.writeStringField("docker_image", job.dockerImage());
+            }
             out.writeEndObject();
         }
         out.writeEndArray();
@@ -133,6 +136,24 @@ final class HeartbeatWriter {
                 out.writeNumberField("cpu_seconds", cpu.cpuSeconds());
                 out.writeNumberField("throttled_seconds", cpu.throttledSeconds());
                 out.writeNumberField("throttled_share", cpu.throttledShare());
+                out.writeEndObject();
+            }
+            out.writeEndArray();
+        }
+        if (!heartbeat.jobStatus().isEmpty()) {
+            out.writeArrayFieldStart("job_status");
+            for (JobStatus status : heartbeat.jobStatus()) {
+                out.writeStartObject();
+                out.writeStringField("job_id", status.jobId());
+                if (status.preparing() != null) {
+                    out.writeStringField("preparing", status.preparing());
+                }
+                if (status.imageDigest() != null) {
+                    out.writeStringField("image_digest", status.imageDigest());
+                }
+                if (status.imagePullMs() != null) {
+                    out.writeNumberField("image_pull_ms", status.imagePullMs().longValue());
+                }
                 out.writeEndObject();
             }
             out.writeEndArray();

@@ -23,6 +23,8 @@ import java.util.List;
  * @param gpusOutOfService (optional) the node's GPUs taken out of service, each with why
  * @param jobCpu (optional) CPU time and throttling of some of its jobs: running ones now and then,
  *     ended ones once, in the heartbeat that reports their end
+ * @param jobStatus (optional) how jobs are getting on (preparing, their image's digest and pull
+ *     time), for those whose status changed since the previous heartbeat
  */
 public record NodeHeartbeat(String nodeId, Resources resourceLimits, Resources resourceUsage,
         List<RunningJob> runningJobs, List<FinishedJob> finishedJobs,
@@ -37,7 +39,20 @@ public record NodeHeartbeat(String nodeId, Resources resourceLimits, Resources r
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         List<String> gpusOutOfService,
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
-        List<JobCpu> jobCpu) implements Message {
+        List<JobCpu> jobCpu,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        List<JobStatus> jobStatus) implements Message {
+
+    /** The most job statuses one heartbeat carries. */
+    public static final int MAX_JOB_STATUS = 4096;
+
+    /** A heartbeat without jobs' statuses. */
+    public NodeHeartbeat(String nodeId, Resources resourceLimits, Resources resourceUsage, List<RunningJob> runningJobs,
+            List<FinishedJob> finishedJobs, Boolean delta, List<RunningJob> startedJobs, Long diskSpaceFree,
+            String unschedulable, List<String> gpusOutOfService, List<JobCpu> jobCpu) {
+        this(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, startedJobs, diskSpaceFree,
+                unschedulable, gpusOutOfService, jobCpu, List.of());
+    }
 
     /** A heartbeat with the full running list (every version). */
     public NodeHeartbeat(String nodeId, Resources resourceLimits, Resources resourceUsage, List<RunningJob> runningJobs,
@@ -60,13 +75,19 @@ public record NodeHeartbeat(String nodeId, Resources resourceLimits, Resources r
     /** This heartbeat with the node's condition. */
     public NodeHeartbeat withCondition(Long diskFree, String whyUnschedulable, List<String> gpusOut) {
         return new NodeHeartbeat(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, startedJobs,
-                diskFree, whyUnschedulable, gpusOut, jobCpu);
+                diskFree, whyUnschedulable, gpusOut, jobCpu, jobStatus);
     }
 
     /** This heartbeat with jobs' CPU. */
     public NodeHeartbeat withJobCpu(List<JobCpu> cpu) {
         return new NodeHeartbeat(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, startedJobs,
-                diskSpaceFree, unschedulable, gpusOutOfService, cpu);
+                diskSpaceFree, unschedulable, gpusOutOfService, cpu, jobStatus);
+    }
+
+    /** This heartbeat with jobs' statuses. */
+    public NodeHeartbeat withJobStatus(List<JobStatus> status) {
+        return new NodeHeartbeat(nodeId, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, startedJobs,
+                diskSpaceFree, unschedulable, gpusOutOfService, jobCpu, status);
     }
 
     /** Whether this heartbeat lists only what started. */
@@ -91,6 +112,11 @@ public record NodeHeartbeat(String nodeId, Resources resourceLimits, Resources r
                     + RunningJob.MAX_GPUS + " allowed");
         }
         jobCpu = Checks.list(jobCpu);
+        jobStatus = Checks.list(jobStatus);
+        if (jobStatus.size() > MAX_JOB_STATUS) {
+            throw new IllegalArgumentException("'job_status' has " + jobStatus.size() + " entries, above the "
+                    + MAX_JOB_STATUS + " allowed");
+        }
         for (int i = 0; i < gpusOutOfService.size(); i++) {
             Checks.bounded(gpusOutOfService.get(i), "gpus_out_of_service[" + i + "]", 1024);
         }

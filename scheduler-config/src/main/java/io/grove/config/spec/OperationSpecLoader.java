@@ -6,6 +6,7 @@ import io.grove.config.yaml.Problems;
 import io.grove.config.yaml.Sizes;
 import io.grove.config.yaml.YamlDocument;
 import io.grove.core.node.NodeFilter;
+import io.grove.core.operation.ImageReference;
 import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.OperationType;
@@ -42,6 +43,7 @@ import java.util.Map;
  * scheduling_tag_filter: "gpu &amp; !old"                 # the nodes its jobs may run on
  * tasks:
  *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, disk_space: 10Gi, env: {MODE: fast}}
+ *   in_image: {job_count: 4, docker_image: "registry.example:5000/team/tool:1.2", command: "tool --fast"}
  * </pre>
  */
 public final class OperationSpecLoader {
@@ -176,7 +178,16 @@ public final class OperationSpecLoader {
         }
         Long disk = Sizes.bytes(task, "disk_space", SpecBounds.MAX_DISK_SPACE, "1 PiB a job");
         Map<String, String> env = task.stringMap("env");
+        String image = task.string("docker_image");
         boolean ok = disk == null || disk >= 0;
+        if (image != null) {
+            try {
+                image = ImageReference.parse(image).toString();
+            } catch (IllegalArgumentException e) {
+                task.problem("docker_image", ProblemCode.BAD_VALUE, e.getMessage());
+                ok = false;
+            }
+        }
         ok &= bounded(task, "command", command, SpecBounds.MAX_COMMAND) != null || command == null;
         if (name.length() > SpecBounds.MAX_NAME) {
             task.problem("", ProblemCode.BAD_VALUE, "a task name may be at most " + SpecBounds.MAX_NAME + " characters");
@@ -190,8 +201,9 @@ public final class OperationSpecLoader {
                     "a task needs 'job_count' of at least 1" + (count == null ? "" : ", got " + count));
             ok = false;
         }
-        if (command == null || command.isBlank()) {
-            task.problem("command", ProblemCode.MISSING_KEY, "a task needs a 'command'");
+        if ((command == null || command.isBlank()) && image == null) {
+            task.problem("command", ProblemCode.MISSING_KEY, "a task needs a 'command' (or a 'docker_image' whose own "
+                    + "entry point runs)");
             ok = false;
         }
         Double cpu = values.get(ResourceType.CPU);
@@ -207,7 +219,8 @@ public final class OperationSpecLoader {
             return null;
         }
         Resources job = new PartialResources(values).orElse(0);
-        return new TaskSpec(name, count, command, job, env, disk == null ? 0 : disk);
+        return new TaskSpec(name, count, command == null || command.isBlank() ? "" : command, job, env,
+                disk == null ? 0 : disk, image);
     }
 
     /** Env names must be valid variable names; entries and values are bounded. */

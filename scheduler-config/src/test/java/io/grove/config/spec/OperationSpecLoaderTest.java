@@ -191,6 +191,32 @@ class OperationSpecLoaderTest {
     }
 
     @Test
+    void aTaskMayRunInAnImageWhoseReferenceIsCheckedAtSubmission() {
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load("tasks: {"
+                + "main: {job_count: 2, docker_image: 'registry.example:5000/team/tool:1.2', command: 'tool --fast'},"
+                + "own: {job_count: 1, docker_image: 'ubuntu'},"
+                + "pinned: {job_count: 1, docker_image: 'localhost/x@sha256:" + "a".repeat(64) + "', command: y},"
+                + "bare: {job_count: 1, command: z}}", "spec.yaml");
+        assertTrue(loaded.ok(), loaded.describe());
+        assertEquals("registry.example:5000/team/tool:1.2", loaded.value().tasks().get("main").image());
+        // a task with an image and no command runs the image's own entry point
+        assertEquals("docker.io/library/ubuntu:latest", loaded.value().tasks().get("own").image());
+        assertEquals("", loaded.value().tasks().get("own").command());
+        assertEquals("localhost/x@sha256:" + "a".repeat(64), loaded.value().tasks().get("pinned").image());
+        assertEquals(null, loaded.value().tasks().get("bare").image());
+
+        for (String[] bad : new String[][] {{"'Registry.example/UPPER:1'", "UPPER"}, {"'x:bad tag'", "space"},
+                {"'x@sha256:12'", "64 lowercase hex"}, {"'x:-1'", "tag"}, {"'host:99999999/x'", "registry"},
+                {"''", "empty"}, {"'a//b'", "name component"}}) {
+            String said = OperationSpecLoader.load("tasks: {a: {job_count: 1, command: x, docker_image: " + bad[0] + "}}",
+                    "spec.yaml").describe();
+            assertTrue(said.contains("docker_image") && said.contains(bad[1]), bad[0] + ": " + said);
+        }
+        String noCommand = OperationSpecLoader.load("tasks: {a: {job_count: 1}}", "spec.yaml").describe();
+        assertTrue(noCommand.contains("docker_image"), noCommand);
+    }
+
+    @Test
     void aJobMayOrderDiskSpaceWithUnits() {
         LoadResult<OperationSpec> loaded = OperationSpecLoader.load(
                 "tasks: {main: {job_count: 1, command: x, disk_space: 10Gi}, other: {job_count: 1, command: y}}", "spec.yaml");

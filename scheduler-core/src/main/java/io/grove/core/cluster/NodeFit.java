@@ -23,10 +23,13 @@ public final class NodeFit {
     public static List<String> tasksLargerThanEveryNode(Collection<Node> nodes, Operation operation, String tree) {
         List<Resources> online = new ArrayList<>();
         long mostDisk = 0;
+        String noImages = null;
         for (Node node : nodes) {
             if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {
                 online.add(node.limits());
                 mostDisk = Math.max(mostDisk, node.condition().diskForJobs());
+                noImages = node.condition().runsImages() ? "" : noImages == null ? node.id() + ": "
+                        + node.condition().noImages() : noImages;
             }
         }
         List<String> tooLarge = new ArrayList<>();
@@ -43,6 +46,10 @@ public final class NodeFit {
                 tooLarge.add("task " + task.name() + ": no node has room for its disk: a job orders " + task.diskSpace()
                         + " bytes of disk_space, more than any online node of tree " + tree + " has free (at most "
                         + mostDisk + ")");
+            } else if (operation.pendingJobCount(task.name()) > 0 && task.image() != null && noImages != null
+                    && !noImages.isEmpty()) {
+                tooLarge.add("task " + task.name() + ": its jobs run in image " + task.image() + ", and no online node of "
+                        + "tree " + tree + " runs container images (" + noImages + ")");
             }
         }
         return tooLarge;

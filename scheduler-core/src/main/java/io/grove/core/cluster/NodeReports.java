@@ -3,6 +3,7 @@ package io.grove.core.cluster;
 import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobCpu;
+import io.grove.core.operation.JobStatus;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import io.grove.core.schedule.Heartbeat;
@@ -48,6 +49,12 @@ final class NodeReports {
             Job job = cluster.registry().runningJob(cpu.jobId());
             if (job != null && job.nodeId().equals(node.id())) {
                 job.cpu(cpu);
+            }
+        }
+        for (JobStatus status : heartbeat.jobStatus()) {
+            Job job = cluster.registry().runningJob(status.jobId());
+            if (job != null && job.nodeId().equals(node.id())) {
+                job.status(status);
             }
         }
         for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {

@@ -41,6 +41,8 @@ public record PendingCheck(Code code, boolean blocks, String message, String poo
         FAIR_SHARE,
         /** No online node of the tree matches its scheduling tag filter. */
         NO_MATCHING_NODE,
+        /** Its jobs run in a container image and no matching node runs images. */
+        NO_IMAGE_NODE,
         /** A job asks for more than any matching online node has. */
         JOB_LARGER_THAN_EVERY_NODE,
         /** A job's disk_space is more than any matching node has free. */

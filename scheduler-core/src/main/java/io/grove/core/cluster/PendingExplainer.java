@@ -117,7 +117,7 @@ public final class PendingExplainer {
         List<ElementShares> path = path(result, own);
         List<Node> online = online(cluster, tree);
         Resources total = online.stream().map(Node::limits).reduce(Resources.ZERO, Resources::plus);
-        List<PendingCheck> nodes = nodes(cluster, operation, tree, path, online, job, task.diskSpace());
+        List<PendingCheck> nodes = nodes(cluster, operation, tree, path, online, job, task.diskSpace(), task.image());
         boolean noneMatch = nodes.get(0).code() == Code.NO_MATCHING_NODE;
         // with a tag filter, limits are capped by the matching nodes: with none, the nodes are the reason
         checks.add(noneMatch ? new PendingCheck(Code.RESOURCE_LIMITS, false, "its limits are capped by the resources "
@@ -210,7 +210,7 @@ public final class PendingExplainer {
 
     /** The nodes of the tree that match the operation's and its pools' tag filters, and their room. */
     private static List<PendingCheck> nodes(Cluster cluster, Operation operation, String tree, List<ElementShares> path,
-            List<Node> online, Resources job, long disk) {
+            List<Node> online, Resources job, long disk, String image) {
         List<NodeFilter> filters = filters(cluster, operation, tree, path);
         List<Node> matching = new ArrayList<>();
         for (Node node : online) {
@@ -224,6 +224,16 @@ public final class PendingExplainer {
                     ? "tree " + tree + " has no online node"
                     : "none of the " + online.size() + " online nodes of tree " + tree + " matches its scheduling tag filter"));
             return checks;
+        }
+        if (image != null && matching.stream().noneMatch(node -> node.condition().runsImages())) {
+            List<String> why = matching.stream().limit(3).map(n -> n.id() + ": " + n.condition().noImages()).toList();
+            checks.add(PendingCheck.of(Code.NO_IMAGE_NODE, true, "its jobs run in image " + image + ", and none of the "
+                    + matching.size() + " matching nodes runs container images (" + String.join("; ", why)
+                    + (matching.size() > 3 ? "; ..." : "") + ")"));
+            return checks;
+        }
+        if (image != null) {
+            matching.removeIf(node -> !node.condition().runsImages());
         }
         Resources largest = matching.stream().map(Node::limits).reduce(Resources.ZERO, Resources::max);
         if (matching.stream().noneMatch(node -> node.limits().dominates(job))) {

@@ -31,6 +31,8 @@ public final class Job {
     /** The UUIDs of the GPUs its node gave it, once the node said. */
     private List<String> devices = List.of();
     private JobCpu cpu;
+    /** How it is getting on as its node last said, or {@code null} before it said anything. */
+    private JobStatus status;
     /** Where {@link RunningJobs} keeps it while it runs. */
     int slot = -1;
 
@@ -176,6 +178,16 @@ public final class Job {
     /** Its node counted its CPU. */
     public void cpu(JobCpu counted) {
         this.cpu = counted;
+    }
+
+    /** How it is getting on (preparing, its image's digest and pull time) as its node last said, or {@code null}. */
+    public JobStatus status() {
+        return status;
+    }
+
+    /** Its node says how it is getting on. */
+    public void status(JobStatus said) {
+        this.status = said;
     }
 
     /** The UUIDs of the GPUs its node gave it; empty for none or before the node said. */

@@ -15,9 +15,17 @@ import java.util.Map;
  * @param env extra environment of the jobs
  * @param diskSpace the disk one job orders, in bytes (its sandbox, private /tmp and logs); 0 for
  *     none. Not a share of fair shares: a job starts only on a node with that much free
+ * @param image the container image its jobs run in ({@code docker_image}), as a whole reference
+ *     ({@link ImageReference}); {@code null} for jobs that run on the node itself
  */
 public record TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env,
-        long diskSpace) {
+        long diskSpace, String image) {
+
+    /** A task whose jobs run on the node itself. */
+    public TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env,
+            long diskSpace) {
+        this(name, jobCount, command, jobResources, env, diskSpace, null);
+    }
 
     /** A task whose jobs order no disk. */
     public TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env) {
@@ -41,6 +49,13 @@ public record TaskSpec(String name, int jobCount, String command, Resources jobR
         env = Map.copyOf(env == null ? Map.of() : env);
         if (diskSpace < 0) {
             throw new IllegalArgumentException("task " + name + ": disk_space must not be negative, got " + diskSpace);
+        }
+        if (image != null) {
+            try {
+                image = ImageReference.parse(image).toString();
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("task " + name + ": docker_image: " + e.getMessage(), e);
+            }
         }
     }
 

@@ -49,11 +49,12 @@ public record Decision(
      * A job to start.
      *
      * @param diskSpace the disk it ordered, in bytes; 0 for none
+     * @param image the container image it runs in, or {@code null}
      * @param defaults what its node holds it to where it ordered no memory or disk (its tree's)
      */
     public record JobStart(String jobId, String operationId, String task, int index, String command,
             Map<String, String> env, Resources resources, boolean preemptive, long diskSpace,
-            io.grove.core.pool.JobDefaults defaults) {
+            io.grove.core.pool.JobDefaults defaults, String image) {
     }
 
     /** Why a job is interrupted. */
@@ -115,6 +116,8 @@ public record Decision(
         NO_FAIR_SHARE,
         /** Pending jobs order more disk space than the node has free. */
         DISK,
+        /** Pending jobs run in container images, which the node does not run. */
+        NO_IMAGES,
         /** The node says it cannot start jobs (disk full, broker stuck, cgroups gone). */
         UNSCHEDULABLE
     }

@@ -69,7 +69,7 @@ final class DecisionContext {
         diskFree -= task.diskSpace();
         changeUsage(at, job, 1);
         Decision.JobStart start = new Decision.JobStart(jobId, operation.id(), task.name(), jobIndex, task.command(),
-                task.env(), task.jobResources(), preemptive, task.diskSpace(), index.config.jobDefaults());
+                task.env(), task.jobResources(), preemptive, task.diskSpace(), index.config.jobDefaults(), task.image());
         starts.add(start);
         return start;
     }

@@ -2,6 +2,7 @@ package io.grove.core.schedule;
 
 import io.grove.core.node.NodeCondition;
 import io.grove.core.operation.JobCpu;
+import io.grove.core.operation.JobStatus;
 import io.grove.core.resource.Resources;
 import java.util.List;
 import java.util.Set;
@@ -21,6 +22,7 @@ import java.util.Set;
  * @param condition the node's free disk for jobs and whether it can start jobs at all
  * @param jobCpu CPU time and throttling of some of the node's jobs (running ones now and then,
  *     ended ones once, with their end)
+ * @param jobStatus how some of its jobs are getting on (those whose status changed)
  */
 public record Heartbeat(
         String nodeId,
@@ -31,7 +33,15 @@ public record Heartbeat(
         List<FinishedJob> finishedJobs,
         boolean delta,
         NodeCondition condition,
-        List<JobCpu> jobCpu) {
+        List<JobCpu> jobCpu,
+        List<JobStatus> jobStatus) {
+
+    /** A heartbeat without jobs' statuses. */
+    public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
+            List<RunningJob> runningJobs, List<FinishedJob> finishedJobs, boolean delta, NodeCondition condition,
+            List<JobCpu> jobCpu) {
+        this(nodeId, tags, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, condition, jobCpu, List.of());
+    }
 
     /** A heartbeat with the node's full running list. */
     public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
@@ -61,6 +71,7 @@ public record Heartbeat(
         finishedJobs = List.copyOf(finishedJobs == null ? List.of() : finishedJobs);
         condition = condition == null ? NodeCondition.UNKNOWN : condition;
         jobCpu = jobCpu == null ? List.of() : jobCpu;
+        jobStatus = jobStatus == null ? List.of() : jobStatus;
     }
 
     /**

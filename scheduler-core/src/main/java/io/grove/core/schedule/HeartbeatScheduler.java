@@ -201,12 +201,14 @@ public final class HeartbeatScheduler {
         SchedulingIndex index = context.index;
         double[] room = available.clone();
         index.limitRoom(at, room);
-        int task = index.plans.taskFitting(at, room, context.diskFree);
+        boolean images = context.node.condition().runsImages();
+        int task = index.plans.taskFitting(at, room, context.diskFree, images);
         if (task < 0) {
             double[] smallest = index.plans.smallestJob(at);
             boolean fitsNode = smallest != null && SchedulingIndex.fits(smallest, available);
-            boolean fitsButDisk = index.plans.taskFitting(at, room, Long.MAX_VALUE) >= 0;
-            context.deactivate(at, fitsButDisk ? Decision.IdleCode.DISK
+            boolean fitsButImages = !images && index.plans.taskFitting(at, room, context.diskFree, true) >= 0;
+            boolean fitsButDisk = !fitsButImages && index.plans.taskFitting(at, room, Long.MAX_VALUE, images) >= 0;
+            context.deactivate(at, fitsButImages ? Decision.IdleCode.NO_IMAGES : fitsButDisk ? Decision.IdleCode.DISK
                     : fitsNode ? Decision.IdleCode.LIMITS : Decision.IdleCode.FRAGMENTATION);
             return null;
         }
@@ -222,6 +224,12 @@ public final class HeartbeatScheduler {
         int limited = context.idle.getOrDefault(Decision.IdleCode.LIMITS, 0);
         int unmatched = context.idle.getOrDefault(Decision.IdleCode.UNMATCHED_TAGS, 0);
         int disk = context.idle.getOrDefault(Decision.IdleCode.DISK, 0);
+        int noImages = context.idle.getOrDefault(Decision.IdleCode.NO_IMAGES, 0);
+        if (noImages > 0) {
+            reasons.add(new Decision.IdleReason(Decision.IdleCode.NO_IMAGES, noImages, context.freeResources(),
+                    noImages + " operation(s) have pending jobs in container images, which node " + context.node.id()
+                            + " does not run (" + context.node.condition().noImages() + ")"));
+        }
         if (disk > 0) {
             reasons.add(new Decision.IdleReason(Decision.IdleCode.DISK, disk, context.freeResources(),
                     disk + " operation(s) have pending jobs whose disk_space is more than node " + context.node.id()

@@ -54,13 +54,13 @@ final class PlannedJobs {
 
     /**
      * The position of the first task (spec order) with a job left to plan that fits {@code room}
-     * and whose disk order fits {@code disk}, or -1.
+     * and whose disk order fits {@code disk}, on a node that runs container images or not, or -1.
      */
-    int taskFitting(int operation, double[] room, long disk) {
+    int taskFitting(int operation, double[] room, long disk, boolean images) {
         Operation op = operations[operation];
         for (int t = 0; t < op.taskCount(); t++) {
             if (left(op, operation, t) > 0 && SchedulingIndex.fits(op.jobVector(t), room)
-                    && op.task(t).diskSpace() <= disk) {
+                    && op.task(t).diskSpace() <= disk && (images || op.task(t).image() == null)) {
                 return t;
             }
         }

@@ -246,7 +246,7 @@ final class PreemptiveScheduling {
             return false;
         }
         double[] room = roomWith(context, target, usable);
-        int task = index.plans.taskFitting(target, room, context.diskFree);
+        int task = index.plans.taskFitting(target, room, context.diskFree, context.node.condition().runsImages());
         if (task < 0) {
             return false;
         }

@@ -45,6 +45,15 @@ public final class SimNode {
         return id;
     }
 
+    /** Why the node runs no jobs in container images, or {@code null} when it runs them. */
+    private String noImages;
+
+    /** The node runs no jobs in container images, for the reason given. */
+    public SimNode withoutImages(String why) {
+        this.noImages = why;
+        return this;
+    }
+
     /** The node has {@code bytes} of disk for jobs, and reports what its running jobs' orders leave of it. */
     public SimNode withDisk(long bytes) {
         this.disk = bytes;
@@ -103,7 +112,7 @@ public final class SimNode {
         }
         long ordered = running.keySet().stream().mapToLong(job -> diskOrders.getOrDefault(job, 0L)).sum();
         Heartbeat heartbeat = new Heartbeat(id, tags, limits, Resources.of(usage), jobs, finished, false,
-                new NodeCondition(disk < 0 ? -1 : Math.max(0, disk - ordered), null));
+                new NodeCondition(disk < 0 ? -1 : Math.max(0, disk - ordered), null, List.of(), noImages));
         finished.clear();
         return heartbeat;
     }

@@ -90,6 +90,14 @@ public final class ClusterHarness {
         return this;
     }
 
+    /** Adds a machine that runs no jobs in container images, for the reason given. */
+    public ClusterHarness nodeWithoutImages(String id, Resources limits, String why) {
+        SimNode machine = new SimNode(id, Set.of(), limits).withoutImages(why);
+        machines.put(id, machine);
+        cluster.report(machine.heartbeat(), now);
+        return this;
+    }
+
     public Operation submit(String id, OperationSpec spec) {
         return submit(id, "alice", spec);
     }

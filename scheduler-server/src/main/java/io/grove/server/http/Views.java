@@ -92,7 +92,18 @@ final class Views {
                 own.fairShareStarvationTimeoutMillis() == null ? null : own.fairShareStarvationTimeoutMillis() / 1000.0 + "s",
                 own.nonPreemptibleResourceUsageThreshold() == null ? null
                         : amounts(own.nonPreemptibleResourceUsageThreshold()),
-                JobOutput.forReader(operation.finalMessage(), mayReadOutput), trees, alerts);
+                JobOutput.forReader(operation.finalMessage(), mayReadOutput), trees, alerts, images(operation));
+    }
+
+    /** The image of each task that runs in one, in spec order. */
+    private static Map<String, String> images(Operation operation) {
+        Map<String, String> images = new LinkedHashMap<>();
+        operation.spec().tasks().values().forEach(task -> {
+            if (task.image() != null) {
+                images.put(task.name(), task.image());
+            }
+        });
+        return images;
     }
 
     static io.grove.api.PendingReason pendingReason(PendingReason reason) {
@@ -107,13 +118,23 @@ final class Views {
 
     /** A job as {@code mayReadOutput} says its reader may see it: with or without what it printed. */
     JobView job(Job job, boolean mayReadOutput) {
-        return new JobView(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(), lower(job.state()),
+        return new JobView(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(),
+                preparing(job) != null ? "preparing" : lower(job.state()),
                 job.nodeId(), addresses.of(job.nodeId()), job.tree(), amounts(job.resources()), time(job.startTime()),
                 time(job.finishTime()), lower(job.endReason()), JobOutput.forReader(job.message(), mayReadOutput),
                 job.devices().isEmpty() ? null : job.devices(),
                 job.cpu() == null ? null : job.cpu().cpuSeconds(),
                 job.cpu() == null || job.cpu().throttledSeconds() < 0 ? null : job.cpu().throttledSeconds(),
-                job.cpu() == null || job.cpu().throttledShare() < 0 ? null : job.cpu().throttledShare());
+                job.cpu() == null || job.cpu().throttledShare() < 0 ? null : job.cpu().throttledShare(),
+                preparing(job), job.task().image(),
+                job.status() == null ? null : job.status().imageDigest(),
+                job.status() == null || job.status().imagePullMs() < 0 ? null : job.status().imagePullMs());
+    }
+
+    /** What a running job waits for on its node before its process starts, or {@code null}. */
+    private static String preparing(Job job) {
+        return job.state() == io.grove.core.operation.JobState.RUNNING && job.status() != null
+                ? job.status().preparing() : null;
     }
 
     PoolView pool(Cluster cluster, String tree, ElementShares shares) {

@@ -52,6 +52,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     private int version;
     private int sinceFullList;
     private Set<String> tags = Set.of();
+    /** Why the node runs no image jobs, from its handshake; {@code null} when it runs them. */
+    private String noImages;
 
     private final NodeAddresses addresses;
 
@@ -132,6 +134,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         nodeId = handshake.nodeId();
         version = handshake.protocolVersion();
         tags = Set.copyOf(handshake.tags());
+        noImages = handshake.whyNoImages();
         String previous = addresses.put(nodeId, handshake.address(),
                 ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress peer ? peer.getAddress() : null);
         if (previous != null && !previous.equals(handshake.address()) && audit != null) {
@@ -139,7 +142,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                     nodeId, "allowed", "address changed from " + previous + " to " + handshake.address());
         }
         Heartbeat registration = new Heartbeat(nodeId, tags, handshake.resourceLimits(), null,
-                Wire.running(handshake.runningJobs()), Wire.finished(handshake.finishedJobs()));
+                Wire.running(handshake.runningJobs()), Wire.finished(handshake.finishedJobs()), false,
+                new io.grove.core.node.NodeCondition(-1, null, List.of(), noImages));
         loop.call(cluster -> {
             cluster.report(registration, clock.now());
             return cluster.node(nodeId).treeProblem();
@@ -173,7 +177,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             return;
         }
         long started = System.nanoTime();
-        Heartbeat heartbeat = Wire.heartbeat(nodeId, tags, message);
+        Heartbeat heartbeat = Wire.heartbeat(nodeId, tags, message, noImages);
         Boolean resync = version < 2 ? null : ++sinceFullList >= RESYNC_EVERY ? Boolean.TRUE : null;
         if (!message.deltaOnly()) {
             sinceFullList = 0;

@@ -19,14 +19,32 @@ final class Wire {
     }
 
     static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message) {
+        return heartbeat(nodeId, tags, message, null);
+    }
+
+    /** The heartbeat of a node that runs no image jobs for the reason given ({@code null}: it runs them). */
+    static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message, String noImages) {
         return new Heartbeat(nodeId, tags, message.resourceLimits(), message.resourceUsage(),
                 running(message.deltaOnly() ? message.startedJobs() : message.runningJobs()),
                 finished(message.finishedJobs()), message.deltaOnly(),
                 message.diskSpaceFree() == null && message.unschedulable() == null && message.gpusOutOfService().isEmpty()
+                        && noImages == null
                         ? NodeCondition.UNKNOWN
                         : new NodeCondition(message.diskSpaceFree() == null ? -1 : message.diskSpaceFree(),
-                                message.unschedulable(), message.gpusOutOfService()),
-                cpu(message.jobCpu()));
+                                message.unschedulable(), message.gpusOutOfService(), noImages),
+                cpu(message.jobCpu()), status(message.jobStatus()));
+    }
+
+    static List<io.grove.core.operation.JobStatus> status(List<io.grove.protocol.JobStatus> said) {
+        if (said.isEmpty()) {
+            return List.of();
+        }
+        List<io.grove.core.operation.JobStatus> out = new ArrayList<>(said.size());
+        for (io.grove.protocol.JobStatus status : said) {
+            out.add(new io.grove.core.operation.JobStatus(status.jobId(), status.preparing(), status.imageDigest(),
+                    status.imagePullMs() == null ? -1 : status.imagePullMs()));
+        }
+        return out;
     }
 
     /** A size, or {@code null} for none (0), so that the frame leaves it out. */
@@ -77,7 +95,7 @@ final class Wire {
         for (Decision.JobStart start : decision.starts()) {
             starts.add(new HeartbeatReply.JobToStart(start.jobId(), start.operationId(), start.task(), start.index(),
                     start.command(), start.env(), start.resources(), positive(start.diskSpace()),
-                    positive(start.defaults().memoryBytes()), positive(start.defaults().diskSpaceBytes())));
+                    positive(start.defaults().memoryBytes()), positive(start.defaults().diskSpaceBytes()), start.image()));
         }
         List<HeartbeatReply.JobToAbort> aborts = new ArrayList<>(decision.aborts().size());
         for (Decision.JobAbort abort : decision.aborts()) {

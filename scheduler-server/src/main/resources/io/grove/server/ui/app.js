@@ -384,7 +384,8 @@ async function renderOperation(main, id) {
       ['jobs', op.progress.completed + ' completed, ' + op.progress.running + ' running, ' + op.progress.pending
         + ' pending of ' + op.progress.total + '; ' + op.progress.failed + ' failed, ' + op.progress.aborted + ' aborted'],
       ['weight', op.weight], ['fair share', percent(op.fair_share)], ['usage', percent(op.usage_share)],
-      ['submitted', time(op.submitted_at)], ['finished', time(op.finished_at)], ['message', op.message || '']]
+      ['submitted', time(op.submitted_at)], ['finished', time(op.finished_at)], ['message', op.message || ''],
+      ...(op.images ? [['images', Object.entries(op.images).map(([t, i]) => t + ': ' + i).join(', ')]] : [])]
       .flatMap(([k, v]) => [el('dt', {}, k), el('dd', { 'data-field': k }, v)]));
   const why = el('div', { 'data-test': 'explain' }, explanation.trees.map((tree) => el('div', {},
     el('p', {}, 'tree ' + tree.tree + ' (pool ' + tree.pool + '): ', el('strong', { 'data-test': 'verdict' }, tree.verdict.replace(/_/g, ' '))),
@@ -398,12 +399,14 @@ async function renderOperation(main, id) {
     el('label', {}, 'pool ', el('input', { id: 'new-pool', size: 10, 'data-test': 'pool' })),
     el('button', { 'data-test': 'move', disabled: finished, onclick: () => act('pool', id) }, 'Move'));
   const jobTable = el('table', { 'data-test': 'jobs' }, el('thead', {}, el('tr', {},
-    ['job', 'index', 'try', 'state', 'node', 'started', 'finished', 'reason', 'logs'].map((h) => el('th', {}, h)))),
+    ['job', 'index', 'try', 'state', 'node', 'started', 'finished', 'reason', 'image', 'logs'].map((h) => el('th', {}, h)))),
   el('tbody', {}, jobs.map((job) => el('tr', {},
     el('td', {}, job.id), el('td', { class: 'num' }, job.index), el('td', { class: 'num' }, job.attempt),
     el('td', { class: 'state-' + job.state }, job.state), el('td', {}, job.node || '-'),
     el('td', {}, time(job.started_at)), el('td', {}, time(job.finished_at)),
-    el('td', { class: 'wrap' }, (job.reason || '') + (job.message ? ': ' + job.message.split('\n')[0] : '')),
+    el('td', { class: 'wrap' }, job.preparing || (job.reason || '') + (job.message ? ': ' + job.message.split('\n')[0] : '')),
+    el('td', { class: 'wrap', 'data-test': 'image' }, job.image ? job.image + (job.image_digest ? ' (' + job.image_digest.slice(0, 19) + '…'
+      + (job.image_pull_ms != null ? ', pulled in ' + (job.image_pull_ms / 1000).toFixed(1) + ' s' : '') + ')' : '') : ''),
     el('td', {}, el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) }, 'stdout'),
       ' ', el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) + '/stderr' }, 'stderr'))))));
   main.replaceChildren(el('h2', {}, 'Operation ' + op.id), fields, el('h3', {}, 'Why is it pending?'), why,
