@@ -5,6 +5,7 @@ import io.grove.agent.AgentSettings;
 import io.grove.agent.MachineResources;
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.gpu.GpuSettings;
+import io.grove.agent.image.ImageSettings;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.config.BrokerConfigLoader;
 import io.grove.agent.config.BrokerConfigWriter;
@@ -21,6 +22,7 @@ import io.grove.protocol.Tls;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -82,6 +84,28 @@ final class AgentCommand implements Callable<Integer> {
     @Option(names = "--gpu-check-timeout", defaultValue = "60s", paramLabel = "DURATION", description = "how long the GPU check may take "
             + "(default: ${DEFAULT-VALUE})")
     String gpuCheckTimeout;
+
+    @Option(names = "--no-images", description = "run no jobs in container images, even with crun, skopeo and umoci installed")
+    boolean noImages;
+
+    @Option(names = "--image-cache-size", defaultValue = "20Gi", paramLabel = "SIZE", description = "the most disk the node's cache "
+            + "of images holds; the least recently used go first, never one in use (default: ${DEFAULT-VALUE})")
+    String imageCacheSize;
+
+    @Option(names = "--registry-auth-file", paramLabel = "PATH", description = "the node's registry credentials, a Docker-style "
+            + "auth.json by absolute path, root's and 0600 (default: pull without credentials)")
+    Path registryAuthFile;
+
+    @Option(names = "--insecure-registry", paramLabel = "HOST[:PORT]", description = "a registry reached over plain HTTP or "
+            + "without checking its certificate (repeatable)")
+    List<String> insecureRegistries = new ArrayList<>();
+
+    @Option(names = "--image-failure-memory", defaultValue = "60s", paramLabel = "DURATION", description = "how long a reference "
+            + "whose pull failed fails new jobs at once instead of being pulled again (default: ${DEFAULT-VALUE})")
+    String imageFailureMemory;
+
+    @Option(names = "--oci-runtime", paramLabel = "PATH", description = "the OCI runtime, by absolute path (default: /usr/bin/crun)")
+    Path ociRuntime;
 
     @Option(names = "--network", defaultValue = "0", paramLabel = "N", description = "network units offered (default: ${DEFAULT-VALUE})")
     double network;
@@ -231,7 +255,12 @@ final class AgentCommand implements Callable<Integer> {
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
                 nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsCa),
                 brokerBind, schedulers.subList(1, schedulers.size()), jobPolicy(),
-                new GpuSettings(nvidiaSmi, null, gpuCheck, Durations.parse(gpuCheckTimeout)));
+                new GpuSettings(nvidiaSmi, null, gpuCheck, Durations.parse(gpuCheckTimeout)), imageSettings());
+    }
+
+    private ImageSettings imageSettings() {
+        return new ImageSettings(!noImages, bytes("--image-cache-size", imageCacheSize), registryAuthFile,
+                insecureRegistries, Durations.parse(imageFailureMemory), ociRuntime);
     }
 
     private JobPolicy jobPolicy() {

@@ -18,6 +18,7 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
+import io.grove.protocol.JobStatus;
 import io.grove.protocol.NodeHeartbeat;
 import io.grove.protocol.RunningJob;
 import java.io.IOException;
@@ -67,6 +68,10 @@ public final class Agent {
     private final GpuCheck gpuCheck;
     private final NodeMeters meters;
 
+    private final io.grove.agent.image.NodeImages images;
+    /** The images jobs wait for; {@code null} on a node that runs no image jobs. */
+    private final io.grove.agent.image.ImagePulls pulls;
+
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
     private final Reports reports = new Reports();
     private final NodeTasks nodeTasks;
@@ -91,6 +96,23 @@ public final class Agent {
         this.gpuCheck = parts.gpuCheck();
         this.meters = new NodeMeters(containment, ledger, listener, clock, workDir, disk);
         ledger.gpusInService(parts.gpus().inService());
+        this.images = parts.images();
+        this.pulls = images.available() ? new io.grove.agent.image.ImagePulls(images.store(), images.workers(),
+                task -> timers.after(0, task), clock::millis, images.settings().failureMemory().toMillis(),
+                new io.grove.agent.image.ImagePulls.Broker() {
+                    @Override
+                    public long submitPull(String digest) {
+                        return nodeTasks.submitPull(digest);
+                    }
+
+                    @Override
+                    public void finished(long taskId) {
+                        dispatch(broker.finish(clock.millis(), SELF, taskId));
+                    }
+                }, images.meters()) : null;
+        if (pulls != null) {
+            nodeTasks.pullsTo(pulls::allocated);
+        }
         syncBroker();
     }
 
@@ -159,7 +181,35 @@ public final class Agent {
         List<RunningJob> started = reports.reportStarted();
         NodeHeartbeat heartbeat = started != null ? NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs)
                 : new NodeHeartbeat(nodeId, limits, usage, runningJobs(), finishedJobs);
-        return meters.told(heartbeat, jobs.values());
+        return meters.told(heartbeat, jobs.values()).withJobStatus(statuses());
+    }
+
+    /** How image jobs are getting on, for those whose status changed since the previous heartbeat. */
+    private List<JobStatus> statuses() {
+        if (pulls == null) {
+            return List.of();
+        }
+        List<JobStatus> changed = new ArrayList<>();
+        for (AgentJob job : jobs.values()) {
+            if (job.spec.image() == null) {
+                continue;
+            }
+            String preparing = job.state == AgentJob.State.PULLING ? pulls.preparing(job.spec.jobId())
+                    : job.state == AgentJob.State.PREPARING || job.state == AgentJob.State.CHECKING
+                    ? "waiting for the node's broker to prepare its sandbox" : null;
+            if (job.statusChanged || !java.util.Objects.equals(preparing, job.toldPreparing)) {
+                job.statusChanged = false;
+                job.toldPreparing = preparing;
+                changed.add(new JobStatus(job.spec.jobId(), preparing == null ? null
+                        : preparing.length() > JobStatus.MAX_PREPARING ? preparing.substring(0, JobStatus.MAX_PREPARING)
+                        : preparing, job.image == null ? null : job.image.digest(),
+                        job.imagePullMs < 0 ? null : job.imagePullMs));
+                if (changed.size() == io.grove.protocol.NodeHeartbeat.MAX_JOB_STATUS) {
+                    break;
+                }
+            }
+        }
+        return changed;
     }
 
     /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
@@ -202,7 +252,23 @@ public final class Agent {
         }
         JobSpec spec = new JobSpec(start.jobId(), start.operationId(), start.task(), start.index(), start.command(),
                 start.env(), start.resources(), orZero(start.diskSpace()), orZero(start.defaultMemory()),
-                orZero(start.defaultDiskSpace()));
+                orZero(start.defaultDiskSpace()), start.dockerImage());
+        io.grove.core.operation.ImageReference image = null;
+        String noImage = null;
+        if (spec.image() != null) {
+            try {
+                image = io.grove.core.operation.ImageReference.parse(spec.image());
+            } catch (IllegalArgumentException e) {
+                noImage = "docker_image: " + e.getMessage();
+            }
+            noImage = noImage != null ? noImage : pulls == null ? "this node runs no jobs in container images ("
+                    + images.why() + ")" : null;
+        }
+        if (noImage != null) {
+            finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + noImage, 0,
+                    clock.millis()), null);
+            return;
+        }
         if (!WorkDir.isSafeId(start.jobId())) {
             finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null,
                     "could not start: the job id is not usable as a directory name", 0, clock.millis()), null);
@@ -223,7 +289,56 @@ public final class Agent {
         reports.started(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO,
                 devices.stream().map(Gpu::uuid).toList()));
         ledger.jobStarted(spec.resources());
+        if (image != null) {
+            job.state = AgentJob.State.PULLING;
+            job.statusChanged = true;
+            String jobId = spec.jobId();
+            pulls.need(jobId, image, new io.grove.agent.image.ImagePulls.Waiter() {
+                @Override
+                public void ready(io.grove.agent.image.ImageConfig config, long pullMs) {
+                    imageReady(job, config, pullMs);
+                }
+
+                @Override
+                public void failed(String why) {
+                    if (jobs.get(jobId) == job && job.state == AgentJob.State.PULLING) {
+                        notStarted(job, FinishedJob.Outcome.FAILED, "could not start: " + why);
+                    }
+                }
+            });
+            return;
+        }
         job.prepareTaskId = nodeTasks.submit(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
+    }
+
+    /** A job's image is in the cache: its sandbox is prepared next, as a bare job's. */
+    private void imageReady(AgentJob job, io.grove.agent.image.ImageConfig config, long pullMs) {
+        if (jobs.get(job.spec.jobId()) != job || job.state != AgentJob.State.PULLING) {
+            pulls.release(config.digest());
+            return;
+        }
+        job.image = config;
+        job.imagePullMs = pullMs;
+        job.statusChanged = true;
+        listener.imageReady(job.spec.jobId(), pullMs);
+        job.state = AgentJob.State.PREPARING;
+        job.prepareTaskId = nodeTasks.submit(BrokerConfig.SANDBOX_PREPARE, "prepare:" + job.spec.jobId());
+    }
+
+    /** A job that never started ends: its devices and its booking go back. */
+    private void notStarted(AgentJob job, FinishedJob.Outcome outcome, String message) {
+        String jobId = job.spec.jobId();
+        containment.gpus().release(jobId);
+        jobs.remove(jobId);
+        ledger.jobEnded(job.spec.resources());
+        releaseImage(job);
+        finished(new FinishedJob(jobId, outcome, null, message, 0, clock.millis()), null);
+    }
+
+    private void releaseImage(AgentJob job) {
+        if (job.image != null) {
+            pulls.release(job.image.digest());
+        }
     }
 
     /**
@@ -263,15 +378,18 @@ public final class Agent {
         JobSpec spec = job.spec;
         long now = clock.millis();
         try {
-            job.handle = containment.start(spec);
+            job.handle = job.image == null ? containment.start(spec) : containment.start(spec,
+                    new JobContainment.Image(job.image, images.store().rootfs(job.image.digest()), images));
         } catch (IOException | RuntimeException e) {
             jobs.remove(spec.jobId());
             ledger.jobEnded(spec.resources());
+            releaseImage(job);
             finished(new FinishedJob(spec.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
                     now, clock.millis()), null);
             return;
         }
         job.state = AgentJob.State.RUNNING;
+        job.statusChanged = job.spec.image() != null;
         job.startedAtMs = now;
         job.usage = spec.resources().with(ResourceType.MEMORY, 0);
         try {
@@ -296,15 +414,15 @@ public final class Agent {
         if (job == null) {
             return;
         }
-        if (job.state == AgentJob.State.PREPARING || job.state == AgentJob.State.CHECKING) {
+        if (job.state == AgentJob.State.PULLING || job.state == AgentJob.State.PREPARING
+                || job.state == AgentJob.State.CHECKING) {
             if (job.state == AgentJob.State.PREPARING) {
                 dispatch(broker.remove(clock.millis(), SELF, job.prepareTaskId));
                 nodeTasks.forget(job.prepareTaskId);
+            } else if (job.state == AgentJob.State.PULLING) {
+                pulls.cancel(jobId);
             }
-            containment.gpus().release(jobId);
-            jobs.remove(jobId);
-            ledger.jobEnded(job.spec.resources());
-            finished(new FinishedJob(jobId, outcome, null, message, 0, clock.millis()), null);
+            notStarted(job, outcome, message);
             return;
         }
         if (job.state == AgentJob.State.STOPPING) {
@@ -341,6 +459,7 @@ public final class Agent {
         meters.ended(job);
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
+        releaseImage(job);
         JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, meters.memoryLimit(job),
                 containment.policy().pidsLimit(), tailOf(jobId));
         finished(new FinishedJob(jobId, ending.outcome(), ending.exitCode(), ending.error(), job.startedAtMs,
@@ -413,6 +532,11 @@ public final class Agent {
         return broker;
     }
 
+    /** How this node runs jobs in container images, or why it does not. */
+    public io.grove.agent.image.NodeImages images() {
+        return images;
+    }
+
     /** Applies broker events: the agent's own tasks run, the others go to their clients. */
     public void dispatch(List<BrokerEvent> events) {
         ArrayList<BrokerEvent> queue = new ArrayList<>(events);
@@ -420,8 +544,9 @@ public final class Agent {
             BrokerEvent event = queue.get(i);
             listener.brokerEvent(event);
             if (event instanceof BrokerEvent.Allocated allocated && allocated.client().equals(SELF)) {
-                nodeTasks.run(allocated.taskId(), allocated.cookie());
-                queue.addAll(broker.finish(clock.millis(), SELF, allocated.taskId()));
+                if (nodeTasks.run(allocated.taskId(), allocated.cookie())) {
+                    queue.addAll(broker.finish(clock.millis(), SELF, allocated.taskId()));
+                }
             } else if (!event.client().equals(SELF)) {
                 brokerClients.accept(event.client(), event);
             }

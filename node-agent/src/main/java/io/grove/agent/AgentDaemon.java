@@ -72,6 +72,7 @@ public final class AgentDaemon implements AutoCloseable {
     /** The node's tags: as given, and those of its GPUs' models. */
     private final List<String> tags;
     private final java.util.concurrent.ExecutorService gpuChecks;
+    private final io.grove.agent.image.NodeImages images;
     /** What the machine lets the agent do: cgroups, mount namespaces, GPUs. */
     private final NodeSetup setup;
     private NodeSampling sampling;
@@ -114,6 +115,8 @@ public final class AgentDaemon implements AutoCloseable {
                     jobUsers.users().size(), jobUsers.users().size());
             offered = offered.with(ResourceType.USER_SLOTS, jobUsers.users().size());
         }
+        this.images = io.grove.agent.image.NodeImages.start(settings.images(), settings.workDir(), JobUsers.processIsRoot());
+        metrics.images(images);
         BrokerEndpoint[] endpoint = new BrokerEndpoint[1];
         this.agent = new Agent(new AgentParts(nodeId, offered, settings.brokerReserve(),
                 settings.brokerConfig(), workDir, runner, ProcTable.system(), clock,
@@ -123,7 +126,7 @@ public final class AgentDaemon implements AutoCloseable {
                         endpoint[0].deliver(client, event);
                     }
                 }, metrics, settings.logRetention().toMillis(), jobUsers, cgroups, setup.policy(), gpus,
-                new GpuCheck(settings.gpus().check(), settings.gpus().checkTimeout().toMillis(), gpuChecks)));
+                new GpuCheck(settings.gpus().check(), settings.gpus().checkTimeout().toMillis(), gpuChecks), images));
         AgentRoutes routes = new AgentRoutes(settings.nodeToken(), workDir, metrics, () -> onLoop(() -> agent.broker().status(clock.millis())),
                 () -> onLoop(this::nodeView));
         this.http = ApiServer.start(network, network, settings.bindHost(), settings.httpPort(), routes, null,
@@ -228,7 +231,7 @@ public final class AgentDaemon implements AutoCloseable {
         }
         client = c;
         Handshake handshake = new Handshake(Message.VERSION, agent.nodeId(), address, tags, agent.offered(),
-                agent.runningJobs(), settings.nodeToken(), agent.handshakeResults());
+                agent.runningJobs(), settings.nodeToken(), agent.handshakeResults(), images.runtime(), images.why());
         c.request(handshake, settings.requestTimeout()).whenComplete((reply, error) -> loop.execute(() -> guarded(() -> {
             if (client != c) {
                 return;
@@ -431,6 +434,7 @@ public final class AgentDaemon implements AutoCloseable {
             sampling.close();
         }
         gpuChecks.shutdownNow();
+        images.close();
         loop.shutdown();
         try {
             loop.awaitTermination(5, TimeUnit.SECONDS);

@@ -11,6 +11,8 @@ import io.grove.protocol.JobCpu;
 final class AgentJob {
 
     enum State {
+        /** Waiting for its container image: its tag resolved, its pull (a broker task) done. */
+        PULLING,
         /** Waiting for the broker to allocate the preparation of its sandbox. */
         PREPARING,
         /** Its GPUs are being checked before it starts. */
@@ -37,6 +39,14 @@ final class AgentJob {
     /** Its CPU as last counted, or {@code null}; when it last went to the scheduler. */
     JobCpu cpu;
     long cpuReportedAtMs = Long.MIN_VALUE;
+
+    /** Its container image once ready (an image job), or {@code null}. */
+    io.grove.agent.image.ImageConfig image;
+    /** How long its image took to pull and unpack (0: cached), or -1 before it was ready. */
+    long imagePullMs = -1;
+    /** What it waited for as last told to the scheduler, and whether its status changed since. */
+    String toldPreparing;
+    boolean statusChanged;
 
     AgentJob(JobSpec spec) {
         this.spec = spec;

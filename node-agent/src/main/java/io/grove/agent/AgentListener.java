@@ -10,6 +10,10 @@ public interface AgentListener {
     default void jobStarted(String jobId, long pid, long waitedMs) {
     }
 
+    /** An image job's image is ready: pulled and unpacked in {@code pullMs}, or 0 when it was cached. */
+    default void imageReady(String jobId, long pullMs) {
+    }
+
     /** A job ended; its result goes out with the next heartbeat. */
     default void jobEnded(FinishedJob result) {
     }

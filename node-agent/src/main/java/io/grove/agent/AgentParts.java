@@ -27,11 +27,23 @@ import java.util.function.BiConsumer;
  * @param policy how jobs are held to their orders (CPU limit, processes, default memory)
  * @param gpus the node's GPUs and who holds them
  * @param gpuCheck the check run before each GPU job
+ * @param images how the node runs jobs in container images, or why it does not
  */
 public record AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
         WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Agent.Timers timers,
         Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
-        long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy, NodeGpus gpus, GpuCheck gpuCheck) {
+        long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy, NodeGpus gpus, GpuCheck gpuCheck,
+        io.grove.agent.image.NodeImages images) {
+
+    /** Parts of a node that runs no image jobs. */
+    public AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
+            WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Agent.Timers timers,
+            Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
+            long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy, NodeGpus gpus, GpuCheck gpuCheck) {
+        this(nodeId, node, brokerReserve, brokerConfig, workDir, runner, proc, clock, timers, heartbeatSoon, brokerClients,
+                listener, logRetentionMs, jobUsers, cgroups, policy, gpus, gpuCheck,
+                io.grove.agent.image.NodeImages.none("no image support was set up for this agent"));
+    }
 
     /** Parts of a node without GPUs. */
     public AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,

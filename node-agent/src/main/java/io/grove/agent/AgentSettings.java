@@ -43,13 +43,15 @@ import java.util.List;
  *     turn after the first when one cannot be reached; a standby that names the leader sends the agent there
  * @param jobPolicy how jobs are held to their orders: CPU limit, processes, default memory
  * @param gpus how the node's GPUs are found and checked
+ * @param images how the node runs jobs in container images
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
         BrokerConfig brokerConfig, BrokerResources brokerReserve, Duration logRetention,
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
         String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind,
-        List<String> otherSchedulers, JobPolicy jobPolicy, GpuSettings gpus) {
+        List<String> otherSchedulers, JobPolicy jobPolicy, GpuSettings gpus,
+        io.grove.agent.image.ImageSettings images) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -66,6 +68,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         otherSchedulers = otherSchedulers == null ? List.of() : List.copyOf(otherSchedulers);
         jobPolicy = jobPolicy == null ? JobPolicy.DEFAULTS : jobPolicy;
         gpus = gpus == null ? GpuSettings.DEFAULTS : gpus;
+        images = images == null ? io.grove.agent.image.ImageSettings.DEFAULTS : images;
     }
 
     /** Every scheduler to try, {@code HOST:PORT}, the first one first. */
@@ -119,6 +122,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         b.brokerBind = brokerBind;
         b.jobPolicy = jobPolicy;
         b.gpus = gpus;
+        b.images = images;
         return b;
     }
 
@@ -180,6 +184,12 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         private String brokerBind = "127.0.0.1";
         private JobPolicy jobPolicy = JobPolicy.DEFAULTS;
         private GpuSettings gpus = GpuSettings.DEFAULTS;
+        private io.grove.agent.image.ImageSettings images = io.grove.agent.image.ImageSettings.DEFAULTS;
+
+        public Builder images(io.grove.agent.image.ImageSettings value) {
+            images = value;
+            return this;
+        }
 
         public Builder gpus(GpuSettings value) {
             gpus = value;
@@ -310,7 +320,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         }
 
         public AgentSettings build() {
-            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy, gpus);
+            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy, gpus, images);
         }
     }
 }

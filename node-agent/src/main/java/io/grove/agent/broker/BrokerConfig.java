@@ -27,8 +27,12 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
     public static final String LOG_ARCHIVE = "grove_log_archive";
     /** Grove's own node-local work: removing sandboxes and expired logs. */
     public static final String SANDBOX_CLEANUP = "grove_sandbox_cleanup";
+    /** Grove's own node-local work: pulling and unpacking a container image. */
+    public static final String IMAGE_PULL = "grove_image_pull";
     /** The queue of Grove's node-local work in the built-in configuration. */
     public static final String NODE_QUEUE = "queue_grove_node";
+    /** The queue of image pulls in the built-in configuration: two at once (32 MiB each). */
+    public static final String IMAGE_QUEUE = "queue_grove_images";
 
     public BrokerConfig {
         queues = List.copyOf(queues);
@@ -66,7 +70,8 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
 
     /** The task types of the agent's own node-local work, in the built-in queue of that work. */
     static final List<TaskTypeConfig> NODE_TASK_TYPES = List.of(new TaskTypeConfig(SANDBOX_PREPARE, NODE_QUEUE, 100),
-            new TaskTypeConfig(LOG_ARCHIVE, NODE_QUEUE, 500), new TaskTypeConfig(SANDBOX_CLEANUP, NODE_QUEUE, 200));
+            new TaskTypeConfig(LOG_ARCHIVE, NODE_QUEUE, 500), new TaskTypeConfig(SANDBOX_CLEANUP, NODE_QUEUE, 200),
+            new TaskTypeConfig(IMAGE_PULL, IMAGE_QUEUE, 30_000));
 
     /**
      * This configuration with the agent's own task types declared: those it lacks are added, in
@@ -80,8 +85,11 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
             return this;
         }
         List<QueueConfig> allQueues = new ArrayList<>(queues);
-        if (queues.stream().noneMatch(q -> q.name().equals(NODE_QUEUE))) {
-            allQueues.add(nodeQueue());
+        for (QueueConfig own : List.of(nodeQueue(), imageQueue())) {
+            if (queues.stream().noneMatch(q -> q.name().equals(own.name()))
+                    && added.stream().anyMatch(t -> t.queue().equals(own.name()))) {
+                allQueues.add(own);
+            }
         }
         List<TaskTypeConfig> allTypes = new ArrayList<>(taskTypes);
         allTypes.addAll(added);
@@ -90,6 +98,10 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
 
     private static QueueConfig nodeQueue() {
         return new QueueConfig(NODE_QUEUE, 50, new BrokerResources(BrokerResources.UNLIMITED_AMOUNT, 64L << 20));
+    }
+
+    private static QueueConfig imageQueue() {
+        return new QueueConfig(IMAGE_QUEUE, 50, new BrokerResources(BrokerResources.UNLIMITED_AMOUNT, 64L << 20));
     }
 
     /** The task types by name. */
@@ -101,7 +113,8 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
 
     /**
      * The built-in configuration: the seed's default configuration unchanged (seven queues, eleven
-     * task types, a total of 10 CPU and 16 GiB), plus one queue for Grove's own node-local work.
+     * task types, a total of 10 CPU and 16 GiB), plus queues for Grove's own node-local work and
+     * its image pulls.
      */
     public static BrokerConfig builtIn() {
         List<QueueConfig> queues = new ArrayList<>(List.of(
@@ -113,6 +126,7 @@ public record BrokerConfig(List<QueueConfig> queues, List<TaskTypeConfig> taskTy
                 cpuQueue("queue_transaction", 100, 4),
                 cpuQueue("queue_background_compaction", 10, 1)));
         queues.add(nodeQueue());
+        queues.add(imageQueue());
         List<TaskTypeConfig> types = new ArrayList<>(List.of(
                 new TaskTypeConfig(UNKNOWN_TYPE, "queue_default", 60_000),
                 new TaskTypeConfig("compaction_gen0", "queue_compaction_gen0", 10_000),

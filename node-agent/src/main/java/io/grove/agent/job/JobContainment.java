@@ -5,6 +5,7 @@ import io.grove.agent.gpu.NodeGpus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a job is contained on this node, from its start to the last of its processes: a user of
@@ -21,6 +22,8 @@ public final class JobContainment {
     private final JobCgroups cgroups;
     private final JobPolicy policy;
     private final NodeGpus gpus;
+    /** The containers of image jobs that run. */
+    private final Map<String, JobLaunch.Container> containers = new java.util.HashMap<>();
 
     public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups,
             JobPolicy policy, NodeGpus gpus) {
@@ -40,6 +43,20 @@ public final class JobContainment {
      * @throws IOException (or a runtime exception for an invalid environment) if it cannot start
      */
     public JobRunner.Handle start(JobSpec spec) throws IOException {
+        return start(spec, null);
+    }
+
+    /** An image job's image, as the node's cache holds it. */
+    public record Image(io.grove.agent.image.ImageConfig config, Path rootfs, io.grove.agent.image.NodeImages images) {
+    }
+
+    /**
+     * Starts a job's process, in a container of {@code image} when it has one; on a failure
+     * nothing of the job is left.
+     *
+     * @throws IOException (or a runtime exception for an invalid environment) if it cannot start
+     */
+    public JobRunner.Handle start(JobSpec spec, Image image) throws IOException {
         try {
             JobUsers.User user = users.assign(spec.jobId());
             if (user != null && users.exclusive()) {
@@ -51,17 +68,40 @@ public final class JobContainment {
             Path dir = workDir.jobDir(spec.jobId());
             List<Gpu> devices = gpus.of(spec.jobId());
             List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec, gpus.deniedTo(spec.jobId())));
+            Map<String, String> env = JobEnvironment.of(spec, nodeId, sandbox, user, devices);
+            if (image != null) {
+                return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
+                        dir.resolve("stderr"), env, user, cgroup, null, container(spec, image, user, env, devices)));
+            }
             JobNamespace namespace = user != null && policy.privateDirs()
                     ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
                             policy.memoryOf(spec)) : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
-                    dir.resolve("stderr"), JobEnvironment.of(spec, nodeId, sandbox, user, devices), user, cgroup, namespace));
+                    dir.resolve("stderr"), env, user, cgroup, namespace));
         } catch (IOException | RuntimeException e) {
             users.release(spec.jobId());
             cgroups.killAndRemove(spec.jobId());
             gpus.release(spec.jobId());
+            containers.remove(spec.jobId());
             throw e;
         }
+    }
+
+    /** Writes an image job's bundle: what it runs, as whom, with what, where. */
+    private JobLaunch.Container container(JobSpec spec, Image image, JobUsers.User user, Map<String, String> env,
+            List<Gpu> devices) throws IOException {
+        if (user == null) {
+            throw new IOException("a job in a container image needs a user of its own (the agent must run as root)");
+        }
+        List<String> args = io.grove.agent.image.OciBundle.args(image.config(), image.rootfs(), spec.command(), spec.image());
+        Path bundle = workDir.jobDir(spec.jobId()).resolve("bundle");
+        io.grove.agent.image.OciBundle.write(bundle, new io.grove.agent.image.OciBundle.Spec(args,
+                io.grove.agent.image.OciBundle.environment(image.config(), env, spec.env()), user.uid(), user.gid(),
+                image.rootfs(), workDir.sandbox(spec.jobId()), workDir.sandboxesRoot(), policy.memoryOf(spec), devices));
+        JobLaunch.Container container = new JobLaunch.Container(io.grove.agent.image.NodeImages.containerId(spec.jobId()),
+                bundle, image.images());
+        containers.put(spec.jobId(), container);
+        return container;
     }
 
     /**
@@ -74,6 +114,10 @@ public final class JobContainment {
         handle.kill();
         boolean outOfMemory = cgroups.oomKilled(jobId);
         cgroups.killAndRemove(jobId);
+        JobLaunch.Container container = containers.remove(jobId);
+        if (container != null) {
+            runner.removeContainer(container);
+        }
         gpus.release(jobId);
         JobUsers.User user = users.of(jobId);
         if (user != null && users.exclusive()) {

@@ -14,9 +14,23 @@ import java.util.Map;
  * @param cgroupProcs the {@code cgroup.procs} files of the job's cgroups, which the process joins
  *     before anything of the job runs; empty without cgroups
  * @param namespace the job's private directories, or {@code null} to share the node's (not root)
+ * @param container the container an image job runs in, or {@code null} for a bare job
  */
 public record JobLaunch(JobSpec job, Path sandbox, Path script, Path stdout, Path stderr, Map<String, String> env,
-        JobUsers.User user, List<Path> cgroupProcs, JobNamespace namespace) {
+        JobUsers.User user, List<Path> cgroupProcs, JobNamespace namespace, Container container) {
+
+    /** A bare job. */
+    public JobLaunch(JobSpec job, Path sandbox, Path script, Path stdout, Path stderr, Map<String, String> env,
+            JobUsers.User user, List<Path> cgroupProcs, JobNamespace namespace) {
+        this(job, sandbox, script, stdout, stderr, env, user, cgroupProcs, namespace, null);
+    }
+
+    /**
+     * The container of an image job: the runtime runs it from its bundle (whose {@code config.json}
+     * holds its user, environment and mounts) under the id given.
+     */
+    public record Container(String id, Path bundle, io.grove.agent.image.NodeImages images) {
+    }
 
     public JobLaunch {
         env = Map.copyOf(env);

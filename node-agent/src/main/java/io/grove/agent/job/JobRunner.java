@@ -22,6 +22,10 @@ public interface JobRunner {
     /** Sends SIGKILL to every process of a job's own uid (it ended; nothing of it may stay). */
     void killUser(JobUsers.User user);
 
+    /** Removes what the runtime keeps of an image job's container once its processes are gone. */
+    default void removeContainer(JobLaunch.Container container) {
+    }
+
     /** A started job process. */
     interface Handle {
         /** The pid, which is also the process group of the whole tree. */

@@ -20,6 +20,9 @@ import java.util.concurrent.CompletableFuture;
  *   /usr/bin/setsid [/usr/bin/setpriv --reuid=U --regid=G --clear-groups --no-new-privs --] \
  *   /usr/bin/bash --noprofile --norc LAUNCH_SCRIPT                      as the job's user from here on
  * </pre>
+ * A job in a container image runs instead as
+ * {@code [join cgroups] /usr/bin/setsid /usr/bin/crun --root STATE --cgroup-manager=disabled run --bundle B ID}:
+ * the runtime reads the job's user, environment and mounts from its bundle ({@code OciBundle}).
  * Every program up to the privilege drop is named by absolute path and runs with the fixed
  * {@link SystemPrograms#ENVIRONMENT}; the job's own environment is exported by its launch script,
  * which runs as the job's user.
@@ -44,7 +47,9 @@ public final class ProcessJobRunner implements JobRunner {
     @Override
     public Handle start(JobLaunch launch) throws IOException {
         JobUsers.User user = launch.user();
-        writeScript(launch);
+        if (launch.container() == null) {
+            writeScript(launch);
+        }
         List<String> command = new ArrayList<>();
         if (!launch.cgroupProcs().isEmpty()) {
             StringBuilder join = new StringBuilder();
@@ -54,6 +59,14 @@ public final class ProcessJobRunner implements JobRunner {
             command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c",
                     join + "shift " + (launch.cgroupProcs().size() - 1) + "; exec \"$@\""));
             launch.cgroupProcs().forEach(p -> command.add(p.toString()));
+        }
+        if (launch.container() != null) {
+            // the runtime makes the namespaces and mounts and drops to the job's user (its bundle says how)
+            JobLaunch.Container container = launch.container();
+            command.add(programs.setsid().toString());
+            command.addAll(container.images().runtimeCommand(programs,
+                    List.of("run", "--bundle", container.bundle().toString(), container.id())));
+            return start(launch, command);
         }
         if (launch.namespace() != null) {
             if (programs.unshare() == null || programs.mount() == null) {
@@ -70,6 +83,10 @@ public final class ProcessJobRunner implements JobRunner {
                     "--clear-groups", "--no-new-privs", "--"));
         }
         command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", launch.script().toString()));
+        return start(launch, command);
+    }
+
+    private Handle start(JobLaunch launch, List<String> command) throws IOException {
         ProcessBuilder builder = programs.builder(command)
                 .directory(launch.sandbox().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -89,6 +106,11 @@ public final class ProcessJobRunner implements JobRunner {
             Files.setAttribute(script, "unix:uid", launch.user().uid());
         }
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("r--------"));
+    }
+
+    @Override
+    public void removeContainer(JobLaunch.Container container) {
+        container.images().deleteContainer(programs, container.id());
     }
 
     /** Sends SIGKILL to a whole process group (with bash's built-in kill, no kill binary needed). */

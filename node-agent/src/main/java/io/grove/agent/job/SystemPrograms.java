@@ -47,7 +47,13 @@ public record SystemPrograms(Path setsid, Path setpriv, Path bash, Path unshare,
         return new SystemPrograms(setsid, setpriv, bash, unshare, mount);
     }
 
-    private static Path locate(List<Path> candidates, String pkg, boolean root) throws IOException {
+    /**
+     * The first of {@code candidates} that is an executable file; for a root agent, owned by root
+     * and writable by nobody else.
+     *
+     * @throws IOException naming the package to install, or why the program may not be run
+     */
+    public static Path locate(List<Path> candidates, String pkg, boolean root) throws IOException {
         for (Path candidate : candidates) {
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
                 if (root) {

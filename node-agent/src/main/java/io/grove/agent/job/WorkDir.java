@@ -113,6 +113,11 @@ public final class WorkDir {
         return sandboxes != null ? sandboxes.resolve(jobId) : jobDir(jobId).resolve("sandbox");
     }
 
+    /** The directory that holds every job's sandbox (one entry per job). */
+    public Path sandboxesRoot() {
+        return sandboxes != null ? sandboxes : root.resolve("jobs");
+    }
+
     /** Where sandboxes are kept apart from the work directory, or {@code null}. */
     public Path separateSandboxes() {
         return sandboxes;

@@ -137,6 +137,32 @@ public final class AgentMetrics implements AgentListener {
                 .register(registry).increment();
     }
 
+    /** The node's image cache and pulls, read when scraped. */
+    public void images(io.grove.agent.image.NodeImages images) {
+        if (!images.available()) {
+            return;
+        }
+        io.grove.agent.image.ImageMeters meters = images.meters();
+        io.grove.agent.image.ImageStore store = images.store();
+        Gauge.builder("grove_agent_image_cache_bytes", store, io.grove.agent.image.ImageStore::bytes)
+                .description("what the node's cache of images holds on disk").register(registry);
+        Gauge.builder("grove_agent_image_cache_limit_bytes", store, io.grove.agent.image.ImageStore::limitBytes)
+                .description("the most the cache of images may hold (--image-cache-size)").register(registry);
+        Gauge.builder("grove_agent_image_cache_images", store, io.grove.agent.image.ImageStore::count)
+                .description("images in the node's cache").register(registry);
+        FunctionCounter.builder("grove_agent_image_cache_hits", meters, io.grove.agent.image.ImageMeters::hits)
+                .description("image jobs whose image was cached").register(registry);
+        FunctionCounter.builder("grove_agent_image_cache_misses", meters, io.grove.agent.image.ImageMeters::misses)
+                .description("pulls started for image jobs whose image was not cached").register(registry);
+        FunctionCounter.builder("grove_agent_image_pulls", meters, io.grove.agent.image.ImageMeters::pulls)
+                .description("images pulled and unpacked").register(registry);
+        FunctionCounter.builder("grove_agent_image_pull_failures", meters, io.grove.agent.image.ImageMeters::failures)
+                .description("pulls that failed").register(registry);
+        FunctionCounter.builder("grove_agent_image_pull_seconds", meters, io.grove.agent.image.ImageMeters::pullSeconds)
+                .description("time pulls took, together (divided by grove_agent_image_pulls_total: the mean)")
+                .register(registry);
+    }
+
     /** A heartbeat's round trip. */
     public void heartbeat(Duration roundTrip) {
         heartbeats.record(roundTrip);
