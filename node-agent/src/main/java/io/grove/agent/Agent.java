@@ -73,6 +73,8 @@ public final class Agent {
     private final io.grove.agent.image.ImagePulls pulls;
 
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
+    /** Statuses of image jobs that ended before a heartbeat carried them. */
+    private final List<JobStatus> endedStatuses = new ArrayList<>();
     private final Reports reports = new Reports();
     private final NodeTasks nodeTasks;
 
@@ -189,7 +191,8 @@ public final class Agent {
         if (pulls == null) {
             return List.of();
         }
-        List<JobStatus> changed = new ArrayList<>();
+        List<JobStatus> changed = new ArrayList<>(endedStatuses);
+        endedStatuses.clear();
         for (AgentJob job : jobs.values()) {
             if (job.spec.image() == null) {
                 continue;
@@ -200,10 +203,7 @@ public final class Agent {
             if (job.statusChanged || !java.util.Objects.equals(preparing, job.toldPreparing)) {
                 job.statusChanged = false;
                 job.toldPreparing = preparing;
-                changed.add(new JobStatus(job.spec.jobId(), preparing == null ? null
-                        : preparing.length() > JobStatus.MAX_PREPARING ? preparing.substring(0, JobStatus.MAX_PREPARING)
-                        : preparing, job.image == null ? null : job.image.digest(),
-                        job.imagePullMs < 0 ? null : job.imagePullMs));
+                changed.add(status(job, preparing));
                 if (changed.size() == io.grove.protocol.NodeHeartbeat.MAX_JOB_STATUS) {
                     break;
                 }
@@ -309,6 +309,12 @@ public final class Agent {
             return;
         }
         job.prepareTaskId = nodeTasks.submit(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
+    }
+
+    private static JobStatus status(AgentJob job, String preparing) {
+        return new JobStatus(job.spec.jobId(), preparing == null ? null
+                : preparing.length() > JobStatus.MAX_PREPARING ? preparing.substring(0, JobStatus.MAX_PREPARING) : preparing,
+                job.image == null ? null : job.image.digest(), job.imagePullMs < 0 ? null : job.imagePullMs);
     }
 
     /** A job's image is in the cache: its sandbox is prepared next, as a bare job's. */
@@ -460,6 +466,10 @@ public final class Agent {
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
         releaseImage(job);
+        if (job.image != null && job.statusChanged) {
+            // what it ran in goes with its end when no heartbeat carried it while it ran
+            endedStatuses.add(status(job, null));
+        }
         JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, meters.memoryLimit(job),
                 containment.policy().pidsLimit(), tailOf(jobId));
         finished(new FinishedJob(jobId, ending.outcome(), ending.exitCode(), ending.error(), job.startedAtMs,

@@ -96,4 +96,176 @@ class ImageJobsTest {
             Files.deleteIfExists(secret);
         }
     }
+
+    static JsonNode firstEnded(ClusterFixture cluster, String op) throws Exception {
+        await("a job of " + op + " to end", unchecked(() -> cluster.jobs(op).stream()
+                .anyMatch(j -> j.has("finished_at") && !j.get("finished_at").isNull())));
+        return cluster.jobs(op).stream().filter(j -> j.has("finished_at") && !j.get("finished_at").isNull())
+                .findFirst().orElseThrow();
+    }
+
+    @Test
+    void theNodesLimitsHoldInsideTheContainer(@TempDir Path dir) throws Exception {
+        Path smi = dir.resolve("nvidia-smi");
+        Files.writeString(smi, "#!/bin/sh\ncase \"$1\" in --query-gpu=index,uuid,*) "
+                + "echo '0, GPU-0000aaaa, NVIDIA A100-SXM4-80GB, 81920, 00000000:3B:00.0'; "
+                + "echo '1, GPU-1111bbbb, NVIDIA A100-SXM4-80GB, 81920, 00000000:5E:00.0';; "
+                + "*) echo '0, 10, 100'; echo '1, 20, 200';; esac\n");
+        Files.setPosixFilePermissions(smi, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null);
+                ClusterFixture cluster = new ClusterFixture(dir)) {
+            String image = registry.push("team/limits", "1", TestRegistry.Image.plain());
+            AgentSettings settings = cluster.agentSettings("n1", 4).toBuilder().images(images(registry, null))
+                    .jobPolicy(new io.grove.agent.job.JobPolicy(io.grove.agent.job.CpuLimit.QUOTA, 32, 1L << 30, true))
+                    .gpus(new io.grove.agent.gpu.GpuSettings(smi, dir.resolve("no-driver"), null, null)).build();
+            try (AgentDaemon agent = AgentDaemon.start(settings, ProcessJobRunner.system())) {
+                agent.welcomed().get(30, TimeUnit.SECONDS);
+                String memory = submit(cluster, 1, image, "dd if=/dev/zero of=/dev/null bs=200M count=1", "");
+                String pids = submit(cluster, 1, image, "for i in $(seq 1 100); do sleep 2 & done; wait; exit 3", "");
+                String cpu = submit(cluster, 1, image, "dd if=/dev/zero of=/dev/null bs=1 count=2000000", "");
+                String gpu = submit(cluster, 1, image, "echo devices: $(ls /dev | grep nvidia); echo visible $CUDA_VISIBLE_DEVICES; "
+                        + "cat /dev/nvidia$CUDA_VISIBLE_DEVICES 2>&1; mknod /tmp/other c 195 7 2>&1; true", ", gpu: 1");
+                JsonNode oom = firstEnded(cluster, memory);
+                assertEquals("failed", oom.get("state").asText(), oom.toString());
+                assertTrue(oom.get("message").asText().contains("memory limit exceeded"), oom.toString());
+                JsonNode bomb = firstEnded(cluster, pids);
+                assertEquals("failed", bomb.get("state").asText(), bomb.toString());
+                assertTrue(bomb.get("message").asText().contains("limit of 32"), bomb.toString());
+                await("the CPU job to complete", unchecked(() -> cluster.state(cpu).equals("completed")));
+                JsonNode spun = cluster.jobs(cpu).get(0);
+                assertTrue(spun.get("cpu_throttled_share").asDouble() > 0.3, "held to half a core: " + spun);
+                await("the GPU job to complete", unchecked(() -> cluster.state(gpu).equals("completed")));
+                JsonNode gpuJob = cluster.jobs(gpu).get(0);
+                String out = log(cluster, gpuJob, "stdout");
+                String index = gpuJob.get("gpus").get(0).asText().equals("GPU-0000aaaa") ? "0" : "1";
+                assertTrue(out.startsWith("devices: nvidia" + index + "\nvisible " + index + "\n"), "only its own GPU: " + out);
+                assertTrue(out.contains("No such device"), "its own GPU may be opened (no driver answers): " + out);
+                assertTrue(out.contains("Operation not permitted"), "no device can be made: " + out);
+            }
+        }
+    }
+
+    @Test
+    void twoJobsOfOneImagePullAndUnpackItOnceAndLaterJobsFindItCached(@TempDir Path dir) throws Exception {
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null);
+                ClusterFixture cluster = new ClusterFixture(dir);
+                AgentDaemon agent = agent(cluster, "n1", images(registry, null))) {
+            String image = registry.push("team/shared", "2", TestRegistry.Image.plain());
+            String op = submit(cluster, 2, image, "cat /etc/os-release", "");
+            await("both jobs to complete", unchecked(() -> cluster.state(op).equals("completed")));
+            String metrics = agent.metrics().scrape();
+            assertTrue(metrics.contains("grove_agent_image_pulls_total 1.0"), metrics);
+            assertTrue(metrics.contains("grove_agent_image_cache_images 1.0"), metrics);
+            try (var entries = Files.list(dir.resolve("n1/images"))) {
+                assertEquals(1, entries.filter(p -> p.getFileName().toString().startsWith("sha256-")).count());
+            }
+            String again = submit(cluster, 1, image, "true", "");
+            await("the later job to complete", unchecked(() -> cluster.state(again).equals("completed")));
+            JsonNode cached = cluster.jobs(again).get(0);
+            assertEquals(0, cached.get("image_pull_ms").asLong(), "found in the cache: " + cached);
+            assertEquals(cluster.jobs(op).get(0).get("image_digest"), cached.get("image_digest"));
+            assertTrue(agent.metrics().scrape().contains("grove_agent_image_pulls_total 1.0"), "no second pull");
+        }
+    }
+
+    @Test
+    void anUnknownImageAndARefusedLoginFailTheJobWithWhatHappened(@TempDir Path dir) throws Exception {
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), "grove", "s3cret");
+                ClusterFixture cluster = new ClusterFixture(dir)) {
+            String image = registry.push("team/private", "1", TestRegistry.Image.plain());
+            Path wrong = registry.authFile(dir.resolve("wrong.json"), "grove", "guess");
+            try (AgentDaemon agent = agent(cluster, "n1", images(registry, wrong))) {
+                JsonNode refused = firstEnded(cluster, submit(cluster, 1, image, "true", ""));
+                assertEquals("failed", refused.get("state").asText(), refused.toString());
+                assertTrue(refused.get("message").asText().contains("the registry refused the node's credentials"),
+                        refused.toString());
+            }
+            Path right = registry.authFile(dir.resolve("right.json"), "grove", "s3cret");
+            try (AgentDaemon agent = agent(cluster, "n2", images(registry, right))) {
+                String unknown = registry.host() + "/team/nothing:1";
+                JsonNode missing = firstEnded(cluster, submit(cluster, 1, unknown, "true", ""));
+                assertTrue(missing.get("message").asText().contains("no such image in the registry"), missing.toString());
+                // remembered for a while: the next job of that reference fails at once, without a pull
+                JsonNode again = firstEnded(cluster, submit(cluster, 1, unknown, "true", ""));
+                assertTrue(again.get("message").asText().contains("not tried again"), again.toString());
+                String ok = submit(cluster, 1, image, "cat /etc/os-release", "");
+                await("the job with the node's right login to complete", unchecked(() -> cluster.state(ok).equals("completed")));
+            }
+        }
+    }
+
+    @Test
+    void anImageWithoutAShellAnEntryPointOrOfAnotherArchitectureSaysSo(@TempDir Path dir) throws Exception {
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null);
+                ClusterFixture cluster = new ClusterFixture(dir);
+                AgentDaemon agent = agent(cluster, "n1", images(registry, null))) {
+            TestRegistry.Image plain = TestRegistry.Image.plain();
+            String arm = registry.push("team/arm", "1", new TestRegistry.Image(plain.files(), plain.env(), List.of(),
+                    List.of("/bin/sh"), "arm64", 0, true));
+            String noShell = registry.push("team/noshell", "1", new TestRegistry.Image(plain.files(), plain.env(),
+                    List.of("/bin/echo"), List.of("from", "entrypoint"), null, 0, false));
+            JsonNode foreign = firstEnded(cluster, submit(cluster, 1, arm, "true", ""));
+            assertTrue(foreign.get("message").asText().contains("is for linux/arm64 and cannot run on this node"),
+                    foreign.toString());
+            JsonNode shell = firstEnded(cluster, submit(cluster, 1, noShell, "echo hi", ""));
+            assertTrue(shell.get("message").asText().contains("has no /bin/sh"), shell.toString());
+            String own = submit(cluster, 1, noShell, null, "");
+            await("the image's own entry point to run", unchecked(() -> cluster.state(own).equals("completed")));
+            assertEquals("from entrypoint\n", log(cluster, cluster.jobs(own).get(0), "stdout"));
+            String empty = registry.push("team/empty", "1", new TestRegistry.Image(plain.files(), plain.env(), List.of(),
+                    List.of(), null, 0, true));
+            JsonNode nothing = firstEnded(cluster, submit(cluster, 1, empty, null, ""));
+            assertTrue(nothing.get("message").asText().contains("sets no Entrypoint or Cmd"), nothing.toString());
+        }
+    }
+
+    @Test
+    void anAgentWithoutAnOciRuntimeGetsNoImageJobs(@TempDir Path dir) throws Exception {
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null);
+                ClusterFixture cluster = new ClusterFixture(dir)) {
+            String image = registry.push("team/tool", "1", TestRegistry.Image.plain());
+            ImageSettings noCrun = new ImageSettings(true, ImageSettings.DEFAULT_CACHE_BYTES, null, List.of(registry.host()),
+                    Duration.ofSeconds(60), Path.of("/nonexistent/crun"));
+            try (AgentDaemon plain = agent(cluster, "plain", noCrun)) {
+                String op = submit(cluster, 2, image, "true", "");
+                String bare = cluster.submit(1, 0.5, "echo bare");
+                await("the bare job to complete on the node without a runtime",
+                        unchecked(() -> cluster.state(bare).equals("completed")));
+                await("the explanation to name the missing runtime", unchecked(() -> cluster.get("/api/v1/operations/" + op
+                        + "/explain").toString().contains("no_image_node")));
+                String why = cluster.get("/api/v1/operations/" + op + "/explain").toString();
+                assertTrue(why.contains("install crun"), why);
+                assertEquals(0, cluster.jobs(op).size(), "no image job went to the node without a runtime");
+                try (AgentDaemon oci = agent(cluster, "oci", images(registry, null))) {
+                    await("the image jobs to complete", unchecked(() -> cluster.state(op).equals("completed")));
+                    assertTrue(cluster.jobs(op).stream().allMatch(j -> j.get("node").asText().equals("oci")),
+                            cluster.jobs(op).toString());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRunningImageJobIsStoppedWithItsContainer(@TempDir Path dir) throws Exception {
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null);
+                ClusterFixture cluster = new ClusterFixture(dir);
+                AgentDaemon agent = agent(cluster, "n1", images(registry, null))) {
+            String image = registry.push("team/sleepy", "1", TestRegistry.Image.plain());
+            String op = submit(cluster, 1, image, "echo started; sleep 300", "");
+            await("the job to run", unchecked(() -> !cluster.jobs(op).isEmpty()
+                    && log(cluster, cluster.jobs(op).get(0), "stdout").contains("started")));
+            await("the scheduler to hear that it runs", unchecked(() -> cluster.jobs(op).get(0).get("state").asText()
+                    .equals("running")));
+            HttpResponse<String> abort = cluster.http.send(HttpRequest.newBuilder(cluster.api("/api/v1/operations/" + op
+                    + "/abort")).header("X-Grove-User", "alice").POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, abort.statusCode(), abort.body());
+            await("the job to be aborted", unchecked(() -> cluster.jobs(op).get(0).get("state").asText().equals("aborted")));
+            await("its container to be gone", unchecked(() -> {
+                try (var left = Files.list(dir.resolve("n1/runtime"))) {
+                    return left.findAny().isEmpty();
+                }
+            }));
+        }
+    }
 }
