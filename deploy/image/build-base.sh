@@ -23,6 +23,8 @@ rm -f "$rootfs.log"
 # Keep the image small: no package caches, docs or man pages.
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* \
   "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/locale/*
+# mktemp made the root 0700; an image's root must be open to the users its processes run as
+chmod 0755 "$rootfs"
 tar -C "$rootfs" -c . | docker import \
   --change 'ENV LANG=C.UTF-8 JAVA_HOME=/usr/lib/jvm/java-17-openjdk-amd64' \
   --change 'CMD ["/bin/bash"]' - "$image"

@@ -268,4 +268,30 @@ class ImageJobsTest {
             }));
         }
     }
+
+    /**
+     * The Debian root filesystem the end-to-end tests make ({@code deploy/image/build-base.sh},
+     * imported into Docker as {@code grove-base:bookworm}), pushed with skopeo and run as a job.
+     */
+    @Test
+    void aJobRunsInTheDebianImageTheEndToEndTestsBuild(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(Files.exists(Path.of("/var/run/docker.sock")), "no Docker engine");
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null);
+                ClusterFixture cluster = new ClusterFixture(dir);
+                AgentDaemon agent = agent(cluster, "n1", images(registry, null))) {
+            String image = registry.host() + "/grove/debian:bookworm";
+            try {
+                TestRegistry.run(List.of(TestRegistry.SKOPEO.toString(), "copy", "--insecure-policy", "--quiet",
+                        "--dest-tls-verify=false", "docker-daemon:grove-base:bookworm", "docker://" + image));
+            } catch (java.io.IOException e) {
+                Assumptions.abort("grove-base:bookworm is not in Docker (deploy/image/build-base.sh): " + e.getMessage());
+            }
+            String op = submit(cluster, 1, image, "cat /etc/os-release; echo lang=$LANG", "");
+            JsonNode job = firstEnded(cluster, op);
+            assertEquals("completed", job.get("state").asText(), job.toString());
+            String out = log(cluster, job, "stdout");
+            assertTrue(out.contains("PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\""), out);
+            assertTrue(out.contains("lang=C.UTF-8"), "the image's Env: " + out);
+        }
+    }
 }

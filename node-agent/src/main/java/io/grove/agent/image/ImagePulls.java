@@ -194,7 +194,7 @@ public final class ImagePulls {
     private void ready(Wait wait, ImageConfig image, long ms) {
         byJob.remove(wait.jobId);
         hold(image.digest());
-        store.used(image.digest(), System.currentTimeMillis());
+        store.used(image.digest(), clock.getAsLong());
         onAgent.accept(() -> wait.waiter.ready(image, ms));
     }
 

@@ -121,10 +121,15 @@ public final class ImageStore {
         return Optional.ofNullable(cached.get(digest));
     }
 
-    /** A job started from the image: it is the most recently used. */
+    /** A job started from the image: it is the most recently used (kept as its record's time, for the next start). */
     public void used(String digest, long now) {
         if (cached.containsKey(digest)) {
             lastUsed.put(digest, now);
+            try {
+                Files.setLastModifiedTime(entry(digest).resolve("image.json"), java.nio.file.attribute.FileTime.fromMillis(now));
+            } catch (IOException e) {
+                LOG.warn("image {}: cannot record its use: {}", digest, e.getMessage());
+            }
         }
     }
 

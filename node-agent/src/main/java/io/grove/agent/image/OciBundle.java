@@ -81,6 +81,17 @@ public final class OciBundle {
      * @throws PullException saying what the image lacks
      */
     public static List<String> args(ImageConfig image, Path rootfs, String command, String reference) throws PullException {
+        try {
+            if (!Files.getPosixFilePermissions(rootfs).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+                throw new PullException("image " + reference + " cannot run as the job's user: its root directory is mode "
+                        + PosixFilePermissions.toString(Files.getPosixFilePermissions(rootfs))
+                        + ", closed to everyone but the image's root");
+            }
+        } catch (PullException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new PullException("image " + reference + " cannot be read: " + e.getMessage());
+        }
         if (command != null && !command.isEmpty()) {
             if (!Rootfs.isFile(rootfs, "/bin/sh")) {
                 throw new PullException("image " + reference + " has no /bin/sh to run the task's command; give no "
