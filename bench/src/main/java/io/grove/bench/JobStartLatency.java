@@ -35,7 +35,12 @@ import java.util.concurrent.TimeUnit;
  * With {@code contained} (as root), jobs run as the agent runs them in production: a uid of their
  * own, a cgroup with their memory, CPU quota and process limit, a private {@code /tmp}.
  *
- * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.JobStartLatency [rounds] [batch] [bare|contained]</pre>
+ * With {@code image REF} (as root, with crun, skopeo and umoci), jobs are contained and run in the
+ * container image {@code REF} (a registry on loopback, {@code bench/image-registry.sh}): a first
+ * job alone in a fresh work directory measures the cold start (resolve, pull, unpack, run), the
+ * rounds after it the warm one (cached).
+ *
+ * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.JobStartLatency [rounds] [batch] [bare|contained|image REF]</pre>
  */
 public final class JobStartLatency {
 
@@ -45,7 +50,8 @@ public final class JobStartLatency {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int batch = args.length > 1 ? Integer.parseInt(args[1]) : 25;
-        boolean contained = args.length > 2 && args[2].equals("contained");
+        String image = args.length > 3 && args[2].equals("image") ? args[3] : null;
+        boolean contained = args.length > 2 && (args[2].equals("contained") || image != null);
         Path work = Files.createTempDirectory("grove-start-latency");
         JobUsers users = contained ? JobUsers.forAgent(List.of(), JobUsers.DEFAULT_UIDS, JobUsers.processIsRoot(),
                 Path.of("/etc/passwd")) : JobUsers.none();
@@ -53,6 +59,13 @@ public final class JobStartLatency {
                 : JobCgroups.none("the benchmark measures the agent alone");
         System.out.println(contained ? "contained: jobs run as " + users.describe() + "; " + cgroups.describe()
                 : "bare: jobs run as this user, without cgroups");
+        io.grove.agent.image.NodeImages images = image == null ? io.grove.agent.image.NodeImages.none("bare jobs")
+                : io.grove.agent.image.NodeImages.start(new io.grove.agent.image.ImageSettings(true,
+                        io.grove.agent.image.ImageSettings.DEFAULT_CACHE_BYTES, null,
+                        List.of(io.grove.core.operation.ImageReference.parse(image).registry()), null, null), work, true);
+        if (image != null && !images.available()) {
+            throw new IllegalStateException("this machine runs no image jobs: " + images.why());
+        }
         ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
         List<Long> latencies = new ArrayList<>();
         CountDownLatch[] ended = new CountDownLatch[1];
@@ -70,14 +83,29 @@ public final class JobStartLatency {
                     public void jobEnded(FinishedJob result) {
                         ended[0].countDown();
                     }
-                }, 3_600_000, users, cgroups, JobPolicy.DEFAULTS))).get();
-        long startedAt = System.nanoTime();
+                }, 3_600_000, users, cgroups, JobPolicy.DEFAULTS, io.grove.agent.gpu.NodeGpus.none(),
+                io.grove.agent.gpu.GpuCheck.none(), images))).get();
         int id = 0;
+        if (image != null) {
+            // the cold start: one job, nothing cached
+            ended[0] = new CountDownLatch(1);
+            HeartbeatReply.JobToStart cold = new HeartbeatReply.JobToStart("job-" + id, "op", "main", id++, "true",
+                    Map.of(), new Resources(1, 1, 0, 64 << 20, 0), null, null, null, image);
+            loop.submit(() -> {
+                agent.heartbeat();
+                agent.reply(new HeartbeatReply(List.of(cold), List.of(), List.of(), 1000));
+            }).get();
+            ended[0].await(300, TimeUnit.SECONDS);
+            loop.submit(() -> agent.reply(new HeartbeatReply(List.of(), List.of(), List.of(), 1000))).get();
+            System.out.printf("cold start (resolve, pull, unpack, run) of %s: %d ms%n", image,
+                    loop.submit(() -> latencies.remove(0)).get());
+        }
+        long startedAt = System.nanoTime();
         for (int round = 0; round < rounds; round++) {
             List<HeartbeatReply.JobToStart> jobs = new ArrayList<>();
             for (int i = 0; i < batch; i++) {
                 jobs.add(new HeartbeatReply.JobToStart("job-" + id, "op", "main", id++, "true", Map.of(),
-                        new Resources(1, 1, 0, 1 << 20, 0)));
+                        new Resources(1, 1, 0, 64 << 20, 0), null, null, null, image));
             }
             ended[0] = new CountDownLatch(batch);
             loop.submit(() -> {
@@ -95,6 +123,7 @@ public final class JobStartLatency {
                 sorted.length / seconds, sorted[sorted.length / 2], sorted[(int) (sorted.length * 0.99)],
                 sorted[sorted.length - 1]);
         loop.shutdownNow();
+        images.close();
         cgroups.removeAll();
     }
 }

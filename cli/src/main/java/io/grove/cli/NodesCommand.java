@@ -50,7 +50,12 @@ final class NodesCommand extends ClientCommand {
             printer.println("no nodes (start an agent with 'grove agent', or run 'grove local')");
         } else {
             printer.print(table);
+            // in a cluster where some nodes run container images, say which do not and why
+            boolean mixed = sorted.stream().anyMatch(n -> n.noImages() == null) && sorted.stream().anyMatch(n -> n.noImages() != null);
             for (NodeView node : sorted) {
+                if (mixed && node.noImages() != null) {
+                    printer.println("node " + node.id() + " runs no jobs in container images: " + node.noImages());
+                }
                 if (node.unschedulable() != null) {
                     printer.println("node " + node.id() + " starts no jobs: " + node.unschedulable());
                 }

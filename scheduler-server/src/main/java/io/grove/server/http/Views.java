@@ -174,7 +174,8 @@ final class Views {
                 List.copyOf(new TreeSet<>(node.tags())), amounts(node.limits()), amounts(node.usage()), node.jobs().size(),
                 time(node.lastHeartbeat()), node.condition().diskSpaceFree() < 0 ? null : node.condition().diskSpaceFree(),
                 node.condition().unschedulable(),
-                node.condition().gpusOutOfService().isEmpty() ? null : node.condition().gpusOutOfService());
+                node.condition().gpusOutOfService().isEmpty() ? null : node.condition().gpusOutOfService(),
+                node.condition().noImages());
     }
 
     private static String starvation(Cluster cluster, String tree, String id) {
