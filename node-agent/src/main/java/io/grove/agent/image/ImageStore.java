@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * images/sha256-HEX/layout/      the image as pulled: an OCI layout (skopeo)
  * images/sha256-HEX/rootfs/      its root filesystem, unpacked once (umoci), shared read-only by its jobs
  * images/sha256-HEX/image.json   its config and size, written last: an entry without it is not one
- * images/.pull-HEX/              a pull under way; removed at start
+ * images/.pull-HEX/              a pull under way; removed at start (so are a tool's leftover .errors- files)
  * images/policy.json             skopeo's signature policy for the node's pulls
  * </pre>
  * Its methods that run programs block, and run on the agent's image threads; the index of what is
@@ -78,7 +78,7 @@ public final class ImageStore {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
-                if (name.startsWith(".pull-")) {
+                if (name.startsWith(".pull-") || name.startsWith(".errors-")) {
                     Trees.delete(entry);
                 } else if (name.startsWith("sha256-") && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
                     Path record = entry.resolve("image.json");
@@ -280,7 +280,7 @@ public final class ImageStore {
      * Runs a tool of the node's with the fixed environment ({@code TMPDIR} in the pull's directory,
      * so that its temporary files count where the pull is); its output is bounded.
      */
-    private static byte[] run(List<String> command, long timeoutS, String what, Path tmp) throws PullException {
+    private byte[] run(List<String> command, long timeoutS, String what, Path tmp) throws PullException {
         ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         builder.environment().clear();
         builder.environment().putAll(SystemPrograms.ENVIRONMENT);
@@ -288,7 +288,8 @@ public final class ImageStore {
             builder.environment().put("TMPDIR", tmp.toString());
         }
         try {
-            Path errors = Files.createTempFile("grove-image-", ".err");
+            // the tool's errors go to a file of the agent's own, in its cache
+            Path errors = Files.createTempFile(tmp != null ? tmp : dir, ".errors-", "");
             try {
                 builder.redirectError(ProcessBuilder.Redirect.to(errors.toFile()));
                 Process process = builder.start();

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -123,18 +122,19 @@ public final class NodeImages {
         return command;
     }
 
-    /** Removes a container's state once its processes are gone (they were killed with its cgroup). */
-    public void deleteContainer(SystemPrograms programs, String id) {
+    /**
+     * Removes what the runtime kept of a container whose processes are gone (they were killed with
+     * its cgroup). {@code crun run} removes it itself when the container ends on its own; it stays
+     * only when the runtime was killed with the job, and then it is just a directory.
+     */
+    public void deleteContainer(String id) {
+        Path left = state.resolve(id);
         try {
-            Process process = programs.builder(runtimeCommand(programs, List.of("delete", "--force", id)))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+            if (Files.exists(left, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Trees.delete(left);
             }
         } catch (IOException e) {
             LOG.warn("container {}: cannot remove its state: {}", id, e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

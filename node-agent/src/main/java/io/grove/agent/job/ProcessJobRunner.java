@@ -110,7 +110,7 @@ public final class ProcessJobRunner implements JobRunner {
 
     @Override
     public void removeContainer(JobLaunch.Container container) {
-        container.images().deleteContainer(programs, container.id());
+        container.images().deleteContainer(container.id());
     }
 
     /** Sends SIGKILL to a whole process group (with bash's built-in kill, no kill binary needed). */
