@@ -18,7 +18,6 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
-import io.grove.protocol.JobStatus;
 import io.grove.protocol.NodeHeartbeat;
 import io.grove.protocol.RunningJob;
 import java.io.IOException;
@@ -68,13 +67,9 @@ public final class Agent {
     private final GpuCheck gpuCheck;
     private final NodeMeters meters;
 
-    private final io.grove.agent.image.NodeImages images;
-    /** The images jobs wait for; {@code null} on a node that runs no image jobs. */
-    private final io.grove.agent.image.ImagePulls pulls;
+    private final ImageJobs images;
 
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
-    /** Statuses of image jobs that ended before a heartbeat carried them. */
-    private final List<JobStatus> endedStatuses = new ArrayList<>();
     private final Reports reports = new Reports();
     private final NodeTasks nodeTasks;
 
@@ -98,23 +93,8 @@ public final class Agent {
         this.gpuCheck = parts.gpuCheck();
         this.meters = new NodeMeters(containment, ledger, listener, clock, workDir, disk);
         ledger.gpusInService(parts.gpus().inService());
-        this.images = parts.images();
-        this.pulls = images.available() ? new io.grove.agent.image.ImagePulls(images.store(), images.workers(),
-                task -> timers.after(0, task), clock::millis, images.settings().failureMemory().toMillis(),
-                new io.grove.agent.image.ImagePulls.Broker() {
-                    @Override
-                    public long submitPull(String digest) {
-                        return nodeTasks.submitPull(digest);
-                    }
-
-                    @Override
-                    public void finished(long taskId) {
-                        dispatch(broker.finish(clock.millis(), SELF, taskId));
-                    }
-                }, images.meters()) : null;
-        if (pulls != null) {
-            nodeTasks.pullsTo(pulls::allocated);
-        }
+        this.images = new ImageJobs(parts.images(), timers, clock, nodeTasks,
+                taskId -> dispatch(broker.finish(clock.millis(), SELF, taskId)));
         syncBroker();
     }
 
@@ -183,33 +163,7 @@ public final class Agent {
         List<RunningJob> started = reports.reportStarted();
         NodeHeartbeat heartbeat = started != null ? NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs)
                 : new NodeHeartbeat(nodeId, limits, usage, runningJobs(), finishedJobs);
-        return meters.told(heartbeat, jobs.values()).withJobStatus(statuses());
-    }
-
-    /** How image jobs are getting on, for those whose status changed since the previous heartbeat. */
-    private List<JobStatus> statuses() {
-        if (pulls == null) {
-            return List.of();
-        }
-        List<JobStatus> changed = new ArrayList<>(endedStatuses);
-        endedStatuses.clear();
-        for (AgentJob job : jobs.values()) {
-            if (job.spec.image() == null) {
-                continue;
-            }
-            String preparing = job.state == AgentJob.State.PULLING ? pulls.preparing(job.spec.jobId())
-                    : job.state == AgentJob.State.PREPARING || job.state == AgentJob.State.CHECKING
-                    ? "waiting for the node's broker to prepare its sandbox" : null;
-            if (job.statusChanged || !java.util.Objects.equals(preparing, job.toldPreparing)) {
-                job.statusChanged = false;
-                job.toldPreparing = preparing;
-                changed.add(status(job, preparing));
-                if (changed.size() == io.grove.protocol.NodeHeartbeat.MAX_JOB_STATUS) {
-                    break;
-                }
-            }
-        }
-        return changed;
+        return meters.told(heartbeat, jobs.values()).withJobStatus(images.statuses(jobs.values()));
     }
 
     /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
@@ -253,17 +207,7 @@ public final class Agent {
         JobSpec spec = new JobSpec(start.jobId(), start.operationId(), start.task(), start.index(), start.command(),
                 start.env(), start.resources(), orZero(start.diskSpace()), orZero(start.defaultMemory()),
                 orZero(start.defaultDiskSpace()), start.dockerImage());
-        io.grove.core.operation.ImageReference image = null;
-        String noImage = null;
-        if (spec.image() != null) {
-            try {
-                image = io.grove.core.operation.ImageReference.parse(spec.image());
-            } catch (IllegalArgumentException e) {
-                noImage = "docker_image: " + e.getMessage();
-            }
-            noImage = noImage != null ? noImage : pulls == null ? "this node runs no jobs in container images ("
-                    + images.why() + ")" : null;
-        }
+        String noImage = images.refusal(spec);
         if (noImage != null) {
             finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + noImage, 0,
                     clock.millis()), null);
@@ -289,11 +233,9 @@ public final class Agent {
         reports.started(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO,
                 devices.stream().map(Gpu::uuid).toList()));
         ledger.jobStarted(spec.resources());
-        if (image != null) {
-            job.state = AgentJob.State.PULLING;
-            job.statusChanged = true;
+        if (spec.image() != null) {
             String jobId = spec.jobId();
-            pulls.need(jobId, image, new io.grove.agent.image.ImagePulls.Waiter() {
+            images.need(job, new io.grove.agent.image.ImagePulls.Waiter() {
                 @Override
                 public void ready(io.grove.agent.image.ImageConfig config, long pullMs) {
                     imageReady(job, config, pullMs);
@@ -311,16 +253,10 @@ public final class Agent {
         job.prepareTaskId = nodeTasks.submit(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
     }
 
-    private static JobStatus status(AgentJob job, String preparing) {
-        return new JobStatus(job.spec.jobId(), preparing == null ? null
-                : preparing.length() > JobStatus.MAX_PREPARING ? preparing.substring(0, JobStatus.MAX_PREPARING) : preparing,
-                job.image == null ? null : job.image.digest(), job.imagePullMs < 0 ? null : job.imagePullMs);
-    }
-
     /** A job's image is in the cache: its sandbox is prepared next, as a bare job's. */
     private void imageReady(AgentJob job, io.grove.agent.image.ImageConfig config, long pullMs) {
         if (jobs.get(job.spec.jobId()) != job || job.state != AgentJob.State.PULLING) {
-            pulls.release(config.digest());
+            images.unwanted(config);
             return;
         }
         job.image = config;
@@ -337,14 +273,8 @@ public final class Agent {
         containment.gpus().release(jobId);
         jobs.remove(jobId);
         ledger.jobEnded(job.spec.resources());
-        releaseImage(job);
+        images.released(job);
         finished(new FinishedJob(jobId, outcome, null, message, 0, clock.millis()), null);
-    }
-
-    private void releaseImage(AgentJob job) {
-        if (job.image != null) {
-            pulls.release(job.image.digest());
-        }
     }
 
     /**
@@ -384,12 +314,11 @@ public final class Agent {
         JobSpec spec = job.spec;
         long now = clock.millis();
         try {
-            job.handle = job.image == null ? containment.start(spec) : containment.start(spec,
-                    new JobContainment.Image(job.image, images.store().rootfs(job.image.digest()), images));
+            job.handle = job.image == null ? containment.start(spec) : containment.start(spec, images.imageOf(job));
         } catch (IOException | RuntimeException e) {
             jobs.remove(spec.jobId());
             ledger.jobEnded(spec.resources());
-            releaseImage(job);
+            images.released(job);
             finished(new FinishedJob(spec.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
                     now, clock.millis()), null);
             return;
@@ -426,7 +355,7 @@ public final class Agent {
                 dispatch(broker.remove(clock.millis(), SELF, job.prepareTaskId));
                 nodeTasks.forget(job.prepareTaskId);
             } else if (job.state == AgentJob.State.PULLING) {
-                pulls.cancel(jobId);
+                images.cancel(job);
             }
             notStarted(job, outcome, message);
             return;
@@ -465,11 +394,7 @@ public final class Agent {
         meters.ended(job);
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
-        releaseImage(job);
-        if (job.image != null && job.statusChanged) {
-            // what it ran in goes with its end when no heartbeat carried it while it ran
-            endedStatuses.add(status(job, null));
-        }
+        images.exited(job);
         JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, meters.memoryLimit(job),
                 containment.policy().pidsLimit(), tailOf(jobId));
         finished(new FinishedJob(jobId, ending.outcome(), ending.exitCode(), ending.error(), job.startedAtMs,
@@ -544,7 +469,7 @@ public final class Agent {
 
     /** How this node runs jobs in container images, or why it does not. */
     public io.grove.agent.image.NodeImages images() {
-        return images;
+        return images.images();
     }
 
     /** Applies broker events: the agent's own tasks run, the others go to their clients. */

@@ -13,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,12 +22,7 @@ class AgentGpuClusterTest {
 
     @Test
     void gpusFoundByNvidiaSmiAreOfferedTaggedAndGivenToJobsOneByOne(@TempDir Path dir) throws Exception {
-        Path smi = dir.resolve("nvidia-smi");
-        Files.writeString(smi, "#!/bin/sh\ncase \"$1\" in --query-gpu=index,uuid,*) "
-                + "echo '0, GPU-0000aaaa, NVIDIA A100-SXM4-80GB, 81920, 00000000:3B:00.0'; "
-                + "echo '1, GPU-1111bbbb, NVIDIA A100-SXM4-80GB, 81920, 00000000:5E:00.0';; "
-                + "*) echo '0, 10, 100'; echo '1, 20, 200';; esac\n");
-        Files.setPosixFilePermissions(smi, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path smi = ClusterFixture.fakeNvidiaSmi(dir);
         try (ClusterFixture cluster = new ClusterFixture(dir);
                 AgentDaemon agent = AgentDaemon.start(cluster.agentSettings("n1", 2).toBuilder()
                         .gpus(new GpuSettings(smi, dir.resolve("no-driver"), null, null)).build(), ProcessJobRunner.system())) {

@@ -103,6 +103,20 @@ final class ClusterFixture implements AutoCloseable {
         return folder;
     }
 
+    /**
+     * A fake {@code nvidia-smi} in {@code dir} that tells two A100s (indices 0 and 1, UUIDs
+     * {@code GPU-0000aaaa} and {@code GPU-1111bbbb}) and their utilization.
+     */
+    static Path fakeNvidiaSmi(Path dir) throws java.io.IOException {
+        Path smi = dir.resolve("nvidia-smi");
+        Files.writeString(smi, "#!/bin/sh\ncase \"$1\" in --query-gpu=index,uuid,*) "
+                + "echo '0, GPU-0000aaaa, NVIDIA A100-SXM4-80GB, 81920, 00000000:3B:00.0'; "
+                + "echo '1, GPU-1111bbbb, NVIDIA A100-SXM4-80GB, 81920, 00000000:5E:00.0';; "
+                + "*) echo '0, 10, 100'; echo '1, 20, 200';; esac\n");
+        Files.setPosixFilePermissions(smi, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        return smi;
+    }
+
     /** Waits up to 30 s for something real processes and sockets do. */
     static void await(String what, BooleanSupplier condition) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -106,12 +106,7 @@ class ImageJobsTest {
 
     @Test
     void theNodesLimitsHoldInsideTheContainer(@TempDir Path dir) throws Exception {
-        Path smi = dir.resolve("nvidia-smi");
-        Files.writeString(smi, "#!/bin/sh\ncase \"$1\" in --query-gpu=index,uuid,*) "
-                + "echo '0, GPU-0000aaaa, NVIDIA A100-SXM4-80GB, 81920, 00000000:3B:00.0'; "
-                + "echo '1, GPU-1111bbbb, NVIDIA A100-SXM4-80GB, 81920, 00000000:5E:00.0';; "
-                + "*) echo '0, 10, 100'; echo '1, 20, 200';; esac\n");
-        Files.setPosixFilePermissions(smi, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path smi = ClusterFixture.fakeNvidiaSmi(dir);
         try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null);
                 ClusterFixture cluster = new ClusterFixture(dir)) {
             String image = registry.push("team/limits", "1", TestRegistry.Image.plain());
