@@ -47,6 +47,20 @@ public record ImageSettings(boolean enabled, long cacheBytes, Path authFile, Lis
         }
     }
 
+    /**
+     * Whether a registry is reached over plain HTTP or without checking its certificate: one
+     * named by {@code --insecure-registry}, or one on loopback ({@code localhost}, {@code 127.0.0.0/8},
+     * {@code [::1]}), as Docker takes them.
+     */
+    public boolean insecure(String registry) {
+        if (insecureRegistries.contains(registry)) {
+            return true;
+        }
+        String host = registry.startsWith("[") ? registry.substring(0, registry.indexOf(']') + 1)
+                : registry.contains(":") ? registry.substring(0, registry.indexOf(':')) : registry;
+        return host.equals("localhost") || host.equals("[::1]") || host.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    }
+
     /** These settings with images off. */
     public ImageSettings disabled() {
         return new ImageSettings(false, cacheBytes, authFile, insecureRegistries, failureMemory, runtime);

@@ -270,7 +270,7 @@ public final class ImageStore {
     private List<String> credentials(ImageReference ref, String prefix) {
         List<String> flags = new ArrayList<>();
         flags.add(settings.authFile() == null ? "--" + prefix + "no-creds" : "--" + prefix + "authfile=" + settings.authFile());
-        if (settings.insecureRegistries().contains(ref.registry())) {
+        if (settings.insecure(ref.registry())) {
             flags.add("--" + prefix + "tls-verify=false");
         }
         return flags;

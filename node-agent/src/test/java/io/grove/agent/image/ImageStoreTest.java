@@ -73,6 +73,17 @@ class ImageStoreTest {
     }
 
     @Test
+    void registriesOnLoopbackAndThoseNamedAreReachedWithoutTls() {
+        ImageSettings settings = new ImageSettings(true, 1, null, List.of("registry.lan:5000"), null, null);
+        for (String registry : List.of("registry.lan:5000", "localhost", "localhost:5000", "127.0.0.1:5055", "127.1.2.3")) {
+            assertTrue(settings.insecure(registry), registry);
+        }
+        for (String registry : List.of("registry.lan", "docker.io", "127.0.0.1.evil.example:5000", "10.0.0.1:5000")) {
+            assertFalse(settings.insecure(registry), registry);
+        }
+    }
+
+    @Test
     void whatTheRegistrySaidIsToldPlainly() {
         assertTrue(ImageStore.explain("time=\"x\" level=fatal msg=\"Error parsing image name \\\"docker://r/x:1\\\": reading "
                 + "manifest 1 in r/x: manifest unknown: manifest unknown\"").startsWith("no such image in the registry ("));
