@@ -55,6 +55,13 @@ final class AgentFixture implements AutoCloseable {
     AgentFixture(Path work, io.grove.agent.job.JobUsers users, io.grove.agent.job.JobCgroups cgroups,
             io.grove.agent.job.JobPolicy policy, io.grove.agent.gpu.NodeGpus gpus, io.grove.agent.gpu.GpuCheck check)
             throws Exception {
+        this(work, users, cgroups, policy, gpus, check, io.grove.agent.image.NodeImages.none("tests without images"));
+    }
+
+    /** An agent that runs jobs in container images as {@code images} says. */
+    AgentFixture(Path work, io.grove.agent.job.JobUsers users, io.grove.agent.job.JobCgroups cgroups,
+            io.grove.agent.job.JobPolicy policy, io.grove.agent.gpu.NodeGpus gpus, io.grove.agent.gpu.GpuCheck check,
+            io.grove.agent.image.NodeImages images) throws Exception {
         WorkDir workDir = new WorkDir(work, users.switching());
         agent = call(() -> new Agent(new AgentParts("n1", NODE.with(io.grove.core.resource.ResourceType.GPU,
                 gpus.all().size()), AgentSettings.DEFAULT_RESERVE, BrokerConfig.builtIn(),
@@ -70,7 +77,7 @@ final class AgentFixture implements AutoCloseable {
                     public void jobStarted(String jobId, long pid, long waitedMs) {
                         started.add(pid);
                     }
-                }, 3_600_000, users, cgroups, policy, gpus, check)));
+                }, 3_600_000, users, cgroups, policy, gpus, check, images)));
     }
 
     <T> T call(Callable<T> work) throws Exception {

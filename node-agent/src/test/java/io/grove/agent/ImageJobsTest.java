@@ -289,4 +289,41 @@ class ImageJobsTest {
             assertTrue(out.contains("lang=C.UTF-8"), "the image's Env: " + out);
         }
     }
+
+    @Test
+    void anInterruptedImageJobGetsSigtermAndItsGrace(@TempDir Path dir) throws Exception {
+        io.grove.agent.job.JobCgroups cgroups = io.grove.agent.job.JobCgroups.detect("grove-image-test");
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null)) {
+            String image = registry.push("team/graceful", "1", TestRegistry.Image.plain());
+            io.grove.agent.image.NodeImages images = io.grove.agent.image.NodeImages.start(images(registry, null),
+                    dir.resolve("work"), true);
+            io.grove.agent.job.JobUsers users = io.grove.agent.job.JobUsers.forAgent(List.of(),
+                    io.grove.agent.job.JobUsers.DEFAULT_UIDS, true, Path.of("/etc/passwd"));
+            try (AgentFixture node = new AgentFixture(dir.resolve("work"), users, cgroups,
+                    io.grove.agent.job.JobPolicy.DEFAULTS, io.grove.agent.gpu.NodeGpus.none(),
+                    io.grove.agent.gpu.GpuCheck.none(), images)) {
+                node.start(new io.grove.protocol.HeartbeatReply.JobToStart("op-1-1", "op-1", "main", 0,
+                        "trap 'echo got TERM; exit 0' TERM; echo ready; while true; do sleep 0.1; done", java.util.Map.of(),
+                        new io.grove.core.resource.Resources(1, 1, 0, 64L << 20, 0), null, null, null, image));
+                Path stdout = dir.resolve("work/jobs/op-1-1/stdout");
+                await("the job to run", unchecked(() -> Files.readString(stdout).contains("ready")));
+                long interruptedAt = System.currentTimeMillis();
+                node.exchange(new io.grove.protocol.HeartbeatReply(List.of(), List.of(), List.of(
+                        new io.grove.protocol.HeartbeatReply.JobToInterrupt("op-1-1", "preemption", null, null, 20_000,
+                                "for a starving operation")), 1000));
+                io.grove.protocol.FinishedJob result = node.resultOf("op-1-1");
+                assertEquals(io.grove.protocol.FinishedJob.Outcome.ABORTED, result.outcome(), result.toString());
+                assertTrue(result.error().startsWith("interrupted by the scheduler (preemption)"), result.error());
+                assertTrue(Files.readString(stdout).contains("got TERM"), "its trap ran: " + Files.readString(stdout));
+                assertTrue(result.finishedAtMs() - interruptedAt < 10_000, "it ended on its own, long before the SIGKILL "
+                        + "at the end of its 20 s grace: " + result);
+                // the registry is a process of this test's: gone before the fixture waits for what is left
+                registry.close();
+            } finally {
+                images.close();
+            }
+        } finally {
+            cgroups.removeAll();
+        }
+    }
 }

@@ -92,7 +92,7 @@ public final class ProcessJobRunner implements JobRunner {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(launch.stdout().toFile()))
                 .redirectError(ProcessBuilder.Redirect.appendTo(launch.stderr().toFile()));
-        return new ProcessHandleImpl(builder.start(), programs);
+        return new ProcessHandleImpl(builder.start(), programs, launch.container() != null);
     }
 
     private void writeScript(JobLaunch launch) throws IOException {
@@ -155,10 +155,13 @@ public final class ProcessJobRunner implements JobRunner {
         private final Process process;
         private final CompletableFuture<Integer> exit;
         private final SystemPrograms programs;
+        /** The process is the OCI runtime: a SIGTERM goes to the container's processes, not to it. */
+        private final boolean runtime;
 
-        ProcessHandleImpl(Process process, SystemPrograms programs) {
+        ProcessHandleImpl(Process process, SystemPrograms programs, boolean runtime) {
             this.process = process;
             this.programs = programs;
+            this.runtime = runtime;
             this.exit = process.onExit().thenApply(Process::exitValue);
         }
 
@@ -184,6 +187,12 @@ public final class ProcessJobRunner implements JobRunner {
 
         private void signal(String name) {
             List<ProcessHandle> descendants = process.descendants().toList();
+            if (runtime && !name.equals("KILL")) {
+                // the runtime does not pass a SIGTERM on and would die of it, taking the job with it
+                // before its grace: the job's own processes get it, and the runtime ends when they do
+                descendants.forEach(ProcessHandle::destroy);
+                return;
+            }
             signalGroup(programs, process.pid(), name);
             for (ProcessHandle child : descendants) {
                 if (name.equals("KILL")) {
