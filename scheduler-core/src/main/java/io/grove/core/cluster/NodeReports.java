@@ -63,6 +63,7 @@ final class NodeReports {
                 continue;
             }
             ended.add(job);
+            job.exitCode(finished.exitCode());
             switch (finished.outcome()) {
                 case COMPLETED -> cluster.endJob(job, JobState.COMPLETED, now, null, null);
                 case FAILED -> cluster.endJob(job, JobState.FAILED, now, JobEndReason.FAILED, failureText(finished));

@@ -31,6 +31,8 @@ public final class Job {
     /** The UUIDs of the GPUs its node gave it, once the node said. */
     private List<String> devices = List.of();
     private JobCpu cpu;
+    /** Its process's exit code as its node said, or {@link #NO_EXIT_CODE}. */
+    private int exitCode = NO_EXIT_CODE;
     /** How it is getting on as its node last said, or {@code null} before it said anything. */
     private JobStatus status;
     /** Where {@link RunningJobs} keeps it while it runs. */
@@ -170,6 +172,19 @@ public final class Job {
     }
 
     /** A graceful interruption was sent and the job still runs out its grace. */
+    /** No exit code: the job did not end by its process exiting, or its node did not say. */
+    public static final int NO_EXIT_CODE = Integer.MIN_VALUE;
+
+    /** Its process's exit code as its node said it, or {@code null}. */
+    public Integer exitCode() {
+        return exitCode == NO_EXIT_CODE ? null : exitCode;
+    }
+
+    /** Its node says how its process exited. */
+    public void exitCode(Integer code) {
+        this.exitCode = code == null ? NO_EXIT_CODE : code;
+    }
+
     /** Its CPU as its node last counted it, or {@code null} before the node said. */
     public JobCpu cpu() {
         return cpu;

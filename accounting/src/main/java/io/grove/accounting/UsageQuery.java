@@ -1,0 +1,26 @@
+package io.grove.accounting;
+
+/**
+ * What {@code grove usage} asks: resource-seconds in {@code [sinceMs, untilMs)}, grouped.
+ *
+ * @param by {@code pool}, {@code tree}, {@code user} or {@code operation}
+ * @param tree only this tree, or {@code null}
+ * @param pool only this pool, or {@code null}
+ * @param user only this user, or {@code null}
+ */
+public record UsageQuery(String by, long sinceMs, long untilMs, String tree, String pool, String user) {
+
+    public UsageQuery {
+        if (!by.equals("pool") && !by.equals("tree") && !by.equals("user") && !by.equals("operation")) {
+            throw new IllegalArgumentException("usage is grouped by pool, tree, user or operation, not '" + by + "'");
+        }
+        if (untilMs <= sinceMs) {
+            throw new IllegalArgumentException("the period ends before it starts");
+        }
+    }
+
+    /** Whether it reads the pools' hours (used, guaranteed, fair) rather than the jobs' records (used). */
+    public boolean fromHours() {
+        return by.equals("pool") || by.equals("tree");
+    }
+}

@@ -1,0 +1,13 @@
+package io.grove.accounting;
+
+import java.util.Map;
+
+/**
+ * Resource-seconds of one group (a pool, a tree, a user or an operation) in a period.
+ *
+ * @param tree the tree (for pools and trees), or {@code null}
+ * @param key the pool, tree, user or operation
+ * @param seconds by kind ({@code used}, {@code fair_share}, ...), then by resource ({@code cpu}, ...)
+ */
+public record UsageRow(String tree, String key, Map<String, Map<String, Double>> seconds) {
+}

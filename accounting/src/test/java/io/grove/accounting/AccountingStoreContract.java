@@ -1,0 +1,108 @@
+package io.grove.accounting;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grove.core.accounting.HourlyUsage;
+import io.grove.core.accounting.JobRecord;
+import io.grove.core.accounting.MeterKind;
+import io.grove.core.accounting.OperationRecord;
+import io.grove.core.resource.Resources;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The same suite on every database the store runs on (SQLite, PostgreSQL). */
+abstract class AccountingStoreContract {
+
+    static final long H = 3_600_000;
+    static final long DAY = 24 * H;
+    /** 2026-11-01T00:00Z. */
+    static final long NOV1 = 1_793_491_200_000L;
+
+    abstract JdbcAccountingStore store();
+
+    static JobRecord job(String id, String user, String pool, double cpu, long start, long end, String state) {
+        return new JobRecord(id, "op-" + user, "main", 0, 0, user, "physical", pool, pool, "n1",
+                new Resources(1, cpu, 0, 1L << 30, 0), start, end, state, state.equals("failed") ? 3 : 0,
+                state.equals("failed") ? "failed" : null, null, cpu * (end - start) / 1000.0, 0);
+    }
+
+    static HourlyUsage hour(String pool, long hourMs, MeterKind kind, double cpuSeconds) {
+        return new HourlyUsage("physical", pool, hourMs / 1000, kind, new double[] {0, cpuSeconds, 0, 0, 0});
+    }
+
+    @Test
+    void aJobWrittenTwiceIsKeptOnceAndReadersSeeTheirOwnAndTheirPools() throws Exception {
+        JobRecord a = job("op-1-1", "alice", "etl", 2, NOV1, NOV1 + H, "completed");
+        JobRecord b = job("op-2-1", "bob", "research", 1, NOV1, NOV1 + 2 * H, "failed");
+        JobRecord c = job("op-3-1", "carol", "etl", 4, NOV1 + H, NOV1 + 3 * H, "completed");
+        store().write(new AccountingBatch(List.of(a, b), List.of(), List.of(), Map.of()));
+        store().write(new AccountingBatch(List.of(a, b, c), List.of(new OperationRecord("op-1", "alice", "t",
+                "physical:etl", 1, NOV1, NOV1 + H, "completed", 1, 0, 0, null)), List.of(), Map.of()));
+        assertEquals(3, store().count("job_records"));
+        List<JobRecord> all = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null,
+                null, 100));
+        assertEquals(List.of("op-3-1", "op-2-1", "op-1-1"), all.stream().map(JobRecord::jobId).toList(), "latest first");
+        assertEquals(b, all.get(1), "every field comes back");
+        List<JobRecord> failed = store().jobs(new JobQuery(null, null, null, "failed", null, 0, Long.MAX_VALUE, null, null,
+                null, null, 100));
+        assertEquals(List.of("op-2-1"), failed.stream().map(JobRecord::jobId).toList());
+        // alice sees her own and, as the admin of etl, carol's there; not bob's
+        List<JobRecord> seen = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, "alice",
+                List.of("physical:etl"), null, null, 100));
+        assertEquals(List.of("op-3-1", "op-1-1"), seen.stream().map(JobRecord::jobId).toList());
+        List<JobRecord> own = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, "bob", List.of(),
+                null, null, 100));
+        assertEquals(List.of("op-2-1"), own.stream().map(JobRecord::jobId).toList());
+        // a page, then the next from its cursor
+        List<JobRecord> first = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null,
+                null, 2));
+        List<JobRecord> next = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null,
+                first.get(1).endMs(), first.get(1).jobId(), 2));
+        assertEquals(List.of("op-1-1"), next.stream().map(JobRecord::jobId).toList());
+    }
+
+    @Test
+    void hoursAddUpDaysFromTheirHoursAndAMovedMarkAddsNothing() throws Exception {
+        // etl: 3 cpu used for the last hour of Nov 1 and all of Nov 2, and 1 cpu in the first hour of Nov 3
+        List<HourlyUsage> hours = new java.util.ArrayList<>();
+        hours.add(hour("etl", NOV1 + 23 * H, MeterKind.USED, 3 * 3600));
+        for (int h = 0; h < 24; h++) {
+            hours.add(hour("etl", NOV1 + DAY + h * H, MeterKind.USED, 3 * 3600));
+            hours.add(hour("etl", NOV1 + DAY + h * H, MeterKind.STRONG_GUARANTEE, 10 * 3600));
+        }
+        hours.add(hour("etl", NOV1 + 2 * DAY, MeterKind.USED, 3600));
+        assertEquals(List.of(), store().write(new AccountingBatch(List.of(), List.of(), hours,
+                Map.of("physical", new long[] {-1, NOV1 + 2 * DAY + H}))));
+        assertEquals(Map.of("physical", NOV1 + 2 * DAY + H), store().marks());
+        List<UsageRow> usage = store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, null, null));
+        assertEquals(1, usage.size(), usage.toString());
+        assertEquals((3 * 25 + 1) * 3600.0, usage.get(0).seconds().get("used").get("cpu"), 1e-6);
+        assertEquals(240 * 3600.0, usage.get(0).seconds().get("strong_guarantee").get("cpu"), 1e-6);
+        // part of a day: from its hours
+        List<UsageRow> part = store().usage(new UsageQuery("tree", NOV1 + DAY + 22 * H, NOV1 + 2 * DAY + H, null, null, null));
+        assertEquals((2 * 3 + 1) * 3600.0, part.get(0).seconds().get("used").get("cpu"), 1e-6, "22:00 and 23:00 at 3 cpu, 00:00 at 1");
+        // a writer whose mark is behind the database's adds nothing
+        assertEquals(List.of("physical"), store().write(new AccountingBatch(List.of(), List.of(),
+                List.of(hour("etl", NOV1, MeterKind.USED, 1e9)), Map.of("physical", new long[] {NOV1, NOV1 + H}))));
+        assertEquals((3 * 25 + 1) * 3600.0, store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, null, null))
+                .get(0).seconds().get("used").get("cpu"), 1e-6);
+    }
+
+    @Test
+    void usersUsageComesFromTheirJobsClippedToThePeriodAndOldRecordsExpire() throws Exception {
+        store().write(new AccountingBatch(List.of(
+                job("op-1-1", "alice", "etl", 2, NOV1 - H, NOV1 + H, "completed"),
+                job("op-1-2", "alice", "etl", 1, NOV1 + 2 * H, NOV1 + 3 * H, "completed"),
+                job("op-2-1", "bob", "etl", 4, NOV1, NOV1 + H, "completed")), List.of(),
+                List.of(hour("etl", NOV1 - 10 * DAY, MeterKind.USED, 5)), Map.of("physical", new long[] {-1, NOV1})));
+        List<UsageRow> byUser = store().usage(new UsageQuery("user", NOV1, NOV1 + DAY, null, null, null));
+        assertEquals("alice", byUser.get(0).key());
+        assertEquals(2 * 3600.0 + 3600.0, byUser.get(0).seconds().get("used").get("cpu"), 1e-6, "the hour before is not counted");
+        assertEquals(4 * 3600.0, byUser.get(1).seconds().get("used").get("cpu"), 1e-6);
+        assertEquals(2, store().expire(NOV1 + H + 1), "the jobs that ended by then");
+        assertEquals(1, store().count("job_records"));
+        assertEquals(1, store().count("pool_hours"), "hours are kept");
+    }
+}

@@ -1,0 +1,50 @@
+package io.grove.accounting;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/** The store's suite on PostgreSQL (Debian's, started here), as production runs it. */
+class PostgresStoreTest extends AccountingStoreContract {
+
+    static TestPostgres postgres;
+    static Path dir;
+    JdbcAccountingStore store;
+
+    @BeforeAll
+    static void start() throws Exception {
+        String missing = TestPostgres.missing();
+        Assumptions.assumeTrue(missing == null, missing);
+        dir = Files.createTempDirectory("grove-pg-");
+        postgres = TestPostgres.start(dir);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @BeforeEach
+    void open() throws Exception {
+        store = JdbcAccountingStore.open(postgres.url(), "grove", null);
+    }
+
+    @AfterEach
+    void clear() throws Exception {
+        store.close();
+        try (var connection = java.sql.DriverManager.getConnection(postgres.url(), "grove", "")) {
+            connection.createStatement().execute("TRUNCATE job_records, operation_records, pool_hours, pool_days, metering_marks");
+        }
+    }
+
+    @Override
+    JdbcAccountingStore store() {
+        return store;
+    }
+}

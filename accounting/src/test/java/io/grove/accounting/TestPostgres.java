@@ -1,0 +1,79 @@
+package io.grove.accounting;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A throwaway PostgreSQL server from Debian's package, on a loopback port, with its data in a
+ * directory of the test's; run as {@code postgres} when the tests run as root (PostgreSQL refuses root).
+ */
+public final class TestPostgres implements AutoCloseable {
+
+    static final Path BIN = Path.of("/usr/lib/postgresql/15/bin");
+
+    private final Path data;
+    public final int port;
+
+    private TestPostgres(Path data, int port) {
+        this.data = data;
+        this.port = port;
+    }
+
+    /** Why PostgreSQL cannot run here, or {@code null}. */
+    public static String missing() {
+        return Files.isExecutable(BIN.resolve("initdb")) ? null : "PostgreSQL 15 is not installed (apt-get install postgresql)";
+    }
+
+    public static TestPostgres start(Path dir) throws Exception {
+        Path data = dir.resolve("pgdata");
+        Files.createDirectories(data);
+        boolean root = "root".equals(System.getProperty("user.name"));
+        if (root) {
+            run(List.of("/usr/bin/chown", "-R", "postgres:postgres", dir.toString()), false);
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        run(List.of(BIN.resolve("initdb").toString(), "-D", data.toString(), "-A", "trust", "-U", "grove", "--no-sync"), root);
+        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("pg.log").toString(), "-w",
+                "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off", "start"), root);
+        TestPostgres postgres = new TestPostgres(data, port);
+        try (var connection = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres",
+                "grove", "")) {
+            connection.createStatement().execute("CREATE DATABASE grove");
+        }
+        return postgres;
+    }
+
+    public String url() {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/grove";
+    }
+
+    private static String run(List<String> command, boolean asPostgres) throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>();
+        if (asPostgres) {
+            full.addAll(List.of("/usr/sbin/runuser", "-u", "postgres", "--"));
+        }
+        full.addAll(command);
+        Process process = new ProcessBuilder(full).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IOException(String.join(" ", full) + " failed: " + out);
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws Exception {
+        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"),
+                "root".equals(System.getProperty("user.name")));
+    }
+}

@@ -1,0 +1,65 @@
+package io.grove.core.accounting;
+
+import io.grove.core.operation.Job;
+import io.grove.core.operation.JobCpu;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.TreePools;
+import io.grove.core.resource.Resources;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One job attempt as the ledger keeps it once it ended.
+ *
+ * @param jobId the attempt's id, which makes the record unique (written twice, kept once)
+ * @param pool the pool it ran in; {@code poolPath} its path from the root, {@code a/b/c}
+ * @param resources what it ordered
+ * @param exitCode its process's exit code, or {@code null} (killed, aborted, never started)
+ * @param reason why it ended as it did ({@code failed}, {@code preempted}, {@code node_offline}, ...), or {@code null}
+ * @param message what its node or the scheduler said (a failure's stderr tail, a preemption's
+ *     preemptor), at most {@value #MAX_MESSAGE} characters
+ * @param cpuSeconds the CPU time its processes used as its node counted it, or {@code null}
+ * @param gpuSeconds GPUs held times its duration
+ */
+public record JobRecord(String jobId, String operationId, String task, int index, int attempt, String user,
+        String tree, String pool, String poolPath, String node, Resources resources, long startMs, long endMs,
+        String state, Integer exitCode, String reason, String message, Double cpuSeconds, double gpuSeconds) {
+
+    public static final int MAX_MESSAGE = 2000;
+
+    public JobRecord {
+        message = message == null || message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE);
+    }
+
+    /** The record of an ended job of {@code operation}, placed in {@code pools} (its tree's). */
+    public static JobRecord of(Job job, Operation operation, TreePools pools) {
+        String pool = operation == null ? null : operation.poolByTree().get(job.tree());
+        String path = null;
+        if (pool != null && pools != null) {
+            List<String> toRoot = pools.pathToRoot(pool);
+            StringBuilder joined = new StringBuilder();
+            for (int i = toRoot.size() - 1; i >= 0; i--) {
+                if (!toRoot.get(i).equals(io.grove.core.pool.PoolTreeConfig.ROOT)) {
+                    joined.append(joined.length() == 0 ? "" : "/").append(toRoot.get(i));
+                }
+            }
+            path = joined.toString();
+        }
+        long start = job.startTime().toEpochMilli();
+        long end = job.finishTime() == null ? start : job.finishTime().toEpochMilli();
+        JobCpu cpu = job.cpu();
+        return new JobRecord(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(),
+                operation == null ? null : operation.user(), job.tree(), pool, path, job.nodeId(), job.resources(), start,
+                end, lower(job.state()), job.exitCode(), job.endReason() == null ? null : lower(job.endReason()),
+                job.message(), cpu == null ? null : cpu.cpuSeconds(), job.resources().gpu() * Math.max(0, end - start) / 1000.0);
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** How long it ran, in seconds. */
+    public double seconds() {
+        return Math.max(0, endMs - startMs) / 1000.0;
+    }
+}

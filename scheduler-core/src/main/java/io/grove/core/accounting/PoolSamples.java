@@ -1,0 +1,62 @@
+package io.grove.core.accounting;
+
+import io.grove.core.cluster.Cluster;
+import io.grove.core.fairshare.ElementKind;
+import io.grove.core.fairshare.ElementShares;
+import io.grove.core.node.Node;
+import io.grove.core.operation.TreePools;
+import io.grove.core.pool.IntegralGuaranteesConfig;
+import io.grove.core.pool.PartialResources;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every pool of a tree as metering samples it: what it uses and its fair share (its shares of the
+ * tree's online resources, in the resources' units), and what its configuration promises it
+ * (strong guarantee, integral resource flow and burst guarantee).
+ */
+public final class PoolSamples {
+
+    private PoolSamples() {
+    }
+
+    public static List<PoolSample> of(Cluster cluster, String tree) {
+        Resources total = Resources.ZERO;
+        for (Node node : cluster.nodes()) {
+            if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {
+                total = total.plus(node.limits());
+            }
+        }
+        TreePools pools = cluster.registry().pools(tree);
+        List<PoolSample> samples = new ArrayList<>();
+        for (ElementShares element : cluster.elements(tree)) {
+            if (element.kind() == ElementKind.OPERATION) {
+                continue;
+            }
+            PoolSample sample = PoolSample.empty(element.id());
+            PoolConfig config = pools != null && pools.contains(element.id()) ? pools.configOf(element.id()) : null;
+            IntegralGuaranteesConfig integral = config == null ? null : config.integralGuarantees();
+            for (ResourceType r : ResourceType.values()) {
+                double all = total.get(r);
+                int i = r.ordinal();
+                sample.amounts()[MeterKind.USED.ordinal()][i] = element.usageShare().get(r) * all;
+                sample.amounts()[MeterKind.FAIR_SHARE.ordinal()][i] = element.fairShare().total().get(r) * all;
+                sample.amounts()[MeterKind.STRONG_GUARANTEE.ordinal()][i] =
+                        configured(config == null ? null : config.strongGuaranteeResources(), r);
+                sample.amounts()[MeterKind.RESOURCE_FLOW.ordinal()][i] =
+                        configured(integral == null ? null : integral.resourceFlow(), r);
+                sample.amounts()[MeterKind.BURST_GUARANTEE.ordinal()][i] =
+                        configured(integral == null ? null : integral.burstGuaranteeResources(), r);
+            }
+            samples.add(sample);
+        }
+        return samples;
+    }
+
+    private static double configured(PartialResources resources, ResourceType r) {
+        return resources == null ? 0 : resources.get(r, 0);
+    }
+}
