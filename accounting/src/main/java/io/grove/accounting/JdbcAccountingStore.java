@@ -454,10 +454,13 @@ public final class JdbcAccountingStore implements AccountingStore {
             sql.append(" AND (user_name = ?");
             args.add(query.visibleUser() == null ? "" : query.visibleUser());
             for (String pool : query.visiblePools() == null ? List.<String>of() : query.visiblePools()) {
+                // a pool and every pool below it, by path (so the pools' jobs stay visible after they are removed)
                 int colon = pool.indexOf(':');
-                sql.append(" OR (tree = ? AND pool = ?)");
+                String path = pool.substring(colon + 1);
+                sql.append(" OR (tree = ? AND (pool_path = ? OR pool_path LIKE ? ESCAPE '\\'))");
                 args.add(pool.substring(0, colon));
-                args.add(pool.substring(colon + 1));
+                args.add(path);
+                args.add(path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%");
             }
             sql.append(')');
         }

@@ -7,7 +7,8 @@ import java.util.List;
  *
  * @param sinceMs ended at or after; {@code untilMs} before
  * @param visibleUser with {@code visiblePools}: what the reader may see, their own jobs and those
- *     in the pools ({@code tree:pool}) they administer; both {@code null}: everything
+ *     in the pools they administer and below them ({@code tree:path}, the path from the root as
+ *     {@code a/b}); both {@code null}: everything
  * @param beforeEndMs with {@code beforeJob}, the cursor: jobs that come after this one in the order
  * @param limit at most this many
  */

@@ -23,7 +23,7 @@ abstract class AccountingStoreContract {
     abstract JdbcAccountingStore store();
 
     static JobRecord job(String id, String user, String pool, double cpu, long start, long end, String state) {
-        return new JobRecord(id, "op-" + user, "main", 0, 0, user, "physical", pool, pool, "n1",
+        return new JobRecord(id, "op-" + user, "main", 0, 0, user, "physical", pool, pool.equals("etl_x") ? "etl/etl_x" : pool, "n1",
                 new Resources(1, cpu, 0, 1L << 30, 0), start, end, state, state.equals("failed") ? 3 : 0,
                 state.equals("failed") ? "failed" : null, null, cpu * (end - start) / 1000.0, 0);
     }
@@ -36,19 +36,21 @@ abstract class AccountingStoreContract {
     void aJobWrittenTwiceIsKeptOnceAndReadersSeeTheirOwnAndTheirPools() throws Exception {
         JobRecord a = job("op-1-1", "alice", "etl", 2, NOV1, NOV1 + H, "completed");
         JobRecord b = job("op-2-1", "bob", "research", 1, NOV1, NOV1 + 2 * H, "failed");
-        JobRecord c = job("op-3-1", "carol", "etl", 4, NOV1 + H, NOV1 + 3 * H, "completed");
+        JobRecord c = job("op-3-1", "carol", "etl_x", 4, NOV1 + H, NOV1 + 3 * H, "completed");
+        JobRecord d = job("op-4-1", "dave", "etlx", 1, NOV1, NOV1 + H / 2, "completed");
         store().write(new AccountingBatch(List.of(a, b), List.of(), List.of(), Map.of()));
-        store().write(new AccountingBatch(List.of(a, b, c), List.of(new OperationRecord("op-1", "alice", "t",
+        store().write(new AccountingBatch(List.of(a, b, c, d), List.of(new OperationRecord("op-1", "alice", "t",
                 "physical:etl", 1, NOV1, NOV1 + H, "completed", 1, 0, 0, null)), List.of(), Map.of()));
-        assertEquals(3, store().count("job_records"));
+        assertEquals(4, store().count("job_records"));
         List<JobRecord> all = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null,
                 null, 100));
-        assertEquals(List.of("op-3-1", "op-2-1", "op-1-1"), all.stream().map(JobRecord::jobId).toList(), "latest first");
+        assertEquals(List.of("op-3-1", "op-2-1", "op-1-1", "op-4-1"), all.stream().map(JobRecord::jobId).toList(),
+                "latest first");
         assertEquals(b, all.get(1), "every field comes back");
         List<JobRecord> failed = store().jobs(new JobQuery(null, null, null, "failed", null, 0, Long.MAX_VALUE, null, null,
                 null, null, 100));
         assertEquals(List.of("op-2-1"), failed.stream().map(JobRecord::jobId).toList());
-        // alice sees her own and, as the admin of etl, carol's there; not bob's
+        // alice sees her own and, as the admin of etl, carol's in etl/etl_x below it; not bob's, nor dave's in etlx
         List<JobRecord> seen = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, "alice",
                 List.of("physical:etl"), null, null, 100));
         assertEquals(List.of("op-3-1", "op-1-1"), seen.stream().map(JobRecord::jobId).toList());
@@ -60,7 +62,7 @@ abstract class AccountingStoreContract {
                 null, 2));
         List<JobRecord> next = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null,
                 first.get(1).endMs(), first.get(1).jobId(), 2));
-        assertEquals(List.of("op-1-1"), next.stream().map(JobRecord::jobId).toList());
+        assertEquals(List.of("op-1-1", "op-4-1"), next.stream().map(JobRecord::jobId).toList());
     }
 
     @Test

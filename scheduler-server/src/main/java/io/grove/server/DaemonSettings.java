@@ -26,6 +26,7 @@ import java.time.Duration;
  * @param nodeConnectionsPerAddress connections to the node port from one address (a node needs one;
  *     more for many simulated nodes on one machine, or nodes behind one NAT address)
  * @param httpLimits what the API port allows a client (connections in all and from one address, timeouts, body size)
+ * @param accounting where the job ledger and the pools' metering are kept
  */
 public record DaemonSettings(
         Path configFile,
@@ -42,7 +43,8 @@ public record DaemonSettings(
         Duration integralStateEvery,
         Security security,
         int nodeConnectionsPerAddress,
-        io.grove.http.HttpLimits httpLimits) {
+        io.grove.http.HttpLimits httpLimits,
+        io.grove.server.accounting.AccountingSettings accounting) {
 
     public static final int DEFAULT_NODE_PORT = 7077;
     public static final int DEFAULT_HTTP_PORT = 8080;
@@ -73,6 +75,7 @@ public record DaemonSettings(
         b.security = security;
         b.nodeConnectionsPerAddress = nodeConnectionsPerAddress;
         b.httpLimits = httpLimits;
+        b.accounting = accounting;
         return b;
     }
 
@@ -107,6 +110,10 @@ public record DaemonSettings(
         return toBuilder().httpLimits(value).build();
     }
 
+    public DaemonSettings withAccounting(io.grove.server.accounting.AccountingSettings value) {
+        return toBuilder().accounting(value).build();
+    }
+
     /** Settings one by one; unset ones keep their defaults. */
     public static final class Builder {
         private final Path configFile;
@@ -124,6 +131,13 @@ public record DaemonSettings(
         private Security security = Security.INSECURE_LOCAL;
         private int nodeConnectionsPerAddress = NodeEndpoint.MAX_PER_ADDRESS;
         private io.grove.http.HttpLimits httpLimits = io.grove.http.HttpLimits.API;
+        private io.grove.server.accounting.AccountingSettings accounting =
+                io.grove.server.accounting.AccountingSettings.DEFAULTS;
+
+        public Builder accounting(io.grove.server.accounting.AccountingSettings value) {
+            accounting = value;
+            return this;
+        }
 
         private Builder(Path configFile, Path dataDir) {
             this.configFile = configFile;
@@ -198,7 +212,7 @@ public record DaemonSettings(
         public DaemonSettings build() {
             return new DaemonSettings(configFile, dataDir, bindAddress, nodePort, httpPort, maxFrameBytes,
                     nodeIdleTimeout, heartbeatPeriod, fairShareUpdatePeriod, cluster, compactAfterRecords,
-                    integralStateEvery, security, nodeConnectionsPerAddress, httpLimits);
+                    integralStateEvery, security, nodeConnectionsPerAddress, httpLimits, accounting);
         }
     }
 }

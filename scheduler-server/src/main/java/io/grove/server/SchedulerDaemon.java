@@ -25,6 +25,7 @@ import io.grove.server.state.Journal;
 import io.grove.server.state.StateLog;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.JournalingListener;
+import io.grove.server.accounting.Ledger;
 import io.grove.server.state.Revival;
 import io.grove.server.state.WriteAhead;
 import io.netty.channel.EventLoopGroup;
@@ -33,6 +34,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -74,12 +76,15 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     private final AuditLog audit;
     private final WriteAhead writeAhead;
+    /** The job ledger and the pools' metering; {@code null} with accounting off. */
+    private final Ledger ledger;
 
     private SchedulerDaemon(DaemonSettings settings, Clock clock, StateLog journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
             EventLoopGroup nodeLoops, NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit, DaemonRole role,
-            WriteAhead writeAhead) {
+            WriteAhead writeAhead, Ledger ledger) {
         this.role = role;
+        this.ledger = ledger;
         this.writeAhead = writeAhead;
         this.audit = audit;
         this.settings = settings;
@@ -104,7 +109,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     /** The recovery stage's results: the configuration, the journal and the cluster it revived. */
     private record Recovered(String configText, PoolsConfig config, StateLog journal, Cluster cluster,
-            Revival.Outcome revived, SchedulerMetrics metrics) {
+            Revival.Outcome revived, SchedulerMetrics metrics, Ledger ledger) {
     }
 
     /**
@@ -197,6 +202,13 @@ public final class SchedulerDaemon implements AutoCloseable {
         Cluster cluster = new Cluster(config.value(), settings.cluster());
         Revival.Outcome revived = Revival.replay(cluster, journal.recovered(), clock.now());
         SchedulerMetrics metrics = new SchedulerMetrics();
+        Ledger ledger = openLedger(settings, opened, metrics);
+        if (ledger != null) {
+            // what a crash kept from the database is in the journal: the ends since its last snapshot, and what
+            // the snapshot kept of the records not written when it was taken; written again, kept once
+            revived.ledgerPending().forEach(pending -> ledger.replayed(pending.jobs(), pending.operations()));
+            ledger.replayed(revived.endedJobs(), revived.finished(cluster), cluster);
+        }
         JournalingListener journaling = new JournalingListener(journal);
         cluster.registry().listener(new OperationRegistry.Listener() {
             @Override
@@ -210,16 +222,51 @@ public final class SchedulerDaemon implements AutoCloseable {
             public void jobEnded(Job job) {
                 journaling.jobEnded(job);
                 metrics.jobEnded(job);
+                if (ledger != null) {
+                    ledger.jobEnded(job, cluster);
+                }
             }
 
             @Override
             public void operationFinished(Operation operation) {
+                if (ledger != null) {
+                    ledger.operationFinished(operation);
+                }
                 LOG.info("operation {} {}{}", operation.id(), operation.state().name().toLowerCase(),
                         operation.finalMessage() == null ? "" : ": " + operation.finalMessage());
             }
         });
-        journal.compact(Revival.snapshot(cluster, clock.now()));
-        return new Recovered(text, config.value(), journal, cluster, revived, metrics);
+        journal.compact(withLedger(Revival.capture(cluster, clock.now()), ledger).events());
+        return new Recovered(text, config.value(), journal, cluster, revived, metrics, ledger);
+    }
+
+    /** The ledger on the database the settings name, or {@code null} with accounting off. */
+    private static Ledger openLedger(DaemonSettings settings, Closer opened, SchedulerMetrics metrics) throws DaemonException {
+        if (!settings.accounting().enabled()) {
+            return null;
+        }
+        try {
+            Ledger ledger = new Ledger(settings.accounting().open(settings.dataDir()), settings.accounting().retention(),
+                    metrics::metered);
+            opened.add(ledger, ledger::close);
+            metrics.watch(ledger);
+            LOG.info("accounting in {}; job records kept {} days", ledger.describe(),
+                    settings.accounting().retention().toDays());
+            return ledger;
+        } catch (io.grove.accounting.AccountingException e) {
+            throw new DaemonException(e.getMessage(), e);
+        }
+    }
+
+    /** A snapshot with the records the ledger has not written yet, whose events the snapshot drops. */
+    private static Revival.Captured withLedger(Revival.Captured snapshot, Ledger ledger) {
+        if (ledger == null) {
+            return snapshot;
+        }
+        List<io.grove.core.accounting.JobRecord> jobs = ledger.unwrittenJobs();
+        List<io.grove.core.accounting.OperationRecord> operations = ledger.unwrittenOperations();
+        return jobs.isEmpty() && operations.isEmpty() ? snapshot
+                : snapshot.with(new io.grove.server.state.JournalEvent.LedgerPending(jobs, operations));
     }
 
     /** The scheduler's thread, the node endpoint, the API, the pools-file watch, then the timers. */
@@ -274,7 +321,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             return t;
         });
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role, writeAhead);
+                nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role, writeAhead, recovered.ledger());
         daemon.schedule();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs; "
                 + "network over {}", settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
@@ -333,6 +380,9 @@ public final class SchedulerDaemon implements AutoCloseable {
                 cluster.publishFairShare(update);
             }
             metrics.refresh(cluster, clock.now());
+            if (ledger != null) {
+                ledger.meter(cluster, clock.now());
+            }
             return null;
         }).join();
     }
@@ -371,7 +421,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             // queued from the loop, so that every event after the snapshot is appended after it
             loop.call(cluster -> {
                 long started = System.nanoTime();
-                Revival.Captured snapshot = Revival.capture(cluster, clock.now());
+                Revival.Captured snapshot = withLedger(Revival.capture(cluster, clock.now()), ledger);
                 lastSnapshotRecords = snapshot.size();
                 LOG.info("compacting the journal: a snapshot of {} records captured in {} ms on the scheduler thread",
                         snapshot.size(), (System.nanoTime() - started) / 1_000_000);
@@ -431,13 +481,19 @@ public final class SchedulerDaemon implements AutoCloseable {
         try {
             if (snapshot) {
                 loop.call(cluster -> {
-                    Revival.Captured captured = Revival.capture(cluster, clock.now());
+                    if (ledger != null) {
+                        ledger.drainMetering();
+                    }
+                    Revival.Captured captured = withLedger(Revival.capture(cluster, clock.now()), ledger);
                     return journal.compact(writeAhead.withInFlight(captured::events));
                 }).thenCompose(done -> done)
                         .get(10, TimeUnit.SECONDS);
             }
         } catch (Exception e) {
-            LOG.warn("final snapshot failed; the journal has everything anyway", e);
+            LOG.warn("final snapshot not taken ({}); the journal has everything anyway", e.toString());
+        }
+        if (ledger != null) {
+            ledger.close(Duration.ofSeconds(5));
         }
         loop.close();
         journal.close();

@@ -82,6 +82,44 @@ public final class SchedulerMetrics {
                 .register(registry);
     }
 
+    /** The ledger's records written, its failed writes and what waits to be written. */
+    public void watch(io.grove.server.accounting.Ledger ledger) {
+        io.micrometer.core.instrument.FunctionCounter.builder("grove.accounting.records.written", ledger,
+                io.grove.server.accounting.Ledger::written)
+                .description("job and operation records written to the accounting database").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("grove.accounting.write.failures", ledger,
+                io.grove.server.accounting.Ledger::failures)
+                .description("writes the accounting database refused (each is tried again)").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("grove.accounting.waiting", ledger, io.grove.server.accounting.Ledger::waiting)
+                .description("job and operation records not yet written to the accounting database").register(registry);
+    }
+
+    /** Resource-seconds metered, per tree, pool, kind and resource, since the daemon started. */
+    private final java.util.Map<java.util.List<String>, double[]> metered = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Metering's rows as they go to the database: the counters {@code grove_pool_resource_seconds_total} (scheduler thread). */
+    public void metered(java.util.List<io.grove.core.accounting.HourlyUsage> rows) {
+        for (io.grove.core.accounting.HourlyUsage row : rows) {
+            for (io.grove.core.resource.ResourceType r : io.grove.core.resource.ResourceType.values()) {
+                double seconds = row.get(r);
+                if (seconds == 0) {
+                    continue;
+                }
+                java.util.List<String> key = java.util.List.of(row.tree(), row.pool(), r.key(), row.kind().key());
+                double[] total = metered.computeIfAbsent(key, k -> {
+                    double[] held = new double[1];
+                    io.micrometer.core.instrument.FunctionCounter.builder("grove.pool.resource.seconds", held, v -> v[0])
+                            .description("a pool's resource-seconds by kind (used, fair_share, strong_guarantee, "
+                                    + "resource_flow, burst_guarantee), in the resource's units")
+                            .tags("tree", k.get(0), "pool", k.get(1), "resource", k.get(2), "kind", k.get(3))
+                            .register(registry);
+                    return held;
+                });
+                total[0] += seconds;
+            }
+        }
+    }
+
     public void heartbeat(Decision decision, long nanos) {
         heartbeats.increment();
         heartbeatLatency.record(nanos, TimeUnit.NANOSECONDS);

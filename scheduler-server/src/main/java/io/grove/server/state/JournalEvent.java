@@ -22,7 +22,8 @@ import java.util.Set;
     @JsonSubTypes.Type(value = JournalEvent.JobEnded.class, name = "job_ended"),
     @JsonSubTypes.Type(value = JournalEvent.OperationFinished.class, name = "operation_finished"),
     @JsonSubTypes.Type(value = JournalEvent.Progress.class, name = "progress"),
-    @JsonSubTypes.Type(value = JournalEvent.IntegralVolumes.class, name = "integral_volumes")
+    @JsonSubTypes.Type(value = JournalEvent.IntegralVolumes.class, name = "integral_volumes"),
+    @JsonSubTypes.Type(value = JournalEvent.LedgerPending.class, name = "ledger_pending")
 })
 public sealed interface JournalEvent {
 
@@ -67,6 +68,18 @@ public sealed interface JournalEvent {
     record IntegralVolumes(String tree, Map<String, IntegralState> pools, long at) implements JournalEvent {
         public IntegralVolumes {
             pools = Map.copyOf(pools);
+        }
+    }
+
+    /**
+     * In a snapshot: the job and operation records the ledger had not written to the accounting
+     * database yet, whose ends the snapshot drops; written again at revival, kept once.
+     */
+    record LedgerPending(java.util.List<io.grove.core.accounting.JobRecord> jobs,
+            java.util.List<io.grove.core.accounting.OperationRecord> operations) implements JournalEvent {
+        public LedgerPending {
+            jobs = jobs == null ? java.util.List.of() : java.util.List.copyOf(jobs);
+            operations = operations == null ? java.util.List.of() : java.util.List.copyOf(operations);
         }
     }
 }

@@ -28,8 +28,29 @@ public final class Revival {
     private Revival() {
     }
 
-    /** What a replay found. */
-    public record Outcome(int operations, int runningJobs, long highestOperationNumber) {
+    /**
+     * What a replay found.
+     *
+     * @param endedJobs the jobs whose ends were replayed (since the last snapshot), for the ledger
+     * @param ledgerPending the records the ledger had not written when the last snapshot was taken
+     */
+    public record Outcome(int operations, int runningJobs, long highestOperationNumber, List<Job> endedJobs,
+            List<JournalEvent.LedgerPending> ledgerPending) {
+
+        public Outcome(int operations, int runningJobs, long highestOperationNumber) {
+            this(operations, runningJobs, highestOperationNumber, List.of(), List.of());
+        }
+
+        /** The operations that are finished (their records are written again, and kept once). */
+        public List<Operation> finished(Cluster cluster) {
+            List<Operation> finished = new ArrayList<>();
+            for (Operation operation : cluster.registry().operations()) {
+                if (operation.state().isFinished()) {
+                    finished.add(operation);
+                }
+            }
+            return finished;
+        }
     }
 
     /**
@@ -38,6 +59,8 @@ public final class Revival {
      */
     public static Outcome replay(Cluster cluster, List<JournalEvent> events, Instant now) {
         long highest = 0;
+        List<Job> ended = new ArrayList<>();
+        List<JournalEvent.LedgerPending> pending = new ArrayList<>();
         Map<String, Map<String, IntegralState>> volumes = new HashMap<>();
         for (JournalEvent event : events) {
             try {
@@ -60,9 +83,12 @@ public final class Revival {
                                 started.attempt(), started.nodeId(), started.tree(), Instant.ofEpochMilli(started.at()),
                                 started.startedByPreempting(), started.preemptorFairShare(), now);
                     }
-                } else if (event instanceof JournalEvent.JobEnded ended) {
-                    cluster.replayJobEnd(ended.jobId(), ended.state(), Instant.ofEpochMilli(ended.at()), ended.reason(),
-                            ended.message());
+                } else if (event instanceof JournalEvent.JobEnded end) {
+                    Job job = cluster.registry().runningJob(end.jobId());
+                    if (cluster.replayJobEnd(end.jobId(), end.state(), Instant.ofEpochMilli(end.at()), end.reason(),
+                            end.message())) {
+                        ended.add(job);
+                    }
                 } else if (event instanceof JournalEvent.OperationFinished finished) {
                     cluster.registry().restoreFinished(finished.id(), finished.state(), Instant.ofEpochMilli(finished.at()),
                             finished.message(), finished.completed(), finished.failed(), finished.aborted());
@@ -70,6 +96,8 @@ public final class Revival {
                     cluster.registry().restoreProgress(progress.id(), progress.progress());
                 } else if (event instanceof JournalEvent.IntegralVolumes saved) {
                     volumes.put(saved.tree(), saved.pools());
+                } else if (event instanceof JournalEvent.LedgerPending records) {
+                    pending.add(records);
                 }
             } catch (SubmitException | IllegalStateException | IllegalArgumentException e) {
                 LOG.warn("journal: skipped {}: {}", event.getClass().getSimpleName(), e.getMessage());
@@ -82,7 +110,7 @@ public final class Revival {
                 operations++;
             }
         }
-        return new Outcome(operations, cluster.registry().runningJobCount(), highest);
+        return new Outcome(operations, cluster.registry().runningJobCount(), highest, ended, pending);
     }
 
     /** The number in an id {@code op-<n>}, or 0. */
@@ -147,6 +175,13 @@ public final class Revival {
         private Captured(List<Object> parts, int size) {
             this.parts = parts;
             this.size = size;
+        }
+
+        /** This snapshot with one more event at its end. */
+        public Captured with(JournalEvent extra) {
+            List<Object> more = new ArrayList<>(parts);
+            more.add(extra);
+            return new Captured(more, size + 1);
         }
 
         /** How many events {@link #events} gives. */

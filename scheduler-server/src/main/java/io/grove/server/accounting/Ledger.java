@@ -1,0 +1,362 @@
+package io.grove.server.accounting;
+
+import io.grove.accounting.AccountingBatch;
+import io.grove.accounting.AccountingException;
+import io.grove.accounting.AccountingStore;
+import io.grove.core.accounting.HourlyUsage;
+import io.grove.core.accounting.JobRecord;
+import io.grove.core.accounting.Metering;
+import io.grove.core.accounting.OperationRecord;
+import io.grove.core.accounting.PoolSamples;
+import io.grove.core.cluster.Cluster;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes what accounting keeps off the scheduler's thread: a job's or an operation's record when it
+ * ends, and every {@link #METER_EVERY} the pools' metering, are queued there in order; one thread
+ * of the ledger's writes them in batches, each in one transaction, retrying a batch the database
+ * refused until it takes it (nothing is dropped, order is kept). A job record is kept once however
+ * often it is written, so what a crash leaves unwritten is written again at revival: the ends the
+ * journal replays ({@link #replayed(List, List, Cluster)}), and what a snapshot kept of the records
+ * not yet written when it dropped their events ({@link #unwrittenJobs}).
+ */
+public final class Ledger implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Ledger.class);
+
+    /** How often the pools are sampled for metering. */
+    public static final Duration METER_EVERY = Duration.ofSeconds(10);
+    /** How often metering's rows go to the database. */
+    public static final Duration WRITE_METERING_EVERY = Duration.ofSeconds(60);
+    /** The most items one transaction takes. */
+    static final int BATCH = 5_000;
+    /** How often old records are removed. */
+    static final Duration EXPIRE_EVERY = Duration.ofHours(1);
+
+    private sealed interface Item permits JobItem, OperationItem, MeteringItem, BarrierItem {
+    }
+
+    private record JobItem(JobRecord record) implements Item {
+    }
+
+    private record OperationItem(OperationRecord record) implements Item {
+    }
+
+    private record MeteringItem(String tree, List<HourlyUsage> rows, long expected, long next) implements Item {
+    }
+
+    private record BarrierItem(CompletableFuture<Void> done) implements Item {
+    }
+
+    private final AccountingStore store;
+    private final Duration retention;
+    private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
+    /** Job and operation items given and not yet written, in order: the writer takes written ones off the head. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Item> unwritten = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Thread writer;
+    private volatile boolean closed;
+    /** Set by the writer when a tree's mark moved under it: the scheduler's side resumes from the database's. */
+    private final Map<String, Long> resync = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Consumer<List<HourlyUsage>> metered;
+
+    // the scheduler's thread only
+    private final Map<String, Metering> meters = new HashMap<>();
+    private final Map<String, Long> expected = new HashMap<>();
+    private Instant lastSample;
+    private Instant lastMeteringWrite;
+
+    // counters, any thread
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private volatile String lastFailure;
+
+    /**
+     * @param metered told of every metering row drained (on the scheduler's thread), for the counters
+     */
+    public Ledger(AccountingStore store, Duration retention, Consumer<List<HourlyUsage>> metered) {
+        this.store = store;
+        this.retention = retention;
+        this.metered = metered;
+        Map<String, Long> marks;
+        try {
+            marks = store.marks();
+        } catch (AccountingException e) {
+            LOG.warn("accounting: cannot read where metering left off ({}); it resumes when the database answers",
+                    e.getMessage());
+            marks = Map.of();
+        }
+        marks.forEach((tree, mark) -> expected.put(tree, mark));
+        this.writer = new Thread(this::writeLoop, "grove-ledger");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    public String describe() {
+        return store.describe();
+    }
+
+    public AccountingStore store() {
+        return store;
+    }
+
+    // ---------------------------------------------------------------- the scheduler's thread
+
+    /** A job ended (on the scheduler's thread). */
+    public void jobEnded(Job job, Cluster cluster) {
+        Operation operation = cluster.registry().operation(job.operationId());
+        give(new JobItem(JobRecord.of(job, operation, cluster.registry().pools(job.tree()))));
+    }
+
+    private void give(Item item) {
+        unwritten.add(item);
+        queue.add(item);
+    }
+
+    /** An operation finished (on the scheduler's thread). */
+    public void operationFinished(Operation operation) {
+        give(new OperationItem(OperationRecord.of(operation)));
+    }
+
+    /** Records a snapshot kept from a crash: written again, kept once (on the scheduler's thread). */
+    public void replayed(List<JobRecord> jobs, List<OperationRecord> operations) {
+        jobs.forEach(job -> give(new JobItem(job)));
+        operations.forEach(operation -> give(new OperationItem(operation)));
+    }
+
+    /**
+     * The job and operation records given and not yet written (on the scheduler's thread, as a
+     * snapshot is taken): the snapshot keeps them, since it drops the events they came from.
+     */
+    public List<JobRecord> unwrittenJobs() {
+        List<JobRecord> jobs = new ArrayList<>();
+        for (Item item : unwritten) {
+            if (item instanceof JobItem job) {
+                jobs.add(job.record());
+            }
+        }
+        return jobs;
+    }
+
+    /** As {@link #unwrittenJobs}, for operations. */
+    public List<OperationRecord> unwrittenOperations() {
+        List<OperationRecord> operations = new ArrayList<>();
+        for (Item item : unwritten) {
+            if (item instanceof OperationItem operation) {
+                operations.add(operation.record());
+            }
+        }
+        return operations;
+    }
+
+    /**
+     * What the journal replayed at revival: jobs that ended and operations that finished since
+     * the last snapshot, which a crash may have kept from the database. Written again; kept once.
+     */
+    public void replayed(List<Job> jobs, List<Operation> operations, Cluster cluster) {
+        jobs.forEach(job -> jobEnded(job, cluster));
+        operations.forEach(this::operationFinished);
+    }
+
+    /**
+     * Samples every tree's pools at most every {@link #METER_EVERY}, and queues what was metered
+     * every {@link #WRITE_METERING_EVERY} (on the scheduler's thread, after a fair-share update).
+     */
+    public void meter(Cluster cluster, Instant now) {
+        resync.forEach((tree, mark) -> {
+            meters.put(tree, new Metering(tree, mark));
+            expected.put(tree, mark);
+            resync.remove(tree);
+        });
+        if (lastSample != null && now.isBefore(lastSample.plus(METER_EVERY))) {
+            return;
+        }
+        lastSample = now;
+        for (String tree : cluster.treeNames()) {
+            meters.computeIfAbsent(tree, t -> new Metering(t, expected.getOrDefault(t, -1L)))
+                    .sample(now.toEpochMilli(), PoolSamples.of(cluster, tree));
+        }
+        if (lastMeteringWrite == null || !now.isBefore(lastMeteringWrite.plus(WRITE_METERING_EVERY))) {
+            lastMeteringWrite = now;
+            drainMetering();
+        }
+    }
+
+    /** Queues what every tree metered since the last time (on the scheduler's thread). */
+    public void drainMetering() {
+        for (Metering meter : meters.values()) {
+            if (meter.meteredUntil() < 0) {
+                continue;
+            }
+            List<HourlyUsage> rows = meter.drain();
+            long from = expected.getOrDefault(meter.tree(), -1L);
+            if (rows.isEmpty() && from == meter.meteredUntil()) {
+                continue;
+            }
+            metered.accept(rows);
+            queue.add(new MeteringItem(meter.tree(), rows, from, meter.meteredUntil()));
+            expected.put(meter.tree(), meter.meteredUntil());
+        }
+    }
+
+    /** Completes once everything queued before it is in the database. */
+    public CompletableFuture<Void> barrier() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        queue.add(new BarrierItem(done));
+        return done;
+    }
+
+    // ---------------------------------------------------------------- the ledger's thread
+
+    private void writeLoop() {
+        List<Item> batch = new ArrayList<>();
+        long backoffMs = 100;
+        long lastExpiry = 0;
+        while (!closed || !queue.isEmpty()) {
+            try {
+                if (batch.isEmpty()) {
+                    Item first = queue.poll(200, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                        lastExpiry = expireIfDue(lastExpiry);
+                        continue;
+                    }
+                    batch.add(first);
+                    queue.drainTo(batch, BATCH - 1);
+                }
+                write(batch);
+                batch.clear();
+                backoffMs = 100;
+                lastExpiry = expireIfDue(lastExpiry);
+            } catch (AccountingException e) {
+                failures.incrementAndGet();
+                lastFailure = e.getMessage();
+                LOG.warn("accounting: a write of {} records failed ({}); it is tried again in {} ms", batch.size(),
+                        e.getMessage(), backoffMs);
+                if (closed) {
+                    break;
+                }
+                sleep(backoffMs);
+                backoffMs = Math.min(10_000, backoffMs * 2);
+            } catch (InterruptedException e) {
+                if (closed) {
+                    break;
+                }
+            } catch (RuntimeException e) {
+                LOG.error("accounting: the ledger's writer failed", e);
+                sleep(1000);
+            }
+        }
+    }
+
+    private void write(List<Item> items) throws AccountingException {
+        List<JobRecord> jobs = new ArrayList<>();
+        List<OperationRecord> operations = new ArrayList<>();
+        List<HourlyUsage> hours = new ArrayList<>();
+        Map<String, long[]> marks = new LinkedHashMap<>();
+        List<CompletableFuture<Void>> barriers = new ArrayList<>();
+        for (Item item : items) {
+            if (item instanceof JobItem job) {
+                jobs.add(job.record());
+            } else if (item instanceof OperationItem operation) {
+                operations.add(operation.record());
+            } else if (item instanceof MeteringItem metering) {
+                hours.addAll(metering.rows());
+                long[] mark = marks.get(metering.tree());
+                marks.put(metering.tree(), new long[] {mark == null ? metering.expected() : mark[0], metering.next()});
+            } else if (item instanceof BarrierItem barrier) {
+                barriers.add(barrier.done());
+            }
+        }
+        List<String> moved = store.write(new AccountingBatch(jobs, operations, hours, marks));
+        written.addAndGet(jobs.size() + operations.size());
+        for (int i = jobs.size() + operations.size(); i > 0; i--) {
+            unwritten.poll();
+        }
+        if (!moved.isEmpty()) {
+            Map<String, Long> now = store.marks();
+            for (String tree : moved) {
+                LOG.warn("accounting: tree {}'s metering was moved on by another writer; it resumes from there", tree);
+                resync.put(tree, now.getOrDefault(tree, -1L));
+            }
+        }
+        barriers.forEach(done -> done.complete(null));
+    }
+
+    private long expireIfDue(long last) {
+        long now = System.currentTimeMillis();
+        if (now - last < EXPIRE_EVERY.toMillis()) {
+            return last;
+        }
+        try {
+            int removed = store.expire(now - retention.toMillis());
+            if (removed > 0) {
+                LOG.info("accounting: {} job and operation records older than {} removed", removed, retention);
+            }
+        } catch (AccountingException e) {
+            LOG.warn("accounting: cannot remove old records: {}", e.getMessage());
+        }
+        return now;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Records written, writes that failed, the last failure, items waiting. */
+    public long written() {
+        return written.get();
+    }
+
+    public long failures() {
+        return failures.get();
+    }
+
+    public String lastFailure() {
+        return lastFailure;
+    }
+
+    public int waiting() {
+        return unwritten.size();
+    }
+
+    /** Writes what is queued (for up to {@code wait}), then stops and closes the database. */
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(30));
+    }
+
+    public void close(Duration wait) {
+        try {
+            barrier().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOG.warn("accounting: {} records could not be written before the stop; the journal keeps them for the next "
+                    + "start", queue.size());
+        }
+        closed = true;
+        writer.interrupt();
+        try {
+            writer.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        store.close();
+    }
+}
