@@ -83,7 +83,7 @@ public final class JdbcAccountingStore implements AccountingStore {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("PRAGMA journal_mode=WAL");
                 statement.execute("PRAGMA synchronous=FULL");
-                statement.execute("PRAGMA busy_timeout=10000");
+                statement.execute("PRAGMA busy_timeout=2000");
             }
         }
         return connection;

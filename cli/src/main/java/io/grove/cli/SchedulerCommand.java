@@ -131,6 +131,24 @@ final class SchedulerCommand implements Callable<Integer> {
                     + "(default: the --bind address, or this machine's name when binding every address)")
     String advertise;
 
+    @Option(names = "--accounting-db", paramLabel = "URL", description = "where the job ledger and the pools' metering "
+            + "live: jdbc:postgresql://HOST:PORT/DB (every scheduler of a group names the same) or jdbc:sqlite:PATH "
+            + "(default: SQLite in DATA_DIR/accounting.db)")
+    String accountingDb;
+
+    @Option(names = "--accounting-user", paramLabel = "USER", description = "the accounting database's user")
+    String accountingUser;
+
+    @Option(names = "--accounting-password-file", paramLabel = "FILE", description = "a file holding its password (0600)")
+    Path accountingPasswordFile;
+
+    @Option(names = "--accounting-retention", defaultValue = "90d", paramLabel = "DURATION",
+            description = "how long job and operation records are kept; hourly usage is kept (default: ${DEFAULT-VALUE})")
+    String accountingRetention;
+
+    @Option(names = "--no-accounting", description = "keep no job ledger and no metering")
+    boolean noAccounting;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -147,7 +165,9 @@ final class SchedulerCommand implements Callable<Integer> {
                                     httpTlsCert == null ? null : new Tls(httpTlsCert, httpTlsKey, null))
                             .withUnauthenticatedNodes(allowUnauthenticatedNodes))
                     .withNodeConnectionsPerAddress(nodeConnectionsPerAddress)
-                    .withHttpLimits(io.grove.http.HttpLimits.API.withConnections(httpConnections, httpConnectionsPerAddress));
+                    .withHttpLimits(io.grove.http.HttpLimits.API.withConnections(httpConnections, httpConnectionsPerAddress))
+                    .withAccounting(new io.grove.server.accounting.AccountingSettings(accountingDb, accountingUser,
+                            accountingPasswordFile, Durations.parse(accountingRetention), !noAccounting));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
             return 2;

@@ -247,7 +247,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         try {
             Ledger ledger = new Ledger(settings.accounting().open(settings.dataDir()), settings.accounting().retention(),
-                    metrics::metered);
+                    settings.accounting().meterEvery(), settings.accounting().writeMeteringEvery(), metrics::metered);
             opened.add(ledger, ledger::close);
             metrics.watch(ledger);
             LOG.info("accounting in {}; job records kept {} days", ledger.describe(),
@@ -304,7 +304,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         Authenticator handler = new Authenticator(secured.tokens(), secured.audit(), clock,
                 new Api(loop, journal, writeAhead, clock, reloader, metrics, numbers, addresses, secured.audit(),
-                        secured.nodeToken(), role::health));
+                        secured.nodeToken(), role::health, recovered.ledger()));
         ApiServer apiServer = null;
         if (role.apiHost() == null) {
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,

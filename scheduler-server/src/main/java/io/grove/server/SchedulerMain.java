@@ -60,8 +60,12 @@ public final class SchedulerMain {
         String zookeeper = null;
         String root = ZkLayout.DEFAULT_ROOT;
         Duration session = HaSettings.DEFAULT_SESSION_TIMEOUT;
+        String accountingDb = null;
+        long compactAfter = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
+                case "--accounting-db" -> accountingDb = args[i + 1];
+                case "--compact-after-records" -> compactAfter = Long.parseLong(args[i + 1]);
                 case "--zookeeper" -> zookeeper = args[i + 1];
                 case "--zookeeper-root" -> root = args[i + 1];
                 case "--zookeeper-session-timeout-ms" -> session = Duration.ofMillis(Long.parseLong(args[i + 1]));
@@ -77,7 +81,11 @@ public final class SchedulerMain {
             throw new IOException("usage: SchedulerMain --config FILE --data-dir DIR [--node-port N] [--http-port N]");
         }
         DaemonSettings defaults = DaemonSettings.defaults(config, data);
-        DaemonSettings settings = defaults.withPorts(nodePort, httpPort).withPeriods(defaults.heartbeatPeriod(), update);
+        DaemonSettings settings = defaults.withPorts(nodePort, httpPort).withPeriods(defaults.heartbeatPeriod(), update)
+                .withAccounting(new io.grove.server.accounting.AccountingSettings(accountingDb, null, null, null, true));
+        if (compactAfter > 0) {
+            settings = settings.toBuilder().compactAfterRecords(compactAfter).build();
+        }
         if (zookeeper == null) {
             run(settings);
         } else {

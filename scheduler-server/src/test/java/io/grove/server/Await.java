@@ -22,4 +22,22 @@ public final class Await {
             LockSupport.parkNanos(5_000_000);
         }
     }
+
+    /** A condition that may throw (an HTTP call): what it throws fails the test. */
+    public interface Check {
+        boolean test() throws Exception;
+    }
+
+    /** {@link #until} for a condition that may throw. */
+    public static void untilChecked(String what, Check condition) {
+        until(what, (BooleanSupplier) () -> {
+            try {
+                return condition.test();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(what + ": " + e, e);
+            }
+        });
+    }
 }

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes what accounting keeps off the scheduler's thread: a job's or an operation's record when it
- * ends, and every {@link #METER_EVERY} the pools' metering, are queued there in order; one thread
+ * ends, and every {@link #METER_EVERY} (by default) the pools' metering, are queued there in order; one thread
  * of the ledger's writes them in batches, each in one transaction, retrying a batch the database
  * refused until it takes it (nothing is dropped, order is kept). A job record is kept once however
  * often it is written, so what a crash leaves unwritten is written again at revival: the ends the
@@ -65,6 +65,8 @@ public final class Ledger implements AutoCloseable {
 
     private final AccountingStore store;
     private final Duration retention;
+    private final Duration meterEvery;
+    private final Duration writeMeteringEvery;
     private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
     /** Job and operation items given and not yet written, in order: the writer takes written ones off the head. */
     private final java.util.concurrent.ConcurrentLinkedQueue<Item> unwritten = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -89,8 +91,19 @@ public final class Ledger implements AutoCloseable {
      * @param metered told of every metering row drained (on the scheduler's thread), for the counters
      */
     public Ledger(AccountingStore store, Duration retention, Consumer<List<HourlyUsage>> metered) {
+        this(store, retention, METER_EVERY, WRITE_METERING_EVERY, metered);
+    }
+
+    /**
+     * @param meterEvery how often the pools are sampled
+     * @param writeMeteringEvery how often what was metered is queued for the database
+     */
+    public Ledger(AccountingStore store, Duration retention, Duration meterEvery, Duration writeMeteringEvery,
+            Consumer<List<HourlyUsage>> metered) {
         this.store = store;
         this.retention = retention;
+        this.meterEvery = meterEvery;
+        this.writeMeteringEvery = writeMeteringEvery;
         this.metered = metered;
         Map<String, Long> marks;
         try {
@@ -173,8 +186,8 @@ public final class Ledger implements AutoCloseable {
     }
 
     /**
-     * Samples every tree's pools at most every {@link #METER_EVERY}, and queues what was metered
-     * every {@link #WRITE_METERING_EVERY} (on the scheduler's thread, after a fair-share update).
+     * Samples every tree's pools at most every {@code meterEvery}, and queues what was metered
+     * every {@code writeMeteringEvery} (on the scheduler's thread, after a fair-share update).
      */
     public void meter(Cluster cluster, Instant now) {
         resync.forEach((tree, mark) -> {
@@ -182,7 +195,7 @@ public final class Ledger implements AutoCloseable {
             expected.put(tree, mark);
             resync.remove(tree);
         });
-        if (lastSample != null && now.isBefore(lastSample.plus(METER_EVERY))) {
+        if (lastSample != null && now.isBefore(lastSample.plus(meterEvery))) {
             return;
         }
         lastSample = now;
@@ -190,7 +203,7 @@ public final class Ledger implements AutoCloseable {
             meters.computeIfAbsent(tree, t -> new Metering(t, expected.getOrDefault(t, -1L)))
                     .sample(now.toEpochMilli(), PoolSamples.of(cluster, tree));
         }
-        if (lastMeteringWrite == null || !now.isBefore(lastMeteringWrite.plus(WRITE_METERING_EVERY))) {
+        if (lastMeteringWrite == null || !now.isBefore(lastMeteringWrite.plus(writeMeteringEvery))) {
             lastMeteringWrite = now;
             drainMetering();
         }

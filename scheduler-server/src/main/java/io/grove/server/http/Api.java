@@ -36,7 +36,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
 
     public Api(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken,
-            Supplier<Health> health) {
+            Supplier<Health> health, io.grove.server.accounting.Ledger ledger) {
         ApiResource.Parts parts = new ApiResource.Parts(loop, journal, writeAhead, clock, config, metrics, operationNumbers,
                 new Views(addresses), audit, nodeToken);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {
@@ -47,7 +47,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 .get("/healthz", (request, params) -> Routes.done(health(health.get(), journal)))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
-                new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts))) {
+                new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts), new AccountingRoutes(parts, ledger))) {
             resource.addTo(builder);
         }
         this.routes = builder.build();
