@@ -12,7 +12,7 @@ import picocli.CommandLine;
         versionProvider = Version.class,
         description = "Grove: a cluster fair-share scheduler with pool trees.",
         subcommands = {LocalCommand.class, SubmitCommand.class, OpsCommand.class, JobsCommand.class, PoolsCommand.class,
-            NodesCommand.class, ConfigCommand.class, SchedulerCommand.class, AgentCommand.class, BrokerCommand.class,
+            NodesCommand.class, UsageCommand.class, ConfigCommand.class, SchedulerCommand.class, AgentCommand.class, BrokerCommand.class,
             FairShareCommand.class, SimulateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
 public final class Grove implements Runnable {
 

@@ -17,8 +17,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code grove jobs ...}: an operation's jobs and their logs. */
-@Command(name = "jobs", mixinStandardHelpOptions = true, description = "Lists an operation's jobs and shows their logs.",
-        subcommands = {JobsCommand.ListJobs.class, JobsCommand.Logs.class})
+@Command(name = "jobs", mixinStandardHelpOptions = true,
+        description = "Lists an operation's jobs, shows their logs, and the history of ended jobs.",
+        subcommands = {JobsCommand.ListJobs.class, JobsCommand.Logs.class, JobsHistory.class})
 final class JobsCommand implements Runnable {
 
     @CommandLine.Spec

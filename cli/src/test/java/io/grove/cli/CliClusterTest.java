@@ -197,4 +197,30 @@ class CliClusterTest {
         GroveCliTest.Run removing = grove("config", "diff", next.toString());
         assertTrue(removing.out().contains("- pool small (tree physical)"), removing.out());
     }
+
+    @Test
+    void usageAndHistoryComeFromTheAccountingDatabase() throws Exception {
+        GroveCliTest.Run submitted = grove("submit", "--pool", "prod", "--jobs", "2", "--cpu", "0.25", "--wait", "--",
+                "exit $GROVE_JOB_INDEX");
+        String id = submitted.out().lines().findFirst().orElseThrow();
+        Await.until("both jobs in the ledger", () -> grove("jobs", "history", "--operation", id, "-o", "json").out()
+                .contains(id + "-"));
+        GroveCliTest.Run history = grove("jobs", "history", "--operation", id);
+        assertEquals(0, history.exitCode(), history.err());
+        assertTrue(history.out().startsWith("JOB"), history.out());
+        assertTrue(history.out().lines().anyMatch(l -> l.contains("failed") && l.contains("alice") && l.contains("prod")),
+                history.out());
+        GroveCliTest.Run failed = grove("jobs", "history", "--operation", id, "--state", "failed", "-o", "csv");
+        List<String> lines = failed.out().lines().toList();
+        assertTrue(lines.size() >= 2, "the failed attempts of index 1: " + failed.out());
+        assertTrue(lines.get(0).startsWith("job,operation,user"), lines.get(0));
+        lines.subList(1, lines.size()).forEach(line -> assertTrue(line.contains(",failed,1,failed,"), line));
+        GroveCliTest.Run byUser = grove("usage", "--by", "user", "--since", "1h");
+        assertEquals(0, byUser.exitCode(), byUser.err());
+        assertTrue(byUser.out().lines().anyMatch(l -> l.startsWith("alice") && l.contains("cpu")), byUser.out());
+        GroveCliTest.Run csv = grove("usage", "--by", "user", "--since", "1h", "--resource", "cpu", "-o", "csv");
+        assertTrue(csv.out().startsWith("USER,RESOURCE,USED\r\nalice,cpu,"), csv.out());
+        GroveCliTest.Run bad = grove("usage", "--since", "yesterday");
+        assertTrue(bad.exitCode() != 0 && bad.err().contains("'since' must be a time ago"), bad.err());
+    }
 }

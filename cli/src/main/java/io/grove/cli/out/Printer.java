@@ -54,6 +54,25 @@ public final class Printer {
         return false;
     }
 
+    /** Whether the output is CSV (commands that offer it say so). */
+    public boolean csv() {
+        return format.equals("csv");
+    }
+
+    /** Rows as CSV (RFC 4180: a field with a comma, a quote or a line break is quoted). */
+    public void printCsv(java.util.List<java.util.List<String>> rows) {
+        for (java.util.List<String> row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < row.size(); i++) {
+                String field = row.get(i) == null ? "" : row.get(i);
+                line.append(i == 0 ? "" : ",");
+                line.append(field.matches("[^,\"\r\n]*") ? field : "\"" + field.replace("\"", "\"\"") + "\"");
+            }
+            out.print(line.append("\r\n"));
+        }
+        out.flush();
+    }
+
     public void print(Table table) {
         out.print(table.render(WIDTH, style));
         out.flush();

@@ -1,0 +1,125 @@
+package io.grove.cli;
+
+import io.grove.api.UsageReport;
+import io.grove.cli.client.CliException;
+import io.grove.cli.client.ExitCodes;
+import io.grove.cli.client.SchedulerClient;
+import io.grove.cli.out.Printer;
+import io.grove.cli.out.Table;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code grove usage}: resource-hours used, guaranteed and fair, like {@code sreport}. */
+@Command(name = "usage", mixinStandardHelpOptions = true,
+        description = {"Resource-hours used, guaranteed and fair in a period, from the accounting database.",
+            "",
+            "By pool or tree: used, fair share, strong guarantee, integral resource flow and burst guarantee, from the",
+            "pools' hourly metering. By user or operation: what their jobs used.",
+            "",
+            "Examples:",
+            "  grove usage --since 30d",
+            "  grove usage --by user --pool research --since 2026-10-01 --until 2026-11-01 -o csv",
+            "  grove usage --by tree --resource cpu,gpu"})
+final class UsageCommand extends ClientCommand {
+
+    @Option(names = "--by", defaultValue = "pool", paramLabel = "GROUP", description = "pool, tree, user or operation "
+            + "(default: ${DEFAULT-VALUE})")
+    String by;
+
+    @Option(names = "--pool", description = "only this pool")
+    String pool;
+
+    @Option(names = "--tree", description = "only this tree")
+    String tree;
+
+    @Option(names = "--owner", paramLabel = "USER", description = "only this user (by user or operation; --user says who you are)")
+    String user;
+
+    @Option(names = "--since", defaultValue = "30d", paramLabel = "WHEN", description = "7d, 24h, a date (UTC) or an instant "
+            + "(default: ${DEFAULT-VALUE})")
+    String since;
+
+    @Option(names = "--until", paramLabel = "WHEN", description = "the same forms (default: now)")
+    String until;
+
+    @Option(names = "--resource", defaultValue = "cpu,gpu,memory", split = ",", paramLabel = "R,...",
+            description = "the resources shown (default: ${DEFAULT-VALUE})")
+    List<String> resources;
+
+    static final List<String> KINDS = List.of("used", "fair_share", "strong_guarantee", "resource_flow", "burst_guarantee");
+
+    @Override
+    int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+        StringBuilder path = new StringBuilder("/usage?by=").append(encode(by)).append("&since=").append(encode(since));
+        for (String[] param : new String[][] {{"until", until}, {"pool", pool}, {"tree", tree}, {"user", user}}) {
+            if (param[1] != null) {
+                path.append('&').append(param[0]).append('=').append(encode(param[1]));
+            }
+        }
+        UsageReport report = scheduler.get(path.toString(), UsageReport.class);
+        if (printer.data(report)) {
+            return ExitCodes.OK;
+        }
+        boolean pools = by.equals("pool") || by.equals("tree");
+        List<String> kinds = pools ? KINDS : List.of("used");
+        List<List<String>> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(pools ? List.of("TREE", by.toUpperCase(Locale.ROOT)) : List.of(by.toUpperCase(Locale.ROOT)));
+        header.add("RESOURCE");
+        kinds.forEach(kind -> header.add(kind.toUpperCase(Locale.ROOT)));
+        for (UsageReport.Row row : report.rows()) {
+            for (String resource : resources) {
+                List<String> line = new ArrayList<>(pools ? List.of(row.tree(), row.key()) : List.of(String.valueOf(row.key())));
+                line.add(unit(resource));
+                boolean any = false;
+                for (String kind : kinds) {
+                    Map<String, Double> hours = row.hours().get(kind);
+                    double value = hours == null ? 0 : hours.getOrDefault(resource, 0.0) / scale(resource);
+                    any |= value != 0;
+                    line.add(printer.csv() ? Double.toString(value) : String.format(Locale.ROOT, "%,.1f", value));
+                }
+                if (any || printer.csv()) {
+                    rows.add(line);
+                }
+            }
+        }
+        if (printer.csv()) {
+            List<List<String>> all = new ArrayList<>();
+            all.add(header);
+            all.addAll(rows);
+            printer.printCsv(all);
+            return ExitCodes.OK;
+        }
+        if (rows.isEmpty()) {
+            printer.println("no usage recorded from " + report.since() + " to " + report.until());
+            return ExitCodes.OK;
+        }
+        Table.Column[] columns = new Table.Column[header.size()];
+        for (int i = 0; i < columns.length; i++) {
+            columns[i] = i < (pools ? 3 : 2) ? Table.text(header.get(i)) : Table.number(header.get(i));
+        }
+        Table table = new Table(columns);
+        rows.forEach(line -> table.row(line.toArray(new String[0])));
+        printer.println("resource-hours from " + report.since() + " to " + report.until());
+        printer.print(table);
+        return ExitCodes.OK;
+    }
+
+    /** Memory in GiB-hours; the others in their own hours. */
+    private static double scale(String resource) {
+        return resource.equals("memory") ? 1L << 30 : 1;
+    }
+
+    private static String unit(String resource) {
+        return resource.equals("memory") ? "memory (GiB)" : resource;
+    }
+
+    static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+}
