@@ -314,30 +314,41 @@ public final class JdbcAccountingStore implements AccountingStore {
         long until = -Math.floorDiv(-query.untilMs(), 1000 * Metering.HOUR) * Metering.HOUR;
         long firstDay = -Math.floorDiv(-since, DAY) * DAY;
         long lastDay = Math.floorDiv(until, DAY) * DAY;
-        Map<List<String>, Map<String, double[]>> sums = new TreeMap<>((a, b) -> {
-            int tree = a.get(0).compareTo(b.get(0));
-            return tree != 0 ? tree : a.get(1).compareTo(b.get(1));
+        long bucket = query.per() == null ? 0 : query.per().equals("hour") ? Metering.HOUR : DAY;
+        Map<List<Object>, Map<String, double[]>> sums = new TreeMap<>((a, b) -> {
+            for (int i = 0; i < 3; i++) {
+                @SuppressWarnings("unchecked")
+                int c = ((Comparable<Object>) a.get(i)).compareTo(b.get(i));
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
         });
-        if (firstDay < lastDay) {
-            sum(sums, query, "pool_days", "day", firstDay, lastDay);
-            sum(sums, query, "pool_hours", "hour", since, firstDay);
-            sum(sums, query, "pool_hours", "hour", lastDay, until);
+        if (bucket != Metering.HOUR && firstDay < lastDay) {
+            sum(sums, query, "pool_days", "day", firstDay, lastDay, bucket);
+            sum(sums, query, "pool_hours", "hour", since, firstDay, bucket);
+            sum(sums, query, "pool_hours", "hour", lastDay, until, bucket);
         } else {
-            sum(sums, query, "pool_hours", "hour", since, until);
+            sum(sums, query, "pool_hours", "hour", since, until, bucket);
         }
         List<UsageRow> rows = new ArrayList<>();
-        sums.forEach((key, kinds) -> rows.add(new UsageRow(key.get(0), key.get(1), named(kinds))));
+        sums.forEach((key, kinds) -> rows.add(new UsageRow((String) key.get(0), (String) key.get(1), named(kinds),
+                bucket == 0 ? null : (Long) key.get(2))));
         return rows;
     }
 
-    private void sum(Map<List<String>, Map<String, double[]>> sums, UsageQuery query, String table, String period,
-            long from, long to) throws SQLException {
+    /** Adds the sums of a table's periods in {@code [from, to)}, by group (and by {@code bucket} seconds when above 0). */
+    private void sum(Map<List<Object>, Map<String, double[]>> sums, UsageQuery query, String table, String period,
+            long from, long to, long bucket) throws SQLException {
         if (from >= to) {
             return;
         }
         boolean byTree = query.by().equals("tree");
         String group = byTree ? "tree" : "tree, pool";
-        StringBuilder sql = new StringBuilder("SELECT ").append(byTree ? "tree, tree" : "tree, pool").append(", kind");
+        String slot = bucket == 0 ? "0" : "(" + period + " - " + period + " % " + bucket + ")";
+        StringBuilder sql = new StringBuilder("SELECT ").append(byTree ? "tree, tree" : "tree, pool").append(", ")
+                .append(slot).append(", kind");
         for (String column : RESOURCE_COLUMNS) {
             sql.append(", SUM(").append(column).append(')');
         }
@@ -351,7 +362,7 @@ public final class JdbcAccountingStore implements AccountingStore {
             sql.append(" AND pool = ?");
             args.add(query.pool());
         }
-        sql.append(" GROUP BY ").append(group).append(", kind");
+        sql.append(" GROUP BY ").append(group).append(bucket == 0 ? "" : ", " + slot).append(", kind");
         try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
             select.setLong(1, from);
             select.setLong(2, to);
@@ -360,10 +371,10 @@ public final class JdbcAccountingStore implements AccountingStore {
             }
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    double[] values = sums.computeIfAbsent(List.of(rows.getString(1), rows.getString(2)), k -> new TreeMap<>())
-                            .computeIfAbsent(rows.getString(3), k -> new double[ResourceType.COUNT]);
+                    double[] values = sums.computeIfAbsent(List.of(rows.getString(1), rows.getString(2), rows.getLong(3)),
+                            k -> new TreeMap<>()).computeIfAbsent(rows.getString(4), k -> new double[ResourceType.COUNT]);
                     for (int r = 0; r < ResourceType.COUNT; r++) {
-                        values[r] += rows.getDouble(4 + r);
+                        values[r] += rows.getDouble(5 + r);
                     }
                 }
             }

@@ -85,6 +85,13 @@ abstract class AccountingStoreContract {
         // part of a day: from its hours
         List<UsageRow> part = store().usage(new UsageQuery("tree", NOV1 + DAY + 22 * H, NOV1 + 2 * DAY + H, null, null, null));
         assertEquals((2 * 3 + 1) * 3600.0, part.get(0).seconds().get("used").get("cpu"), 1e-6, "22:00 and 23:00 at 3 cpu, 00:00 at 1");
+        // per day: Nov 1 has its last hour, Nov 2 its day, Nov 3 its first hour
+        List<UsageRow> days = store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, null, null, "day"));
+        assertEquals(List.of(NOV1 / 1000, (NOV1 + DAY) / 1000, (NOV1 + 2 * DAY) / 1000), days.stream().map(UsageRow::period).toList());
+        assertEquals(List.of(3 * 3600.0, 72 * 3600.0, 3600.0), days.stream().map(r -> r.seconds().get("used").get("cpu")).toList());
+        List<UsageRow> perHour = store().usage(new UsageQuery("pool", NOV1 + DAY, NOV1 + DAY + 3 * H, null, null, null, "hour"));
+        assertEquals(3, perHour.size(), "three hours: " + perHour);
+        assertEquals(10 * 3600.0, perHour.get(2).seconds().get("strong_guarantee").get("cpu"), 1e-6);
         // a writer whose mark is behind the database's adds nothing
         assertEquals(List.of("physical"), store().write(new AccountingBatch(List.of(), List.of(),
                 List.of(hour("etl", NOV1, MeterKind.USED, 1e9)), Map.of("physical", new long[] {NOV1, NOV1 + H}))));

@@ -222,4 +222,40 @@ class DashboardTest {
             page.close();
         }
     }
+
+    @Test
+    void theUsagePageDrawsEachPoolsDaysAgainstItsGuaranteeAndOffersThemAsCsv() throws Exception {
+        Path db;
+        try (var found = Files.walk(dir.resolve("data"))) {
+            db = found.filter(p -> p.getFileName().toString().equals("accounting.db")).findFirst().orElseThrow();
+        }
+        long today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond();
+        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+                var insert = connection.prepareStatement("INSERT INTO pool_days (tree, pool, day, kind, user_slots, cpu, gpu, "
+                        + "memory, network) VALUES ('physical', 'serving', ?, ?, 0, ?, 0, 0, 0)")) {
+            for (int d = 1; d <= 3; d++) {
+                insert.setLong(1, today - d * 86_400L);
+                insert.setString(2, "used");
+                insert.setDouble(3, d * 10 * 3600.0);
+                insert.addBatch();
+                insert.setLong(1, today - d * 86_400L);
+                insert.setString(2, "strong_guarantee");
+                insert.setDouble(3, 24 * 4 * 3600.0);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        Page page = page();
+        page.navigate(url + "/ui/#/usage");
+        Locator row = page.locator("[data-test=usage] tr[data-pool='physical:serving']");
+        assertThat(row.locator("td[data-kind=used]")).hasText("60.0");
+        assertThat(row.locator("td[data-kind=strong_guarantee]")).hasText("288.0");
+        assertThat(page.locator("svg[data-test=usage-chart]").first()).isVisible();
+        com.microsoft.playwright.Download download = page.waitForDownload(() -> page.locator("[data-test=usage-csv]").click());
+        String csv = Files.readString(download.path());
+        assertTrue(csv.startsWith("tree,pool,day,resource,used,fair_share,strong_guarantee"), csv);
+        assertTrue(csv.contains("physical,serving," + java.time.LocalDate.now(java.time.ZoneOffset.UTC).minusDays(1)
+                + ",cpu,10,0,96,0,0"), csv);
+        page.close();
+    }
 }

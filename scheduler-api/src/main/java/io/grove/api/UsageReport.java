@@ -21,7 +21,8 @@ public record UsageReport(String by, String since, String until, List<Row> rows)
      * @param hours by kind ({@code used}; for pools and trees also {@code fair_share},
      *     {@code strong_guarantee}, {@code resource_flow}, {@code burst_guarantee}), then by
      *     resource: cpu-hours, gpu-hours, memory byte-hours, user-slot-hours, network-hours
+     * @param period with {@code per=hour} or {@code per=day}, the hour's or day's start; else absent
      */
-    public record Row(String tree, String key, Map<String, Map<String, Double>> hours) {
+    public record Row(String tree, String key, Map<String, Map<String, Double>> hours, String period) {
     }
 }

@@ -61,9 +61,10 @@ final class AccountingRoutes extends ApiResource {
         String tree = request.query().get("tree");
         String pool = request.query().get("pool");
         String user = request.query().get("user");
+        String per = request.query().get("per");
         UsageQuery query;
         try {
-            query = new UsageQuery(by, since, until, tree, pool, user);
+            query = new UsageQuery(by, since, until, tree, pool, user, per);
         } catch (IllegalArgumentException e) {
             throw new ApiException(400, "BAD_PARAMETER", e.getMessage(), Map.of());
         }
@@ -76,7 +77,8 @@ final class AccountingRoutes extends ApiResource {
             try {
                 List<UsageReport.Row> rows = new ArrayList<>();
                 for (UsageRow row : ledger.store().usage(asked)) {
-                    rows.add(new UsageReport.Row(row.tree(), row.key(), hours(row.seconds())));
+                    rows.add(new UsageReport.Row(row.tree(), row.key(), hours(row.seconds()),
+                            row.period() == null ? null : Instant.ofEpochSecond(row.period()).toString()));
                 }
                 return ApiResponse.ok(new UsageReport(by, Instant.ofEpochMilli(since).toString(),
                         Instant.ofEpochMilli(until).toString(), rows));

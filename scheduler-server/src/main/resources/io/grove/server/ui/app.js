@@ -264,7 +264,14 @@ async function poolDetail(tree, pool) {
   const history = await api('/pool_trees/' + encodeURIComponent(tree) + '/pools/' + encodeURIComponent(pool.name) + '/history');
   const current = { at: new Date().toISOString(), fair_share: dominant(pool.fair_share.total),
     usage_share: dominant(pool.usage_share), demand_share: dominant(pool.demand_share) };
-  return el('div', {}, table, el('h3', {}, 'The last hour: usage against fair share and demand'), chart(history, current));
+  let month;
+  try {
+    month = await monthChart(tree, pool.name);
+  } catch (e) {
+    month = el('p', {}, 'No accounting: ' + e.message);
+  }
+  return el('div', {}, table, el('h3', {}, 'The last hour: usage against fair share and demand'), chart(history, current),
+    el('h3', {}, 'The last 30 days: cpu used against fair share and guarantees'), month);
 }
 
 /** A line chart of a pool's samples and its values now: dominant shares of the tree, at most the last hour. */
@@ -459,6 +466,129 @@ async function renderNodes(main) {
     el('td', {}, time(n.last_heartbeat)))))));
 }
 
+
+// ---------------------------------------------------------------- usage
+
+/** Resource units of the usage page: memory in GiB-hours, the others in their own hours. */
+function unitOf(resource) {
+  return resource === 'memory' ? { scale: 1024 * 1024 * 1024, name: 'GiB-hours' } : { scale: 1, name: resource + '-hours' };
+}
+
+/** A line chart of values over time: one polyline per series, values in the chart's own units. */
+function seriesChart(label, times, series, unit) {
+  const width = 640;
+  const height = 150;
+  const left = 48;
+  const bottom = 18;
+  const root = svg('svg', { class: 'chart', width, height, viewBox: '0 0 ' + width + ' ' + height, role: 'img',
+    'aria-label': label, 'data-test': 'usage-chart' });
+  const top = Math.max(1e-9, ...series.flatMap((s) => s.values));
+  const from = times.length ? times[0] : 0;
+  const to = times.length > 1 ? times[times.length - 1] : from + 1;
+  const x = (t) => left + (width - left - 8) * ((t - from) / (to - from || 1));
+  const y = (v) => 6 + (height - bottom - 6) * (1 - v / top);
+  root.append(svg('line', { class: 'axis', x1: left, y1: y(0), x2: width - 8, y2: y(0) }));
+  root.append(svg('line', { class: 'axis', x1: left, y1: y(top), x2: left, y2: y(0) }));
+  for (const v of [0, top / 2, top]) {
+    const text = svg('text', { x: 2, y: y(v) + 3 });
+    text.textContent = v >= 100 ? Math.round(v).toLocaleString() : v.toFixed(1);
+    root.append(text);
+  }
+  for (const [at, anchor] of [[from, left], [to, width - 90]]) {
+    const text = svg('text', { x: anchor, y: height - 4 });
+    text.textContent = new Date(at).toISOString().substring(0, 10);
+    root.append(text);
+  }
+  for (const s of series) {
+    root.append(svg('polyline', { class: s.css, points: s.values.map((v, i) => x(times[i]).toFixed(1) + ','
+      + y(v).toFixed(1)).join(' '), 'data-series': s.css }));
+  }
+  const legend = el('div', { class: 'legend' }, ...series.map((s) => el('span', { class: s.css }, '— ' + s.name)),
+    el('span', {}, unit));
+  return el('div', {}, root, legend);
+}
+
+/** Rows of a usage report per period, as series of one group: a value per period for each kind. */
+function periodSeries(rows, resource, kinds, scale) {
+  const times = [...new Set(rows.map((r) => Date.parse(r.period)))].sort((a, b) => a - b);
+  const at = new Map(times.map((t, i) => [t, i]));
+  const values = kinds.map(() => times.map(() => 0));
+  for (const row of rows) {
+    kinds.forEach((kind, k) => {
+      values[k][at.get(Date.parse(row.period))] += ((row.hours[kind] || {})[resource] || 0) / scale;
+    });
+  }
+  return { times, values };
+}
+
+const USAGE_KINDS = [['used', 'usage', 'used'], ['fair_share', 'fair', 'fair share'],
+  ['strong_guarantee', 'demand', 'strong guarantee'], ['resource_flow', 'flow', 'resource flow'],
+  ['burst_guarantee', 'burst', 'burst guarantee']];
+
+async function renderUsage(main) {
+  const params = new URLSearchParams(location.hash.split('?')[1] || '');
+  const resource = params.get('resource') || 'cpu';
+  const days = Number(params.get('days') || 30);
+  const report = await api('/usage?by=pool&per=day&since=' + days + 'd');
+  const unit = unitOf(resource);
+  const groups = new Map();
+  for (const row of report.rows) {
+    const key = row.tree + ':' + row.key;
+    if (!groups.has(key)) {
+      groups.set(key, []);
+    }
+    groups.get(key).push(row);
+  }
+  const form = el('form', { class: 'filters', onsubmit: (event) => {
+    event.preventDefault();
+    location.hash = '#/usage?resource=' + event.target.elements.resource.value + '&days=' + event.target.elements.days.value;
+  } },
+  el('label', {}, 'resource ', el('select', { name: 'resource', 'data-test': 'usage-resource' },
+    ['cpu', 'gpu', 'memory', 'user_slots'].map((r) => el('option', { value: r, selected: r === resource }, r)))),
+  el('label', {}, 'days ', el('input', { name: 'days', value: days, size: 3 })),
+  el('button', { type: 'submit' }, 'Show'));
+  const totals = el('table', { 'data-test': 'usage' }, el('thead', {}, el('tr', {},
+    ['tree', 'pool', ...USAGE_KINDS.map((k) => k[2])].map((h) => el('th', {}, h)))),
+  el('tbody', {}, [...groups.entries()].map(([key, rows]) => el('tr', { 'data-pool': key },
+    el('td', {}, rows[0].tree), el('td', {}, rows[0].key),
+    ...USAGE_KINDS.map(([kind]) => el('td', { class: 'num', 'data-kind': kind }, (rows.reduce((sum, r) => sum
+      + ((r.hours[kind] || {})[resource] || 0), 0) / unit.scale).toFixed(1)))))));
+  const csv = el('a', { 'data-test': 'usage-csv', download: 'grove-usage.csv', href: '#', onclick: (event) => {
+    const lines = [['tree', 'pool', 'day', 'resource', ...USAGE_KINDS.map((k) => k[0])].join(',')];
+    for (const row of report.rows) {
+      lines.push([row.tree, row.key, row.period.substring(0, 10), resource,
+        ...USAGE_KINDS.map(([kind]) => (((row.hours[kind] || {})[resource] || 0) / unit.scale).toString())]
+        .map((f) => /[",\n]/.test(f) ? '"' + f.replace(/"/g, '""') + '"' : f).join(','));
+    }
+    event.target.href = URL.createObjectURL(new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' }));
+  } }, 'Download CSV');
+  const charts = [...groups.entries()].map(([key, rows]) => {
+    const { times, values } = periodSeries(rows, resource, USAGE_KINDS.map((k) => k[0]), unit.scale);
+    const series = USAGE_KINDS.map(([, css, name], k) => ({ css, name, values: values[k] }))
+      .filter((s) => s.values.some((v) => v > 0));
+    return el('div', { class: 'usage-pool' }, el('h3', {}, key),
+      seriesChart(resource + ' of ' + key + ' per day', times, series, unit.name + ' per day'));
+  });
+  main.replaceChildren(el('h2', {}, 'Usage'), el('p', {}, 'Resource-hours of each pool per day, used against its '
+    + 'guarantees and its fair share, from ' + report.since.substring(0, 10) + ' to ' + report.until.substring(0, 10)
+    + ' (' + unit.name + ').'), form, totals, el('p', {}, csv),
+  report.rows.length ? '' : el('p', {}, 'No usage recorded in that period.'), ...charts);
+}
+
+/** A pool's last month from its hourly metering: average resources held per hour, used against fair share and guarantee. */
+async function monthChart(tree, pool) {
+  const report = await api('/usage?by=pool&per=hour&since=30d&tree=' + encodeURIComponent(tree) + '&pool='
+    + encodeURIComponent(pool));
+  if (!report.rows.length) {
+    return el('p', {}, 'No metering recorded for this pool yet.');
+  }
+  const kinds = USAGE_KINDS.map((k) => k[0]);
+  const { times, values } = periodSeries(report.rows, 'cpu', kinds, 1);
+  const series = USAGE_KINDS.map(([, css, name], k) => ({ css, name, values: values[k] }))
+    .filter((s) => s.values.some((v) => v > 0));
+  return seriesChart('cpu of ' + pool + ' per hour over the last 30 days', times, series, 'cores, the mean of each hour');
+}
+
 // ---------------------------------------------------------------- routing
 
 async function route(keepMessage) {
@@ -480,6 +610,8 @@ async function route(keepMessage) {
       await renderOperations(main);
     } else if (parts[0] === 'nodes') {
       await renderNodes(main);
+    } else if (parts[0] === 'usage') {
+      await renderUsage(main);
     } else {
       await renderPools(main, parts[1]);
     }
