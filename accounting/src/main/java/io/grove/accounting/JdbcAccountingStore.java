@@ -53,8 +53,19 @@ public final class JdbcAccountingStore implements AccountingStore {
         }
     }
 
-    /** A SQLite database in {@code file} (made with its schema when new). */
+    /**
+     * A SQLite database in {@code file} (made with its schema when new). A new file is made 0600
+     * first: SQLite gives its journal files the database file's mode.
+     */
     public static JdbcAccountingStore sqlite(Path file) throws AccountingException {
+        try {
+            if (!java.nio.file.Files.exists(file)) {
+                java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            }
+        } catch (java.io.IOException e) {
+            throw new AccountingException("cannot make the accounting database " + file + ": " + e.getMessage(), e);
+        }
         return new JdbcAccountingStore("jdbc:sqlite:" + file.toAbsolutePath(), new Properties());
     }
 

@@ -22,6 +22,16 @@ class SqliteStoreTest extends AccountingStoreContract {
         store.close();
     }
 
+    @org.junit.jupiter.api.Test
+    void theDatabaseFileIsTheDaemonsAlone() throws Exception {
+        store.write(new io.grove.accounting.AccountingBatch(java.util.List.of(job("op-1-1", "a", "p", 1, 0, 1000, "completed")),
+                java.util.List.of(), java.util.List.of(), java.util.Map.of()));
+        for (String name : new String[] {"accounting.db", "accounting.db-wal"}) {
+            org.junit.jupiter.api.Assertions.assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(dir.resolve(name))), name);
+        }
+    }
+
     @Override
     JdbcAccountingStore store() {
         return store;

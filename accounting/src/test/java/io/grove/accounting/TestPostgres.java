@@ -18,9 +18,11 @@ public final class TestPostgres implements AutoCloseable {
     static final Path BIN = Path.of("/usr/lib/postgresql/15/bin");
 
     private final Path data;
+    private final Path dir;
     public final int port;
 
-    private TestPostgres(Path data, int port) {
+    private TestPostgres(Path dir, Path data, int port) {
+        this.dir = dir;
         this.data = data;
         this.port = port;
     }
@@ -30,7 +32,9 @@ public final class TestPostgres implements AutoCloseable {
         return Files.isExecutable(BIN.resolve("initdb")) ? null : "PostgreSQL 15 is not installed (apt-get install postgresql)";
     }
 
-    public static TestPostgres start(Path dir) throws Exception {
+    /** Starts a server in a directory of its own under {@code /tmp} (its user must reach it); {@code ignored} is not used. */
+    public static TestPostgres start(Path ignored) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "grove-pg-");
         Path data = dir.resolve("pgdata");
         Files.createDirectories(data);
         boolean root = "root".equals(System.getProperty("user.name"));
@@ -43,14 +47,28 @@ public final class TestPostgres implements AutoCloseable {
             port = socket.getLocalPort();
         }
         run(List.of(BIN.resolve("initdb").toString(), "-D", data.toString(), "-A", "trust", "-U", "grove", "--no-sync"), root);
-        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("pg.log").toString(), "-w",
-                "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off", "start"), root);
-        TestPostgres postgres = new TestPostgres(data, port);
+        TestPostgres postgres = new TestPostgres(dir, data, port);
+        postgres.resume();
         try (var connection = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres",
                 "grove", "")) {
             connection.createStatement().execute("CREATE DATABASE grove");
         }
         return postgres;
+    }
+
+    /** Stops the server at once, as a crash would (its data stays). */
+    public void crash() throws Exception {
+        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"), root());
+    }
+
+    /** Starts the server (again) on its data and port. */
+    public void resume() throws Exception {
+        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-l", dir.resolve("pg.log").toString(), "-w",
+                "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off", "start"), root());
+    }
+
+    private static boolean root() {
+        return "root".equals(System.getProperty("user.name"));
     }
 
     public String url() {
@@ -73,7 +91,7 @@ public final class TestPostgres implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        run(List.of(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-m", "immediate", "-w", "stop"),
-                "root".equals(System.getProperty("user.name")));
+        crash();
+        run(List.of("/usr/bin/rm", "-rf", dir.toString()), false);
     }
 }

@@ -156,4 +156,77 @@ class AccountingTest {
             daemon.kill();
         }
     }
+
+    /**
+     * A leader killed while the accounting database is down: the standby takes over from
+     * ZooKeeper, and once PostgreSQL is back every job's record is there exactly once, the one whose
+     * end only the dead leader heard included.
+     */
+    @Test
+    void aTakeoverWhileTheDatabaseIsDownLosesAndDoublesNothing(@TempDir Path dir) throws Exception {
+        String missing = io.grove.accounting.TestPostgres.missing();
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
+        try (io.grove.accounting.TestPostgres postgres = io.grove.accounting.TestPostgres.start(dir.resolve("pg"));
+                org.apache.curator.test.TestingServer zookeeper = new org.apache.curator.test.TestingServer(true)) {
+            Path config = DaemonFixture.config(dir, POOLS);
+            int httpA = io.grove.server.ha.HaKillTest.freePort();
+            int nodeA = io.grove.server.ha.HaKillTest.freePort();
+            int httpB = io.grove.server.ha.HaKillTest.freePort();
+            int nodeB = io.grove.server.ha.HaKillTest.freePort();
+            List<String> common = List.of("--zookeeper", zookeeper.getConnectString(), "--zookeeper-session-timeout-ms",
+                    "3000", "--accounting-db", postgres.url() + "?user=grove");
+            DaemonProcess a = DaemonProcess.start(List.of(), config, dir.resolve("a"), plus(common, "--http-port", httpA,
+                    "--node-port", nodeA));
+            DaemonFixture users = new DaemonFixture().at(httpA, nodeA);
+            Await.untilChecked("a leads", () -> users.get("/healthz").body().path("role").asText().equals("leader"));
+            DaemonProcess b = DaemonProcess.start(List.of(), config, dir.resolve("b"), plus(common, "--http-port", httpB,
+                    "--node-port", nodeB));
+            try {
+                DaemonFixture.FakeNode node = users.node("n1", 4);
+                assertInstanceOf(Welcome.class, node.handshake());
+                users.submit("prod", 3);
+                startJobs(node, 3);
+                List<String> jobs = new ArrayList<>(node.running.keySet());
+                node.complete(jobs.get(0));
+                node.heartbeat();
+                Await.untilChecked("the first job in the ledger", () -> users.get("/api/v1/jobs").body().size() == 1);
+                postgres.crash();
+                node.complete(jobs.get(1));
+                node.heartbeat();
+                Await.untilChecked("the leader's ledger to fail a write", () -> users.get("/metrics").body().asText()
+                        .matches("(?s).*grove_accounting_write_failures_total [1-9].*"));
+                a.kill();
+                node.close();
+                postgres.resume();
+                users.at(httpB, nodeB);
+                Await.untilChecked("b leads", () -> users.get("/healthz").body().path("role").asText().equals("leader"));
+                DaemonFixture.FakeNode back = users.node("n1", 4);
+                back.running.put(jobs.get(2), node.running.get(jobs.get(2)));
+                assertInstanceOf(Welcome.class, back.handshake());
+                back.complete(jobs.get(2));
+                back.heartbeat();
+                Await.untilChecked("every job's record in the database", () -> users.get("/api/v1/jobs").body().size() == 3);
+                try (Connection db = DriverManager.getConnection(postgres.url(), "grove", "");
+                        Statement statement = db.createStatement();
+                        ResultSet rows = statement.executeQuery("SELECT COUNT(*), COUNT(DISTINCT job_id) FROM job_records")) {
+                    rows.next();
+                    assertEquals(3, rows.getInt(1), "none lost, none twice");
+                    assertEquals(3, rows.getInt(2));
+                }
+                back.close();
+            } finally {
+                users.close();
+                a.kill();
+                b.kill();
+            }
+        }
+    }
+
+    private static List<String> plus(List<String> common, Object... more) {
+        List<String> all = new ArrayList<>(common);
+        for (Object item : more) {
+            all.add(String.valueOf(item));
+        }
+        return all;
+    }
 }

@@ -30,11 +30,17 @@ final class DaemonProcess implements AutoCloseable {
 
     /** As above, run by {@code launcher} (e.g. {@code nohup}). */
     static DaemonProcess start(List<String> launcher, Path config, Path data) throws Exception {
+        return start(launcher, config, data, List.of("--node-port", "0", "--http-port", "0"));
+    }
+
+    /** As above, with more of {@link SchedulerMain}'s options (ports, ZooKeeper, the accounting database). */
+    static DaemonProcess start(List<String> launcher, Path config, Path data, List<String> options) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(launcher);
         command.addAll(List.of(java, "-cp", System.getProperty("java.class.path"),
                 SchedulerMain.class.getName(), "--config", config.toString(), "--data-dir", data.toString(),
-                "--node-port", "0", "--http-port", "0", "--fair-share-update-period-ms", "50"));
+                "--fair-share-update-period-ms", "50"));
+        command.addAll(options);
         Process daemon = new ProcessBuilder(command).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Schedulers as processes of their own: the leader is killed with SIGKILL (its disk is never read
  * again) and the standby takes over within the session timeout with every acknowledged operation.
  */
-class HaKillTest {
+public class HaKillTest {
 
     final List<Process> processes = new ArrayList<>();
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -45,7 +45,7 @@ class HaKillTest {
     /** Ports handed out so far: the kernel may give a just-closed port again, a test must not. */
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
-    static int freePort() throws Exception {
+    public static int freePort() throws Exception {
         while (true) {
             try (ServerSocket socket = new ServerSocket(0)) {
                 if (HANDED_OUT.add(socket.getLocalPort())) {
