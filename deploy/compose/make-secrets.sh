@@ -14,5 +14,8 @@ if [ ! -f "$dir/tokens.yaml" ]; then
   printf 'tokens:\n  - {token: %s, user: admin, groups: [ops]}\n' "$token" > "$dir/tokens.yaml"
   echo "admin token: $token   (export GROVE_TOKEN=$token)"
 fi
-chmod 644 "$dir/node-token" "$dir/tokens.yaml"
+if [ ! -f "$dir/accounting-password" ]; then
+  random > "$dir/accounting-password"
+fi
+chmod 644 "$dir/node-token" "$dir/tokens.yaml" "$dir/accounting-password"
 echo "secrets in $dir"
