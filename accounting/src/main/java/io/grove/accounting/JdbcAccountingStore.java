@@ -323,6 +323,10 @@ public final class JdbcAccountingStore implements AccountingStore {
     private List<UsageRow> usageFromHours(UsageQuery query) throws SQLException {
         long since = Math.floorDiv(query.sinceMs(), 1000 * Metering.HOUR) * Metering.HOUR;
         long until = -Math.floorDiv(-query.untilMs(), 1000 * Metering.HOUR) * Metering.HOUR;
+        if (query.untilMs() >= System.currentTimeMillis() - 1000) {
+            // up to now: today's row holds exactly the hours metered so far, so it is read whole
+            until = -Math.floorDiv(-until, DAY) * DAY;
+        }
         long firstDay = -Math.floorDiv(-since, DAY) * DAY;
         long lastDay = Math.floorDiv(until, DAY) * DAY;
         long bucket = query.per() == null ? 0 : query.per().equals("hour") ? Metering.HOUR : DAY;

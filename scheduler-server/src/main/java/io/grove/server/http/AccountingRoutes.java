@@ -57,7 +57,12 @@ final class AccountingRoutes extends ApiResource {
         enabled();
         String by = request.query().getOrDefault("by", "pool");
         long until = time(request, "until", Instant.now().toEpochMilli());
-        long since = time(request, "since", until - Duration.ofDays(30).toMillis());
+        String sinceText = request.query().getOrDefault("since", "30d");
+        // a usage report of days is of whole UTC days: 30d is today and the 29 days before it
+        long since = sinceText.matches("[0-9]{1,6}d")
+                ? LocalDate.now(ZoneOffset.UTC).minusDays(Math.max(0, Long.parseLong(sinceText.substring(0, sinceText.length() - 1)) - 1))
+                        .atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli()
+                : time(request, "since", until - Duration.ofDays(30).toMillis());
         String tree = request.query().get("tree");
         String pool = request.query().get("pool");
         String user = request.query().get("user");
