@@ -369,14 +369,7 @@ public final class JdbcAccountingStore implements AccountingStore {
         }
         sql.append(" FROM ").append(table).append(" WHERE ").append(period).append(" >= ? AND ").append(period).append(" < ?");
         List<String> args = new ArrayList<>();
-        if (query.tree() != null) {
-            sql.append(" AND tree = ?");
-            args.add(query.tree());
-        }
-        if (query.pool() != null) {
-            sql.append(" AND pool = ?");
-            args.add(query.pool());
-        }
+        equal(sql, args, "tree", query.tree(), "pool", query.pool());
         sql.append(" GROUP BY ").append(group).append(bucket == 0 ? "" : ", " + slot).append(", kind");
         try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
             select.setLong(1, from);
@@ -396,6 +389,16 @@ public final class JdbcAccountingStore implements AccountingStore {
         }
     }
 
+    /** Appends {@code AND column = ?} for each pair (column, value) whose value is given, and the value to {@code args}. */
+    private static void equal(StringBuilder sql, List<? super String> args, String... pairs) {
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] != null) {
+                sql.append(" AND ").append(pairs[i]).append(" = ?");
+                args.add(pairs[i + 1]);
+            }
+        }
+    }
+
     /** From the jobs' records: what each user's or operation's jobs held in the period (used only). */
     private List<UsageRow> usageFromJobs(UsageQuery query) throws SQLException {
         String least = postgres ? "LEAST" : "MIN";
@@ -408,18 +411,7 @@ public final class JdbcAccountingStore implements AccountingStore {
         }
         sql.append(" FROM job_records WHERE end_ms > ? AND start_ms < ?");
         List<String> args = new ArrayList<>();
-        if (query.tree() != null) {
-            sql.append(" AND tree = ?");
-            args.add(query.tree());
-        }
-        if (query.pool() != null) {
-            sql.append(" AND pool = ?");
-            args.add(query.pool());
-        }
-        if (query.user() != null) {
-            sql.append(" AND user_name = ?");
-            args.add(query.user());
-        }
+        equal(sql, args, "tree", query.tree(), "pool", query.pool(), "user_name", query.user());
         sql.append(" GROUP BY ").append(key).append(" ORDER BY ").append(key);
         List<UsageRow> rows = new ArrayList<>();
         try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
@@ -468,14 +460,8 @@ public final class JdbcAccountingStore implements AccountingStore {
                 + "pool_path, node, user_slots, cpu, gpu, memory, network, start_ms, end_ms, state, exit_code, reason, "
                 + "message, cpu_seconds, gpu_seconds FROM job_records WHERE end_ms >= ? AND end_ms < ?");
         List<Object> args = new ArrayList<>(List.of(query.sinceMs(), query.untilMs()));
-        String[][] filters = {{"user_name", query.user()}, {"tree", query.tree()}, {"pool", query.pool()},
-            {"state", query.state()}, {"operation_id", query.operation()}};
-        for (String[] filter : filters) {
-            if (filter[1] != null) {
-                sql.append(" AND ").append(filter[0]).append(" = ?");
-                args.add(filter[1]);
-            }
-        }
+        equal(sql, args, "user_name", query.user(), "tree", query.tree(), "pool", query.pool(), "state", query.state(),
+                "operation_id", query.operation());
         if (query.visibleUser() != null || query.visiblePools() != null) {
             sql.append(" AND (user_name = ?");
             args.add(query.visibleUser() == null ? "" : query.visibleUser());
