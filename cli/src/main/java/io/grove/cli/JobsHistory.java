@@ -52,12 +52,8 @@ final class JobsHistory extends ClientCommand {
     @Override
     int execute(SchedulerClient scheduler, Printer printer) throws CliException {
         StringBuilder path = new StringBuilder("/jobs?since=").append(UsageCommand.encode(since));
-        for (String[] param : new String[][] {{"until", until}, {"user", user}, {"pool", pool}, {"tree", tree},
-                {"state", state}, {"operation", operation}}) {
-            if (param[1] != null) {
-                path.append('&').append(param[0]).append('=').append(UsageCommand.encode(param[1]));
-            }
-        }
+        UsageCommand.parameters(path, "until", until, "user", user, "pool", pool, "tree", tree, "state", state,
+                "operation", operation);
         SchedulerClient.Page<JobRecordView> page = scheduler.list(path.toString(), JobRecordView.class, Math.max(1, limit));
         if (printer.data(page.items())) {
             return ExitCodes.OK;

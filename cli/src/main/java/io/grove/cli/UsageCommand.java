@@ -57,11 +57,7 @@ final class UsageCommand extends ClientCommand {
     @Override
     int execute(SchedulerClient scheduler, Printer printer) throws CliException {
         StringBuilder path = new StringBuilder("/usage?by=").append(encode(by)).append("&since=").append(encode(since));
-        for (String[] param : new String[][] {{"until", until}, {"pool", pool}, {"tree", tree}, {"user", user}}) {
-            if (param[1] != null) {
-                path.append('&').append(param[0]).append('=').append(encode(param[1]));
-            }
-        }
+        parameters(path, "until", until, "pool", pool, "tree", tree, "user", user);
         UsageReport report = scheduler.get(path.toString(), UsageReport.class);
         if (printer.data(report)) {
             return ExitCodes.OK;
@@ -117,6 +113,15 @@ final class UsageCommand extends ClientCommand {
 
     private static String unit(String resource) {
         return resource.equals("memory") ? "memory (GiB)" : resource;
+    }
+
+    /** Appends {@code &name=value} for each pair (name, value) whose value is given. */
+    static void parameters(StringBuilder path, String... pairs) {
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] != null) {
+                path.append('&').append(pairs[i]).append('=').append(encode(pairs[i + 1]));
+            }
+        }
     }
 
     static String encode(String value) {
