@@ -15,6 +15,8 @@ import java.util.function.Supplier;
  */
 abstract class QueuedStateLog implements StateLog {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QueuedStateLog.class);
+
     sealed interface Task {
     }
 
@@ -164,6 +166,11 @@ abstract class QueuedStateLog implements StateLog {
     @Override
     public CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot) {
         CompletableFuture<Void> done = new CompletableFuture<>();
+        RuntimeException refused = refusal();
+        if (refused != null) {
+            done.completeExceptionally(refused);
+            return done;
+        }
         queue.add(new Compact(snapshot, done));
         return done;
     }
@@ -190,15 +197,34 @@ abstract class QueuedStateLog implements StateLog {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                failQueued();
                 return;
+            } catch (RuntimeException | Error e) {
+                // nothing may kill the writer: whatever of the batch is left fails with the cause, and it goes on
+                LOG.error("the {}'s writer failed on a batch of {} task(s); they fail and it goes on", name, batch.size(), e);
+                fail(batch, e);
+                batch.clear();
             }
         }
     }
 
-    /** Writes appends in groups with compactions between them; true on a stop. */
+    /** Fails every task of {@code tasks} whose future is not complete yet. */
+    private void fail(List<Task> tasks, Throwable cause) {
+        writeFailure = String.valueOf(cause.getMessage());
+        for (Task task : tasks) {
+            if (task instanceof Append append && append.done() != null) {
+                append.done().completeExceptionally(cause);
+            } else if (task instanceof Compact compact) {
+                compact.done().completeExceptionally(cause);
+            }
+        }
+    }
+
+    /** Writes appends in groups with compactions between them; true on a stop (what follows it fails). */
     private boolean runBatch(List<Task> batch) {
         List<Append> group = new ArrayList<>();
-        for (Task task : batch) {
+        for (int i = 0; i < batch.size(); i++) {
+            Task task = batch.get(i);
             if (task instanceof Append append) {
                 group.add(append);
                 continue;
@@ -212,6 +238,7 @@ abstract class QueuedStateLog implements StateLog {
                     compact.done().completeExceptionally(compactionFailed(e));
                 }
             } else {
+                fail(batch.subList(i + 1, batch.size()), new IllegalStateException("the " + name + " is closed"));
                 return true;
             }
         }
@@ -219,10 +246,17 @@ abstract class QueuedStateLog implements StateLog {
         return false;
     }
 
+    /** Writes a group; one that throws (an event that cannot be encoded, a store that fails oddly) fails alone. */
     private void flush(List<Append> group) {
         if (!group.isEmpty()) {
-            writeGroup(List.copyOf(group));
+            List<Append> written = List.copyOf(group);
             group.clear();
+            try {
+                writeGroup(written);
+            } catch (RuntimeException e) {
+                LOG.error("the {} could not write {} event(s)", name, written.size(), e);
+                failed(written, e);
+            }
         }
     }
 
