@@ -174,10 +174,19 @@ public final class ZkStateLog extends QueuedStateLog {
         long id = Math.max(pointer.id(), epoch.number() << 20) + 1;
         String dir = snapshotPath(layout, id);
         int chunks = Math.max(1, (data.length + MAX_PART - 1) / MAX_PART);
+        if (zk.checkExists().forPath(layout.snapshots()) == null) {
+            try {
+                zk.create().creatingParentContainersIfNeeded().forPath(layout.snapshots());
+            } catch (KeeperException.NodeExistsException raced) {
+                // made meanwhile: the same
+            }
+        }
+        // the snapshot's directory and every chunk are written fenced, as every write of the leader
+        zk.transaction().forOperations(check(), zk.transactionOp().create().forPath(dir));
         for (int chunk = 0; chunk < chunks; chunk++) {
             int from = chunk * MAX_PART;
             byte[] part = Arrays.copyOfRange(data, from, Math.min(data.length, from + MAX_PART));
-            zk.create().creatingParentContainersIfNeeded().forPath(chunkPath(dir, chunk), part);
+            zk.transaction().forOperations(check(), zk.transactionOp().create().forPath(chunkPath(dir, chunk), part));
         }
         ZkLogReader.Pointer next = new ZkLogReader.Pointer(id, chunks, lastSequence);
         byte[] written = JSON.writeValueAsBytes(next);

@@ -149,6 +149,25 @@ class ZkStateLogTest {
                 "nothing of the old leader after the new epoch");
     }
 
+    static List<String> snapshots(CuratorFramework zk) throws Exception {
+        return zk.checkExists().forPath(LAYOUT.snapshots()) == null ? List.of() : zk.getChildren().forPath(LAYOUT.snapshots());
+    }
+
+    @Test
+    void anOldLeadersSnapshotWritesNoChunk() throws Exception {
+        CuratorFramework oldClient = client();
+        ZkStateLog old = leader(oldClient, () -> { });
+        old.append(event(1)).join();
+        ZkStateLog next = leader(client(), () -> { });
+        List<String> before = snapshots(oldClient);
+        // its first write after the takeover is a snapshot: not a chunk of it may be written
+        CompletionException refused = assertThrows(CompletionException.class, () -> old.compact(List.of(event(2))).join());
+        assertInstanceOf(ZkStateLog.Fenced.class, refused.getCause(), refused.getCause().toString());
+        assertEquals(before, snapshots(oldClient), "no snapshot directory of the old leader");
+        old.close();
+        next.close();
+    }
+
     @Test
     void aStandbyFollowsTheLeaderRecordByRecord() throws Exception {
         CuratorFramework zk = client();
