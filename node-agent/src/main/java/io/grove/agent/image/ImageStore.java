@@ -281,9 +281,8 @@ public final class ImageStore {
      * so that its temporary files count where the pull is); its output is bounded.
      */
     private byte[] run(List<String> command, long timeoutS, String what, Path tmp) throws PullException {
-        ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        builder.environment().clear();
-        builder.environment().putAll(SystemPrograms.ENVIRONMENT);
+        ProcessBuilder builder = SystemPrograms.fixed(command)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
         if (tmp != null) {
             builder.environment().put("TMPDIR", tmp.toString());
         }

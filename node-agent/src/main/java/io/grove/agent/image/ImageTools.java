@@ -62,10 +62,7 @@ public record ImageTools(Path skopeo, Path umoci, Path runtime, String runtimeVe
     }
 
     private static String version(Path program) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(program.toString(), "--version").redirectErrorStream(true);
-        builder.environment().clear();
-        builder.environment().putAll(SystemPrograms.ENVIRONMENT);
-        Process process = builder.start();
+        Process process = SystemPrograms.fixed(List.of(program.toString(), "--version")).redirectErrorStream(true).start();
         String out = new String(process.getInputStream().readNBytes(4096), StandardCharsets.UTF_8);
         try {
             if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {

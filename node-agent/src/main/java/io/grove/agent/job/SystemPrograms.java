@@ -77,6 +77,11 @@ public record SystemPrograms(Path setsid, Path setpriv, Path bash, Path unshare,
 
     /** Starts a process of the agent's (not a job's): fixed environment, no input, output discarded. */
     public ProcessBuilder builder(List<String> command) {
+        return fixed(command);
+    }
+
+    /** A process of the agent's by absolute path, with {@link #ENVIRONMENT} and nothing else. */
+    public static ProcessBuilder fixed(List<String> command) {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().clear();
         builder.environment().putAll(ENVIRONMENT);
