@@ -204,10 +204,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         SchedulerMetrics metrics = new SchedulerMetrics();
         Ledger ledger = openLedger(settings, opened, metrics);
         if (ledger != null) {
-            // what a crash kept from the database is in the journal: the ends since its last snapshot, and what
-            // the snapshot kept of the records not written when it was taken; written again, kept once
-            revived.ledgerPending().forEach(pending -> ledger.replayed(pending.jobs(), pending.operations()));
-            ledger.replayed(revived.endedJobs(), revived.finished(cluster), cluster);
+            ledger.revived(revived, cluster);
         }
         JournalingListener journaling = new JournalingListener(journal);
         cluster.registry().listener(new OperationRegistry.Listener() {
@@ -260,13 +257,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     /** A snapshot with the records the ledger has not written yet, whose events the snapshot drops. */
     private static Revival.Captured withLedger(Revival.Captured snapshot, Ledger ledger) {
-        if (ledger == null) {
-            return snapshot;
-        }
-        List<io.grove.core.accounting.JobRecord> jobs = ledger.unwrittenJobs();
-        List<io.grove.core.accounting.OperationRecord> operations = ledger.unwrittenOperations();
-        return jobs.isEmpty() && operations.isEmpty() ? snapshot
-                : snapshot.with(new io.grove.server.state.JournalEvent.LedgerPending(jobs, operations));
+        return ledger == null ? snapshot : ledger.keepUnwritten(snapshot);
     }
 
     /** The scheduler's thread, the node endpoint, the API, the pools-file watch, then the timers. */

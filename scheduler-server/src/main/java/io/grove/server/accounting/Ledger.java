@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * ends, and every {@link #METER_EVERY} (by default) the pools' metering, are queued there in order; one thread
  * of the ledger's writes them in batches, each in one transaction, retrying a batch the database
  * refused until it takes it (nothing is dropped, order is kept). A job record is kept once however
- * often it is written, so what a crash leaves unwritten is written again at revival: the ends the
- * journal replays ({@link #replayed(List, List, Cluster)}), and what a snapshot kept of the records
- * not yet written when it dropped their events ({@link #unwrittenJobs}).
+ * often it is written, so what a crash leaves unwritten is written again at revival
+ * ({@link #revived}): the ends the journal replays, and what a snapshot kept of the records not yet
+ * written when it dropped their events ({@link #keepUnwritten}).
  */
 public final class Ledger implements AutoCloseable {
 
@@ -145,44 +145,39 @@ public final class Ledger implements AutoCloseable {
         give(new OperationItem(OperationRecord.of(operation)));
     }
 
-    /** Records a snapshot kept from a crash: written again, kept once (on the scheduler's thread). */
+    /**
+     * What a crash may have kept from the database, as revival found it: the records the last
+     * snapshot kept because they were not written when it was taken, the job ends the journal (or
+     * ZooKeeper) replayed since, and the finished operations. Written again; kept once.
+     */
+    public void revived(io.grove.server.state.Revival.Outcome revived, Cluster cluster) {
+        revived.ledgerPending().forEach(pending -> replayed(pending.jobs(), pending.operations()));
+        revived.endedJobs().forEach(job -> jobEnded(job, cluster));
+        revived.finished(cluster).forEach(this::operationFinished);
+    }
+
+    /** Records to write (again); kept once (on the scheduler's thread, or before it runs). */
     public void replayed(List<JobRecord> jobs, List<OperationRecord> operations) {
         jobs.forEach(job -> give(new JobItem(job)));
         operations.forEach(operation -> give(new OperationItem(operation)));
     }
 
     /**
-     * The job and operation records given and not yet written (on the scheduler's thread, as a
-     * snapshot is taken): the snapshot keeps them, since it drops the events they came from.
+     * A snapshot with the job and operation records given and not yet written (on the scheduler's
+     * thread, as it is taken): it drops the events they came from, so it keeps them.
      */
-    public List<JobRecord> unwrittenJobs() {
+    public io.grove.server.state.Revival.Captured keepUnwritten(io.grove.server.state.Revival.Captured snapshot) {
         List<JobRecord> jobs = new ArrayList<>();
+        List<OperationRecord> operations = new ArrayList<>();
         for (Item item : unwritten) {
             if (item instanceof JobItem job) {
                 jobs.add(job.record());
-            }
-        }
-        return jobs;
-    }
-
-    /** As {@link #unwrittenJobs}, for operations. */
-    public List<OperationRecord> unwrittenOperations() {
-        List<OperationRecord> operations = new ArrayList<>();
-        for (Item item : unwritten) {
-            if (item instanceof OperationItem operation) {
+            } else if (item instanceof OperationItem operation) {
                 operations.add(operation.record());
             }
         }
-        return operations;
-    }
-
-    /**
-     * What the journal replayed at revival: jobs that ended and operations that finished since
-     * the last snapshot, which a crash may have kept from the database. Written again; kept once.
-     */
-    public void replayed(List<Job> jobs, List<Operation> operations, Cluster cluster) {
-        jobs.forEach(job -> jobEnded(job, cluster));
-        operations.forEach(this::operationFinished);
+        return jobs.isEmpty() && operations.isEmpty() ? snapshot
+                : snapshot.with(new io.grove.server.state.JournalEvent.LedgerPending(jobs, operations));
     }
 
     /**
