@@ -1,13 +1,15 @@
 package io.grove.bench;
 
+import io.grove.server.coord.ZkCoordination;
+import io.grove.server.coord.ZkLayout;
 import io.grove.server.state.Journal;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.StateLog;
-import io.grove.server.state.ZkLayout;
 import io.grove.server.state.ZkLogReader;
 import io.grove.server.state.ZkStateLog;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Semaphore;
@@ -40,8 +42,9 @@ public final class StateLogThroughput {
             CuratorFramework zk = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryNTimes(3, 100));
             zk.start();
             ZkLayout layout = new ZkLayout("/grove");
-            try (ZkStateLog log = ZkStateLog.open(zk, layout, ZkStateLog.claimEpoch(zk, layout),
-                    new ZkLogReader(zk, layout), () -> { })) {
+            ZkCoordination coordination = ZkCoordination.over(zk, layout, Duration.ofSeconds(10));
+            try (ZkStateLog log = ZkStateLog.open(coordination, layout, coordination.claimEpoch(),
+                    new ZkLogReader(coordination, layout), () -> { })) {
                 run("zookeeper (group commits)", log, changes, inFlight);
             } finally {
                 zk.close();

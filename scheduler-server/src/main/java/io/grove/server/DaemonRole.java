@@ -43,6 +43,23 @@ public interface DaemonRole {
         return null;
     }
 
+    /**
+     * Whether the daemon may act as the leader now — answer nodes, start jobs: always on its own; in
+     * a high-availability group only while its lease runs.
+     */
+    default boolean mayAct() {
+        return true;
+    }
+
+    /**
+     * Whether the job starts of a heartbeat's answer must be durable before the node hears of them:
+     * in a group, so that a new leader knows every job a node may run; on its own the scheduler
+     * restarts from its own journal and sends the starts at once.
+     */
+    default boolean startsWrittenFirst() {
+        return false;
+    }
+
     /** One scheduler, its journal on its own disk. */
     DaemonRole SINGLE = new DaemonRole() {
         @Override

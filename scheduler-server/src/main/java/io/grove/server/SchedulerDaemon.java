@@ -280,7 +280,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         opened.add(nodeLoops, () -> nodeLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         AtomicLong numbers = new AtomicLong(recovered.revived().highestOperationNumber());
         NodeAddresses addresses = new NodeAddresses();
-        HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock);
+        HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock, new HeartbeatBatcher.Gate(role::mayAct,
+                role.startsWrittenFirst() ? journal::durable : null));
         Supplier<NodeSession> sessions = () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics,
                 addresses, secured.nodeToken(), secured.audit());
         NodeEndpoint nodeEndpoint = null;

@@ -2,7 +2,7 @@ package io.grove.server;
 
 import io.grove.server.ha.HaScheduler;
 import io.grove.server.ha.HaSettings;
-import io.grove.server.state.ZkLayout;
+import io.grove.server.coord.ZkLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,15 +12,21 @@ import io.grove.server.DaemonRole;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.SchedulerDaemon.DaemonException;
+import io.grove.server.coord.Coordination;
+import io.grove.server.coord.CoordinationException;
+import io.grove.server.coord.Epoch;
+import io.grove.server.coord.Fencing;
+import io.grove.server.coord.ZkCoordination;
+import io.grove.server.coord.ZkLayout;
 import io.grove.server.net.NodeEndpoint;
 import io.grove.server.state.StateLog;
-import io.grove.server.state.ZkLayout;
 import io.grove.server.state.ZkLogReader;
 import io.grove.server.state.ZkStateLog;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,25 +35,19 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.recipes.leader.LeaderLatch;
-import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
-import org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A scheduler in a high-availability group: standby schedulers follow the leader's state in
- * ZooKeeper and answer {@code 503 NOT_LEADER} on the API; the one the leader latch elects claims
- * the next epoch (which fences every write of an older leader), reads what it has not followed
- * yet, and runs as a {@link SchedulerDaemon} whose state goes to ZooKeeper. A leader that loses
- * ZooKeeper (its connection suspended, its session gone) or finds its writes fenced stops at once —
- * no more scheduling, no more answers to nodes — and becomes a standby again. Transitions run one
- * at a time on a thread of their own.
+ * A scheduler in a high-availability group. Its role is a {@link RoleMachine} fed on one thread
+ * ("grove-ha") with the coordination's signals, the outcomes of what it asked for, and a tick;
+ * this class performs the effects: claims an epoch, reads what it has not followed yet and runs a
+ * {@link SchedulerDaemon} whose state goes to ZooKeeper, confirms the epoch to renew its lease,
+ * and stops the daemon at once when it steps down. Standby schedulers follow the leader's state
+ * and answer {@code 503 NOT_LEADER} on the API. The daemon acts — answers as the leader, starts
+ * jobs — only while the machine's lease runs ({@link #isLeader}).
  */
 public final class HaScheduler implements AutoCloseable {
 
@@ -61,19 +61,32 @@ public final class HaScheduler implements AutoCloseable {
     record LeaderInfo(long epoch, String api, String nodes) {
     }
 
+    /** The leader as last read, and when (monotonic nanoseconds). */
+    private record Known(LeaderInfo info, long readAt) {
+    }
+
+    /** What other threads may read of the role: published after every event. */
+    private record Published(boolean leads, Epoch epoch, long leaseEnd) {
+        static final Published NONE = new Published(false, null, 0);
+    }
+
     private final DaemonSettings settings;
     private final Clock clock;
     private final HaSettings ha;
     private final ZkLayout layout;
-    private final CuratorFramework zk;
+    private final Coordination coordination;
     private final ZkLogReader reader;
+    private final LongSupplier nanos;
+    private final RoleMachine machine;
     private final ExecutorService transitions = Executors.newSingleThreadExecutor(daemonThread("grove-ha"));
-    private final ScheduledExecutorService follower = Executors.newSingleThreadScheduledExecutor(daemonThread("grove-ha-follow"));
-    private LeaderLatch latch;
-    private volatile SchedulerDaemon leader;
-    private volatile LeaderInfo known;
-    private final RoleRouter router = new RoleRouter(new StandbyApi(this::health));
-    private final NodeRouter nodeRouter = new NodeRouter(() -> known == null ? null : known.nodes());
+    private final ExecutorService confirmer = Executors.newSingleThreadExecutor(daemonThread("grove-ha-confirm"));
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, daemonThread("grove-ha-timer"));
+    private volatile Published published = Published.NONE;
+    private volatile Known known;
+    private SchedulerDaemon leader;
+    private StateLog log;
+    private final RoleRouter router = new RoleRouter(new StandbyApi(this::health), this::isLeader);
+    private final NodeRouter nodeRouter = new NodeRouter(this::leaderNodes);
     private EventLoopGroup httpGroup;
     /** The node port's own event loops: no HTTP client can slow a heartbeat's reply. */
     private EventLoopGroup nodeGroup;
@@ -81,13 +94,15 @@ public final class HaScheduler implements AutoCloseable {
     private NodeEndpoint nodeEndpoint;
     private volatile boolean closed;
 
-    private HaScheduler(DaemonSettings settings, Clock clock, HaSettings ha, CuratorFramework zk) {
+    private HaScheduler(DaemonSettings settings, Clock clock, HaSettings ha, Coordination coordination, LongSupplier nanos) {
         this.settings = settings;
         this.clock = clock;
         this.ha = ha;
         this.layout = ha.layout();
-        this.zk = zk;
-        this.reader = new ZkLogReader(zk, layout);
+        this.coordination = coordination;
+        this.reader = new ZkLogReader(coordination, layout);
+        this.nanos = nanos;
+        this.machine = new RoleMachine(ha.sessionTimeout());
     }
 
     /**
@@ -96,59 +111,30 @@ public final class HaScheduler implements AutoCloseable {
      * @throws DaemonException if ZooKeeper cannot be reached within the session timeout
      */
     public static HaScheduler start(DaemonSettings settings, Clock clock, HaSettings ha) throws DaemonException {
-        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(ha.connect())
-                .sessionTimeoutMs((int) ha.sessionTimeout().toMillis())
-                .connectionTimeoutMs((int) Math.min(ha.sessionTimeout().toMillis(), 15_000))
-                .retryPolicy(new ExponentialBackoffRetry(200, 3)).build();
-        zk.start();
-        HaScheduler scheduler = new HaScheduler(settings, clock, ha, zk);
+        Coordination coordination = ZkCoordination.create(ha.connect(), ha.layout(), ha.sessionTimeout(),
+                ha.advertisedApi());
+        HaScheduler scheduler = new HaScheduler(settings, clock, ha, coordination, System::nanoTime);
         try {
-            if (!zk.blockUntilConnected((int) ha.sessionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new DaemonException("cannot reach ZooKeeper at " + ha.connect() + " within "
-                        + ha.sessionTimeout().toSeconds() + " s", null);
-            }
-            zk.createContainers(layout(ha).log());
             scheduler.serve();
-            scheduler.follower.scheduleWithFixedDelay(scheduler::follow, 0, FOLLOW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
-            scheduler.joinElection();
+            coordination.start(signal -> scheduler.post(new RoleMachine.Signalled(signal)));
+            long tick = Fencing.confirmEvery(ha.sessionTimeout()).toMillis();
+            scheduler.timer.scheduleWithFixedDelay(() -> scheduler.post(new RoleMachine.Tick()), tick, tick,
+                    TimeUnit.MILLISECONDS);
+            scheduler.timer.scheduleWithFixedDelay(scheduler::follow, 0, FOLLOW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
             return scheduler;
-        } catch (DaemonException e) {
+        } catch (CoordinationException e) {
             scheduler.close();
-            throw e;
+            throw new DaemonException(e.getMessage(), e);
         } catch (Exception e) {
             scheduler.close();
             throw new DaemonException("cannot start in high-availability mode: " + e.getMessage(), e);
         }
     }
 
-    private static ZkLayout layout(HaSettings ha) {
-        return ha.layout();
-    }
-
-    private void joinElection() throws Exception {
-        latch = new LeaderLatch(zk, layout.election(), ha.advertisedApi() == null ? "" : ha.advertisedApi());
-        latch.addListener(new LeaderLatchListener() {
-            @Override
-            public void isLeader() {
-                lead();
-            }
-
-            @Override
-            public void notLeader() {
-                stepDown("lost the leadership (ZooKeeper connection suspended or session lost)");
-            }
-        }, transitions);
-        latch.start();
-    }
-
-    /** The ZooKeeper client (for tests that cut it off). */
-    CuratorFramework zookeeper() {
-        return zk;
-    }
-
-    /** Whether this scheduler leads now. */
+    /** Whether this scheduler leads now: it is the leader and its lease runs. */
     public boolean isLeader() {
-        return leader != null;
+        Published now = published;
+        return now.leads() && nanos.getAsLong() - now.leaseEnd() < 0 && coordination.connected();
     }
 
     /** The API port, the same whatever the role. */
@@ -156,31 +142,85 @@ public final class HaScheduler implements AutoCloseable {
         return http.port();
     }
 
-    private Health health() {
-        LeaderInfo info = known;
-        SchedulerDaemon current = leader;
-        if (current != null && info != null) {
-            return Health.leader(info.epoch(), info.api());
+    /** The leader as this scheduler knows it: read lately while connected, and not itself unless it leads. */
+    private LeaderInfo leaderInfo() {
+        Known current = known;
+        if (current == null || !coordination.connected()
+                || nanos.getAsLong() - current.readAt() > ha.sessionTimeout().toNanos()) {
+            return null;
         }
+        Published role = published;
+        if (role.epoch() != null && current.info().epoch() == role.epoch().number() && !isLeader()) {
+            return null;   // this scheduler's own record, while it does not lead: naming itself would loop clients
+        }
+        return current.info();
+    }
+
+    private String leaderNodes() {
+        LeaderInfo info = leaderInfo();
+        return info == null ? null : info.nodes();
+    }
+
+    private Health health() {
+        Published role = published;
+        if (isLeader()) {
+            return Health.leader(role.epoch().number(), ha.advertisedApi());
+        }
+        LeaderInfo info = leaderInfo();
         return Health.standby(info == null ? null : info.epoch(), info == null ? null : info.api());
     }
 
-    // ---------------------------------------------------------------- transitions (on the "grove-ha" thread)
+    // ---------------------------------------------------------------- the role (on the "grove-ha" thread)
 
-    private void lead() {
-        if (closed || leader != null) {
-            return;
-        }
-        StateLog log = null;
+    private void post(RoleMachine.Event event) {
         try {
-            ZkStateLog.Epoch epoch = ZkStateLog.claimEpoch(zk, layout);
-            LOG.info("elected: epoch {}; reading what the previous leader wrote", epoch.number());
-            long started = System.nanoTime();
-            log = ZkStateLog.open(zk, layout, epoch, reader, () -> transitions.execute(
-                    () -> stepDown("a newer leader fenced this one's writes")));
-            advertise(epoch);
+            transitions.execute(() -> handle(event));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closed
+        }
+    }
+
+    private void handle(RoleMachine.Event event) {
+        List<RoleMachine.Effect> effects = machine.on(event, nanos.getAsLong());
+        publish();
+        for (RoleMachine.Effect effect : effects) {
+            perform(effect);
+        }
+    }
+
+    private void publish() {
+        Epoch epoch = machine.epoch();
+        published = machine.role() == RoleMachine.Role.LEADER
+                ? new Published(true, epoch, machine.leaseEnd()) : new Published(false, epoch, 0);
+    }
+
+    private void perform(RoleMachine.Effect effect) {
+        if (effect instanceof RoleMachine.Claim) {
+            long sent = nanos.getAsLong();
+            try {
+                Epoch epoch = coordination.claimEpoch();
+                LOG.info("elected: epoch {}; reading what the previous leader wrote", epoch.number());
+                handle(new RoleMachine.Claimed(epoch, sent));
+            } catch (CoordinationException e) {
+                handle(new RoleMachine.Failed("cannot claim an epoch: " + e.getMessage()));
+            }
+        } else if (effect instanceof RoleMachine.Lead lead) {
+            lead(lead.epoch());
+        } else if (effect instanceof RoleMachine.Confirm confirm) {
+            confirmer.execute(() -> confirm(confirm.epoch()));
+        } else if (effect instanceof RoleMachine.StepDown stepDown) {
+            stepDown(stepDown);
+        } else if (effect instanceof RoleMachine.Resign) {
+            resign();
+        }
+    }
+
+    private void lead(Epoch epoch) {
+        long started = System.nanoTime();
+        try {
+            log = ZkStateLog.open(coordination, layout, epoch, reader,
+                    () -> post(new RoleMachine.Fenced(epoch)));
             StateLog opened = log;
-            known = new LeaderInfo(epoch.number(), ha.advertisedApi(), ha.advertisedNodes());
             leader = SchedulerDaemon.start(settings, clock, new DaemonRole() {
                 @Override
                 public StateLog openState(DaemonSettings ignored) {
@@ -193,6 +233,16 @@ public final class HaScheduler implements AutoCloseable {
                 }
 
                 @Override
+                public boolean mayAct() {
+                    return isLeader();
+                }
+
+                @Override
+                public boolean startsWrittenFirst() {
+                    return true;
+                }
+
+                @Override
                 public Consumer<Function<ApiRequest, CompletableFuture<ApiResponse>>> apiHost() {
                     return router::lead;
                 }
@@ -202,55 +252,89 @@ public final class HaScheduler implements AutoCloseable {
                     return nodeRouter::lead;
                 }
             });
+            advertise(epoch);
+            known = new Known(new LeaderInfo(epoch.number(), ha.advertisedApi(), ha.advertisedNodes()), nanos.getAsLong());
+            handle(new RoleMachine.Led(epoch));
             LOG.info("leading at epoch {}: revived {} events in {} ms", epoch.number(), opened.recovered().size(),
                     (System.nanoTime() - started) / 1_000_000);
+        } catch (CoordinationException e) {
+            handle(e.kind() == CoordinationException.Kind.FENCED ? new RoleMachine.Fenced(epoch)
+                    : new RoleMachine.Failed(e.getMessage()));
         } catch (Exception e) {
-            LOG.error("cannot lead: {}; giving the leadership up", e.getMessage(), e);
-            if (log != null) {
-                log.close();
-            }
-            router.lead(null);
-            nodeRouter.lead(null);
-            transitions.execute(this::rejoinElection);
+            LOG.error("cannot lead: {}", e.getMessage(), e);
+            handle(new RoleMachine.Failed(String.valueOf(e.getMessage())));
         }
     }
 
-    /** Writes where the leader is, fenced by its epoch like every write (a stale leader's node is replaced). */
-    private void advertise(ZkStateLog.Epoch epoch) throws Exception {
+    /** Writes where the leader is, fenced by its epoch like every write (a stale leader's record is replaced). */
+    private void advertise(Epoch epoch) throws Exception {
         byte[] data = JSON.writeValueAsBytes(new LeaderInfo(epoch.number(), ha.advertisedApi(), ha.advertisedNodes()));
-        var check = zk.transactionOp().check().withVersion(epoch.version()).forPath(layout.epoch());
-        var create = zk.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(layout.leader(), data);
-        if (zk.checkExists().forPath(layout.leader()) != null) {
-            zk.transaction().forOperations(check, zk.transactionOp().delete().forPath(layout.leader()), create);
-        } else {
-            zk.transaction().forOperations(check, create);
+        Coordination.Create create = new Coordination.Create(layout.leader(), data, false, true);
+        coordination.write(epoch, coordination.read(layout.leader()) == null ? List.of(create)
+                : List.of(new Coordination.Delete(layout.leader()), create));
+    }
+
+    /** Removes this scheduler's leader record, if it is still there and the epoch still its own. */
+    private void withdraw(Epoch epoch) {
+        try {
+            byte[] data = coordination.read(layout.leader());
+            if (data != null && JSON.readValue(data, LeaderInfo.class).epoch() == epoch.number()) {
+                coordination.write(epoch, List.of(new Coordination.Delete(layout.leader())));
+            }
+        } catch (Exception e) {
+            // fenced, or ZooKeeper away: the record is a newer leader's, or goes with the session
+            LOG.debug("withdrawing the leader record: {}", e.toString());
         }
     }
 
-    private void stepDown(String why) {
-        SchedulerDaemon current = leader;
-        if (current == null) {
-            return;
+    private void confirm(Epoch epoch) {
+        long sent = nanos.getAsLong();
+        try {
+            coordination.confirm(epoch);
+            post(new RoleMachine.Confirmed(epoch, sent));
+        } catch (CoordinationException e) {
+            post(e.kind() == CoordinationException.Kind.FENCED ? new RoleMachine.Fenced(epoch)
+                    : new RoleMachine.Unconfirmed(epoch));
         }
-        leader = null;
+    }
+
+    private void stepDown(RoleMachine.StepDown stepDown) {
+        Epoch epoch = log instanceof ZkStateLog zkLog ? zkLog.epoch() : null;
+        LOG.warn("stepping down: {}; no more scheduling, nodes go elsewhere", stepDown.why());
         router.lead(null);
         nodeRouter.lead(null);
-        LOG.warn("stepping down: {}; no more scheduling, nodes go elsewhere", why);
-        current.stepDown();
+        SchedulerDaemon current = leader;
+        leader = null;
+        if (current != null) {
+            current.stepDown();
+        } else if (log != null) {
+            log.close();
+        }
+        log = null;
+        if (epoch != null) {
+            withdraw(epoch);
+        }
+        if (stepDown.rejoin() && !closed) {
+            try {
+                coordination.rejoin();
+            } catch (CoordinationException e) {
+                LOG.error("cannot rejoin the election: {}", e.getMessage());
+            }
+        }
         LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());
+        handle(new RoleMachine.Stopped());
     }
 
-    private void rejoinElection() {
-        try {
-            if (latch != null) {
-                latch.close(LeaderLatch.CloseMode.SILENT);
-            }
-            if (!closed) {
-                joinElection();
-            }
-        } catch (Exception e) {
-            LOG.error("cannot rejoin the election: {}", e.getMessage(), e);
+    private void resign() {
+        SchedulerDaemon current = leader;
+        leader = null;
+        if (current != null) {
+            current.close();
         }
+        if (log instanceof ZkStateLog zkLog) {
+            withdraw(zkLog.epoch());
+        }
+        log = null;
     }
 
     /** Opens the API and node ports for the scheduler's whole life; they answer as the role of the moment. */
@@ -271,16 +355,12 @@ public final class HaScheduler implements AutoCloseable {
 
     private void follow() {
         try {
-            byte[] data = zk.getData().forPath(layout.leader());
-            known = JSON.readValue(data, LeaderInfo.class);
-        } catch (KeeperException.NoNodeException e) {
-            if (leader == null) {
-                known = null;
-            }
+            byte[] data = coordination.read(layout.leader());
+            known = data == null ? null : new Known(JSON.readValue(data, LeaderInfo.class), nanos.getAsLong());
         } catch (Exception e) {
             LOG.debug("cannot read the leader: {}", e.toString());
         }
-        if (leader != null) {
+        if (published.epoch() != null) {
             return;
         }
         try {
@@ -305,26 +385,15 @@ public final class HaScheduler implements AutoCloseable {
             return;
         }
         closed = true;
-        follower.shutdownNow();
+        timer.shutdownNow();
+        confirmer.shutdownNow();
         try {
-            transitions.submit(() -> {
-                SchedulerDaemon current = leader;
-                leader = null;
-                if (current != null) {
-                    current.close();
-                }
-            }).get(30, TimeUnit.SECONDS);
+            transitions.submit(() -> handle(new RoleMachine.Close())).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("closing: {}", e.toString());
         }
-        try {
-            if (latch != null) {
-                latch.close(LeaderLatch.CloseMode.SILENT);
-            }
-        } catch (Exception e) {
-            LOG.debug("closing the latch: {}", e.toString());
-        }
         transitions.shutdownNow();
+        coordination.close();
         if (http != null) {
             http.close();
         }
@@ -337,6 +406,5 @@ public final class HaScheduler implements AutoCloseable {
         if (httpGroup != null) {
             httpGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }
-        zk.close();
     }
 }

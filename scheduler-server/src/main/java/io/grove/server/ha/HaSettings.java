@@ -1,6 +1,6 @@
 package io.grove.server.ha;
 
-import io.grove.server.state.ZkLayout;
+import io.grove.server.coord.ZkLayout;
 import java.time.Duration;
 
 /**

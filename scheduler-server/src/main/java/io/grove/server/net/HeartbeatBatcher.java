@@ -11,9 +11,12 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Hands heartbeats to the scheduler thread in batches: the heartbeats waiting when the thread gets
@@ -22,6 +25,11 @@ import java.util.function.Consumer;
  * {@link #MAX_BATCH} heartbeats and then sends its answers: after a stall, when thousands wait and
  * more keep coming, answers go out as the backlog is worked off instead of all at its end, and the
  * loop's other work gets its turn in between.
+ *
+ * <p>In a high-availability group a {@link Gate} holds the daemon to its lease: no heartbeat is
+ * decided, and no answer sent, while the scheduler may not act as the leader ({@link NotLeading});
+ * and answers that start jobs wait until the starts are durable, so that a new leader knows every
+ * job a node may run.
  */
 public final class HeartbeatBatcher {
 
@@ -32,14 +40,37 @@ public final class HeartbeatBatcher {
     /** Heartbeats decided in one turn of the scheduler thread before their answers are sent. */
     static final int MAX_BATCH = 64;
 
+    /**
+     * What holds heartbeats back: {@code mayAct} is checked before a turn decides and again before
+     * each answer goes out; {@code durable}, when not {@code null}, gives a future that completes
+     * once everything written so far is durable.
+     */
+    public record Gate(BooleanSupplier mayAct, Supplier<CompletableFuture<Void>> durable) {
+        /** A scheduler on its own: always acts, answers at once. */
+        public static final Gate NONE = new Gate(() -> true, null);
+    }
+
+    /** A heartbeat refused because this scheduler may not act as the leader now. */
+    public static final class NotLeading extends RuntimeException {
+        public NotLeading() {
+            super("this scheduler is not the leader now (its lease lapsed or it stepped down); try the others");
+        }
+    }
+
     private final SchedulerLoop loop;
     private final Clock clock;
+    private final Gate gate;
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
     public HeartbeatBatcher(SchedulerLoop loop, Clock clock) {
+        this(loop, clock, Gate.NONE);
+    }
+
+    public HeartbeatBatcher(SchedulerLoop loop, Clock clock, Gate gate) {
         this.loop = loop;
         this.clock = clock;
+        this.gate = gate;
     }
 
     /**
@@ -69,26 +100,59 @@ public final class HeartbeatBatcher {
         }
     }
 
+    /** A heartbeat's outcome: its decision, or why it has none. */
+    private record Outcome(Pending pending, Decision decision, Throwable error) {
+    }
+
     private void drain(Cluster cluster) {
         scheduled.set(false);
-        Map<EventExecutor, List<Runnable>> answers = new IdentityHashMap<>();
+        List<Outcome> outcomes = new ArrayList<>();
         Instant now = clock.now();
+        boolean acting = gate.mayAct().getAsBoolean();
+        boolean starts = false;
         Pending pending;
         for (int taken = 0; taken < MAX_BATCH && (pending = queue.poll()) != null; taken++) {
-            Runnable answer;
+            if (!acting) {
+                outcomes.add(new Outcome(pending, null, new NotLeading()));
+                continue;
+            }
             try {
                 Decision decision = cluster.heartbeat(pending.heartbeat(), now);
-                Pending done = pending;
-                answer = () -> done.answer().accept(decision);
+                starts |= !decision.starts().isEmpty();
+                outcomes.add(new Outcome(pending, decision, null));
             } catch (RuntimeException | Error e) {
-                Pending failed = pending;
-                answer = () -> failed.failure().accept(e);
+                outcomes.add(new Outcome(pending, null, e));
             }
-            answers.computeIfAbsent(pending.executor(), e -> new ArrayList<>()).add(answer);
         }
-        answers.forEach((executor, batch) -> executor.execute(() -> batch.forEach(Runnable::run)));
+        if (starts && gate.durable() != null) {
+            // the starts go out once they are durable: a new leader then knows every job that may run
+            gate.durable().get().whenComplete((written, error) -> send(outcomes, error));
+        } else {
+            send(outcomes, null);
+        }
         if (!queue.isEmpty()) {
             schedule();
         }
+    }
+
+    /** Sends each answer on its connection's thread, checking the lease once more just before. */
+    private void send(List<Outcome> outcomes, Throwable notDurable) {
+        Map<EventExecutor, List<Outcome>> byExecutor = new IdentityHashMap<>();
+        for (Outcome outcome : outcomes) {
+            byExecutor.computeIfAbsent(outcome.pending().executor(), e -> new ArrayList<>()).add(outcome);
+        }
+        byExecutor.forEach((executor, batch) -> executor.execute(() -> {
+            for (Outcome outcome : batch) {
+                Throwable why = outcome.error() != null ? outcome.error() : notDurable;
+                if (why == null && !gate.mayAct().getAsBoolean()) {
+                    why = new NotLeading();
+                }
+                if (why != null) {
+                    outcome.pending().failure().accept(why);
+                } else {
+                    outcome.pending().answer().accept(outcome.decision());
+                }
+            }
+        }));
     }
 }

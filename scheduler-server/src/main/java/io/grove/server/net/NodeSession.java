@@ -198,6 +198,12 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
 
     private void fail(ChannelHandlerContext ctx, Throwable error) {
         Throwable cause = io.grove.http.Futures.cause(error);
+        if (cause instanceof HeartbeatBatcher.NotLeading) {
+            // a leader whose lease lapsed answers nothing more: the node goes to the group's leader
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.NOT_LEADER, cause.getMessage(), true, null))
+                    .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+            return;
+        }
         LOG.error("node {}: request failed", nodeId, cause);
         ctx.writeAndFlush(new ErrorReply(ErrorCode.INTERNAL, String.valueOf(cause.getMessage()), false));
     }

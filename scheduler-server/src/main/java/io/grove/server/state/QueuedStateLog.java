@@ -27,6 +27,10 @@ abstract class QueuedStateLog implements StateLog {
     record Compact(Supplier<List<JournalEvent>> snapshot, CompletableFuture<Void> done) implements Task {
     }
 
+    /** Completes once what was queued before it is durable. */
+    record Barrier(CompletableFuture<Void> done) implements Task {
+    }
+
     record Stop() implements Task {
     }
 
@@ -175,6 +179,18 @@ abstract class QueuedStateLog implements StateLog {
         return done;
     }
 
+    @Override
+    public CompletableFuture<Void> durable() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        RuntimeException refused = refusal();
+        if (refused != null) {
+            done.completeExceptionally(refused);
+            return done;
+        }
+        queue.add(new Barrier(done));
+        return done;
+    }
+
     private void writeLoop() {
         List<Task> batch = new ArrayList<>();
         while (true) {
@@ -216,6 +232,8 @@ abstract class QueuedStateLog implements StateLog {
                 append.done().completeExceptionally(cause);
             } else if (task instanceof Compact compact) {
                 compact.done().completeExceptionally(cause);
+            } else if (task instanceof Barrier barrier) {
+                barrier.done().completeExceptionally(cause);
             }
         }
     }
@@ -236,6 +254,17 @@ abstract class QueuedStateLog implements StateLog {
                     compact.done().complete(null);
                 } catch (Exception e) {
                     compact.done().completeExceptionally(compactionFailed(e));
+                }
+            } else if (task instanceof Barrier barrier) {
+                if (unsynced()) {
+                    syncNow();
+                }
+                String failure = writeFailure;
+                if (failure == null) {
+                    barrier.done().complete(null);
+                } else {
+                    barrier.done().completeExceptionally(new IllegalStateException("the " + name + " cannot write: "
+                            + failure));
                 }
             } else {
                 fail(batch.subList(i + 1, batch.size()), new IllegalStateException("the " + name + " is closed"));
@@ -267,6 +296,8 @@ abstract class QueuedStateLog implements StateLog {
                 failedQuietly(List.of(append), closedError);
             } else if (task instanceof Compact compact) {
                 compact.done().completeExceptionally(closedError);
+            } else if (task instanceof Barrier barrier) {
+                barrier.done().completeExceptionally(closedError);
             }
         }
     }

@@ -39,6 +39,12 @@ public interface StateLog extends AutoCloseable {
      */
     CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot);
 
+    /**
+     * A future that completes once everything queued before it is durable (fails if a write before
+     * it failed and none succeeded since).
+     */
+    CompletableFuture<Void> durable();
+
     /** Why the last write failed, while none succeeded since; {@code null} when writes succeed. */
     default String writeFailure() {
         return null;

@@ -9,11 +9,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
+import io.grove.server.coord.Coordination;
+import io.grove.server.coord.CoordinationException;
+import io.grove.server.coord.ZkLayout;
 
 /**
- * Reads the state in ZooKeeper: the current snapshot and the log records after it, and then, call
+ * Reads the state in ZooKeeper (or the tests' in-memory twin of it): the current snapshot and the log records after it, and then, call
  * after call, only what was added since — a standby follows the leader this way, so that taking
  * over needs no long read. A record's data is a flag byte (0: the last part of its batch, 1: more
  * parts follow), the batch's id (8 bytes), then the batch's events as journal records; the parts
@@ -27,7 +28,7 @@ public final class ZkLogReader {
     record Pointer(long id, int chunks, long through) {
     }
 
-    private final CuratorFramework zk;
+    private final Coordination zk;
     private final ZkLayout layout;
     private final List<JournalEvent> events = new ArrayList<>();
     /** No snapshot yet: ZooKeeper numbers sequential children from 0. */
@@ -38,13 +39,13 @@ public final class ZkLogReader {
     private long pendingBatch = -1;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 
-    public ZkLogReader(CuratorFramework zk, ZkLayout layout) {
+    public ZkLogReader(Coordination zk, ZkLayout layout) {
         this.zk = zk;
         this.layout = layout;
     }
 
     /** Reads what is new since the last call (everything from the snapshot when the snapshot changed). */
-    public synchronized void catchUp() throws Exception {
+    public synchronized void catchUp() throws CoordinationException, IOException {
         Pointer current = readPointer();
         if (current.id() != pointer.id()) {
             events.clear();
@@ -56,22 +57,15 @@ public final class ZkLogReader {
                 readSnapshot(current);
             }
         }
-        List<String> children;
-        try {
-            children = new ArrayList<>(zk.getChildren().forPath(layout.log()));
-        } catch (KeeperException.NoNodeException e) {
-            return;
-        }
+        List<String> children = new ArrayList<>(zk.children(layout.log()));
         children.sort(Comparator.comparingLong(ZkLayout::sequenceOf));
         for (String child : children) {
             long sequence = ZkLayout.sequenceOf(child);
             if (sequence <= lastSequence) {
                 continue;
             }
-            byte[] data;
-            try {
-                data = zk.getData().forPath(layout.log() + "/" + child);
-            } catch (KeeperException.NoNodeException e) {
+            byte[] data = zk.read(layout.log() + "/" + child);
+            if (data == null) {
                 // compacted away meanwhile: the next call reads the new snapshot
                 return;
             }
@@ -96,19 +90,20 @@ public final class ZkLogReader {
         }
     }
 
-    private Pointer readPointer() throws Exception {
-        try {
-            return JSON.readValue(zk.getData().forPath(layout.snapshot()), Pointer.class);
-        } catch (KeeperException.NoNodeException e) {
-            return NONE;
-        }
+    private Pointer readPointer() throws CoordinationException, IOException {
+        byte[] data = zk.read(layout.snapshot());
+        return data == null ? NONE : JSON.readValue(data, Pointer.class);
     }
 
-    private void readSnapshot(Pointer current) throws Exception {
+    private void readSnapshot(Pointer current) throws CoordinationException, IOException {
         ByteArrayOutputStream all = new ByteArrayOutputStream();
         String dir = ZkStateLog.snapshotPath(layout, current.id());
         for (int chunk = 0; chunk < current.chunks(); chunk++) {
-            all.write(zk.getData().forPath(ZkStateLog.chunkPath(dir, chunk)));
+            byte[] data = zk.read(ZkStateLog.chunkPath(dir, chunk));
+            if (data == null) {
+                throw new IOException("zookeeper:" + dir + ": chunk " + chunk + " of " + current.chunks() + " is missing");
+            }
+            all.write(data);
         }
         JournalFormat.read(all.toByteArray(), Path.of("zookeeper:" + dir), events);
     }

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grove.server.coord.Coordination;
+import io.grove.server.coord.ZkCoordination;
+import io.grove.server.coord.ZkLayout;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -46,8 +50,14 @@ class ZkStateLogTest {
         return client;
     }
 
+    static Coordination coordination(CuratorFramework zk) {
+        return ZkCoordination.over(zk, LAYOUT, Duration.ofSeconds(10));
+    }
+
     ZkStateLog leader(CuratorFramework zk, Runnable onFenced) throws Exception {
-        return ZkStateLog.open(zk, LAYOUT, ZkStateLog.claimEpoch(zk, LAYOUT), new ZkLogReader(zk, LAYOUT), onFenced);
+        Coordination coordination = coordination(zk);
+        return ZkStateLog.open(coordination, LAYOUT, coordination.claimEpoch(), new ZkLogReader(coordination, LAYOUT),
+                onFenced);
     }
 
     static JournalEvent event(int i) {
@@ -171,7 +181,7 @@ class ZkStateLogTest {
     @Test
     void aStandbyFollowsTheLeaderRecordByRecord() throws Exception {
         CuratorFramework zk = client();
-        ZkLogReader standby = new ZkLogReader(client(), LAYOUT);
+        ZkLogReader standby = new ZkLogReader(coordination(client()), LAYOUT);
         try (ZkStateLog log = leader(zk, () -> { })) {
             log.append(event(1)).join();
             standby.catchUp();

@@ -1,4 +1,4 @@
-package io.grove.server.state;
+package io.grove.server.coord;
 
 /**
  * Where the scheduler keeps its state in ZooKeeper, under one root ({@code /grove} by default):
@@ -51,7 +51,7 @@ public record ZkLayout(String root) {
     }
 
     /** The sequence number of a log record from its name ({@code r-0000000042} is 42). */
-    static long sequenceOf(String child) {
+    public static long sequenceOf(String child) {
         return Long.parseLong(child.substring(child.lastIndexOf('-') + 1));
     }
 }

@@ -1,0 +1,287 @@
+package io.grove.server.coord;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The group's coordination on ZooKeeper through Curator: a leader latch under
+ * {@link ZkLayout#election()}, the epoch as 8 bytes in {@link ZkLayout#epoch()} whose znode version
+ * is the claim, and every write a multi-op transaction that starts with a version check of that
+ * znode ({@link Fencing}).
+ */
+public final class ZkCoordination implements Coordination {
+
+    private final CuratorFramework zk;
+    private final ZkLayout layout;
+    private final Duration sessionTimeout;
+    private final String candidateId;
+    private Consumer<Signal> signals;
+    private LeaderLatch latch;
+
+    private ZkCoordination(CuratorFramework zk, ZkLayout layout, Duration sessionTimeout, String candidateId) {
+        this.zk = zk;
+        this.layout = layout;
+        this.sessionTimeout = sessionTimeout;
+        this.candidateId = candidateId;
+    }
+
+    /** A client of the ensemble at {@code connect}; nothing happens until {@link #start}. */
+    public static ZkCoordination create(String connect, ZkLayout layout, Duration sessionTimeout, String candidateId) {
+        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(connect)
+                .sessionTimeoutMs((int) sessionTimeout.toMillis())
+                .connectionTimeoutMs((int) Math.min(sessionTimeout.toMillis(), 15_000))
+                .retryPolicy(new ExponentialBackoffRetry(200, 3)).build();
+        return new ZkCoordination(zk, layout, sessionTimeout, candidateId == null ? "" : candidateId);
+    }
+
+    /** A coordination over a client the caller started (tests and tools); {@link #close} closes it. */
+    public static ZkCoordination over(CuratorFramework zk, ZkLayout layout, Duration sessionTimeout) {
+        return new ZkCoordination(zk, layout, sessionTimeout, "");
+    }
+
+    /** The Curator client (for tests that cut it off). */
+    public CuratorFramework client() {
+        return zk;
+    }
+
+    @Override
+    public void start(Consumer<Signal> signals) throws CoordinationException {
+        this.signals = signals;
+        if (zk.getState() == org.apache.curator.framework.imps.CuratorFrameworkState.LATENT) {
+            zk.start();
+        }
+        try {
+            if (!zk.blockUntilConnected((int) sessionTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new CoordinationException(CoordinationException.Kind.OUTCOME_UNKNOWN, "cannot reach ZooKeeper at "
+                        + zk.getZookeeperClient().getCurrentConnectionString() + " within "
+                        + sessionTimeout.toSeconds() + " s", null);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CoordinationException(CoordinationException.Kind.OUTCOME_UNKNOWN, "interrupted while connecting", e);
+        }
+        zk.getConnectionStateListenable().addListener((client, state) -> {
+            Signal signal = switch (state) {
+                case SUSPENDED -> Signal.SUSPENDED;
+                case LOST -> Signal.SESSION_LOST;
+                case RECONNECTED -> Signal.RECONNECTED;
+                default -> null;
+            };
+            if (signal != null) {
+                signals.accept(signal);
+            }
+        }, Runnable::run);
+        ensurePath(layout.log());
+        joinElection();
+    }
+
+    private synchronized void joinElection() throws CoordinationException {
+        LeaderLatch joined = new LeaderLatch(zk, layout.election(), candidateId);
+        joined.addListener(new LeaderLatchListener() {
+            @Override
+            public void isLeader() {
+                signals.accept(Signal.ELECTED);
+            }
+
+            @Override
+            public void notLeader() {
+                signals.accept(Signal.NOT_ELECTED);
+            }
+        }, Runnable::run);
+        try {
+            joined.start();
+        } catch (Exception e) {
+            throw failure(e, "join the election");
+        }
+        latch = joined;
+    }
+
+    @Override
+    public Duration sessionTimeout() {
+        return sessionTimeout;
+    }
+
+    @Override
+    public boolean connected() {
+        return zk.getZookeeperClient().isConnected();
+    }
+
+    @Override
+    public synchronized void rejoin() throws CoordinationException {
+        leaveElection();
+        joinElection();
+    }
+
+    private synchronized void leaveElection() {
+        if (latch != null) {
+            try {
+                latch.close(LeaderLatch.CloseMode.SILENT);
+            } catch (Exception e) {
+                // the session goes anyway when the client closes
+            }
+            latch = null;
+        }
+    }
+
+    @Override
+    public Epoch claimEpoch() throws CoordinationException {
+        try {
+            while (true) {
+                Stat stat = new Stat();
+                byte[] data;
+                try {
+                    data = zk.getData().storingStatIn(stat).forPath(layout.epoch());
+                } catch (KeeperException.NoNodeException e) {
+                    try {
+                        zk.create().creatingParentContainersIfNeeded().forPath(layout.epoch(), longBytes(0));
+                    } catch (KeeperException.NodeExistsException raced) {
+                        // another scheduler created it first
+                    }
+                    continue;
+                }
+                long next = ByteBuffer.wrap(data).getLong() + 1;
+                try {
+                    Stat written = zk.setData().withVersion(stat.getVersion()).forPath(layout.epoch(), longBytes(next));
+                    return new Epoch(next, written.getVersion());
+                } catch (KeeperException.BadVersionException raced) {
+                    // another scheduler claimed one meanwhile: claim the one after it
+                }
+            }
+        } catch (Exception e) {
+            throw failure(e, "claim an epoch");
+        }
+    }
+
+    @Override
+    public void confirm(Epoch epoch) throws CoordinationException {
+        write(epoch, List.of());
+    }
+
+    @Override
+    public List<String> write(Epoch epoch, List<Write> writes) throws CoordinationException {
+        try {
+            List<CuratorOp> ops = new ArrayList<>(writes.size() + 1);
+            ops.add(zk.transactionOp().check().withVersion(epoch.version()).forPath(layout.epoch()));
+            for (Write write : writes) {
+                ops.add(op(write));
+            }
+            List<CuratorTransactionResult> results = zk.transaction().forOperations(ops);
+            List<String> created = new ArrayList<>();
+            for (int i = 1; i < results.size(); i++) {
+                if (writes.get(i - 1) instanceof Create) {
+                    created.add(results.get(i).getResultPath());
+                }
+            }
+            return created;
+        } catch (KeeperException e) {
+            if (epochCheckFailed(e)) {
+                throw new CoordinationException(CoordinationException.Kind.FENCED, "ZooKeeper refused the write of epoch "
+                        + epoch.number() + ": a newer leader claimed the epoch", e);
+            }
+            throw failure(e, "write " + writes.size() + " change(s)");
+        } catch (Exception e) {
+            throw failure(e, "write " + writes.size() + " change(s)");
+        }
+    }
+
+    private CuratorOp op(Write write) throws Exception {
+        if (write instanceof Create create) {
+            return zk.transactionOp().create().withMode(mode(create)).forPath(create.path(), create.data());
+        }
+        if (write instanceof Put put) {
+            return zk.transactionOp().setData().forPath(put.path(), put.data());
+        }
+        return zk.transactionOp().delete().forPath(write.path());
+    }
+
+    private static CreateMode mode(Create create) {
+        if (create.ephemeral()) {
+            return create.sequential() ? CreateMode.EPHEMERAL_SEQUENTIAL : CreateMode.EPHEMERAL;
+        }
+        return create.sequential() ? CreateMode.PERSISTENT_SEQUENTIAL : CreateMode.PERSISTENT;
+    }
+
+    /**
+     * Whether the transaction failed at its first step, the epoch check: the epoch znode has another
+     * version (a newer claim) or is gone.
+     */
+    private static boolean epochCheckFailed(KeeperException e) {
+        List<OpResult> results = e.getResults();
+        if (results != null && !results.isEmpty()) {
+            return results.get(0) instanceof OpResult.ErrorResult first
+                    && (first.getErr() == KeeperException.Code.BADVERSION.intValue()
+                            || first.getErr() == KeeperException.Code.NONODE.intValue());
+        }
+        // no per-step results: only the check carries a version, so a bad version is the check's
+        return e.code() == KeeperException.Code.BADVERSION;
+    }
+
+    @Override
+    public byte[] read(String path) throws CoordinationException {
+        try {
+            return zk.getData().forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            return null;
+        } catch (Exception e) {
+            throw failure(e, "read " + path);
+        }
+    }
+
+    @Override
+    public List<String> children(String path) throws CoordinationException {
+        try {
+            return zk.getChildren().forPath(path);
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        } catch (Exception e) {
+            throw failure(e, "list " + path);
+        }
+    }
+
+    @Override
+    public void ensurePath(String path) throws CoordinationException {
+        try {
+            zk.createContainers(path);
+        } catch (Exception e) {
+            throw failure(e, "create " + path);
+        }
+    }
+
+    private static CoordinationException failure(Exception e, String what) {
+        if (e instanceof KeeperException.ConnectionLossException || e instanceof KeeperException.OperationTimeoutException
+                || e instanceof KeeperException.SessionExpiredException || e instanceof KeeperException.SessionMovedException) {
+            return new CoordinationException(CoordinationException.Kind.OUTCOME_UNKNOWN, "ZooKeeper: the connection was lost "
+                    + "while trying to " + what + "; whether it was done is unknown", e);
+        }
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new CoordinationException(CoordinationException.Kind.REFUSED, "ZooKeeper: cannot " + what + ": "
+                + e.getMessage(), e);
+    }
+
+    static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    @Override
+    public void close() {
+        leaveElection();
+        zk.close();
+    }
+}

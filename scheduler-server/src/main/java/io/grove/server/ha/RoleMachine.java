@@ -1,0 +1,276 @@
+package io.grove.server.ha;
+
+import io.grove.server.coord.Coordination.Signal;
+import io.grove.server.coord.Epoch;
+import io.grove.server.coord.Fencing;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A scheduler's role in its high-availability group, as a state machine: events go in, one at a
+ * time on one thread, with the time they happen at; effects come out, for the daemon to perform
+ * (and to answer with the events they lead to). It does nothing itself — no I/O, no threads, no
+ * clock — so a simulation drives it exactly as the daemon does.
+ *
+ * <pre>
+ * FOLLOWER --elected--> CANDIDATE --claimed--> CANDIDATE(epoch) --led--> LEADER
+ *     ^                     |                        |                     |
+ *     |                     +--------failed / lost the election / fenced---+--> STEPPING_DOWN --stopped--> FOLLOWER
+ * </pre>
+ *
+ * A leader acts — answers as the leader, starts jobs — only while its lease runs
+ * ({@link #mayAct}); it renews the lease by confirming its epoch ({@link Fencing}).
+ */
+public final class RoleMachine {
+
+    public enum Role {
+        FOLLOWER, CANDIDATE, LEADER, STEPPING_DOWN, CLOSED
+    }
+
+    /** What happens to the scheduler. */
+    public sealed interface Event {
+    }
+
+    /** A signal of the coordination service. */
+    public record Signalled(Signal signal) implements Event {
+    }
+
+    /** The epoch was claimed by a request sent at {@code sentNanos}. */
+    public record Claimed(Epoch epoch, long sentNanos) implements Event {
+    }
+
+    /** The daemon leads: its state was read, it serves, and where it is was written. */
+    public record Led(Epoch epoch) implements Event {
+    }
+
+    /** Claiming or leading failed (not by fencing). */
+    public record Failed(String why) implements Event {
+    }
+
+    /** A confirmation sent at {@code sentNanos} found the epoch still current. */
+    public record Confirmed(Epoch epoch, long sentNanos) implements Event {
+    }
+
+    /** A write or a confirmation was refused: a newer leader claimed an epoch. */
+    public record Fenced(Epoch epoch) implements Event {
+    }
+
+    /** A confirmation got no answer (the connection is down): the lease is not renewed. */
+    public record Unconfirmed(Epoch epoch) implements Event {
+    }
+
+    /** The daemon stopped after a step-down. */
+    public record Stopped() implements Event {
+    }
+
+    /** Time passed (the daemon ticks every {@link Fencing#confirmEvery}). */
+    public record Tick() implements Event {
+    }
+
+    /** The scheduler is being closed. */
+    public record Close() implements Event {
+    }
+
+    /** What the daemon is to do. */
+    public sealed interface Effect {
+    }
+
+    /** Claim the next epoch; answer {@link Claimed} or {@link Failed}. */
+    public record Claim() implements Effect {
+    }
+
+    /** Read what is not read yet, start the daemon, write where it is; answer {@link Led}, {@link Failed} or {@link Fenced}. */
+    public record Lead(Epoch epoch) implements Effect {
+    }
+
+    /** Confirm the epoch; answer {@link Confirmed}, {@link Fenced} or {@link Unconfirmed}. */
+    public record Confirm(Epoch epoch) implements Effect {
+    }
+
+    /**
+     * Stop the daemon at once, without a snapshot, and withdraw where it was; with {@code rejoin},
+     * leave the election and join it at its end (the election may still name this scheduler); then
+     * answer {@link Stopped}.
+     */
+    public record StepDown(String why, boolean rejoin) implements Effect {
+    }
+
+    /** Stop the daemon with a final snapshot, leave the election. */
+    public record Resign() implements Effect {
+    }
+
+    private final Duration sessionTimeout;
+    private Role role = Role.FOLLOWER;
+    private Epoch epoch;
+    private long leaseEnd;
+    private boolean connected = true;
+    private boolean confirming;
+    private long lastConfirmSent;
+    /** Whether the election still names this scheduler after it stepped down (it must rejoin to let another lead). */
+    private boolean rejoinAfterStop;
+    /** Elected while stepping down: claim once stopped. */
+    private boolean electedWhileStopping;
+
+    public RoleMachine(Duration sessionTimeout) {
+        this.sessionTimeout = sessionTimeout;
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    /** The epoch this scheduler claimed, while it is a candidate that claimed or the leader; else {@code null}. */
+    public Epoch epoch() {
+        return role == Role.CANDIDATE || role == Role.LEADER ? epoch : null;
+    }
+
+    /** Whether it may act as the leader at {@code now}: it leads, is connected, and its lease runs. */
+    public boolean mayAct(long now) {
+        return role == Role.LEADER && connected && now - leaseEnd < 0;
+    }
+
+    /** The end of the lease (meaningful while it leads). */
+    public long leaseEnd() {
+        return leaseEnd;
+    }
+
+    /** Takes one event at {@code now} (monotonic nanoseconds) and says what to do. */
+    public List<Effect> on(Event event, long now) {
+        if (role == Role.CLOSED) {
+            return List.of();
+        }
+        if (event instanceof Signalled signalled) {
+            return on(signalled.signal());
+        } else if (event instanceof Claimed claimed) {
+            return claimed(claimed);
+        } else if (event instanceof Led led) {
+            return led(led);
+        } else if (event instanceof Failed failed) {
+            return role == Role.CANDIDATE ? stepDown("cannot lead: " + failed.why(), true) : List.of();
+        } else if (event instanceof Confirmed confirmed) {
+            return confirmed(confirmed);
+        } else if (event instanceof Fenced fenced) {
+            return fenced.epoch().equals(epoch) && leading()
+                    ? stepDown("a newer leader fenced epoch " + fenced.epoch().number(), true) : List.of();
+        } else if (event instanceof Unconfirmed) {
+            confirming = false;
+            return List.of();
+        } else if (event instanceof Stopped) {
+            return stopped();
+        } else if (event instanceof Tick) {
+            return tick(now);
+        } else if (event instanceof Close) {
+            return close();
+        }
+        throw new IllegalArgumentException("unknown event " + event);
+    }
+
+    private List<Effect> on(Signal signal) {
+        switch (signal) {
+            case ELECTED -> {
+                if (role == Role.FOLLOWER) {
+                    role = Role.CANDIDATE;
+                    epoch = null;
+                    return List.of(new Claim());
+                }
+                if (role == Role.STEPPING_DOWN) {
+                    electedWhileStopping = true;
+                }
+                return List.of();
+            }
+            case NOT_ELECTED -> {
+                electedWhileStopping = false;
+                return leading() ? stepDown("lost the election", false) : List.of();
+            }
+            case SUSPENDED -> {
+                connected = false;
+                electedWhileStopping = false;
+                return leading() ? stepDown("the connection to ZooKeeper is suspended", false) : List.of();
+            }
+            case SESSION_LOST -> {
+                connected = false;
+                electedWhileStopping = false;
+                return leading() ? stepDown("the ZooKeeper session was lost", false) : List.of();
+            }
+            case RECONNECTED -> {
+                connected = true;
+                return List.of();
+            }
+            default -> throw new IllegalArgumentException(String.valueOf(signal));
+        }
+    }
+
+    private boolean leading() {
+        return role == Role.CANDIDATE || role == Role.LEADER;
+    }
+
+    private List<Effect> claimed(Claimed claimed) {
+        if (role != Role.CANDIDATE || epoch != null) {
+            return List.of();
+        }
+        epoch = claimed.epoch();
+        leaseEnd = Fencing.leaseEnd(claimed.sentNanos(), sessionTimeout);
+        lastConfirmSent = claimed.sentNanos();
+        return List.of(new Lead(epoch));
+    }
+
+    private List<Effect> led(Led led) {
+        if (role != Role.CANDIDATE || !led.epoch().equals(epoch)) {
+            return List.of();
+        }
+        role = Role.LEADER;
+        // reading and starting took part of the lease the claim gave: renew it at once
+        confirming = true;
+        return List.of(new Confirm(epoch));
+    }
+
+    private List<Effect> confirmed(Confirmed confirmed) {
+        confirming = false;
+        if (leading() && confirmed.epoch().equals(epoch) && confirmed.sentNanos() - lastConfirmSent >= 0) {
+            lastConfirmSent = confirmed.sentNanos();
+            long end = Fencing.leaseEnd(confirmed.sentNanos(), sessionTimeout);
+            if (end - leaseEnd > 0) {
+                leaseEnd = end;
+            }
+        }
+        return List.of();
+    }
+
+    private List<Effect> tick(long now) {
+        if (!leading() || epoch == null || confirming) {
+            return List.of();
+        }
+        confirming = true;
+        return List.of(new Confirm(epoch));
+    }
+
+    private List<Effect> stepDown(String why, boolean rejoin) {
+        role = Role.STEPPING_DOWN;
+        confirming = false;
+        rejoinAfterStop = rejoin;
+        return List.of(new StepDown(why, rejoin));
+    }
+
+    private List<Effect> stopped() {
+        if (role != Role.STEPPING_DOWN) {
+            return List.of();
+        }
+        role = Role.FOLLOWER;
+        epoch = null;
+        boolean rejoin = rejoinAfterStop;
+        rejoinAfterStop = false;
+        if (electedWhileStopping && !rejoin && connected) {
+            electedWhileStopping = false;
+            role = Role.CANDIDATE;
+            return List.of(new Claim());
+        }
+        electedWhileStopping = false;
+        return List.of();
+    }
+
+    private List<Effect> close() {
+        boolean led = leading();
+        role = Role.CLOSED;
+        return led ? List.of(new Resign()) : List.of();
+    }
+}
