@@ -14,14 +14,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * scheduler and ZooKeeper: while cut, connections are dropped and new ones refused; the
  * scheduler's session lives on in ZooKeeper until it times out.
  */
-final class CuttableProxy implements AutoCloseable {
+public final class CuttableProxy implements AutoCloseable {
 
     private final ServerSocket server;
     private final InetSocketAddress target;
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private volatile boolean cut;
 
-    CuttableProxy(InetSocketAddress target) throws IOException {
+    public CuttableProxy(InetSocketAddress target) throws IOException {
         this.target = target;
         this.server = new ServerSocket(0);
         Thread acceptor = new Thread(this::accept, "zk-proxy");
@@ -29,11 +29,11 @@ final class CuttableProxy implements AutoCloseable {
         acceptor.start();
     }
 
-    String connectString() {
+    public String connectString() {
         return "127.0.0.1:" + server.getLocalPort();
     }
 
-    void cut() {
+    public void cut() {
         cut = true;
         for (Socket socket : open) {
             try {
@@ -45,7 +45,7 @@ final class CuttableProxy implements AutoCloseable {
         open.clear();
     }
 
-    void heal() {
+    public void heal() {
         cut = false;
     }
 
