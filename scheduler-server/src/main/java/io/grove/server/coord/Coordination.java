@@ -72,6 +72,13 @@ public interface Coordination extends AutoCloseable {
     /** Whether the connection is up now (the session may be alive even when it is not). */
     boolean connected();
 
+    /**
+     * How many times the connection has been lost so far, counted the moment it is noticed (before
+     * any signal): a lease holds only while this has not changed since the request that gave it,
+     * for once the connection is back the election may already name another member.
+     */
+    long interruptions();
+
     /** Leaves the election and joins it again at its end: a member that could not lead lets another. */
     void rejoin() throws CoordinationException;
 

@@ -23,7 +23,12 @@ import java.time.Duration;
  * before this leader's session expires; a lease of half the session timeout therefore ends
  * before any other scheduler can lead, whatever paused this one (a GC, {@code SIGSTOP}, a
  * partition), with room left for clocks that run at slightly different rates. The leader renews
- * it every {@link #confirmEvery}.
+ * it every {@link #confirmEvery}. A lost connection ends the lease at once
+ * ({@link Coordination#interruptions}): once it is back, the election may already have moved on
+ * (a reconnected latch joins again at its end) while the session lived. And a new leader that
+ * finds an older leader's record still there after its claim (that leader's session lives: it was
+ * not elected away by an expiry, but by a member acting on an election it had been told of late)
+ * acts only once a lease has passed since the claim, when any lease granted before it has ended.
  */
 public final class Fencing {
 

@@ -32,6 +32,7 @@ public final class ZkCoordination implements Coordination {
     private final String candidateId;
     private Consumer<Signal> signals;
     private LeaderLatch latch;
+    private final java.util.concurrent.atomic.AtomicLong interruptions = new java.util.concurrent.atomic.AtomicLong();
 
     private ZkCoordination(CuratorFramework zk, ZkLayout layout, Duration sessionTimeout, String candidateId) {
         this.zk = zk;
@@ -82,6 +83,9 @@ public final class ZkCoordination implements Coordination {
                 case RECONNECTED -> Signal.RECONNECTED;
                 default -> null;
             };
+            if (signal == Signal.SUSPENDED || signal == Signal.SESSION_LOST) {
+                interruptions.incrementAndGet();
+            }
             if (signal != null) {
                 signals.accept(signal);
             }
@@ -119,6 +123,11 @@ public final class ZkCoordination implements Coordination {
     @Override
     public boolean connected() {
         return zk.getZookeeperClient().isConnected();
+    }
+
+    @Override
+    public long interruptions() {
+        return interruptions.get();
     }
 
     @Override

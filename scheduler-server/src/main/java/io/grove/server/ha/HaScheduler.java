@@ -66,8 +66,8 @@ public final class HaScheduler implements AutoCloseable {
     }
 
     /** What other threads may read of the role: published after every event. */
-    private record Published(boolean leads, Epoch epoch, long leaseEnd) {
-        static final Published NONE = new Published(false, null, 0);
+    private record Published(boolean leads, Epoch epoch, long actFrom, long leaseEnd, long interruptions) {
+        static final Published NONE = new Published(false, null, 0, 0, 0);
     }
 
     private final DaemonSettings settings;
@@ -134,7 +134,9 @@ public final class HaScheduler implements AutoCloseable {
     /** Whether this scheduler leads now: it is the leader and its lease runs. */
     public boolean isLeader() {
         Published now = published;
-        return now.leads() && nanos.getAsLong() - now.leaseEnd() < 0 && coordination.connected();
+        long at = nanos.getAsLong();
+        return now.leads() && at - now.leaseEnd() < 0 && at - now.actFrom() >= 0 && coordination.connected()
+                && coordination.interruptions() == now.interruptions();
     }
 
     /** The API port, the same whatever the role. */
@@ -191,16 +193,20 @@ public final class HaScheduler implements AutoCloseable {
     private void publish() {
         Epoch epoch = machine.epoch();
         published = machine.role() == RoleMachine.Role.LEADER
-                ? new Published(true, epoch, machine.leaseEnd()) : new Published(false, epoch, 0);
+                ? new Published(true, epoch, machine.actFrom(), machine.leaseEnd(), machine.leaseInterruptions())
+                : new Published(false, epoch, 0, 0, 0);
     }
 
     private void perform(RoleMachine.Effect effect) {
         if (effect instanceof RoleMachine.Claim) {
             long sent = nanos.getAsLong();
+            long interruptions = coordination.interruptions();
             try {
                 Epoch epoch = coordination.claimEpoch();
-                LOG.info("elected: epoch {}; reading what the previous leader wrote", epoch.number());
-                handle(new RoleMachine.Claimed(epoch, sent));
+                boolean predecessor = predecessorAdvertised();
+                LOG.info("elected: epoch {}; reading what the previous leader wrote{}", epoch.number(), predecessor
+                        ? " (its record is still there: acting only once a lease has passed)" : "");
+                handle(new RoleMachine.Claimed(epoch, sent, nanos.getAsLong(), interruptions, predecessor));
             } catch (CoordinationException e) {
                 handle(new RoleMachine.Failed("cannot claim an epoch: " + e.getMessage()));
             }
@@ -266,6 +272,15 @@ public final class HaScheduler implements AutoCloseable {
         }
     }
 
+    /** Whether an older leader's record is there (read after the claim, so no older leader can write it now). */
+    private boolean predecessorAdvertised() {
+        try {
+            return coordination.read(layout.leader()) != null;
+        } catch (CoordinationException e) {
+            return true;
+        }
+    }
+
     /** Writes where the leader is, fenced by its epoch like every write (a stale leader's record is replaced). */
     private void advertise(Epoch epoch) throws Exception {
         byte[] data = JSON.writeValueAsBytes(new LeaderInfo(epoch.number(), ha.advertisedApi(), ha.advertisedNodes()));
@@ -289,9 +304,10 @@ public final class HaScheduler implements AutoCloseable {
 
     private void confirm(Epoch epoch) {
         long sent = nanos.getAsLong();
+        long interruptions = coordination.interruptions();
         try {
             coordination.confirm(epoch);
-            post(new RoleMachine.Confirmed(epoch, sent));
+            post(new RoleMachine.Confirmed(epoch, sent, interruptions));
         } catch (CoordinationException e) {
             post(e.kind() == CoordinationException.Kind.FENCED ? new RoleMachine.Fenced(epoch)
                     : new RoleMachine.Unconfirmed(epoch));

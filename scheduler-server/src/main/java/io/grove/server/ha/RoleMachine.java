@@ -35,8 +35,15 @@ public final class RoleMachine {
     public record Signalled(Signal signal) implements Event {
     }
 
-    /** The epoch was claimed by a request sent at {@code sentNanos}. */
-    public record Claimed(Epoch epoch, long sentNanos) implements Event {
+    /**
+     * The epoch was claimed by a request sent at {@code sentNanos} and answered at
+     * {@code answeredNanos}, when the connection had been lost {@code interruptions} times
+     * ({@link io.grove.server.coord.Coordination#interruptions}); {@code predecessorAdvertised}
+     * says whether an older leader's record was still there after the claim (its session lives, so
+     * it may still hold a lease).
+     */
+    public record Claimed(Epoch epoch, long sentNanos, long answeredNanos, long interruptions,
+            boolean predecessorAdvertised) implements Event {
     }
 
     /** The daemon leads: its state was read, it serves, and where it is was written. */
@@ -47,8 +54,8 @@ public final class RoleMachine {
     public record Failed(String why) implements Event {
     }
 
-    /** A confirmation sent at {@code sentNanos} found the epoch still current. */
-    public record Confirmed(Epoch epoch, long sentNanos) implements Event {
+    /** A confirmation sent at {@code sentNanos} (after {@code interruptions}) found the epoch still current. */
+    public record Confirmed(Epoch epoch, long sentNanos, long interruptions) implements Event {
     }
 
     /** A write or a confirmation was refused: a newer leader claimed an epoch. */
@@ -103,6 +110,10 @@ public final class RoleMachine {
     private Role role = Role.FOLLOWER;
     private Epoch epoch;
     private long leaseEnd;
+    /** The connection's interruptions when the request that gave the lease was sent. */
+    private long leaseInterruptions;
+    /** Not before then: a predecessor's lease may run until it. */
+    private long actFrom;
     private boolean connected = true;
     private boolean confirming;
     private long lastConfirmSent;
@@ -124,9 +135,24 @@ public final class RoleMachine {
         return role == Role.CANDIDATE || role == Role.LEADER ? epoch : null;
     }
 
-    /** Whether it may act as the leader at {@code now}: it leads, is connected, and its lease runs. */
-    public boolean mayAct(long now) {
-        return role == Role.LEADER && connected && now - leaseEnd < 0;
+    /**
+     * Whether it may act as the leader at {@code now}, the connection having been lost
+     * {@code interruptions} times: it leads, is connected, its lease runs, and the connection was
+     * not lost since the request that gave the lease.
+     */
+    public boolean mayAct(long now, long interruptions) {
+        return role == Role.LEADER && connected && now - leaseEnd < 0 && interruptions == leaseInterruptions
+                && now - actFrom >= 0;
+    }
+
+    /** Before this time it may not act even as the leader: an older leader's lease may still run. */
+    public long actFrom() {
+        return actFrom;
+    }
+
+    /** The connection's interruptions the lease was given under. */
+    public long leaseInterruptions() {
+        return leaseInterruptions;
     }
 
     /** The end of the lease (meaningful while it leads). */
@@ -210,6 +236,11 @@ public final class RoleMachine {
         }
         epoch = claimed.epoch();
         leaseEnd = Fencing.leaseEnd(claimed.sentNanos(), sessionTimeout);
+        leaseInterruptions = claimed.interruptions();
+        // an older leader whose record is still there may hold a lease granted before this claim:
+        // it ends within a lease of the claim's answer
+        actFrom = claimed.predecessorAdvertised() ? Fencing.leaseEnd(claimed.answeredNanos(), sessionTimeout)
+                : claimed.sentNanos();
         lastConfirmSent = claimed.sentNanos();
         return List.of(new Lead(epoch));
     }
@@ -229,8 +260,9 @@ public final class RoleMachine {
         if (leading() && confirmed.epoch().equals(epoch) && confirmed.sentNanos() - lastConfirmSent >= 0) {
             lastConfirmSent = confirmed.sentNanos();
             long end = Fencing.leaseEnd(confirmed.sentNanos(), sessionTimeout);
-            if (end - leaseEnd > 0) {
+            if (confirmed.interruptions() != leaseInterruptions || end - leaseEnd > 0) {
                 leaseEnd = end;
+                leaseInterruptions = confirmed.interruptions();
             }
         }
         return List.of();

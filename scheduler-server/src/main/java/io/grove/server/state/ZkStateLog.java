@@ -105,10 +105,25 @@ public final class ZkStateLog extends QueuedStateLog {
     }
 
     /**
+     * Writes {@code events} as one batch with id {@code batch}, fenced by {@code epoch}, as the
+     * writer thread does (a simulation of the group writes through this); returns the sequence
+     * number of the last record.
+     */
+    public static long writeEvents(Coordination zk, ZkLayout layout, Epoch epoch, List<JournalEvent> events, long batch)
+            throws CoordinationException {
+        RecordBuffer bytes = new RecordBuffer();
+        long sequence = 1;
+        for (JournalEvent event : events) {
+            JournalFormat.encode(event, sequence++, bytes);
+        }
+        return writeBatch(zk, layout, epoch, bytes.toByteArray(), batch);
+    }
+
+    /**
      * Writes one batch of encoded events as log records of at most {@link #MAX_PART} bytes each,
      * every one fenced by {@code epoch}; returns the sequence number of the last record.
      */
-    static long writeBatch(Coordination zk, ZkLayout layout, Epoch epoch, byte[] data, long batch)
+    private static long writeBatch(Coordination zk, ZkLayout layout, Epoch epoch, byte[] data, long batch)
             throws CoordinationException {
         for (int from = 0; ; from += MAX_PART) {
             int length = Math.min(MAX_PART, data.length - from);

@@ -28,6 +28,9 @@ public final class MemoryCoordination implements Coordination {
     private boolean crashed;
     private boolean closed;
     private int dropReplies;
+    private long interruptions;
+    /** The connection was reset (the ensemble restarted): noticed at once, not after a timeout. */
+    private boolean reset;
 
     MemoryCoordination(MemoryEnsemble ensemble, String name) {
         this.ensemble = ensemble;
@@ -60,6 +63,11 @@ public final class MemoryCoordination implements Coordination {
         ensemble.clients.remove(this);
     }
 
+    /** Resets the connection: the client notices at once (a restarted ensemble, a refused socket). */
+    void reset() {
+        reset = true;
+    }
+
     /** The next {@code count} requests are applied but their replies are lost (an unknown outcome). */
     public void loseReplies(int count) {
         dropReplies = count;
@@ -88,9 +96,18 @@ public final class MemoryCoordination implements Coordination {
         }
         long now = ensemble.now();
         if (reachable()) {
+            if (reset && connected) {
+                // the ensemble restarted between two polls: the connection was reset all the same
+                connected = false;
+                interruptions++;
+                dropLeadership();
+                signal(Signal.SUSPENDED);
+            }
+            reset = false;
             if (session == null || !session.alive) {
                 if (!lostSignalled) {
                     lostSignalled = true;
+                    interruptions++;
                     dropLeadership();
                     signal(Signal.SESSION_LOST);
                 }
@@ -105,13 +122,15 @@ public final class MemoryCoordination implements Coordination {
             return;
         }
         Duration timeout = ensemble.sessionTimeout();
-        if (connected && now - lastContact > timeout.toNanos() * 2 / 3) {
+        if (connected && (reset || now - lastContact > timeout.toNanos() * 2 / 3)) {
             connected = false;
+            interruptions++;
             dropLeadership();
             signal(Signal.SUSPENDED);
         }
         if (!connected && !lostSignalled && now - lastContact > timeout.toNanos()) {
             lostSignalled = true;
+            interruptions++;
             signal(Signal.SESSION_LOST);
         }
     }
@@ -173,6 +192,13 @@ public final class MemoryCoordination implements Coordination {
         }
     }
 
+    /** Connects without joining the election, to read. */
+    void observe() {
+        session = ensemble.open();
+        connected = true;
+        lastContact = ensemble.now();
+    }
+
     @Override
     public void start(Consumer<Signal> signals) throws CoordinationException {
         if (!reachable()) {
@@ -195,6 +221,11 @@ public final class MemoryCoordination implements Coordination {
     @Override
     public boolean connected() {
         return connected && reachable() && session != null && session.alive;
+    }
+
+    @Override
+    public long interruptions() {
+        return interruptions;
     }
 
     @Override

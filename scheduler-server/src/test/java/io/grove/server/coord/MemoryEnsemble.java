@@ -80,6 +80,9 @@ public final class MemoryEnsemble {
     /** Stops the ensemble: every request fails, nothing is heard, no session expires meanwhile. */
     public void stop() {
         up = false;
+        for (MemoryCoordination client : clients) {
+            client.reset();
+        }
     }
 
     /** Starts it again: sessions get a whole timeout from now, as after a ZooKeeper restart. */
@@ -88,6 +91,19 @@ public final class MemoryEnsemble {
         for (Session session : sessions.values()) {
             session.lastHeard = now();
         }
+    }
+
+    /** The epoch record's version now (-1 before the first claim). */
+    public int epochVersion() {
+        Node node = nodes.get(layout.epoch());
+        return node == null ? -1 : node.version();
+    }
+
+    /** A client that only reads, never faulted and not in the election (a test's view of the ensemble). */
+    public MemoryCoordination observer() {
+        MemoryCoordination observer = new MemoryCoordination(this, "observer");
+        observer.observe();
+        return observer;
     }
 
     /** The epoch now (0 before the first claim). */
