@@ -169,10 +169,10 @@ class AccountingTest {
         try (io.grove.accounting.TestPostgres postgres = io.grove.accounting.TestPostgres.start(dir.resolve("pg"));
                 org.apache.curator.test.TestingServer zookeeper = new org.apache.curator.test.TestingServer(true)) {
             Path config = DaemonFixture.config(dir, POOLS);
-            int httpA = io.grove.server.ha.HaKillTest.freePort();
-            int nodeA = io.grove.server.ha.HaKillTest.freePort();
-            int httpB = io.grove.server.ha.HaKillTest.freePort();
-            int nodeB = io.grove.server.ha.HaKillTest.freePort();
+            int httpA = io.grove.server.ha.HaProcesses.freePort();
+            int nodeA = io.grove.server.ha.HaProcesses.freePort();
+            int httpB = io.grove.server.ha.HaProcesses.freePort();
+            int nodeB = io.grove.server.ha.HaProcesses.freePort();
             List<String> common = List.of("--zookeeper", zookeeper.getConnectString(), "--zookeeper-session-timeout-ms",
                     "3000", "--accounting-db", postgres.url() + "?user=grove");
             DaemonProcess a = DaemonProcess.start(List.of(), config, dir.resolve("a"), plus(common, "--http-port", httpA,
