@@ -23,11 +23,12 @@ public final class MemoryCoordination implements Coordination {
     private long lastContact;
     private boolean leadership;
     private boolean inElection;
-    private boolean partitioned;
-    private boolean paused;
+    private volatile boolean partitioned;
+    private volatile boolean paused;
     private boolean crashed;
     private boolean closed;
-    private int dropReplies;
+    private volatile int dropReplies;
+    private volatile RuntimeException throwNext;
     private long interruptions;
     /** The connection was reset (the ensemble restarted): noticed at once, not after a timeout. */
     private boolean reset;
@@ -61,6 +62,11 @@ public final class MemoryCoordination implements Coordination {
     public void crash() {
         crashed = true;
         ensemble.clients.remove(this);
+    }
+
+    /** The next write throws {@code failure} (a bug below the log), applying nothing. */
+    public void throwOnNextWrite(RuntimeException failure) {
+        throwNext = failure;
     }
 
     /** Resets the connection: the client notices at once (a restarted ensemble, a refused socket). */
@@ -251,6 +257,11 @@ public final class MemoryCoordination implements Coordination {
 
     @Override
     public List<String> write(Epoch epoch, List<Write> writes) throws CoordinationException {
+        RuntimeException failure = throwNext;
+        if (failure != null) {
+            throwNext = null;
+            throw failure;
+        }
         request();
         List<String> created = ensemble.write(session, epoch, writes);
         replied();

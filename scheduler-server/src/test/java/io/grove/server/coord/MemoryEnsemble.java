@@ -16,7 +16,8 @@ import java.util.function.LongSupplier;
  * clock, and all synchronous, so that a seeded simulation of it is repeatable. It can be stopped
  * and started (sessions live on, as ZooKeeper's do across a restart of the ensemble).
  *
- * <p>Not thread-safe: one thread drives it (a simulation's, or a test's under the twin's lock).
+ * <p>Its methods hold its lock, so that a log's writer thread and a test can share it; a
+ * simulation drives it from one thread.
  */
 public final class MemoryEnsemble {
 
@@ -78,7 +79,7 @@ public final class MemoryEnsemble {
     }
 
     /** Stops the ensemble: every request fails, nothing is heard, no session expires meanwhile. */
-    public void stop() {
+    public synchronized void stop() {
         up = false;
         for (MemoryCoordination client : clients) {
             client.reset();
@@ -86,7 +87,7 @@ public final class MemoryEnsemble {
     }
 
     /** Starts it again: sessions get a whole timeout from now, as after a ZooKeeper restart. */
-    public void start() {
+    public synchronized void start() {
         up = true;
         for (Session session : sessions.values()) {
             session.lastHeard = now();
@@ -94,7 +95,7 @@ public final class MemoryEnsemble {
     }
 
     /** The epoch record's version now (-1 before the first claim). */
-    public int epochVersion() {
+    public synchronized int epochVersion() {
         Node node = nodes.get(layout.epoch());
         return node == null ? -1 : node.version();
     }
@@ -107,13 +108,13 @@ public final class MemoryEnsemble {
     }
 
     /** The epoch now (0 before the first claim). */
-    public long epoch() {
+    public synchronized long epoch() {
         Node node = nodes.get(layout.epoch());
         return node == null ? 0 : ByteBuffer.wrap(node.data()).getLong();
     }
 
     /** Expires the sessions not heard from for the timeout, then lets each client notice what it can. */
-    public void advance() {
+    public synchronized void advance() {
         if (up) {
             for (Session session : new ArrayList<>(sessions.values())) {
                 if (session.alive && now() - session.lastHeard > sessionTimeout.toNanos()) {
@@ -129,19 +130,19 @@ public final class MemoryEnsemble {
 
     // ---------------------------------------------------------------- sessions
 
-    Session open() {
+    synchronized Session open() {
         Session session = new Session(nextSession++, now());
         sessions.put(session.id, session);
         return session;
     }
 
-    void heard(Session session) {
+    synchronized void heard(Session session) {
         if (session != null && session.alive) {
             session.lastHeard = now();
         }
     }
 
-    void close(Session session) {
+    synchronized void close(Session session) {
         if (session != null && session.alive) {
             expire(session);
         }
@@ -157,13 +158,13 @@ public final class MemoryEnsemble {
 
     // ---------------------------------------------------------------- the latch
 
-    void join(MemoryCoordination client) {
+    synchronized void join(MemoryCoordination client) {
         election.remove(client);
         election.add(client);
         elect();
     }
 
-    void leave(MemoryCoordination client) {
+    synchronized void leave(MemoryCoordination client) {
         election.remove(client);
         elect();
     }
@@ -178,12 +179,12 @@ public final class MemoryEnsemble {
 
     // ---------------------------------------------------------------- requests
 
-    byte[] read(String path) {
+    synchronized byte[] read(String path) {
         Node node = nodes.get(path);
         return node == null ? null : node.data().clone();
     }
 
-    List<String> children(String path) {
+    synchronized List<String> children(String path) {
         String prefix = path.equals("/") ? "/" : path + "/";
         List<String> names = new ArrayList<>();
         for (String key : nodes.tailMap(prefix, false).keySet()) {
@@ -198,7 +199,7 @@ public final class MemoryEnsemble {
         return names;
     }
 
-    void ensurePath(String path) {
+    synchronized void ensurePath(String path) {
         StringBuilder at = new StringBuilder();
         for (String part : path.substring(1).split("/")) {
             at.append('/').append(part);
@@ -206,7 +207,7 @@ public final class MemoryEnsemble {
         }
     }
 
-    Epoch claimEpoch() {
+    synchronized Epoch claimEpoch() {
         ensurePath(parent(layout.epoch()));
         Node node = nodes.get(layout.epoch());
         long next = (node == null ? 0 : ByteBuffer.wrap(node.data()).getLong()) + 1;
@@ -216,7 +217,7 @@ public final class MemoryEnsemble {
     }
 
     /** Applies the writes after the epoch check, all or nothing. */
-    List<String> write(Session session, Epoch epoch, List<Coordination.Write> writes) throws CoordinationException {
+    synchronized List<String> write(Session session, Epoch epoch, List<Coordination.Write> writes) throws CoordinationException {
         Node current = nodes.get(layout.epoch());
         if (current == null || current.version() != epoch.version()) {
             throw new CoordinationException(CoordinationException.Kind.FENCED, "the twin refused the write of epoch "
