@@ -1,7 +1,6 @@
 package io.grove.accounting;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,10 +41,7 @@ public final class TestPostgres implements AutoCloseable {
             run(List.of("/usr/bin/chown", "-R", "postgres:postgres", dir.toString()), false);
             Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         }
-        int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
-        }
+        int port = io.grove.testing.Ports.free();
         run(List.of(BIN.resolve("initdb").toString(), "-D", data.toString(), "-A", "trust", "-U", "grove", "--no-sync"), root);
         TestPostgres postgres = new TestPostgres(dir, data, port);
         postgres.resume();

@@ -1,5 +1,6 @@
 package io.grove.cli;
 
+import io.grove.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,6 @@
 package io.grove.cli;
 
+import io.grove.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,12 +9,9 @@ import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.ha.HaScheduler;
 import io.grove.server.ha.HaSettings;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,22 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** The command line with a group of schedulers: it passes over one that is down and follows a standby to the leader. */
 class HaCliTest {
 
-    /** Ports handed out so far: the kernel may give a just-closed port again, a test must not. */
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-
-    static int freePort() throws Exception {
-        while (true) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                if (HANDED_OUT.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            }
-        }
-    }
 
     static HaScheduler scheduler(Path dir, String name, String zookeeper, int api) throws Exception {
         DaemonSettings settings = DaemonSettings.defaults(dir.resolve("pools.yaml"), dir.resolve(name))
-                .withPorts(freePort(), api).withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
+                .withPorts(io.grove.testing.Ports.free(), api).withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
         return HaScheduler.start(settings, Clock.SYSTEM, new HaSettings(zookeeper, "/grove", Duration.ofSeconds(3),
                 "http://127.0.0.1:" + api, "127.0.0.1:0"));
     }
@@ -45,9 +31,9 @@ class HaCliTest {
     void theCommandFollowsAStandbyToTheLeaderOfItsGroupOnly(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("pools.yaml"), CliClusterTest.POOLS);
         try (TestingServer zookeeper = new TestingServer(true)) {
-            int apiA = freePort();
-            int apiB = freePort();
-            int down = freePort();
+            int apiA = io.grove.testing.Ports.free();
+            int apiB = io.grove.testing.Ports.free();
+            int down = io.grove.testing.Ports.free();
             try (HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString(), apiA)) {
                 Await.until("a to lead", a::isLeader);
                 try (HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString(), apiB)) {

@@ -1,5 +1,6 @@
 package io.grove.cli;
 
+import io.grove.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +11,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,8 +61,8 @@ class LocalCommandTest {
 
     @Test
     void ctrlCKillsTheJobsAndKeepsTheState(@TempDir Path dir) throws Exception {
-        int http = freePort();
-        int node = freePort();
+        int http = io.grove.testing.Ports.free();
+        int node = io.grove.testing.Ports.free();
         String java = ProcessHandle.current().info().command().orElse("java");
         Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Grove.class.getName(),
                 "local", "--agents", "1", "--http-port", Integer.toString(http), "--node-port", Integer.toString(node),
@@ -105,9 +105,4 @@ class LocalCommandTest {
         return file;
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
@@ -294,20 +293,7 @@ final class GroveCluster implements AutoCloseable {
 
     /** Waits for real containers, processes and timeouts, polling every 200 ms. */
     static void awaitTrue(String what, Duration timeout, Check check) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Exception last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                if (check.test()) {
-                    return;
-                }
-            } catch (Exception e) {
-                last = e;
-            }
-            LockSupport.parkNanos(200_000_000);
-        }
-        throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what
-                + (last == null ? "" : " (last error: " + last + ")"));
+        io.grove.testing.Await.within(what, timeout, Duration.ofMillis(200), check::test);
     }
 
     /** Keeps what each container printed in target/e2e-logs/, then removes the containers. */

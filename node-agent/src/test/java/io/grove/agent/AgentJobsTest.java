@@ -128,14 +128,7 @@ class AgentJobsTest {
 
     private static List<ProcessHandle> waitForChildren(long pid, int count) {
         ProcessHandle parent = ProcessHandle.of(pid).orElseThrow();
-        for (int i = 0; i < 2000; i++) {
-            List<ProcessHandle> children = parent.children().toList();
-            if (children.size() >= count) {
-                return children;
-            }
-            Thread.onSpinWait();
-            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
-        }
-        throw new AssertionError("the job did not start its children");
+        io.grove.testing.Await.until("the job starts its " + count + " children", () -> parent.children().count() >= count);
+        return parent.children().toList();
     }
 }

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /** A real scheduler daemon and real agents on loopback, and the HTTP calls users make. */
@@ -119,23 +118,12 @@ final class ClusterFixture implements AutoCloseable {
 
     /** Waits up to 30 s for something real processes and sockets do. */
     static void await(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            LockSupport.parkNanos(20_000_000);
-        }
+        io.grove.testing.Await.until(what, condition);
     }
 
+    /** A condition whose exceptions mean "not yet" (a server still starting). */
     static BooleanSupplier unchecked(Check check) {
-        return () -> {
-            try {
-                return check.test();
-            } catch (Exception e) {
-                return false;
-            }
-        };
+        return io.grove.testing.Await.retrying(check::test);
     }
 
     interface Check {

@@ -10,7 +10,6 @@ import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.ha.HaScheduler;
 import io.grove.server.ha.HaSettings;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,7 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
@@ -37,18 +35,6 @@ class HaAgentTest {
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final ObjectMapper json = new ObjectMapper();
 
-    /** Ports handed out so far: the kernel may give a just-closed port again, a test must not. */
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-
-    static int freePort() throws Exception {
-        while (true) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                if (HANDED_OUT.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            }
-        }
-    }
 
     HaScheduler scheduler(Path dir, String name, String zookeeper, int node, int api) throws Exception {
         DaemonSettings settings = DaemonSettings.defaults(dir.resolve("pools.yaml"), dir.resolve(name))
@@ -85,10 +71,10 @@ class HaAgentTest {
     void anAgentFollowsTheLeaderAndItsRunningJobsAreKept(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("pools.yaml"), ClusterFixture.POOLS);
         try (TestingServer zookeeper = new TestingServer(true)) {
-            int nodeA = freePort();
-            int apiA = freePort();
-            int nodeB = freePort();
-            int apiB = freePort();
+            int nodeA = io.grove.testing.Ports.free();
+            int apiA = io.grove.testing.Ports.free();
+            int nodeB = io.grove.testing.Ports.free();
+            int apiB = io.grove.testing.Ports.free();
             HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString(), nodeA, apiA);
             await("a leads", a::isLeader);
             HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString(), nodeB, apiB);
@@ -124,10 +110,10 @@ class HaAgentTest {
     void aStandbyTellsTheAgentWhereTheLeaderIs(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("pools.yaml"), ClusterFixture.POOLS);
         try (TestingServer zookeeper = new TestingServer(true)) {
-            int nodeA = freePort();
-            int apiA = freePort();
-            int nodeB = freePort();
-            int apiB = freePort();
+            int nodeA = io.grove.testing.Ports.free();
+            int apiA = io.grove.testing.Ports.free();
+            int nodeB = io.grove.testing.Ports.free();
+            int apiB = io.grove.testing.Ports.free();
             try (HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString(), nodeA, apiA)) {
                 await("a leads", a::isLeader);
                 try (HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString(), nodeB, apiB)) {

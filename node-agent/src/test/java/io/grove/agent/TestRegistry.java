@@ -2,7 +2,6 @@ package io.grove.agent;
 
 import io.grove.agent.job.JobUsers;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,10 +60,7 @@ final class TestRegistry implements AutoCloseable {
     /** A registry storing in {@code dir}; with a user, pulls and pushes need that login. */
     static TestRegistry start(Path dir, String user, String password) throws Exception {
         Files.createDirectories(dir.resolve("storage"));
-        int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
-        }
+        int port = io.grove.testing.Ports.free();
         StringBuilder config = new StringBuilder("version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n    rootdirectory: "
                 + dir.resolve("storage") + "\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:" + port + "\n");
         if (user != null) {

@@ -1,5 +1,6 @@
 package io.grove.server;
 
+import io.grove.testing.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -169,10 +170,10 @@ class AccountingTest {
         try (io.grove.accounting.TestPostgres postgres = io.grove.accounting.TestPostgres.start(dir.resolve("pg"));
                 org.apache.curator.test.TestingServer zookeeper = new org.apache.curator.test.TestingServer(true)) {
             Path config = DaemonFixture.config(dir, POOLS);
-            int httpA = io.grove.server.ha.HaProcesses.freePort();
-            int nodeA = io.grove.server.ha.HaProcesses.freePort();
-            int httpB = io.grove.server.ha.HaProcesses.freePort();
-            int nodeB = io.grove.server.ha.HaProcesses.freePort();
+            int httpA = io.grove.testing.Ports.free();
+            int nodeA = io.grove.testing.Ports.free();
+            int httpB = io.grove.testing.Ports.free();
+            int nodeB = io.grove.testing.Ports.free();
             List<String> common = List.of("--zookeeper", zookeeper.getConnectString(), "--zookeeper-session-timeout-ms",
                     "3000", "--accounting-db", postgres.url() + "?user=grove");
             DaemonProcess a = DaemonProcess.start(List.of(), config, dir.resolve("a"), plus(common, "--http-port", httpA,

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grove.server.Await;
+import io.grove.testing.Await;
 import io.grove.server.coord.Coordination.Signal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

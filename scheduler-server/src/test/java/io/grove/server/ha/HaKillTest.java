@@ -3,7 +3,7 @@ package io.grove.server.ha;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grove.server.Await;
+import io.grove.testing.Await;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;

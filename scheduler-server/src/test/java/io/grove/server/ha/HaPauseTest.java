@@ -14,7 +14,7 @@ import io.grove.protocol.HeartbeatReply;
 import io.grove.protocol.Message;
 import io.grove.protocol.NodeClient;
 import io.grove.protocol.NodeHeartbeat;
-import io.grove.server.Await;
+import io.grove.testing.Await;
 import io.grove.server.coord.ZkLayout;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;

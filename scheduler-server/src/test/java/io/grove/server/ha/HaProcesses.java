@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.server.SchedulerMain;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** Schedulers of a high-availability group as processes of their own, and how tests talk to them. */
 public final class HaProcesses implements AutoCloseable {
@@ -31,23 +28,12 @@ public final class HaProcesses implements AutoCloseable {
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final ObjectMapper json = new ObjectMapper();
 
-    /** Ports handed out so far: the kernel may give a just-closed port again, a test must not. */
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
-
-    public static int freePort() throws Exception {
-        while (true) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                if (HANDED_OUT.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            }
-        }
-    }
-
     /** Starts a scheduler with {@code --zookeeper} and a 3 s session; returns once it is ready. */
     Scheduler start(Path config, Path data, String zookeeper) throws Exception {
-        int httpPort = freePort();
-        int nodePort = freePort();
+        return io.grove.testing.Ports.bind(2, ports -> start(config, data, zookeeper, ports[0], ports[1]));
+    }
+
+    private Scheduler start(Path config, Path data, String zookeeper, int httpPort, int nodePort) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 SchedulerMain.class.getName(), "--config", config.toString(), "--data-dir", data.toString(),
@@ -66,7 +52,9 @@ public final class HaProcesses implements AutoCloseable {
                 return new Scheduler(process, httpPort, nodePort);
             }
         }
-        throw new AssertionError("the scheduler did not start:\n" + seen);
+        process.waitFor();
+        // a port taken meanwhile reads "Address already in use" here: Ports.bind chooses others
+        throw new IllegalStateException("the scheduler did not start:\n" + seen);
     }
 
     JsonNode get(int port, String path) {

@@ -179,7 +179,7 @@ class NodeHardeningTest {
             });
             writer.setDaemon(true);
             writer.start();
-            io.grove.server.Await.until("the node port stops reading a peer that does not read",
+            io.grove.testing.Await.until("the node port stops reading a peer that does not read",
                     () -> daemon.nodeConnectionsHeldBack() > 0);
             // a real node still shakes hands, and the API still answers
             NodeClient node = NodeClient.connect(group, "127.0.0.1", daemon.nodePort(), TIMEOUT,
