@@ -1,7 +1,7 @@
 package io.grove.cli;
 
 import io.grove.config.LoadResult;
-import io.grove.config.whatif.ResultJson;
+import io.grove.server.http.WhatIfJson;
 import io.grove.config.whatif.SnapshotLoader;
 import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareResult;
@@ -44,7 +44,7 @@ final class FairShareCommand implements Callable<Integer> {
             return Problems.report(err, "the snapshot", loaded);
         }
         FairShareResult result = FairShareUpdate.run(loaded.value());
-        ResultJson.write(loaded.value(), result, out);
+        WhatIfJson.write(loaded.value(), result, out);
         out.flush();
         return 0;
     }

@@ -147,20 +147,7 @@ final class OpsCommand implements Runnable {
             return "queued #" + r.queuePosition() + " in " + r.pool() + ": at max_running_operation_count "
                     + r.limit();
         }
-        boolean running = op.state().equals("running");
-        if (!running || op.fairShare() == null) {
-            return op.fairShare() != null || !running ? "" : "waiting for the next fair-share update";
-        }
-        double fair = op.fairShare();
-        double usage = op.usageShare();
-        String starvation = op.starvation() == null ? "non_starving" : op.starvation();
-        if (!starvation.equals("non_starving")) {
-            return starvation.replace('_', ' ') + ": below fair share, preemption may free room";
-        }
-        if (usage + 1e-9 < fair * 0.9 && op.progress().pending() > 0) {
-            return "below fair share: waiting for free resources";
-        }
-        return "";
+        return op.shortfall() == null ? "" : op.shortfall().message();
     }
 
     static String queryString(Map<String, String> query) {

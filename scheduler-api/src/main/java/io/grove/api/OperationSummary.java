@@ -13,7 +13,8 @@ import java.util.Map;
  */
 public record OperationSummary(String id, String user, @JsonInclude(JsonInclude.Include.ALWAYS) String title,
         String state, Map<String, String> pools, Progress progress, String submittedAt, String finishedAt,
-        PendingReason pendingReason, Double fairShare, Double usageShare, Double demandShare, String starvation) {
+        PendingReason pendingReason, Double fairShare, Double usageShare, Double demandShare, String starvation,
+        Shortfall shortfall) {
 
     public boolean finished() {
         return state.equals("completed") || state.equals("failed") || state.equals("aborted");

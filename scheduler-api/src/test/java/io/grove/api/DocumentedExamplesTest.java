@@ -91,7 +91,7 @@ class DocumentedExamplesTest {
         JsonNode written = ApiJson.tree(Amounts.of(4, 0.5, Double.POSITIVE_INFINITY, 8589934592.0, Double.NaN));
         assertEquals("{\"user_slots\":4,\"cpu\":0.5,\"memory\":8589934592}", written.toString());
         assertFalse(ApiJson.write(new OperationSummary("op-1", "alice", null, "pending", java.util.Map.of(),
-                new Progress(1, 1, 0, 0, 0, 0), "t", null, null, null, null, null, null)).contains("finished_at"));
+                new Progress(1, 1, 0, 0, 0, 0), "t", null, null, null, null, null, null, null)).contains("finished_at"));
     }
 
     private static void roundTrip(JsonNode example, Class<?> type, String where) throws IOException {

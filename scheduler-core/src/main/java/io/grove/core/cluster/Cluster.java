@@ -188,7 +188,7 @@ public final class Cluster {
             throw new IllegalArgumentException("node " + heartbeat.nodeId() + " has not reported yet");
         }
         SchedulingIndex index = node.tree() == null ? null : trees.get(node.tree()).index;
-        return HeartbeatScheduler.decide(index, node, heartbeat, now, registry);
+        return HeartbeatScheduler.decide(index, node, heartbeat, now, registry, settings.descentShortcuts());
     }
 
     /**

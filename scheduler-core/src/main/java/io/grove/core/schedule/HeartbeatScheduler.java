@@ -29,14 +29,16 @@ import java.util.List;
  */
 public final class HeartbeatScheduler {
 
-    /** Whether the descent takes its shortcuts; off only in the test that proves they change nothing. */
-    static boolean shortcuts = true;
 
     private HeartbeatScheduler() {
     }
 
+    /**
+     * Decides one heartbeat; the descent takes its shortcuts unless {@code shortcuts} is off (only
+     * in the test that proves they change no decision: {@code ClusterSettings.descentShortcuts}).
+     */
     public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
-            OperationRegistry registry) {
+            OperationRegistry registry, boolean shortcuts) {
         List<Decision.JobAbort> unknown = unknownJobs(node, heartbeat, registry);
         if (node.tree() == null) {
             Decision.IdleCode code = node.matchesSeveralTrees() ? Decision.IdleCode.AMBIGUOUS_TREE : Decision.IdleCode.NO_TREE;
@@ -61,7 +63,7 @@ public final class HeartbeatScheduler {
                         List.of(new Decision.IdleReason(Decision.IdleCode.UNSCHEDULABLE, 0, context.freeResources(),
                                 "node " + node.id() + " cannot start jobs: " + node.condition().unschedulable())), false);
             }
-            scheduleRegular(context);
+            scheduleRegular(context, shortcuts);
             boolean preemptive = PreemptiveScheduling.run(context, statuses);
             return new Decision(node.id(), index.tree(), context.starts, context.preemptions, context.aborts,
                     idleReasons(context), preemptive);
@@ -163,7 +165,7 @@ public final class HeartbeatScheduler {
      * as fragmentation) instead of operation by operation, and a node where nothing fits (a full
      * node, the common case) skips the descent. The starts are the same as without these shortcuts.
      */
-    static void scheduleRegular(DecisionContext context) {
+    static void scheduleRegular(DecisionContext context, boolean shortcuts) {
         SchedulingIndex index = context.index;
         while (context.hasFreeSlot()) {
             if (shortcuts && !index.somethingMayFit(context.free)) {

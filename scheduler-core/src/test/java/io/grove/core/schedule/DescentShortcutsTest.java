@@ -44,16 +44,11 @@ class DescentShortcutsTest {
     }
 
     private static List<String> run(long seed, boolean shortcuts) {
-        boolean before = HeartbeatScheduler.shortcuts;
-        HeartbeatScheduler.shortcuts = shortcuts;
-        try {
-            return decisions(new SplittableRandom(seed));
-        } finally {
-            HeartbeatScheduler.shortcuts = before;
-        }
+        return decisions(new SplittableRandom(seed), shortcuts ? ClusterSettings.DEFAULT
+                : ClusterSettings.DEFAULT.withoutDescentShortcuts());
     }
 
-    private static List<String> decisions(SplittableRandom random) {
+    private static List<String> decisions(SplittableRandom random, ClusterSettings settings) {
         List<PoolConfig> top = new ArrayList<>();
         List<String> leaves = new ArrayList<>();
         for (int g = 0; g < 3; g++) {
@@ -76,7 +71,7 @@ class DescentShortcutsTest {
         OperationCountSettings counts = new OperationCountSettings(1000, 1000, 1000, 1000, 1, true);
         PoolTreeConfig tree = new PoolTreeConfig("t", null, null, null, null, false, counts, null, null,
                 IntegralGuaranteesSettings.DEFAULT, top);
-        Cluster cluster = new Cluster(new PoolsConfig("t", Map.of("t", tree)), ClusterSettings.DEFAULT);
+        Cluster cluster = new Cluster(new PoolsConfig("t", Map.of("t", tree)), settings);
         int nodes = 5 + random.nextInt(10);
         List<Resources> sizes = new ArrayList<>();
         for (int n = 0; n < nodes; n++) {

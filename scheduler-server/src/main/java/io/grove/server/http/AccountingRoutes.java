@@ -152,7 +152,7 @@ final class AccountingRoutes extends ApiResource {
     private static JobRecordView view(JobRecord record, boolean mayReadOutput) {
         return new JobRecordView(record.jobId(), record.operationId(), record.task(), record.index(), record.attempt(),
                 record.user(), record.tree(), record.pool(), record.poolPath(), record.node(),
-                io.grove.config.api.ApiValues.amounts(record.resources()), Instant.ofEpochMilli(record.startMs()).toString(),
+                ApiValues.amounts(record.resources()), Instant.ofEpochMilli(record.startMs()).toString(),
                 Instant.ofEpochMilli(record.endMs()).toString(), record.seconds(), record.state(), record.exitCode(),
                 record.reason(), JobOutput.forReader(record.message(), mayReadOutput), record.cpuSeconds(),
                 record.gpuSeconds());

@@ -2,7 +2,6 @@ package io.grove.server.http;
 
 import io.grove.api.ConfigView;
 import io.grove.api.Problem;
-import io.grove.config.api.ApiValues;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.operation.Operation;

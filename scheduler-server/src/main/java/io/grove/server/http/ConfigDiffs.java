@@ -1,7 +1,6 @@
 package io.grove.server.http;
 
 import io.grove.api.ConfigDiff;
-import io.grove.config.api.ApiValues;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;

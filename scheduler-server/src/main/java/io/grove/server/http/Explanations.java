@@ -1,7 +1,7 @@
 package io.grove.server.http;
 
-import static io.grove.config.api.ApiValues.amounts;
-import static io.grove.config.api.ApiValues.lower;
+import static io.grove.server.http.ApiValues.amounts;
+import static io.grove.server.http.ApiValues.lower;
 
 import io.grove.api.Explanation;
 import io.grove.core.cluster.Cluster;

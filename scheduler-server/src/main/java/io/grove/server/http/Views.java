@@ -1,7 +1,7 @@
 package io.grove.server.http;
 
-import static io.grove.config.api.ApiValues.amounts;
-import static io.grove.config.api.ApiValues.lower;
+import static io.grove.server.http.ApiValues.amounts;
+import static io.grove.server.http.ApiValues.lower;
 
 import io.grove.api.ElementView;
 import io.grove.api.JobView;
@@ -10,7 +10,6 @@ import io.grove.api.OperationDetails;
 import io.grove.api.OperationSummary;
 import io.grove.api.PoolView;
 import io.grove.api.Progress;
-import io.grove.config.api.ApiValues;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.NodeFit;
 import io.grove.core.fairshare.ElementShares;
@@ -58,13 +57,16 @@ final class Views {
             }
         }
         ElementShares shares = shares(cluster, tree, operation.id());
-        return new OperationSummary(operation.id(), operation.user(), operation.spec().title(), lower(operation.state()),
-                operation.poolByTree(), progress(operation), time(operation.submitTime()), time(operation.finishTime()),
-                reason,
-                shares == null ? null : shares.fairShare().total().max(),
-                shares == null ? null : shares.usageShare().max(),
-                shares == null ? null : shares.demandShare().max(),
-                shares == null ? null : starvation(cluster, tree, operation.id()));
+        String state = lower(operation.state());
+        Double fairShare = shares == null ? null : shares.fairShare().total().max();
+        Double usageShare = shares == null ? null : shares.usageShare().max();
+        String starvation = shares == null ? null : starvation(cluster, tree, operation.id());
+        io.grove.api.Progress progress = progress(operation);
+        return new OperationSummary(operation.id(), operation.user(), operation.spec().title(), state,
+                operation.poolByTree(), progress, time(operation.submitTime()), time(operation.finishTime()),
+                reason, fairShare, usageShare, shares == null ? null : shares.demandShare().max(), starvation,
+                reason == null ? io.grove.api.Shortfall.of(state, fairShare, usageShare, starvation, progress.pending())
+                        : null);
     }
 
     OperationDetails operation(Operation operation, Cluster cluster, boolean mayReadOutput) {

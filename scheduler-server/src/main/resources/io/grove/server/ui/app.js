@@ -325,17 +325,7 @@ function reason(op) {
       ? 'queued #' + r.queue_position + ' in ' + r.pool + ': at max_running_operation_count ' + r.limit
       : r.message;
   }
-  if (op.state !== 'running') {
-    return '';
-  }
-  if (op.fair_share === undefined) {
-    return 'waiting for the next fair-share update';
-  }
-  if (op.starvation && op.starvation !== 'non_starving') {
-    return op.starvation.replace(/_/g, ' ') + ': below fair share, preemption may free room';
-  }
-  return op.usage_share + 1e-9 < op.fair_share * 0.9 && op.progress.pending > 0
-    ? 'below fair share: waiting for free resources' : '';
+  return op.shortfall ? op.shortfall.message : '';
 }
 
 async function renderOperations(main) {

@@ -1,9 +1,8 @@
-package io.grove.config.whatif;
+package io.grove.server.http;
 
 import io.grove.api.ApiJson;
 import io.grove.api.ElementView;
 import io.grove.api.WhatIfResult;
-import io.grove.config.api.ApiValues;
 import io.grove.core.fairshare.Alert;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareInput;
@@ -23,9 +22,9 @@ import java.util.TreeMap;
  * ({@link WhatIfResult}): shares as objects of the five resources, volumes absolute, and
  * {@code integral_state} in the snapshot's own form so that updates can be chained.
  */
-public final class ResultJson {
+public final class WhatIfJson {
 
-    private ResultJson() {
+    private WhatIfJson() {
     }
 
     public static WhatIfResult of(FairShareInput input, FairShareResult result) {

@@ -1,4 +1,4 @@
-package io.grove.config.api;
+package io.grove.server.http;
 
 import io.grove.api.Amounts;
 import io.grove.api.ElementView;
