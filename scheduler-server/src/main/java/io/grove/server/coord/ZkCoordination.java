@@ -8,14 +8,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -181,19 +181,24 @@ public final class ZkCoordination implements Coordination {
         write(epoch, List.of());
     }
 
+    /**
+     * One ZooKeeper multi, sent once on the session's handle: not through Curator's retry loop,
+     * which would send a request again after a lost reply and could apply it twice (a second log
+     * record of one batch). A lost connection is an unknown outcome for the caller to settle.
+     */
     @Override
     public List<String> write(Epoch epoch, List<Write> writes) throws CoordinationException {
         try {
-            List<CuratorOp> ops = new ArrayList<>(writes.size() + 1);
-            ops.add(zk.transactionOp().check().withVersion(epoch.version()).forPath(layout.epoch()));
+            List<Op> ops = new ArrayList<>(writes.size() + 1);
+            ops.add(Op.check(layout.epoch(), epoch.version()));
             for (Write write : writes) {
                 ops.add(op(write));
             }
-            List<CuratorTransactionResult> results = zk.transaction().forOperations(ops);
+            List<OpResult> results = zk.getZookeeperClient().getZooKeeper().multi(ops);
             List<String> created = new ArrayList<>();
             for (int i = 1; i < results.size(); i++) {
-                if (writes.get(i - 1) instanceof Create) {
-                    created.add(results.get(i).getResultPath());
+                if (results.get(i) instanceof OpResult.CreateResult create) {
+                    created.add(create.getPath());
                 }
             }
             return created;
@@ -208,14 +213,14 @@ public final class ZkCoordination implements Coordination {
         }
     }
 
-    private CuratorOp op(Write write) throws Exception {
+    private static Op op(Write write) {
         if (write instanceof Create create) {
-            return zk.transactionOp().create().withMode(mode(create)).forPath(create.path(), create.data());
+            return Op.create(create.path(), create.data(), ZooDefs.Ids.OPEN_ACL_UNSAFE, mode(create));
         }
         if (write instanceof Put put) {
-            return zk.transactionOp().setData().forPath(put.path(), put.data());
+            return Op.setData(put.path(), put.data(), -1);
         }
-        return zk.transactionOp().delete().forPath(write.path());
+        return Op.delete(write.path(), -1);
     }
 
     private static CreateMode mode(Create create) {

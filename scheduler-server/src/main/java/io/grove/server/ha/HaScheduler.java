@@ -216,6 +216,15 @@ public final class HaScheduler implements AutoCloseable {
             confirmer.execute(() -> confirm(confirm.epoch()));
         } else if (effect instanceof RoleMachine.StepDown stepDown) {
             stepDown(stepDown);
+        } else if (effect instanceof RoleMachine.Rejoin) {
+            if (!closed) {
+                try {
+                    coordination.rejoin();
+                    handle(new RoleMachine.Rejoined());
+                } catch (CoordinationException e) {
+                    LOG.warn("cannot rejoin the election yet: {}; trying again", e.getMessage());
+                }
+            }
         } else if (effect instanceof RoleMachine.Resign) {
             resign();
         }
@@ -224,8 +233,11 @@ public final class HaScheduler implements AutoCloseable {
     private void lead(Epoch epoch) {
         long started = System.nanoTime();
         try {
-            log = ZkStateLog.open(coordination, layout, epoch, reader,
-                    () -> post(new RoleMachine.Fenced(epoch)));
+            ZkStateLog[] opening = new ZkStateLog[1];
+            opening[0] = ZkStateLog.open(coordination, layout, epoch, reader, () -> post(
+                    opening[0] != null && opening[0].uncertain() ? new RoleMachine.Uncertain(epoch)
+                            : new RoleMachine.Fenced(epoch)));
+            log = opening[0];
             StateLog opened = log;
             leader = SchedulerDaemon.start(settings, clock, new DaemonRole() {
                 @Override
@@ -329,13 +341,6 @@ public final class HaScheduler implements AutoCloseable {
         log = null;
         if (epoch != null) {
             withdraw(epoch);
-        }
-        if (stepDown.rejoin() && !closed) {
-            try {
-                coordination.rejoin();
-            } catch (CoordinationException e) {
-                LOG.error("cannot rejoin the election: {}", e.getMessage());
-            }
         }
         LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());
         handle(new RoleMachine.Stopped());

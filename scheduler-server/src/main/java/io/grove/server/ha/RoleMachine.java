@@ -62,12 +62,23 @@ public final class RoleMachine {
     public record Fenced(Epoch epoch) implements Event {
     }
 
+    /**
+     * A write's outcome is unknown (the connection was lost while it was out): what the log holds
+     * is known again only to a leader that reads it.
+     */
+    public record Uncertain(Epoch epoch) implements Event {
+    }
+
     /** A confirmation got no answer (the connection is down): the lease is not renewed. */
     public record Unconfirmed(Epoch epoch) implements Event {
     }
 
     /** The daemon stopped after a step-down. */
     public record Stopped() implements Event {
+    }
+
+    /** It left the election and joined it again at its end. */
+    public record Rejoined() implements Event {
     }
 
     /** Time passed (the daemon ticks every {@link Fencing#confirmEvery}). */
@@ -94,12 +105,16 @@ public final class RoleMachine {
     public record Confirm(Epoch epoch) implements Effect {
     }
 
+    /** Stop the daemon at once, without a snapshot, and withdraw where it was; answer {@link Stopped}. */
+    public record StepDown(String why) implements Effect {
+    }
+
     /**
-     * Stop the daemon at once, without a snapshot, and withdraw where it was; with {@code rejoin},
-     * leave the election and join it at its end (the election may still name this scheduler); then
-     * answer {@link Stopped}.
+     * Leave the election and join it again at its end, so that another may lead (the election may
+     * still name this scheduler after it could not lead); answer {@link Rejoined}, or nothing when
+     * the service cannot be reached (it is asked again at the next tick).
      */
-    public record StepDown(String why, boolean rejoin) implements Effect {
+    public record Rejoin() implements Effect {
     }
 
     /** Stop the daemon with a final snapshot, leave the election. */
@@ -117,8 +132,10 @@ public final class RoleMachine {
     private boolean connected = true;
     private boolean confirming;
     private long lastConfirmSent;
-    /** Whether the election still names this scheduler after it stepped down (it must rejoin to let another lead). */
+    /** Whether the election may still name this scheduler after it stepped down (it must rejoin to let another lead). */
     private boolean rejoinAfterStop;
+    /** A rejoin asked for and not done yet. */
+    private boolean mustRejoin;
     /** Elected while stepping down: claim once stopped. */
     private boolean electedWhileStopping;
 
@@ -178,11 +195,17 @@ public final class RoleMachine {
         } else if (event instanceof Fenced fenced) {
             return fenced.epoch().equals(epoch) && leading()
                     ? stepDown("a newer leader fenced epoch " + fenced.epoch().number(), true) : List.of();
+        } else if (event instanceof Uncertain uncertain) {
+            return uncertain.epoch().equals(epoch) && leading()
+                    ? stepDown("a write's outcome is unknown; the next leader reads the log again", true) : List.of();
         } else if (event instanceof Unconfirmed) {
             confirming = false;
             return List.of();
         } else if (event instanceof Stopped) {
             return stopped();
+        } else if (event instanceof Rejoined) {
+            mustRejoin = false;
+            return List.of();
         } else if (event instanceof Tick) {
             return tick(now);
         } else if (event instanceof Close) {
@@ -195,6 +218,7 @@ public final class RoleMachine {
         switch (signal) {
             case ELECTED -> {
                 if (role == Role.FOLLOWER) {
+                    mustRejoin = false;
                     role = Role.CANDIDATE;
                     epoch = null;
                     return List.of(new Claim());
@@ -269,6 +293,9 @@ public final class RoleMachine {
     }
 
     private List<Effect> tick(long now) {
+        if (role == Role.FOLLOWER && mustRejoin) {
+            return List.of(new Rejoin());
+        }
         if (!leading() || epoch == null || confirming) {
             return List.of();
         }
@@ -280,7 +307,7 @@ public final class RoleMachine {
         role = Role.STEPPING_DOWN;
         confirming = false;
         rejoinAfterStop = rejoin;
-        return List.of(new StepDown(why, rejoin));
+        return List.of(new StepDown(why));
     }
 
     private List<Effect> stopped() {
@@ -297,6 +324,10 @@ public final class RoleMachine {
             return List.of(new Claim());
         }
         electedWhileStopping = false;
+        if (rejoin) {
+            mustRejoin = true;
+            return List.of(new Rejoin());
+        }
         return List.of();
     }
 

@@ -21,7 +21,11 @@ import org.slf4j.LoggerFactory;
  * record (a group commit; a batch above {@link #MAX_PART} goes in several parts), and completes
  * their futures once ZooKeeper has it. Every write carries the epoch ({@link Fencing}): once another
  * scheduler has claimed a newer epoch, this one's writes are refused ({@link Fenced}), it is told
- * through {@code onFenced}, and nothing more of it is written. {@link #compact} writes a snapshot
+ * through {@code onStopped}, and nothing more of it is written. A write whose outcome is unknown
+ * (the connection was lost while it was out) stops the log the same way ({@link #uncertain}): what
+ * the log holds is known again only to a leader that reads it, so this one steps down and nothing
+ * more of it is written — a retry with the same {@code Idempotency-Key} then finds the operation
+ * if it was written, instead of writing it twice. {@link #compact} writes a snapshot
  * in chunks, points to it and removes the records it covers.
  */
 public final class ZkStateLog extends QueuedStateLog {
@@ -45,18 +49,19 @@ public final class ZkStateLog extends QueuedStateLog {
     private final Coordination zk;
     private final ZkLayout layout;
     private final Epoch epoch;
-    private final Runnable onFenced;
+    private final Runnable onStopped;
     private final AtomicBoolean fenced = new AtomicBoolean();
+    private final AtomicBoolean uncertain = new AtomicBoolean();
     private ZkLogReader.Pointer pointer;
     private long lastSequence;
     private long batchIds;
 
-    private ZkStateLog(Coordination zk, ZkLayout layout, Epoch epoch, ZkLogReader reader, Runnable onFenced) {
+    private ZkStateLog(Coordination zk, ZkLayout layout, Epoch epoch, ZkLogReader reader, Runnable onStopped) {
         super("state log", reader.events());
         this.zk = zk;
         this.layout = layout;
         this.epoch = epoch;
-        this.onFenced = onFenced;
+        this.onStopped = onStopped;
         this.pointer = reader.pointer();
         this.lastSequence = reader.lastSequence();
         this.batchIds = Fencing.firstBatchId(epoch);
@@ -65,13 +70,19 @@ public final class ZkStateLog extends QueuedStateLog {
 
     /**
      * Opens the log for the leader of {@code epoch}: reads what {@code reader} has not read yet (after
-     * the epoch's claim nobody else writes) and takes its events as {@link #recovered()}.
+     * the epoch's claim nobody else writes) and takes its events as {@link #recovered()};
+     * {@code onStopped} is told once when the log stops writing ({@link #uncertain}, or fenced).
      */
     public static ZkStateLog open(Coordination zk, ZkLayout layout, Epoch epoch, ZkLogReader reader,
-            Runnable onFenced) throws Exception {
+            Runnable onStopped) throws Exception {
         zk.ensurePath(layout.log());
         reader.catchUp();
-        return new ZkStateLog(zk, layout, epoch, reader, onFenced);
+        return new ZkStateLog(zk, layout, epoch, reader, onStopped);
+    }
+
+    /** Whether the log stopped because a write's outcome is unknown (rather than being fenced). */
+    public boolean uncertain() {
+        return uncertain.get() && !fenced.get();
     }
 
     public Epoch epoch() {
@@ -80,14 +91,18 @@ public final class ZkStateLog extends QueuedStateLog {
 
     @Override
     RuntimeException refusal() {
-        return fenced.get() ? fencedError() : super.refusal();
+        if (fenced.get()) {
+            return fencedError();
+        }
+        return uncertain.get() ? uncertainError() : super.refusal();
     }
 
     /** One group commit: every queued event in one record (or several parts), then their futures. */
     @Override
     void writeGroup(List<Append> batch) {
-        if (fenced.get()) {
-            failed(batch, fencedError());
+        RuntimeException refused = refusal();
+        if (refused != null) {
+            failed(batch, refused);
             return;
         }
         RecordBuffer bytes = new RecordBuffer();
@@ -140,8 +155,9 @@ public final class ZkStateLog extends QueuedStateLog {
 
     @Override
     void compactTo(List<JournalEvent> events) throws Exception {
-        if (fenced.get()) {
-            throw fencedError();
+        RuntimeException refused = refusal();
+        if (refused != null) {
+            throw refused;
         }
         RecordBuffer bytes = new RecordBuffer();
         long sequence = 1;
@@ -213,12 +229,18 @@ public final class ZkStateLog extends QueuedStateLog {
                 if (fenced.compareAndSet(false, true)) {
                     LOG.error("ZooKeeper refused to {}: a newer leader claimed epoch {} or later; this scheduler stops "
                             + "writing", what, epoch.number() + 1);
-                    onFenced.run();
+                    if (!uncertain.get()) {
+                        onStopped.run();
+                    }
                 }
                 return fencedError();
             }
             case OUTCOME_UNKNOWN -> {
-                LOG.error("ZooKeeper: cannot {}: {}", what, e.getMessage());
+                LOG.error("ZooKeeper: cannot {}: {}; this scheduler stops writing until a leader reads the log again",
+                        what, e.getMessage());
+                if (uncertain.compareAndSet(false, true) && !fenced.get()) {
+                    onStopped.run();
+                }
                 return new WriteAhead.OutcomeUnknown(e.getMessage(), e);
             }
             default -> {
@@ -226,6 +248,11 @@ public final class ZkStateLog extends QueuedStateLog {
                 return new IllegalStateException(e.getMessage(), e);
             }
         }
+    }
+
+    private IllegalStateException uncertainError() {
+        return new IllegalStateException("a write of this scheduler (epoch " + epoch.number() + ") has an unknown "
+                + "outcome: it writes nothing more until a leader has read the log again");
     }
 
     private Fenced fencedError() {

@@ -28,7 +28,7 @@ import java.util.Set;
  * simulated time. After every step it checks that never two schedulers may act
  * as the leader at once, that no two can write, that epochs only grow, that every acknowledged
  * operation is in what a new leader revives, and (as agents start jobs) that no job index runs
- * twice at once. A violation fails with the seed, the step and the last things that happened.
+ * twice at once; at the end, that no retried submission was written twice. A violation fails with the seed, the step and the last things that happened.
  */
 final class HaSimulation {
 
@@ -293,8 +293,8 @@ final class HaSimulation {
         }
         Set<String> written = new HashSet<>();
         for (JournalEvent event : reader.events()) {
-            if (event instanceof JournalEvent.Aborted submitted) {
-                written.add(submitted.id());
+            if (event instanceof JournalEvent.Aborted submitted && !written.add(submitted.id())) {
+                throw violation(submitted.id() + " was written twice: a retry after an unknown outcome made it again");
             }
         }
         for (String operation : acknowledged) {

@@ -47,7 +47,7 @@ class RoleMachineTest {
         lead(0);
         assertFalse(machine.mayAct(1 * MS, 1), "the connection was lost since the lease was given");
         List<RoleMachine.Effect> effects = on(new RoleMachine.Signalled(Signal.SUSPENDED), 2 * MS);
-        assertEquals(List.of(new RoleMachine.StepDown("the connection to ZooKeeper is suspended", false)), effects);
+        assertEquals(List.of(new RoleMachine.StepDown("the connection to ZooKeeper is suspended")), effects);
         assertEquals(RoleMachine.Role.STEPPING_DOWN, machine.role());
         on(new RoleMachine.Stopped(), 3 * MS);
         assertEquals(RoleMachine.Role.FOLLOWER, machine.role());
@@ -57,11 +57,15 @@ class RoleMachineTest {
     @Test
     void aFencedLeaderStepsDownAndRejoinsTheElection() {
         lead(0);
-        assertEquals(List.of(new RoleMachine.StepDown("a newer leader fenced epoch 3", true)),
+        assertEquals(List.of(new RoleMachine.StepDown("a newer leader fenced epoch 3")),
                 on(new RoleMachine.Fenced(epoch), 10 * MS));
         assertEquals(List.of(), on(new RoleMachine.Fenced(epoch), 11 * MS), "told once");
-        on(new RoleMachine.Stopped(), 12 * MS);
+        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Stopped(), 12 * MS));
         assertEquals(RoleMachine.Role.FOLLOWER, machine.role());
+        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Tick(), 500 * MS),
+                "a rejoin that could not be done is asked again");
+        on(new RoleMachine.Rejoined(), 510 * MS);
+        assertEquals(List.of(), on(new RoleMachine.Tick(), 1_000 * MS));
     }
 
     @Test
@@ -78,9 +82,17 @@ class RoleMachineTest {
     void aCandidateThatCannotLeadStepsDownAndLetsAnotherTry() {
         on(new RoleMachine.Signalled(Signal.ELECTED), 0);
         on(new RoleMachine.Claimed(epoch, 0, 0, 0, false), 0);
-        assertEquals(List.of(new RoleMachine.StepDown("cannot lead: the log cannot be read", true)),
+        assertEquals(List.of(new RoleMachine.StepDown("cannot lead: the log cannot be read")),
                 on(new RoleMachine.Failed("the log cannot be read"), 1 * MS));
         assertFalse(machine.mayAct(2 * MS, 0));
+    }
+
+    @Test
+    void aWriteOfUnknownOutcomeStepsDownAndRejoins() {
+        lead(0);
+        assertEquals(List.of(new RoleMachine.StepDown("a write's outcome is unknown; the next leader reads the log again")),
+                on(new RoleMachine.Uncertain(epoch), 10 * MS));
+        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Stopped(), 11 * MS));
     }
 
     @Test

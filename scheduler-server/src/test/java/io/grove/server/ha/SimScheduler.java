@@ -55,6 +55,8 @@ final class SimScheduler {
     private Epoch epoch;
     private long batchId;
     private Map<SimAgent, Long> heard;
+    /** A write's outcome is unknown: nothing more is written until the role has stepped down. */
+    private boolean uncertain;
     /** Job starts sent and not written yet (only when starts are not written first). */
     private final List<JournalEvent> unwritten = new ArrayList<>();
 
@@ -205,14 +207,14 @@ final class SimScheduler {
             world.trace(name + ": steps down: " + stepDown.why());
             withdraw();
             leaveLeading();
-            if (stepDown.rejoin()) {
-                try {
-                    coordination.rejoin();
-                } catch (CoordinationException e) {
-                    // the election moves on when the session goes
-                }
-            }
             handle(new RoleMachine.Stopped());
+        } else if (effect instanceof RoleMachine.Rejoin) {
+            try {
+                coordination.rejoin();
+                handle(new RoleMachine.Rejoined());
+            } catch (CoordinationException e) {
+                // asked again at the next tick
+            }
         } else if (effect instanceof RoleMachine.Resign) {
             withdraw();
             leaveLeading();
@@ -269,6 +271,7 @@ final class SimScheduler {
     }
 
     private void leaveLeading() {
+        uncertain = false;
         ops = null;
         epoch = null;
         heard = null;
@@ -302,12 +305,18 @@ final class SimScheduler {
 
     /** Writes events as one batch under the epoch; a refusal is told to the role as the log tells the daemon. */
     private boolean write(List<JournalEvent> events) {
+        if (uncertain) {
+            return false;
+        }
         try {
             ZkStateLog.writeEvents(coordination, world.layout, epoch, events, ++batchId);
             return true;
         } catch (CoordinationException e) {
             if (e.kind() == CoordinationException.Kind.FENCED) {
                 inbox.add(new RoleMachine.Fenced(epoch));
+            } else if (e.kind() == CoordinationException.Kind.OUTCOME_UNKNOWN) {
+                uncertain = true;
+                inbox.add(new RoleMachine.Uncertain(epoch));
             }
             return false;
         }

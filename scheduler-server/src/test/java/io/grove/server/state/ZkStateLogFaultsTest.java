@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The ZooKeeper state log under injected faults, on the in-memory twin: a write whose reply is
- * lost, a store that throws, a partition, and a close that races appends. Each fails only what it
- * touched, says what is known of it, and the writer goes on.
+ * lost or cut by a partition (its outcome unknown: the log stops until a leader reads it again), a
+ * store that throws (that batch fails alone and the writer goes on), and a close that races
+ * appends (no caller is left waiting).
  */
 class ZkStateLogFaultsTest {
 
@@ -31,13 +32,15 @@ class ZkStateLogFaultsTest {
     MemoryEnsemble ensemble;
     MemoryCoordination client;
     ZkStateLog log;
+    final java.util.concurrent.atomic.AtomicInteger stopped = new java.util.concurrent.atomic.AtomicInteger();
 
     @BeforeEach
     void open() throws Exception {
         ensemble = new MemoryEnsemble(System::nanoTime, Duration.ofSeconds(30), LAYOUT);
         client = ensemble.client("leader");
         client.start(signal -> { });
-        log = ZkStateLog.open(client, LAYOUT, client.claimEpoch(), new ZkLogReader(client, LAYOUT), () -> { });
+        log = ZkStateLog.open(client, LAYOUT, client.claimEpoch(), new ZkLogReader(client, LAYOUT),
+                stopped::incrementAndGet);
     }
 
     @AfterEach
@@ -56,13 +59,34 @@ class ZkStateLogFaultsTest {
     }
 
     @Test
-    void aWriteWhoseReplyIsLostHasAnUnknownOutcomeAndTheNextIsWritten() throws Exception {
+    void aWriteWhoseReplyIsLostHasAnUnknownOutcomeAndStopsTheLogUntilALeaderReadsItAgain() throws Exception {
         client.loseReplies(1);
         Throwable unknown = failure(log.append(ZkStateLogTest.event(1)));
         assertInstanceOf(WriteAhead.OutcomeUnknown.class, unknown, unknown.toString());
-        log.append(ZkStateLogTest.event(2)).get(10, TimeUnit.SECONDS);
-        assertEquals(List.of("op-1", "op-2"), written(), "the first was written all the same: its outcome was unknown");
-        assertEquals(null, log.writeFailure());
+        assertEquals(1, stopped.get(), "the daemon is told once, to step down");
+        assertTrue(log.uncertain());
+        Throwable refused = failure(log.append(ZkStateLogTest.event(2)));
+        assertTrue(refused.getMessage().contains("unknown outcome"), refused.toString());
+        assertTrue(failure(log.durable()).getMessage().contains("unknown outcome"), "nothing is durable meanwhile");
+        assertEquals(List.of("op-1"), written(), "the first was written all the same: its outcome was unknown");
+        try (ZkStateLog next = ZkStateLog.open(client, LAYOUT, client.claimEpoch(), new ZkLogReader(client, LAYOUT),
+                () -> { })) {
+            assertEquals(List.of("op-1"), ZkStateLogTest.ids(next.recovered()), "a leader that reads the log knows it");
+            next.append(ZkStateLogTest.event(3)).get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(List.of("op-1", "op-3"), written());
+    }
+
+    @Test
+    void aPartitionWhileWritingStopsTheLogTheSameWay() throws Exception {
+        client.partition(true);
+        Throwable cut = failure(log.append(ZkStateLogTest.event(1)));
+        assertInstanceOf(WriteAhead.OutcomeUnknown.class, cut, cut.toString());
+        assertTrue(log.writeFailure() != null, "the failure is reported while writes fail");
+        client.partition(false);
+        assertTrue(failure(log.append(ZkStateLogTest.event(2))).getMessage().contains("unknown outcome"));
+        assertEquals(1, stopped.get());
+        assertEquals(List.of(), written());
     }
 
     @Test
@@ -70,19 +94,6 @@ class ZkStateLogFaultsTest {
         client.throwOnNextWrite(new IllegalStateException("a bug below the log"));
         Throwable thrown = failure(log.append(ZkStateLogTest.event(1)));
         assertTrue(thrown.getMessage().contains("a bug below the log"), thrown.toString());
-        log.append(ZkStateLogTest.event(2)).get(10, TimeUnit.SECONDS);
-        log.durable().get(10, TimeUnit.SECONDS);
-        assertEquals(List.of("op-2"), written());
-    }
-
-    @Test
-    void whilePartitionedWritesFailAndTheyGoOnOnceHealed() throws Exception {
-        client.partition(true);
-        Throwable cut = failure(log.append(ZkStateLogTest.event(1)));
-        assertInstanceOf(WriteAhead.OutcomeUnknown.class, cut, cut.toString());
-        assertTrue(log.writeFailure() != null, "the failure is reported while writes fail");
-        assertTrue(failure(log.durable()).getMessage().contains("cannot write"), "nothing is durable meanwhile");
-        client.partition(false);
         log.append(ZkStateLogTest.event(2)).get(10, TimeUnit.SECONDS);
         log.durable().get(10, TimeUnit.SECONDS);
         assertEquals(List.of("op-2"), written());
