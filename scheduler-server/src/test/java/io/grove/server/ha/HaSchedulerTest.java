@@ -209,6 +209,28 @@ class HaSchedulerTest {
     }
 
     @Test
+    void withZooKeeperAwayNeitherNamesALeaderSoClientsDoNotLoop() throws Exception {
+        Member a = member("a");
+        await("a leads", () -> a.scheduler().isLeader());
+        Member b = member("b");
+        await("b names a", () -> a.api().equals(healthz(b).body().path("leader").asText()));
+        zookeeper.stop();
+        await("a stops leading", () -> !a.scheduler().isLeader());
+        for (Member member : List.of(a, b)) {
+            Reply health = healthz(member);
+            assertEquals("standby", health.body().get("role").asText());
+            assertTrue(health.body().path("leader").isMissingNode() || health.body().path("leader").isNull(),
+                    "a leader it cannot confirm is not named: " + health.body());
+            Reply refused = call(member.api(), "GET", "/api/v1/operations", null);
+            assertEquals(503, refused.status());
+            assertEquals("NOT_LEADER", refused.body().get("code").asText());
+            assertTrue(refused.body().at("/details/leader").isMissingNode(), "no leader to follow: " + refused.body());
+        }
+        zookeeper.restart();
+        await("one leads again once ZooKeeper is back", () -> a.scheduler().isLeader() || b.scheduler().isLeader());
+    }
+
+    @Test
     void neverTwoLeadersOverSeededPartitionsOfWhicheverLeads() throws Exception {
         java.net.InetSocketAddress target = new java.net.InetSocketAddress("127.0.0.1", zookeeper.getPort());
         try (CuttableProxy toA = new CuttableProxy(target); CuttableProxy toB = new CuttableProxy(target)) {
