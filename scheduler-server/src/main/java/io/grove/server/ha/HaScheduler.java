@@ -1,12 +1,10 @@
 package io.grove.server.ha;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.api.Health;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.ApiServer;
 import io.grove.http.Transport;
-import io.grove.protocol.ProtocolJson;
 import io.grove.server.Clock;
 import io.grove.server.DaemonRole;
 import io.grove.server.DaemonSettings;
@@ -52,17 +50,12 @@ import org.slf4j.LoggerFactory;
 public final class HaScheduler implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HaScheduler.class);
-    private static final ObjectMapper JSON = ProtocolJson.mapper();
 
     /** How often a standby reads what the leader wrote. */
     static final Duration FOLLOW_EVERY = Duration.ofMillis(500);
 
-    /** Where the leader is, as it wrote it in {@link ZkLayout#leader()}. */
-    record LeaderInfo(long epoch, String api, String nodes) {
-    }
-
     /** The leader as last read, and when (monotonic nanoseconds). */
-    private record Known(LeaderInfo info, long readAt) {
+    private record Known(LeaderRecord info, long readAt) {
     }
 
     /** What other threads may read of the role: published after every event. */
@@ -145,7 +138,7 @@ public final class HaScheduler implements AutoCloseable {
     }
 
     /** The leader as this scheduler knows it: read lately while connected, and not itself unless it leads. */
-    private LeaderInfo leaderInfo() {
+    private LeaderRecord leaderInfo() {
         Known current = known;
         if (current == null || !coordination.connected()
                 || nanos.getAsLong() - current.readAt() > ha.sessionTimeout().toNanos()) {
@@ -159,7 +152,7 @@ public final class HaScheduler implements AutoCloseable {
     }
 
     private String leaderNodes() {
-        LeaderInfo info = leaderInfo();
+        LeaderRecord info = leaderInfo();
         return info == null ? null : info.nodes();
     }
 
@@ -168,7 +161,7 @@ public final class HaScheduler implements AutoCloseable {
         if (isLeader()) {
             return Health.leader(role.epoch().number(), ha.advertisedApi());
         }
-        LeaderInfo info = leaderInfo();
+        LeaderRecord info = leaderInfo();
         return Health.standby(info == null ? null : info.epoch(), info == null ? null : info.api());
     }
 
@@ -203,7 +196,7 @@ public final class HaScheduler implements AutoCloseable {
             long interruptions = coordination.interruptions();
             try {
                 Epoch epoch = coordination.claimEpoch();
-                boolean predecessor = predecessorAdvertised();
+                boolean predecessor = LeaderRecord.present(coordination, layout);
                 LOG.info("elected: epoch {}; reading what the previous leader wrote{}", epoch.number(), predecessor
                         ? " (its record is still there: acting only once a lease has passed)" : "");
                 handle(new RoleMachine.Claimed(epoch, sent, nanos.getAsLong(), interruptions, predecessor));
@@ -270,8 +263,9 @@ public final class HaScheduler implements AutoCloseable {
                     return nodeRouter::lead;
                 }
             });
-            advertise(epoch);
-            known = new Known(new LeaderInfo(epoch.number(), ha.advertisedApi(), ha.advertisedNodes()), nanos.getAsLong());
+            LeaderRecord record = new LeaderRecord(epoch.number(), ha.advertisedApi(), ha.advertisedNodes());
+            record.write(coordination, layout, epoch);
+            known = new Known(record, nanos.getAsLong());
             handle(new RoleMachine.Led(epoch));
             LOG.info("leading at epoch {}: revived {} events in {} ms", epoch.number(), opened.recovered().size(),
                     (System.nanoTime() - started) / 1_000_000);
@@ -281,36 +275,6 @@ public final class HaScheduler implements AutoCloseable {
         } catch (Exception e) {
             LOG.error("cannot lead: {}", e.getMessage(), e);
             handle(new RoleMachine.Failed(String.valueOf(e.getMessage())));
-        }
-    }
-
-    /** Whether an older leader's record is there (read after the claim, so no older leader can write it now). */
-    private boolean predecessorAdvertised() {
-        try {
-            return coordination.read(layout.leader()) != null;
-        } catch (CoordinationException e) {
-            return true;
-        }
-    }
-
-    /** Writes where the leader is, fenced by its epoch like every write (a stale leader's record is replaced). */
-    private void advertise(Epoch epoch) throws Exception {
-        byte[] data = JSON.writeValueAsBytes(new LeaderInfo(epoch.number(), ha.advertisedApi(), ha.advertisedNodes()));
-        Coordination.Create create = new Coordination.Create(layout.leader(), data, false, true);
-        coordination.write(epoch, coordination.read(layout.leader()) == null ? List.of(create)
-                : List.of(new Coordination.Delete(layout.leader()), create));
-    }
-
-    /** Removes this scheduler's leader record, if it is still there and the epoch still its own. */
-    private void withdraw(Epoch epoch) {
-        try {
-            byte[] data = coordination.read(layout.leader());
-            if (data != null && JSON.readValue(data, LeaderInfo.class).epoch() == epoch.number()) {
-                coordination.write(epoch, List.of(new Coordination.Delete(layout.leader())));
-            }
-        } catch (Exception e) {
-            // fenced, or ZooKeeper away: the record is a newer leader's, or goes with the session
-            LOG.debug("withdrawing the leader record: {}", e.toString());
         }
     }
 
@@ -340,7 +304,7 @@ public final class HaScheduler implements AutoCloseable {
         }
         log = null;
         if (epoch != null) {
-            withdraw(epoch);
+            LeaderRecord.withdraw(coordination, layout, epoch);
         }
         LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());
         handle(new RoleMachine.Stopped());
@@ -353,7 +317,7 @@ public final class HaScheduler implements AutoCloseable {
             current.close();
         }
         if (log instanceof ZkStateLog zkLog) {
-            withdraw(zkLog.epoch());
+            LeaderRecord.withdraw(coordination, layout, zkLog.epoch());
         }
         log = null;
     }
@@ -376,8 +340,8 @@ public final class HaScheduler implements AutoCloseable {
 
     private void follow() {
         try {
-            byte[] data = coordination.read(layout.leader());
-            known = data == null ? null : new Known(JSON.readValue(data, LeaderInfo.class), nanos.getAsLong());
+            LeaderRecord record = LeaderRecord.read(coordination, layout);
+            known = record == null ? null : new Known(record, nanos.getAsLong());
         } catch (Exception e) {
             LOG.debug("cannot read the leader: {}", e.toString());
         }

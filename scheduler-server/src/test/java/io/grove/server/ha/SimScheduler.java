@@ -2,7 +2,6 @@ package io.grove.server.ha;
 
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
-import io.grove.server.coord.Coordination;
 import io.grove.server.coord.CoordinationException;
 import io.grove.server.coord.Epoch;
 import io.grove.server.coord.Fencing;
@@ -182,12 +181,7 @@ final class SimScheduler {
             try {
                 Epoch claimed = coordination.claimEpoch();
                 world.claimed(this, claimed);
-                boolean predecessor;
-                try {
-                    predecessor = coordination.read(world.layout.leader()) != null;
-                } catch (CoordinationException e) {
-                    predecessor = true;
-                }
+                boolean predecessor = LeaderRecord.present(coordination, world.layout);
                 handle(new RoleMachine.Claimed(claimed, sent, world.now, interruptions, predecessor));
             } catch (CoordinationException e) {
                 handle(new RoleMachine.Failed(e.getMessage()));
@@ -227,7 +221,7 @@ final class SimScheduler {
             reader.catchUp();
             Map<String, Op> revived = revive(reader.events());
             world.revived(this, claimed, revived.keySet());
-            advertise(claimed);
+            new LeaderRecord(claimed.number(), name, name).write(coordination, world.layout, claimed);
             ops = revived;
             epoch = claimed;
             batchId = Fencing.firstBatchId(claimed);
@@ -246,27 +240,10 @@ final class SimScheduler {
         }
     }
 
-    /** Writes where the leader is (an ephemeral record of its epoch), replacing an older one, fenced. */
-    private void advertise(Epoch claimed) throws CoordinationException {
-        String path = world.layout.leader();
-        Coordination.Create record = new Coordination.Create(path, Long.toString(claimed.number()).getBytes(), false, true);
-        coordination.write(claimed, coordination.read(path) == null ? List.of(record)
-                : List.of(new Coordination.Delete(path), record));
-    }
-
-    /** Removes its own record, if its epoch still holds. */
+    /** Removes its own record (the daemon's code), if its epoch still holds. */
     private void withdraw() {
-        Epoch mine = epoch;
-        if (mine == null) {
-            return;
-        }
-        try {
-            byte[] record = coordination.read(world.layout.leader());
-            if (record != null && Long.parseLong(new String(record)) == mine.number()) {
-                coordination.write(mine, List.of(new Coordination.Delete(world.layout.leader())));
-            }
-        } catch (CoordinationException e) {
-            // fenced, or away: the record is a newer leader's, or goes with the session
+        if (epoch != null) {
+            LeaderRecord.withdraw(coordination, world.layout, epoch);
         }
     }
 
