@@ -104,9 +104,14 @@ public final class HaScheduler implements AutoCloseable {
      * @throws DaemonException if ZooKeeper cannot be reached within the session timeout
      */
     public static HaScheduler start(DaemonSettings settings, Clock clock, HaSettings ha) throws DaemonException {
-        Coordination coordination = ZkCoordination.create(ha.connect(), ha.layout(), ha.sessionTimeout(),
-                ha.advertisedApi());
-        HaScheduler scheduler = new HaScheduler(settings, clock, ha, coordination, System::nanoTime);
+        return start(settings, clock, ha, ZkCoordination.create(ha.connect(), ha.layout(), ha.sessionTimeout(),
+                ha.advertisedApi()), System::nanoTime);
+    }
+
+    /** A scheduler of a group coordinated by {@code coordination} (the tests' in-memory twin, or ZooKeeper). */
+    static HaScheduler start(DaemonSettings settings, Clock clock, HaSettings ha, Coordination coordination,
+            LongSupplier nanos) throws DaemonException {
+        HaScheduler scheduler = new HaScheduler(settings, clock, ha, coordination, nanos);
         try {
             scheduler.serve();
             coordination.start(signal -> scheduler.post(new RoleMachine.Signalled(signal)));

@@ -111,8 +111,9 @@ public final class RoleMachine {
 
     /**
      * Leave the election and join it again at its end, so that another may lead (the election may
-     * still name this scheduler after it could not lead); answer {@link Rejoined}, or nothing when
-     * the service cannot be reached (it is asked again at the next tick).
+     * still name this scheduler after it could not lead); asked at the tick after the step-down,
+     * and at each tick until done. Answer {@link Rejoined}, or nothing when the service cannot be
+     * reached.
      */
     public record Rejoin() implements Effect {
     }
@@ -325,8 +326,8 @@ public final class RoleMachine {
         }
         electedWhileStopping = false;
         if (rejoin) {
+            // at the next tick: a scheduler that cannot lead does not claim epoch after epoch in a loop
             mustRejoin = true;
-            return List.of(new Rejoin());
         }
         return List.of();
     }

@@ -29,6 +29,7 @@ public final class MemoryCoordination implements Coordination {
     private boolean closed;
     private volatile int dropReplies;
     private volatile RuntimeException throwNext;
+    private volatile String loseReplyUnder;
     private long interruptions;
     /** The connection was reset (the ensemble restarted): noticed at once, not after a timeout. */
     private boolean reset;
@@ -62,6 +63,11 @@ public final class MemoryCoordination implements Coordination {
     public void crash() {
         crashed = true;
         ensemble.clients.remove(this);
+    }
+
+    /** The reply of the next write that creates a node under {@code prefix} is lost (the write is applied). */
+    public void loseReplyOfNextWriteUnder(String prefix) {
+        loseReplyUnder = prefix;
     }
 
     /** The next write throws {@code failure} (a bug below the log), applying nothing. */
@@ -264,6 +270,12 @@ public final class MemoryCoordination implements Coordination {
         }
         request();
         List<String> created = ensemble.write(session, epoch, writes);
+        String under = loseReplyUnder;
+        if (under != null && writes.stream().anyMatch(w -> w instanceof Create && w.path().startsWith(under))) {
+            loseReplyUnder = null;
+            throw new CoordinationException(CoordinationException.Kind.OUTCOME_UNKNOWN, name
+                    + ": the connection was lost before the reply", null);
+        }
         replied();
         return created;
     }

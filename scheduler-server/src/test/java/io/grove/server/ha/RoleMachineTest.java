@@ -60,9 +60,10 @@ class RoleMachineTest {
         assertEquals(List.of(new RoleMachine.StepDown("a newer leader fenced epoch 3")),
                 on(new RoleMachine.Fenced(epoch), 10 * MS));
         assertEquals(List.of(), on(new RoleMachine.Fenced(epoch), 11 * MS), "told once");
-        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Stopped(), 12 * MS));
+        assertEquals(List.of(), on(new RoleMachine.Stopped(), 12 * MS));
         assertEquals(RoleMachine.Role.FOLLOWER, machine.role());
-        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Tick(), 500 * MS),
+        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Tick(), 500 * MS), "at the next tick");
+        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Tick(), 1_000 * MS),
                 "a rejoin that could not be done is asked again");
         on(new RoleMachine.Rejoined(), 510 * MS);
         assertEquals(List.of(), on(new RoleMachine.Tick(), 1_000 * MS));
@@ -92,7 +93,8 @@ class RoleMachineTest {
         lead(0);
         assertEquals(List.of(new RoleMachine.StepDown("a write's outcome is unknown; the next leader reads the log again")),
                 on(new RoleMachine.Uncertain(epoch), 10 * MS));
-        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Stopped(), 11 * MS));
+        assertEquals(List.of(), on(new RoleMachine.Stopped(), 11 * MS));
+        assertEquals(List.of(new RoleMachine.Rejoin()), on(new RoleMachine.Tick(), 500 * MS));
     }
 
     @Test
