@@ -78,9 +78,12 @@ public final class HaProcesses implements AutoCloseable {
                         + "{\"job_count\": 3, \"cpu\": 1, \"command\": \"true\"}}}")).build();
     }
 
-    /** Sends a signal (STOP, CONT) to a process by {@code /bin/kill}. */
+    /** Sends a signal (STOP, CONT) to a process, by the shell's own {@code kill} (no package needed). */
     static void signal(Scheduler scheduler, String signal) throws Exception {
-        Process kill = new ProcessBuilder("/bin/kill", "-" + signal, Long.toString(scheduler.pid())).inheritIO().start();
+        if (!signal.matches("[A-Z]+")) {
+            throw new IllegalArgumentException("a signal's name, like STOP: " + signal);
+        }
+        Process kill = new ProcessBuilder("/bin/bash", "-c", "kill -" + signal + " " + scheduler.pid()).inheritIO().start();
         if (kill.waitFor() != 0) {
             throw new AssertionError("kill -" + signal + " " + scheduler.pid() + " failed");
         }
