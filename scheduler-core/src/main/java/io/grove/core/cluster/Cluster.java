@@ -18,6 +18,7 @@ import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PoolPause;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.Resources;
@@ -231,7 +232,8 @@ public final class Cluster {
             if (job == null) {
                 continue;
             }
-            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL) {
+            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL
+                    || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED) {
                 registry.markInterrupting(job.id());
             } else if (preemption.reason() == Decision.PreemptionReason.RESOURCE_LIMITS_VIOLATED) {
                 endJob(job, JobState.ABORTED, now, JobEndReason.RESOURCE_LIMITS_VIOLATED, preemption.message());
@@ -332,6 +334,63 @@ public final class Cluster {
         return new ComputedUpdate(prepared, result, new ArrayList<>(result.elements().values()));
     }
 
+    /**
+     * Pauses a pool of a tree: no new job starts in its subtree from now on; with
+     * {@link PoolPause#drain} its running jobs are stopped gracefully at their nodes' next heartbeats.
+     *
+     * @throws IllegalArgumentException if the tree has no such pool
+     */
+    public void pause(PoolPause pause) {
+        TreeState state = knownPool(pause.tree(), pause.pool());
+        state.pauses.put(pause.pool(), pause);
+        if (state.index != null) {
+            state.index.applyPauses(state.pauses);
+        }
+    }
+
+    /** Resumes a paused pool (nothing when it is not paused); returns whether it was. */
+    public boolean resume(String tree, String pool) {
+        TreeState state = trees.get(tree);
+        if (state == null || state.pauses.remove(pool) == null) {
+            return false;
+        }
+        if (state.index != null) {
+            state.index.applyPauses(state.pauses);
+        }
+        return true;
+    }
+
+    /** The paused pools of a tree, by name. */
+    public Map<String, PoolPause> pauses(String tree) {
+        TreeState state = trees.get(tree);
+        return state == null ? Map.of() : Collections.unmodifiableMap(state.pauses);
+    }
+
+    /** The pause that holds an operation's pool or one above it in {@code tree}, or {@code null}. */
+    public PoolPause pauseOf(String tree, Operation operation) {
+        TreeState state = trees.get(tree);
+        String pool = operation.poolByTree().get(tree);
+        if (state == null || state.pauses.isEmpty() || pool == null || registry.pools(tree) == null
+                || !registry.pools(tree).contains(pool)) {
+            return null;
+        }
+        for (String at : registry.pools(tree).pathToRoot(pool)) {
+            PoolPause pause = state.pauses.get(at);
+            if (pause != null) {
+                return pause;
+            }
+        }
+        return null;
+    }
+
+    private TreeState knownPool(String tree, String pool) {
+        TreeState state = trees.get(tree);
+        if (state == null || registry.pools(tree) == null || !registry.pools(tree).contains(pool)) {
+            throw new IllegalArgumentException("tree " + tree + " has no pool " + pool);
+        }
+        return state;
+    }
+
     /** Publishes a computed update to heartbeats: starvation, the scheduling index, integral state. */
     public FairShareResult publishFairShare(ComputedUpdate computed) {
         PreparedUpdate prepared = computed.prepared();
@@ -349,7 +408,7 @@ public final class Cluster {
         tree.result = computed.result();
         tree.elements = Collections.unmodifiableList(computed.elements());
         tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
-                prepared.operations(), starving);
+                prepared.operations(), starving, tree.pauses);
         return computed.result();
     }
 

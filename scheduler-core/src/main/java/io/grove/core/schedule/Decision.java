@@ -66,7 +66,9 @@ public record Decision(
         /** Its graceful operation is above its fair share. */
         GRACEFUL,
         /** Its operation, or a pool above it, uses more than its resource limits (lowered since it started). */
-        RESOURCE_LIMITS_VIOLATED
+        RESOURCE_LIMITS_VIOLATED,
+        /** Its pool, or one above it, is drained by an administrator. */
+        POOL_DRAINED
     }
 
     /**

@@ -55,6 +55,7 @@ public final class HeartbeatScheduler {
         try {
             Preemptibility statuses = new Preemptibility(index);
             abortOvercommit(context, statuses);
+            interruptDrained(context);
             interruptGraceful(context, statuses);
             context.excludeUnmatchedTags();
             if (!node.condition().schedulable()) {
@@ -136,6 +137,26 @@ public final class HeartbeatScheduler {
         return false;
     }
 
+    /** Jobs in the subtree of a drained pool are stopped gracefully, with the graceful preemption's grace. */
+    private static void interruptDrained(DecisionContext context) {
+        if (!context.index.anyDrained) {
+            return;
+        }
+        Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
+        for (Job job : context.node.jobs()) {
+            if (context.released.contains(job.id()) || job.interrupting()) {
+                continue;
+            }
+            int at = context.index.indexOf(job.operationId());
+            if (at >= 0 && context.index.drained[at]) {
+                context.preemptions.add(new Decision.JobPreemption(job.id(), job.operationId(),
+                        Decision.PreemptionReason.POOL_DRAINED, null, null, grace,
+                        "its pool is drained by an administrator: the job is stopped and starts again when the pool "
+                                + "is resumed"));
+            }
+        }
+    }
+
     /** Jobs of graceful operations above their fair share are interrupted, with a long grace. */
     private static void interruptGraceful(DecisionContext context, Preemptibility statuses) {
         if (!context.index.anyGraceful) {
@@ -147,7 +168,8 @@ public final class HeartbeatScheduler {
                 continue;
             }
             int at = context.index.indexOf(job.operationId());
-            if (at < 0 || context.index.operations[at].spec().preemptionMode() != PreemptionMode.GRACEFUL) {
+            if (at < 0 || context.index.operations[at].spec().preemptionMode() != PreemptionMode.GRACEFUL
+                    || context.index.drained[at]) {
                 continue;
             }
             if (statuses.of(job) == PreemptionStatus.PREEMPTIBLE) {

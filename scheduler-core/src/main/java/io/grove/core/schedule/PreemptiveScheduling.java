@@ -182,6 +182,9 @@ final class PreemptiveScheduling {
                 continue;
             }
             int at = index.indexOf(job.operationId());
+            if (at >= 0 && index.drained[at]) {
+                continue;   // stopping already, told by the drain in this same decision
+            }
             if (at < 0) {
                 out.add(new Candidate(job, -1, status, -1, job.resources().toArray()));
                 continue;

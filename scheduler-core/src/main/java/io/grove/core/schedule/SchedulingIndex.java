@@ -8,6 +8,7 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.PreemptionMode;
 import io.grove.core.pool.FifoPoolSchedulingOrder;
 import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolPause;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
@@ -77,14 +78,23 @@ public final class SchedulingIndex {
     final boolean anyOverLimits;
     /** Whether an operation of the tree is graceful (else no job is interrupted for being above its share). */
     final boolean anyGraceful;
+    /** Elements in the subtree of a paused pool: no job of theirs starts ({@link PoolPause}). */
+    final boolean[] paused;
+    /** Elements in the subtree of a drained pool: their running jobs are stopped gracefully. */
+    final boolean[] drained;
+    /** Whether a pool of the tree is drained (else no heartbeat looks for jobs to drain). */
+    boolean anyDrained;
     private final Map<String, Integer> index;
     private final double[] scratchFs = new double[N];
     private final double[] scratchUsage = new double[N];
     private final double[] scratchDemand = new double[N];
 
     SchedulingIndex(String tree, PoolTreeConfig config, List<ElementShares> elements, double[] total,
-            Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
+            Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById,
+            Map<String, PoolPause> pauses) {
         this.tree = tree;
+        this.paused = new boolean[elements.size()];
+        this.drained = new boolean[elements.size()];
         this.config = config;
         this.total = total.clone();
         this.size = elements.size();
@@ -163,6 +173,7 @@ public final class SchedulingIndex {
             }
         }
         this.starvingOperations = starving.stream().mapToInt(Integer::intValue).toArray();
+        markPaused(pauses);
         this.children = new int[size][];
         for (int i = 0; i < size; i++) {
             List<int[]> list = childLists.get(i);
@@ -194,6 +205,27 @@ public final class SchedulingIndex {
         this.anyGraceful = graceful;
     }
 
+    /** Marks the subtrees of paused and drained pools (parents come before their children). */
+    private void markPaused(Map<String, PoolPause> pauses) {
+        anyDrained = false;
+        for (int at = 0; at < size; at++) {
+            PoolPause own = pools[at] == null ? null : pauses.get(ids[at]);
+            boolean parentPaused = parent[at] >= 0 && paused[parent[at]];
+            boolean parentDrained = parent[at] >= 0 && drained[parent[at]];
+            paused[at] = own != null || parentPaused;
+            drained[at] = own != null && own.drain() || parentDrained;
+            anyDrained |= drained[at];
+        }
+    }
+
+    /** Applies pauses made since the index was built, at once (the next build takes them anyway). */
+    public void applyPauses(Map<String, PoolPause> pauses) {
+        markPaused(pauses);
+        for (int i = size - 1; i >= 0; i--) {
+            recompute(i);
+        }
+    }
+
     /** Whether some job of an active operation could start in {@code free}; false proves that none can. */
     boolean somethingMayFit(double[] free) {
         return shapes.mayFit(0, free);
@@ -208,10 +240,12 @@ public final class SchedulingIndex {
      * @param total the tree total (absolute)
      * @param operationsById the operations in the update
      * @param starvationById the starving elements
+     * @param pauses the tree's paused pools by name
      */
     public static SchedulingIndex build(String tree, PoolTreeConfig config, List<ElementShares> elements, double[] total,
-            Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById) {
-        return new SchedulingIndex(tree, config, elements, total, operationsById, starvationById);
+            Map<String, Operation> operationsById, Map<String, StarvationStatus> starvationById,
+            Map<String, PoolPause> pauses) {
+        return new SchedulingIndex(tree, config, elements, total, operationsById, starvationById, pauses);
     }
 
     /** A job of an indexed operation started: usage grows on its path. */
@@ -297,7 +331,7 @@ public final class SchedulingIndex {
 
     /** Runs in the tree and has jobs left to plan, whatever happened earlier in this decision. */
     boolean isSchedulable(int at) {
-        return operations[at].runsIn(tree) && remainingPending(at) > 0;
+        return !paused[at] && operations[at].runsIn(tree) && remainingPending(at) > 0;
     }
 
     /** Local satisfaction of an element with its current usage. */

@@ -133,7 +133,8 @@ public final class SimNode {
             if (job == null) {
                 continue;
             }
-            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL) {
+            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL
+                    || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED) {
                 Instant graceEnd = now.plus(preemption.grace());
                 if (job.endsAt() == null || job.endsAt().isAfter(graceEnd)) {
                     running.put(job.jobId(), new RunningJob(job.jobId(), job.operationId(), job.task(), job.index(),
