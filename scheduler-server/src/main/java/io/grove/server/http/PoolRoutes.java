@@ -1,21 +1,30 @@
 package io.grove.server.http;
 
+import io.grove.api.ApiJson;
 import io.grove.api.PoolHistoryView;
+import io.grove.api.PoolPauseRequest;
 import io.grove.api.PoolTreeView;
 import io.grove.api.PoolView;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.node.Node;
+import io.grove.core.pool.AccessControl;
+import io.grove.core.pool.PoolPause;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
 import io.grove.server.metrics.PoolHistory;
+import io.grove.server.state.JournalEvent;
+import io.grove.server.state.Revival;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
-/** The pool trees and their pools with their shares. */
+/** The pool trees and their pools with their shares; pausing and resuming a pool. */
 final class PoolRoutes extends ApiResource {
 
     PoolRoutes(Parts parts) {
@@ -29,7 +38,75 @@ final class PoolRoutes extends ApiResource {
                 .get("/api/v1/pool_trees/{tree}/pools/{pool}",
                         (request, params) -> read(request, cluster -> pool(cluster, params.get("tree"), params.get("pool"))))
                 .get("/api/v1/pool_trees/{tree}/pools/{pool}/history",
-                        (request, params) -> read(request, cluster -> history(cluster, params.get("tree"), params.get("pool"))));
+                        (request, params) -> read(request, cluster -> history(cluster, params.get("tree"), params.get("pool"))))
+                .post("/api/v1/pool_trees/{tree}/pools/{pool}/pause",
+                        (request, params) -> pause(request, params.get("tree"), params.get("pool")))
+                .post("/api/v1/pool_trees/{tree}/pools/{pool}/resume",
+                        (request, params) -> resume(request, params.get("tree"), params.get("pool")));
+    }
+
+    /**
+     * Written ahead, by the pool's administrators: from the moment its record is durable no new job
+     * starts in the pool's subtree (and with {@code drain} its running jobs are stopped).
+     */
+    private CompletableFuture<ApiResponse> pause(ApiRequest request, String tree, String name) {
+        String user = request.requireUser();
+        PoolPauseRequest body;
+        try {
+            body = ApiJson.readStrict(request.body().isBlank() ? "{}" : request.body(), PoolPauseRequest.class);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(400, "INVALID_REQUEST", "the body is not a pause: " + e.getMessage()
+                    + "; a pause may set drain (true or false)");
+        }
+        boolean drain = Boolean.TRUE.equals(body.drain());
+        String action = drain ? "drain" : "pause";
+        return written(loop.call(cluster -> {
+            mayAdminister(request, cluster, tree, name, action);
+            PoolPause pause = new PoolPause(tree, name, drain, user, clock.now());
+            return writeAhead.write(Revival.paused(pause),
+                    done -> {
+                        done.pause(pause);
+                        audit(request, action, tree + "/" + name, "allowed", null);
+                        return ApiResponse.ok(pool(done, tree, name));
+                    },
+                    failed -> audit(request, action, tree + "/" + name, "refused", "503: its record could not be written"));
+        }).thenCompose(future -> future));
+    }
+
+    /** Written ahead, by the pool's administrators: jobs start in the pool again. */
+    private CompletableFuture<ApiResponse> resume(ApiRequest request, String tree, String name) {
+        String user = request.requireUser();
+        return written(loop.call(cluster -> {
+            mayAdminister(request, cluster, tree, name, "resume");
+            if (!cluster.pauses(tree).containsKey(name)) {
+                throw new ApiException(409, "NOT_PAUSED", "pool " + name + " of tree " + tree + " is not paused"
+                        + (Views.paused(cluster, tree, name) == null ? ""
+                                : "; it is held by the pause of " + Views.paused(cluster, tree, name).pool()),
+                        Map.of("pool", name, "pool_tree", tree));
+            }
+            return writeAhead.write(new JournalEvent.PoolResumed(tree, name, user, clock.now().toEpochMilli()),
+                    done -> {
+                        done.resume(tree, name);
+                        audit(request, "resume", tree + "/" + name, "allowed", null);
+                        return ApiResponse.ok(pool(done, tree, name));
+                    },
+                    failed -> audit(request, "resume", tree + "/" + name, "refused", "503: its record could not be written"));
+        }).thenCompose(future -> future));
+    }
+
+    /** Refuses unless the pool exists and the user administers it. */
+    private void mayAdminister(ApiRequest request, Cluster cluster, String tree, String name, String action) {
+        pool(cluster, tree, name);
+        if (cluster.registry().pools(tree) == null || !cluster.registry().pools(tree).contains(name)) {
+            throw new ApiException(404, "NO_SUCH_POOL", "no configured pool " + name + " in tree " + tree
+                    + " (the root and ephemeral pools cannot be paused)", Map.of("pool", name, "pool_tree", tree));
+        }
+        AccessControl.Decision decision = config.current().access().mayAdminister(tree,
+                cluster.registry().pools(tree).pathToRoot(name), identity(request));
+        if (!decision.allowed()) {
+            throw forbidden(request, action, tree + "/" + name, "user " + request.user() + " may not " + action
+                    + " pool \"" + name + "\": " + decision.rule());
+        }
     }
 
     private List<PoolTreeView> trees(Cluster cluster) {

@@ -23,6 +23,7 @@ import io.grove.core.operation.PoolOperationCounts;
 import io.grove.core.operation.TreePools;
 import io.grove.core.pool.IntegralGuaranteesConfig;
 import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolPause;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.server.net.NodeAddresses;
 import java.time.Instant;
@@ -49,7 +50,11 @@ final class Views {
         String tree = operation.poolByTree().keySet().iterator().next();
         PendingReason pending = cluster.registry().pendingReason(operation.id(), tree);
         io.grove.api.PendingReason reason = pending != null ? pendingReason(pending) : null;
-        if (pending == null && !operation.state().isFinished()) {
+        PoolPause pause = operation.state().isFinished() ? null : cluster.pauseOf(tree, operation);
+        if (pause != null && (pending == null || !io.grove.api.PendingReason.COUNT_LIMIT.equals(reason.code()))) {
+            reason = new io.grove.api.PendingReason(io.grove.api.PendingReason.POOL_PAUSED, tree, pause.pool(), null, null,
+                    pause.describe() + "; an administrator resumes it with grove pools resume " + pause.pool());
+        } else if (pending == null && !operation.state().isFinished()) {
             List<String> tooLarge = NodeFit.tasksLargerThanEveryNode(cluster.nodes(), operation, tree);
             if (!tooLarge.isEmpty()) {
                 reason = new io.grove.api.PendingReason(io.grove.api.PendingReason.TOO_LARGE, tree, null, null, null,
@@ -159,7 +164,24 @@ final class Views {
                 config == null || config.schedulingTagFilter().isEmpty() ? null : config.schedulingTagFilter(),
                 integral == null || integral.resourceFlow().isEmpty() ? null : amounts(integral.resourceFlow()),
                 integral == null || integral.burstGuaranteeResources().isEmpty() ? null
-                        : amounts(integral.burstGuaranteeResources()));
+                        : amounts(integral.burstGuaranteeResources()),
+                paused(cluster, tree, shares.id()));
+    }
+
+    /** The pause that holds {@code pool} (its own or an ancestor's), or {@code null}. */
+    static PoolView.Paused paused(Cluster cluster, String tree, String pool) {
+        Map<String, PoolPause> pauses = cluster.pauses(tree);
+        TreePools pools = cluster.registry().pools(tree);
+        if (pauses.isEmpty() || pools == null || !pools.contains(pool)) {
+            return null;
+        }
+        for (String at : pools.pathToRoot(pool)) {
+            PoolPause pause = pauses.get(at);
+            if (pause != null) {
+                return new PoolView.Paused(pause.pool(), pause.drain(), pause.by(), pause.since().toString());
+            }
+        }
+        return null;
     }
 
     String nodeAddress(String nodeId) {

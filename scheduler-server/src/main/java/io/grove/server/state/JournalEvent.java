@@ -23,7 +23,9 @@ import java.util.Set;
     @JsonSubTypes.Type(value = JournalEvent.OperationFinished.class, name = "operation_finished"),
     @JsonSubTypes.Type(value = JournalEvent.Progress.class, name = "progress"),
     @JsonSubTypes.Type(value = JournalEvent.IntegralVolumes.class, name = "integral_volumes"),
-    @JsonSubTypes.Type(value = JournalEvent.LedgerPending.class, name = "ledger_pending")
+    @JsonSubTypes.Type(value = JournalEvent.LedgerPending.class, name = "ledger_pending"),
+    @JsonSubTypes.Type(value = JournalEvent.PoolPaused.class, name = "pool_paused"),
+    @JsonSubTypes.Type(value = JournalEvent.PoolResumed.class, name = "pool_resumed")
 })
 public sealed interface JournalEvent {
 
@@ -81,5 +83,13 @@ public sealed interface JournalEvent {
             jobs = jobs == null ? java.util.List.of() : java.util.List.copyOf(jobs);
             operations = operations == null ? java.util.List.of() : java.util.List.copyOf(operations);
         }
+    }
+
+    /** A pool paused (or drained) by an administrator. */
+    record PoolPaused(String tree, String pool, boolean drain, String user, long at) implements JournalEvent {
+    }
+
+    /** A paused pool resumed. */
+    record PoolResumed(String tree, String pool, String user, long at) implements JournalEvent {
     }
 }

@@ -6,6 +6,7 @@ import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.ProgressCapture;
 import io.grove.core.operation.SubmitException;
+import io.grove.core.pool.PoolPause;
 import java.time.Instant;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -98,6 +99,11 @@ public final class Revival {
                     volumes.put(saved.tree(), saved.pools());
                 } else if (event instanceof JournalEvent.LedgerPending records) {
                     pending.add(records);
+                } else if (event instanceof JournalEvent.PoolPaused paused) {
+                    cluster.pause(new PoolPause(paused.tree(), paused.pool(), paused.drain(), paused.user(),
+                            Instant.ofEpochMilli(paused.at())));
+                } else if (event instanceof JournalEvent.PoolResumed resumed) {
+                    cluster.resume(resumed.tree(), resumed.pool());
                 }
             } catch (SubmitException | IllegalStateException | IllegalArgumentException e) {
                 LOG.warn("journal: skipped {}: {}", event.getClass().getSimpleName(), e.getMessage());
@@ -163,6 +169,10 @@ public final class Revival {
         for (String tree : cluster.treeNames()) {
             parts.add(new JournalEvent.IntegralVolumes(tree, cluster.integralState(tree), now.toEpochMilli()));
             size++;
+            for (PoolPause pause : cluster.pauses(tree).values()) {
+                parts.add(paused(pause));
+                size++;
+            }
         }
         return new Captured(parts, size);
     }
@@ -258,6 +268,11 @@ public final class Revival {
 
     /** An unfinished operation as captured: its queues and its running jobs, in start order. */
     private record Unfinished(String id, ProgressCapture progress, Job[] running) {
+    }
+
+    public static JournalEvent.PoolPaused paused(PoolPause pause) {
+        return new JournalEvent.PoolPaused(pause.tree(), pause.pool(), pause.drain(), pause.by(),
+                pause.since().toEpochMilli());
     }
 
     static JournalEvent.JobStarted started(Job job) {
