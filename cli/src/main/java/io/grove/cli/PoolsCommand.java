@@ -32,8 +32,10 @@ import picocli.CommandLine.Parameters;
             "Examples:",
             "  grove pools",
             "  grove pools --tree gpu",
-            "  grove pools get etl"},
-        subcommands = {PoolsCommand.Get.class})
+            "  grove pools get etl",
+            "  grove pools pause research --drain",
+            "  grove pools resume research"},
+        subcommands = {PoolsCommand.Get.class, PoolsCommand.Pause.class, PoolsCommand.Resume.class})
 final class PoolsCommand extends ClientCommand {
 
     @Option(names = "--tree", description = "the pool tree (default: the default tree)")
@@ -66,7 +68,9 @@ final class PoolsCommand extends ClientCommand {
             depth.put(id, level);
             PoolView.Operations ops = pool.operations();
             String starving = pool.starvation() == null ? "non_starving" : pool.starvation();
-            String[] row = {"  ".repeat(level) + (id.equals("<Root>") ? "<root>" : id),
+            String held = pool.paused() != null && pool.paused().pool().equals(id)
+                    ? (pool.paused().drain() ? " [drained]" : " [paused]") : "";
+            String[] row = {"  ".repeat(level) + (id.equals("<Root>") ? "<root>" : id) + held,
                 pool.mode() == null ? "" : pool.mode().replace("fair_share", "fair"),
                 id.equals("<Root>") ? "" : Format.number(shares.weight()),
                 guarantee(pool.strongGuaranteeResources()),
@@ -125,6 +129,58 @@ final class PoolsCommand extends ClientCommand {
             }
         }
         throw new CliException(ExitCodes.NOT_FOUND, "the scheduler has no default pool tree; give --tree");
+    }
+
+    @Command(name = "pause", mixinStandardHelpOptions = true,
+            description = {"Pauses a pool (its administrators, or the cluster's): no new job starts in it or below it, "
+                + "while running jobs go on; with --drain its running jobs are stopped gracefully too. The pause is kept "
+                + "across restarts until `grove pools resume`.",
+                "", "Examples:", "  grove pools pause research", "  grove pools pause research --drain --tree gpu"})
+    static final class Pause extends ClientCommand {
+
+        @Parameters(paramLabel = "POOL")
+        String pool;
+
+        @Option(names = "--tree", description = "the pool tree (default: the default tree)")
+        String tree;
+
+        @Option(names = "--drain", description = "also stop its running jobs, gracefully")
+        boolean drain;
+
+        @Override
+        int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+            String name = tree != null ? tree : defaultTree(scheduler);
+            PoolView paused = scheduler.post("/pool_trees/" + name + "/pools/" + pool + "/pause",
+                    new io.grove.api.PoolPauseRequest(drain), PoolView.class);
+            if (!printer.data(paused)) {
+                printer.println("pool " + pool + " " + (drain ? "drained" : "paused")
+                        + ": no new jobs start in it" + (drain ? "; its running jobs are being stopped" : "")
+                        + "; resume with: grove pools resume " + pool);
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = {"Resumes a paused pool: its jobs start again.", "", "Example: grove pools resume research"})
+    static final class Resume extends ClientCommand {
+
+        @Parameters(paramLabel = "POOL")
+        String pool;
+
+        @Option(names = "--tree", description = "the pool tree (default: the default tree)")
+        String tree;
+
+        @Override
+        int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+            String name = tree != null ? tree : defaultTree(scheduler);
+            PoolView resumed = scheduler.post("/pool_trees/" + name + "/pools/" + pool + "/resume", null, null,
+                    PoolView.class);
+            if (!printer.data(resumed)) {
+                printer.println("pool " + pool + " resumed");
+            }
+            return ExitCodes.OK;
+        }
     }
 
     @Command(name = "get", mixinStandardHelpOptions = true,

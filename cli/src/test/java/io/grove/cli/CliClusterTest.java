@@ -29,6 +29,7 @@ class CliClusterTest {
                   prod: {weight: 2}
                   small: {max_operation_count: 1}
                   research: {create_ephemeral_subpools: true}
+                  quiet: {}
             """;
 
     @TempDir
@@ -167,6 +168,24 @@ class CliClusterTest {
         GroveCliTest.Run down = GroveCliTest.grove("ops", "list", "--scheduler", "http://127.0.0.1:1");
         assertEquals(ExitCodes.UNREACHABLE, down.exitCode());
         assertTrue(down.err().startsWith("grove: cannot reach the scheduler at http://127.0.0.1:1"), down.err());
+    }
+
+    @Test
+    void aPoolPausedFromTheCommandLineHoldsItsOperationsUntilResumed() throws Exception {
+        GroveCliTest.Run paused = grove("pools", "pause", "quiet");
+        assertEquals(0, paused.exitCode(), paused.err());
+        assertTrue(paused.out().startsWith("pool quiet paused: no new jobs start in it"), paused.out());
+        assertTrue(grove("pools").out().lines().anyMatch(l -> l.startsWith("  quiet [paused] ")), grove("pools").out());
+        GroveCliTest.Run submitted = grove("submit", "--pool", "quiet", "--cpu", "0.25", "--", "true");
+        assertEquals(0, submitted.exitCode(), submitted.err());
+        String id = submitted.out().lines().findFirst().orElseThrow();
+        Await.until("the list says why it waits", () -> grove("ops", "list").out().lines()
+                .anyMatch(l -> l.startsWith(id + " ") && l.contains("pool quiet is paused by alice")));
+        GroveCliTest.Run resumed = grove("pools", "resume", "quiet");
+        assertEquals(0, resumed.exitCode(), resumed.err());
+        assertEquals("pool quiet resumed", resumed.out().strip());
+        assertEquals(0, grove("ops", "wait", id).exitCode(), "it runs once resumed");
+        assertEquals(ExitCodes.REFUSED, grove("pools", "resume", "quiet").exitCode(), "not paused any more");
     }
 
     @Test

@@ -135,6 +135,23 @@ class DashboardTest {
     }
 
     @Test
+    void aPausedPoolSaysSoInTheTreeAndInItsDetail() throws Exception {
+        SchedulerClient alice = as(url, "alice", null);
+        alice.post("/pool_trees/physical/pools/adhoc/pause", new io.grove.api.PoolPauseRequest(true), PoolView.class);
+        try {
+            Page page = page();
+            page.navigate(url + "/ui/#/pools/physical");
+            Locator row = page.locator("[data-test=pools] tr[data-pool=adhoc]");
+            assertThat(row.locator("[data-test=paused]")).hasText(" drained");
+            row.click();
+            assertThat(page.locator("[data-test=pause-note]")).containsText("pool adhoc is drained by alice");
+            page.close();
+        } finally {
+            alice.post("/pool_trees/physical/pools/adhoc/resume", null, null, PoolView.class);
+        }
+    }
+
+    @Test
     void aPoolExpandsToItsResourcesAndAChartOfItsLastHour() throws Exception {
         as(url, "alice", null).post("/operations", spec("prod", 2, 0.25, "sleep 20"), OperationSummary.class);
         Page page = page();

@@ -207,7 +207,10 @@ async function renderPools(main, tree) {
     const ops = pool.operations || {};
     const max = ops.max_running === undefined || ops.max_running >= 2147483647 ? '-' : ops.max_running;
     const row = el('tr', { class: 'clickable', 'data-pool': pool.name, onclick: () => toggle(pool.name) },
-      el('td', { class: 'name' }, '\u00a0\u00a0'.repeat(level) + (expanded.has(pool.name) ? '▾ ' : '▸ ') + (root ? '<root>' : pool.name)),
+      el('td', { class: 'name' }, '\u00a0\u00a0'.repeat(level) + (expanded.has(pool.name) ? '▾ ' : '▸ ') + (root ? '<root>' : pool.name),
+        pool.paused && pool.paused.pool === pool.name
+          ? el('span', { class: 'starving', 'data-test': 'paused', title: pausedText(pool.paused) },
+            pool.paused.drain ? ' drained' : ' paused') : ''),
       el('td', {}, (pool.mode || '').replace('fair_share', 'fair')),
       el('td', { class: 'num' }, root ? '' : pool.weight),
       el('td', {}, amounts(pool.strong_guarantee_resources)),
@@ -251,6 +254,12 @@ function toggle(name) {
   route();
 }
 
+function pausedText(paused) {
+  return 'pool ' + paused.pool + ' is ' + (paused.drain ? 'drained' : 'paused') + ' by ' + paused.by + ' since '
+    + paused.since + ': no new jobs start in it' + (paused.drain ? ' and its running jobs are stopped' : '')
+    + ' (grove pools resume ' + paused.pool + ')';
+}
+
 async function poolDetail(tree, pool) {
   const resources = Object.keys(pool.demand_share);
   const table = el('table', { 'data-test': 'pool-resources' }, el('thead', {}, el('tr', {},
@@ -270,7 +279,8 @@ async function poolDetail(tree, pool) {
   } catch (e) {
     month = el('p', {}, 'No accounting: ' + e.message);
   }
-  return el('div', {}, table, el('h3', {}, 'The last hour: usage against fair share and demand'), chart(history, current),
+  return el('div', {}, pool.paused ? el('p', { class: 'starving', 'data-test': 'pause-note' }, pausedText(pool.paused)) : '',
+    table, el('h3', {}, 'The last hour: usage against fair share and demand'), chart(history, current),
     el('h3', {}, 'The last 30 days: cpu used against fair share and guarantees'), month);
 }
 
