@@ -59,6 +59,8 @@ class PoolPauseDaemonTest {
             DaemonFixture.Reply summary = users.get("/api/v1/operations/" + op);
             assertEquals("pool_paused", summary.body().at("/pending_reason/code").asText(), summary.toString());
             assertEquals("research", summary.body().at("/pending_reason/pool").asText());
+            DaemonFixture.Reply explained = users.get("/api/v1/operations/" + op + "/explain");
+            assertEquals("pool_paused", explained.body().at("/trees/0/verdict").asText(), explained.toString());
             assertEquals("research", users.get("/api/v1/pool_trees/physical/pools/nlp").body().at("/paused/pool").asText(),
                     "a child shows the pause that holds it");
         }

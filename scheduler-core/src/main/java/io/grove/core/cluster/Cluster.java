@@ -79,7 +79,11 @@ public final class Cluster {
         trees.keySet().retainAll(config.trees().keySet());
         for (PoolTreeConfig tree : config.trees().values()) {
             NodeFilter filter = NodeFilter.parse(tree.nodesFilter());
-            trees.computeIfAbsent(tree.name(), name -> new TreeState(filter)).nodesFilter = filter;
+            TreeState state = trees.computeIfAbsent(tree.name(), name -> new TreeState(filter));
+            state.nodesFilter = filter;
+            // a pause of a pool the configuration no longer has goes with it
+            state.pauses.keySet().removeIf(pool -> registry.pools(tree.name()) == null
+                    || !registry.pools(tree.name()).contains(pool));
         }
         for (Node node : nodes.values()) {
             assignTree(node);

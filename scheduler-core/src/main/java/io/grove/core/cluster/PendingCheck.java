@@ -33,6 +33,8 @@ public record PendingCheck(Code code, boolean blocks, String message, String poo
         NOTHING_PENDING,
         /** Queued behind a pool's {@code max_running_operation_count}. */
         COUNT_LIMIT,
+        /** Its pool, or one above it, is paused by an administrator: no job of it starts. */
+        POOL_PAUSED,
         /** No fair-share update has included it yet. */
         NO_FAIR_SHARE_YET,
         /** The operation, its pool or an ancestor has no room for one more job under its resource limits. */

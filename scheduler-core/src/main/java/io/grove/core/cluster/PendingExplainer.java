@@ -106,6 +106,12 @@ public final class PendingExplainer {
                     null, null, null, null));
             return checks;
         }
+        io.grove.core.pool.PoolPause pause = cluster.pauseOf(tree, operation);
+        if (pause != null) {
+            checks.add(new PendingCheck(Code.POOL_PAUSED, true, pause.describe(), pause.pool(), null, null, null,
+                    null, null, null, null));
+            return checks;
+        }
         FairShareResult result = cluster.fairShare(tree);
         ElementShares own = result == null ? null : result.elements().get(operation.id());
         if (own == null) {

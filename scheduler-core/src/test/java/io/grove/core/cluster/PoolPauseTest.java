@@ -69,6 +69,16 @@ class PoolPauseTest {
     }
 
     @Test
+    void aPauseGoesWithItsPoolWhenAReloadRemovesIt() {
+        ClusterHarness h = harness();
+        h.cluster().pause(new PoolPause("physical", "prod", false, "alice", T));
+        h.cluster().reconfigure(new io.grove.core.pool.PoolsConfig("physical", java.util.Map.of("physical",
+                io.grove.core.pool.PoolTreeConfig.withPools("physical", java.util.List.of(
+                        PoolConfig.builder("research").build())))));
+        assertTrue(h.cluster().pauses("physical").isEmpty());
+    }
+
+    @Test
     void onlyAPoolOfTheTreeCanBePaused() {
         ClusterHarness h = harness();
         assertThrows(IllegalArgumentException.class,
