@@ -71,7 +71,8 @@ public final class TreeConfigReader {
                 or(tree.duration("allocation_preemption_timeout", "job_interrupt_timeout"), pd.allocationPreemptionTimeout()),
                 or(tree.duration("allocation_graceful_preemption_timeout", "job_graceful_interrupt_timeout"),
                         pd.allocationGracefulPreemptionTimeout()),
-                or(tree.bool("allow_aggressive_preemption_for_gang_operations"), pd.allowAggressivePreemptionForGangOperations()));
+                or(tree.bool("allow_aggressive_preemption_for_gang_operations"), pd.allowAggressivePreemptionForGangOperations()),
+                or(tree.duration("min_job_runtime_before_preemption"), pd.minJobRuntimeBeforePreemption()));
         IntegralGuaranteesSettings integral = readIntegralSettings(tree.map("integral_guarantees"));
         ResourceType mainResource = null;
         String main = tree.string("main_resource");
@@ -151,7 +152,8 @@ public final class TreeConfigReader {
                 pool.resources("non_preemptible_resource_usage_threshold"),
                 pool.bool("enable_aggressive_starvation"),
                 pool.bool("allow_aggressive_preemption", "allow_aggressive_starvation_preemption"),
-                pool.bool("allow_normal_preemption"));
+                pool.bool("allow_normal_preemption"),
+                pool.duration("min_job_runtime_before_preemption"));
         PoolConfig config = new PoolConfig(
                 name,
                 pool.number("weight"),

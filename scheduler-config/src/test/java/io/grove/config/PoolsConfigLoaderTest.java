@@ -178,6 +178,22 @@ class PoolsConfigLoaderTest {
     }
 
     @Test
+    void aTreeAndItsPoolsMaySetTheMinimumRuntimeBeforePreemption() {
+        LoadResult<PoolsConfig> result = PoolsConfigLoader.load("pool_trees: {t: {min_job_runtime_before_preemption: 2m, "
+                + "pools: {a: {min_job_runtime_before_preemption: 15m}, b: {}}}}", "inline");
+        assertTrue(result.ok(), result.describe());
+        io.grove.core.pool.PoolTreeConfig tree = result.value().trees().get("t");
+        assertEquals(java.time.Duration.ofMinutes(2), tree.preemption().minJobRuntimeBeforePreemption());
+        assertEquals(java.time.Duration.ofMinutes(15), tree.pools().get(0).preemption().minJobRuntimeBeforePreemption());
+        assertEquals(null, tree.pools().get(1).preemption().minJobRuntimeBeforePreemption(), "unset: inherited");
+        assertEquals(java.time.Duration.ZERO, PoolsConfigLoader.load("pool_trees: {t: {pools: {a: {}}}}", "inline").value()
+                .trees().get("t").preemption().minJobRuntimeBeforePreemption(), "none by default");
+        String bad = PoolsConfigLoader.load("pool_trees: {t: {pools: {a: {min_job_runtime_before_preemption: soon}}}}",
+                "inline").describe();
+        assertTrue(bad.contains("min_job_runtime_before_preemption"), bad);
+    }
+
+    @Test
     void emptyAndNonMappingDocumentsAreRefused() {
         assertEquals(ProblemCode.YAML_SYNTAX, PoolsConfigLoader.load("", "empty").problems().get(0).code());
         assertEquals(ProblemCode.WRONG_TYPE, PoolsConfigLoader.load("- a\n- b\n", "list").problems().get(0).code());

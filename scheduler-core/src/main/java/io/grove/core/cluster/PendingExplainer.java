@@ -305,9 +305,17 @@ public final class PendingExplainer {
         TreeState state = cluster.treeState(tree);
         StarvationTracker.Below below = state == null ? null : state.starvation.below(id);
         if (status != StarvationStatus.NON_STARVING) {
+            String protectedJobs = "";
+            if (state != null && state.index != null && state.lastUpdate != null) {
+                io.grove.core.schedule.SchedulingIndex.Protection protection = state.index.protection(state.lastUpdate);
+                if (protection.jobs() > 0) {
+                    protectedJobs = "; " + protection.jobs() + " job(s) are protected by min_job_runtime_before_preemption, "
+                            + "the first until " + protection.firstFree();
+                }
+            }
             return new PendingCheck(Code.STARVATION, false, lower(status).replace('_', ' ')
                     + " since " + (below == null ? "the last update" : below.starvesAt())
-                    + ": preemption may take jobs of operations above their fair share to make room for it",
+                    + ": preemption may take jobs of operations above their fair share to make room for it" + protectedJobs,
                     null, null, null, null, null, null, null, below == null ? null : below.starvesAt());
         }
         if (below != null) {

@@ -12,7 +12,17 @@ public record PoolPreemptionConfig(
         PartialResources nonPreemptibleResourceUsageThreshold,
         Boolean enableAggressiveStarvation,
         Boolean allowAggressivePreemption,
-        Boolean allowNormalPreemption) {
+        Boolean allowNormalPreemption,
+        Duration minJobRuntimeBeforePreemption) {
 
-    public static final PoolPreemptionConfig INHERIT = new PoolPreemptionConfig(null, null, null, null, null, null);
+    public static final PoolPreemptionConfig INHERIT = new PoolPreemptionConfig(null, null, null, null, null, null,
+            null);
+
+    /** The same, {@code min_job_runtime_before_preemption} left to inherit. */
+    public PoolPreemptionConfig(Duration fairShareStarvationTimeout, Double fairShareStarvationTolerance,
+            PartialResources nonPreemptibleResourceUsageThreshold, Boolean enableAggressiveStarvation,
+            Boolean allowAggressivePreemption, Boolean allowNormalPreemption) {
+        this(fairShareStarvationTimeout, fairShareStarvationTolerance, nonPreemptibleResourceUsageThreshold,
+                enableAggressiveStarvation, allowAggressivePreemption, allowNormalPreemption, null);
+    }
 }

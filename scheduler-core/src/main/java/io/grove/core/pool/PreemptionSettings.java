@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param allocationPreemptionTimeout grace given to preempted jobs
  * @param allocationGracefulPreemptionTimeout grace for operations with graceful preemption
  * @param allowAggressivePreemptionForGangOperations whether gang jobs may be preempted aggressively
+ * @param minJobRuntimeBeforePreemption a job younger than this is not taken for a starving
+ *     operation (pools may set their own; limits lowered under it still take it)
  */
 public record PreemptionSettings(
         double preemptionSatisfactionThreshold,
@@ -26,8 +28,9 @@ public record PreemptionSettings(
         boolean enableConditionalPreemption,
         Duration allocationPreemptionTimeout,
         Duration allocationGracefulPreemptionTimeout,
-        boolean allowAggressivePreemptionForGangOperations) {
+        boolean allowAggressivePreemptionForGangOperations,
+        Duration minJobRuntimeBeforePreemption) {
 
     public static final PreemptionSettings DEFAULT = new PreemptionSettings(1.0, 0.2, PartialResources.EMPTY,
-            Duration.ofSeconds(5), true, true, true, Duration.ofSeconds(10), Duration.ofSeconds(60), true);
+            Duration.ofSeconds(5), true, true, true, Duration.ofSeconds(10), Duration.ofSeconds(60), true, Duration.ZERO);
 }

@@ -88,7 +88,7 @@ final class PreemptiveScheduling {
             if (targets.isEmpty()) {
                 continue;
             }
-            List<Candidate> candidates = candidates(context, statuses, stage, settings);
+            List<Candidate> candidates = candidates(context, statuses, stage, settings, true);
             for (int target : targets) {
                 if (index.isSchedulable(target) && tryTarget(context, stage, target, candidates, settings)) {
                     return;
@@ -135,7 +135,7 @@ final class PreemptiveScheduling {
      */
     private static void fixViolatedLimits(DecisionContext context, Preemptibility statuses, PreemptionSettings settings) {
         SchedulingIndex index = context.index;
-        for (Candidate candidate : candidates(context, statuses, Stage.NORMAL, settings)) {
+        for (Candidate candidate : candidates(context, statuses, Stage.NORMAL, settings, false)) {
             if (candidate.blocker() >= 0 || candidate.operation() < 0 || context.released.contains(candidate.job().id())) {
                 continue;
             }
@@ -169,8 +169,12 @@ final class PreemptiveScheduling {
         return targets;
     }
 
+    /**
+     * The node's jobs a stage may take; {@code forStarvation} leaves out the jobs younger than their
+     * pool's {@code min_job_runtime_before_preemption} (limits lowered under a job take it anyway).
+     */
     private static List<Candidate> candidates(DecisionContext context, Preemptibility statuses, Stage stage,
-            PreemptionSettings settings) {
+            PreemptionSettings settings, boolean forStarvation) {
         SchedulingIndex index = context.index;
         List<Candidate> out = new ArrayList<>();
         for (Job job : HeartbeatScheduler.newestFirst(context.node.jobs())) {
@@ -184,6 +188,9 @@ final class PreemptiveScheduling {
             int at = index.indexOf(job.operationId());
             if (at >= 0 && index.drained[at]) {
                 continue;   // stopping already, told by the drain in this same decision
+            }
+            if (forStarvation && at >= 0 && protectedByRuntime(index, at, job, context.now)) {
+                continue;
             }
             if (at < 0) {
                 out.add(new Candidate(job, -1, status, -1, job.resources().toArray()));
@@ -202,6 +209,12 @@ final class PreemptiveScheduling {
     }
 
     /** The lowest element from the job's operation up (root excluded) that protects it, or -1. */
+    /** Whether a job has run less than its pool's {@code min_job_runtime_before_preemption}. */
+    static boolean protectedByRuntime(SchedulingIndex index, int at, Job job, java.time.Instant now) {
+        long min = index.rights.minRuntimeMillis[at];
+        return min > 0 && java.time.Duration.between(job.startTime(), now).toMillis() < min;
+    }
+
     private static int blocker(SchedulingIndex index, int operation, Stage stage, PreemptionSettings settings) {
         if (index.operations[operation].spec().preemptionMode() == PreemptionMode.GRACEFUL) {
             return operation;

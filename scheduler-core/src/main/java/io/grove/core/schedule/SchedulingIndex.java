@@ -218,6 +218,30 @@ public final class SchedulingIndex {
         }
     }
 
+    /** Running jobs younger than their pool's {@code min_job_runtime_before_preemption}: how many, and when the first may be taken. */
+    public record Protection(int jobs, java.time.Instant firstFree) {
+    }
+
+    /** The jobs that {@code min_job_runtime_before_preemption} keeps from starving operations at {@code now}. */
+    public Protection protection(java.time.Instant now) {
+        int count = 0;
+        java.time.Instant first = null;
+        for (int at = 0; at < size; at++) {
+            long min = rights.minRuntimeMillis[at];
+            if (operations[at] == null || min <= 0) {
+                continue;
+            }
+            for (Job job : operations[at].runningJobs()) {
+                java.time.Instant free = job.startTime().plusMillis(min);
+                if (tree.equals(job.tree()) && free.isAfter(now)) {
+                    count++;
+                    first = first == null || free.isBefore(first) ? free : first;
+                }
+            }
+        }
+        return new Protection(count, first);
+    }
+
     /** Applies pauses made since the index was built, at once (the next build takes them anyway). */
     public void applyPauses(Map<String, PoolPause> pauses) {
         markPaused(pauses);
