@@ -13,6 +13,7 @@ import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.PreemptedFor;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
@@ -236,6 +237,7 @@ public final class Cluster {
             if (job == null) {
                 continue;
             }
+            job.preemptedFor(preemptedFor(preemption, decision.tree()));
             if (preemption.reason() == Decision.PreemptionReason.GRACEFUL
                     || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED) {
                 registry.markInterrupting(job.id());
@@ -248,6 +250,14 @@ public final class Cluster {
         if (decision.preemptivePass()) {
             node.preemptivePassAt(now);
         }
+    }
+
+    /** What a preemption takes a job for: the preemptor and its pool in the tree, and the reason in a word. */
+    private PreemptedFor preemptedFor(Decision.JobPreemption preemption, String tree) {
+        Operation preemptor = preemption.preemptorOperationId() == null ? null
+                : registry.operation(preemption.preemptorOperationId());
+        return new PreemptedFor(preemption.reason().name().toLowerCase(java.util.Locale.ROOT),
+                preemption.preemptorOperationId(), preemptor == null ? null : preemptor.poolByTree().get(tree));
     }
 
     void endJob(Job job, JobState state, Instant now, JobEndReason reason, String message) {

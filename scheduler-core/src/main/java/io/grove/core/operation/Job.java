@@ -27,6 +27,8 @@ public final class Job {
     private Instant finishTime;
     private JobEndReason endReason;
     private String message;
+    /** What it was preempted for, once it was; {@code null} otherwise. */
+    private PreemptedFor preemptedFor;
     private boolean interrupting;
     /** The UUIDs of the GPUs its node gave it, once the node said. */
     private List<String> devices = List.of();
@@ -72,6 +74,16 @@ public final class Job {
         this.finishTime = at;
         this.endReason = reason;
         this.message = text;
+    }
+
+    /** What it is preempted for (the scheduler's thread only). */
+    public void preemptedFor(PreemptedFor what) {
+        this.preemptedFor = what;
+    }
+
+    /** What it was preempted for, or {@code null} when it was not. */
+    public PreemptedFor preemptedFor() {
+        return preemptedFor;
     }
 
     void markInterrupting() {

@@ -266,6 +266,7 @@ final class PreemptiveScheduling {
         if (task < 0) {
             return false;
         }
+        String starving = starvingSide(index, target);
         Decision.JobStart start = context.plan(target, task, true);
         for (Candidate victim : usable) {
             if (!overcommitted(context, target)) {
@@ -274,11 +275,28 @@ final class PreemptiveScheduling {
             context.release(victim.job());
             context.preemptions.add(new Decision.JobPreemption(victim.job().id(), victim.job().operationId(),
                     stage.reason, targetId, start.jobId(), settings.allocationPreemptionTimeout(),
-                    "preempted for job " + start.jobId() + " of operation " + targetId + ", "
+                    "preempted for job " + start.jobId() + " of operation " + targetId + starving + ", "
                             + stage.reason.name().toLowerCase().replace('_', ' ') + " in tree " + index.tree
                             + "; the job was " + victim.status().name().toLowerCase().replace('_', ' ')));
         }
         return true;
+    }
+
+    /**
+     * Who starves, for a victim's message: the target's pool and its dominant usage against its
+     * fair share (shares of the tree), e.g. {@code  in pool research (using 5% of the tree, fair share 40%)}.
+     */
+    private static String starvingSide(SchedulingIndex index, int target) {
+        int pool = index.parent[target];
+        double fair = 0;
+        double used = 0;
+        int n = SchedulingIndex.N;
+        for (int r = 0; r < n; r++) {
+            fair = Math.max(fair, index.fairShare[target * n + r]);
+            used = Math.max(used, io.grove.core.resource.ShareVector.ratio(index.usage[target * n + r], index.total[r]));
+        }
+        return (pool < 0 ? "" : " in pool " + index.ids[pool]) + String.format(java.util.Locale.ROOT,
+                " (using %.0f%% of the tree, fair share %.0f%%)", used * 100, fair * 100);
     }
 
     /** The ping-pong guard: a job started by preempting {@code target}'s operation stays with it. */

@@ -62,5 +62,10 @@ class MinRuntimeTest {
         h.submit("hurry", ops("urgent", 4));
         h.rounds(5 * 60, SECOND);
         assertTrue(h.running("hurry") > 0, "the same cluster without the rule preempts");
+        io.grove.core.operation.Job taken = h.cluster().registry().operation("long").finishedJobs().get(0);
+        assertEquals(new io.grove.core.operation.PreemptedFor("starvation", "hurry", "urgent"), taken.preemptedFor(),
+                "a preempted job says what it was taken for");
+        assertTrue(taken.message().contains("of operation hurry in pool urgent (using 0% of the tree, fair share 50%)"),
+                taken.message());
     }
 }
