@@ -44,6 +44,15 @@ final class ExplainCommand extends ClientCommand {
                 }
             }
         }
+        if (explanation.preemptions() != null && !explanation.preemptions().isEmpty()) {
+            printer.println("recently preempted jobs of " + explanation.operationId() + ":");
+            for (Explanation.Preemption taken : explanation.preemptions()) {
+                printer.println("  " + taken.jobId() + " at " + taken.at() + " (" + taken.reason() + ")"
+                        + (taken.forOperation() == null ? "" : " for " + taken.forOperation()
+                                + (taken.forPool() == null ? "" : " in " + taken.forPool()))
+                        + (taken.message() == null ? "" : ": " + taken.message()));
+            }
+        }
         return ExitCodes.OK;
     }
 

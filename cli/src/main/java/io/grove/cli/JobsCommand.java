@@ -52,7 +52,7 @@ final class JobsCommand implements Runnable {
                         ? Format.duration(Duration.between(Instant.parse(job.startedAt()), Instant.parse(job.finishedAt())))
                         : Format.age(job.startedAt(), now);
                 String reason = job.preparing() != null ? job.preparing() : (job.reason() == null ? "" : job.reason())
-                        + (job.message() != null ? ": " + firstLine(job.message()) : "");
+                        + preemptedFor(job) + (job.message() != null ? ": " + firstLine(job.message()) : "");
                 String[] row = {job.id(), Integer.toString(job.index()), Integer.toString(job.attempt()), state,
                     job.node() == null ? "-" : job.node(), time, cpu(job),
                     job.gpus() == null ? "-" : String.join(",", job.gpus()), reason};
@@ -144,6 +144,16 @@ final class JobsCommand implements Runnable {
             throw new CliException(ExitCodes.NOT_FOUND, "operation " + op + " has no job " + job
                     + " (see 'grove jobs list " + op + "')");
         }
+    }
+
+    /** {@code  for op-7 in research (starvation)}: what a preempted job was taken for, or nothing. */
+    static String preemptedFor(JobView job) {
+        JobView.PreemptedFor what = job.preemptedFor();
+        if (what == null) {
+            return "";
+        }
+        return what.operationId() == null ? " (" + what.reason() + ")"
+                : " for " + what.operationId() + (what.pool() == null ? "" : " in " + what.pool()) + " (" + what.reason() + ")";
     }
 
     static String firstLine(String text) {

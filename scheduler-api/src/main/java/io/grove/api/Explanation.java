@@ -7,7 +7,14 @@ import java.util.List;
  * scheduler makes before it starts the operation's next job, in its order, and the verdict — the
  * first that blocks, or {@code schedulable}.
  */
-public record Explanation(String operationId, String state, List<Tree> trees) {
+public record Explanation(String operationId, String state, List<Tree> trees, List<Preemption> preemptions) {
+
+    /**
+     * One of the operation's jobs that was preempted, newest first (the last ten the scheduler
+     * remembers): when, what for, and the full reason.
+     */
+    public record Preemption(String jobId, String at, String reason, String forOperation, String forPool, String message) {
+    }
 
     /** One tree: the operation's pool there, the verdict's code and every check. */
     public record Tree(String tree, String pool, String verdict, List<Check> checks) {

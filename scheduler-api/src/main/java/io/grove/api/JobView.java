@@ -19,5 +19,16 @@ package io.grove.api;
 public record JobView(String id, String operationId, String task, int index, int attempt, String state, String node,
         String nodeAddress, String tree, Amounts resources, String startedAt, String finishedAt, String reason,
         String message, java.util.List<String> gpus, Double cpuSeconds, Double cpuThrottledSeconds,
-        Double cpuThrottledShare, String preparing, String image, String imageDigest, Long imagePullMs) {
+        Double cpuThrottledShare, String preparing, String image, String imageDigest, Long imagePullMs,
+        PreemptedFor preemptedFor) {
+
+    /**
+     * What a preempted job was taken for: {@code reason} ({@code starvation},
+     * {@code aggressive_starvation}, {@code resource_limits_violated}, {@code graceful},
+     * {@code pool_drained}) and, when another operation got the room, {@code operationId} and its
+     * {@code pool}. The job's {@code message} says it in full (the starving pool's usage against its
+     * fair share).
+     */
+    public record PreemptedFor(String reason, String operationId, String pool) {
+    }
 }

@@ -26,7 +26,25 @@ final class Explanations {
             }
             trees.add(new Explanation.Tree(tree.tree(), tree.pool(), lower(tree.verdict().code()), checks));
         }
-        return new Explanation(operation.id(), lower(operation.state()), trees);
+        return new Explanation(operation.id(), lower(operation.state()), trees, preemptions(operation));
+    }
+
+    /** How many preempted jobs an explanation lists. */
+    static final int PREEMPTIONS_LISTED = 10;
+
+    /** The operation's last preempted jobs, newest first. */
+    private static List<Explanation.Preemption> preemptions(Operation operation) {
+        List<Explanation.Preemption> out = new ArrayList<>();
+        List<io.grove.core.operation.Job> finished = operation.finishedJobs();
+        for (int i = finished.size() - 1; i >= 0 && out.size() < PREEMPTIONS_LISTED; i--) {
+            io.grove.core.operation.Job job = finished.get(i);
+            if (job.preemptedFor() != null) {
+                out.add(new Explanation.Preemption(job.id(), job.finishTime() == null ? null : job.finishTime().toString(),
+                        job.preemptedFor().reason(), job.preemptedFor().operationId(), job.preemptedFor().pool(),
+                        job.message()));
+            }
+        }
+        return out;
     }
 
     private static Explanation.Check check(PendingCheck check) {

@@ -135,7 +135,9 @@ final class Views {
                 job.cpu() == null || job.cpu().throttledShare() < 0 ? null : job.cpu().throttledShare(),
                 preparing(job), job.task().image(),
                 job.status() == null ? null : job.status().imageDigest(),
-                job.status() == null || job.status().imagePullMs() < 0 ? null : job.status().imagePullMs());
+                job.status() == null || job.status().imagePullMs() < 0 ? null : job.status().imagePullMs(),
+                job.preemptedFor() == null ? null : new JobView.PreemptedFor(job.preemptedFor().reason(),
+                        job.preemptedFor().operationId(), job.preemptedFor().pool()));
     }
 
     /** What a running job waits for on its node before its process starts, or {@code null}. */

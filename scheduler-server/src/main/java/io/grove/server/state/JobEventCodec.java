@@ -51,6 +51,12 @@ final class JobEventCodec {
             out.writeText(ended.reason() == null ? null : ended.reason().name());
             out.writeText(ended.message());
             out.writeLong(ended.at());
+            if (ended.preemptedFor() != null) {
+                // written after what older journals hold: they end here, and read as not preempted
+                out.writeText(ended.preemptedFor().reason());
+                out.writeText(ended.preemptedFor().operationId());
+                out.writeText(ended.preemptedFor().pool());
+            }
         }
     }
 
@@ -116,9 +122,11 @@ final class JobEventCodec {
         String reason = text(in);
         String message = text(in);
         long at = in.readLong();
+        io.grove.core.operation.PreemptedFor preemptedFor = in.available() > 0
+                ? new io.grove.core.operation.PreemptedFor(text(in), text(in), text(in)) : null;
         try {
             return new JournalEvent.JobEnded(jobId, state == null ? null : JobState.valueOf(state),
-                    reason == null ? null : JobEndReason.valueOf(reason), message, at);
+                    reason == null ? null : JobEndReason.valueOf(reason), message, at, preemptedFor);
         } catch (IllegalArgumentException e) {
             throw new IOException("a job_ended record with an unknown state or reason: " + e.getMessage());
         }

@@ -54,7 +54,11 @@ public sealed interface JournalEvent {
     }
 
     /** A job attempt ended. */
-    record JobEnded(String jobId, JobState state, JobEndReason reason, String message, long at) implements JournalEvent {
+    record JobEnded(String jobId, JobState state, JobEndReason reason, String message, long at,
+            io.grove.core.operation.PreemptedFor preemptedFor) implements JournalEvent {
+        public JobEnded(String jobId, JobState state, JobEndReason reason, String message, long at) {
+            this(jobId, state, reason, message, at, null);
+        }
     }
 
     /** A finished operation in a compacted journal: its outcome without its jobs. */

@@ -25,6 +25,6 @@ public final class JournalingListener implements OperationRegistry.Listener {
     @Override
     public void jobEnded(Job job) {
         journal.record(new JournalEvent.JobEnded(job.id(), job.state(), job.endReason(), job.message(),
-                job.finishTime().toEpochMilli()));
+                job.finishTime().toEpochMilli(), job.preemptedFor()));
     }
 }

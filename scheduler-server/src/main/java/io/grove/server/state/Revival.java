@@ -86,6 +86,9 @@ public final class Revival {
                     }
                 } else if (event instanceof JournalEvent.JobEnded end) {
                     Job job = cluster.registry().runningJob(end.jobId());
+                    if (job != null && end.preemptedFor() != null) {
+                        job.preemptedFor(end.preemptedFor());
+                    }
                     if (cluster.replayJobEnd(end.jobId(), end.state(), Instant.ofEpochMilli(end.at()), end.reason(),
                             end.message())) {
                         ended.add(job);
