@@ -230,6 +230,8 @@ public final class AgentDaemon implements AutoCloseable {
             return;
         }
         client = c;
+        // the scheduler has work this node has room for: heartbeat now, not at the period
+        c.onPush(message -> heartbeatSoon());
         Handshake handshake = new Handshake(Message.VERSION, agent.nodeId(), address, tags, agent.offered(),
                 agent.runningJobs(), settings.nodeToken(), agent.handshakeResults(), images.runtime(), images.why());
         c.request(handshake, settings.requestTimeout()).whenComplete((reply, error) -> loop.execute(() -> guarded(() -> {

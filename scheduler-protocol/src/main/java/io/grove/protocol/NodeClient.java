@@ -105,6 +105,17 @@ public final class NodeClient implements AutoCloseable {
         return reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    private volatile java.util.function.Consumer<Message> onPush = message -> { };
+
+    /** Where the scheduler's unsolicited messages ({@link HeartbeatNow}) go; on the connection's thread, must not block. */
+    public void onPush(java.util.function.Consumer<Message> listener) {
+        this.onPush = listener;
+    }
+
+    private void pushed(Message message) {
+        onPush.accept(message);
+    }
+
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
@@ -134,7 +145,9 @@ public final class NodeClient implements AutoCloseable {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, Object message) {
-            if (message instanceof Message reply) {
+            if (message instanceof HeartbeatNow now) {
+                client.get().pushed(now);
+            } else if (message instanceof Message reply) {
                 client.get().completeNext(reply);
             } else if (message instanceof DecodeFailure failure) {
                 client.get().completeNext(failure.reply());

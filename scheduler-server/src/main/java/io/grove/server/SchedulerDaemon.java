@@ -78,12 +78,14 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final WriteAhead writeAhead;
     /** The job ledger and the pools' metering; {@code null} with accounting off. */
     private final Ledger ledger;
+    private final WorkArrival arrival;
 
     private SchedulerDaemon(DaemonSettings settings, Clock clock, StateLog journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
             EventLoopGroup nodeLoops, NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit, DaemonRole role,
-            WriteAhead writeAhead, Ledger ledger) {
+            WriteAhead writeAhead, Ledger ledger, WorkArrival arrival) {
         this.role = role;
+        this.arrival = arrival;
         this.ledger = ledger;
         this.writeAhead = writeAhead;
         this.audit = audit;
@@ -280,6 +282,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         opened.add(nodeLoops, () -> nodeLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS));
         AtomicLong numbers = new AtomicLong(recovered.revived().highestOperationNumber());
         NodeAddresses addresses = new NodeAddresses();
+        WorkArrival arrival = new WorkArrival(addresses);
         HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock, new HeartbeatBatcher.Gate(role::mayAct,
                 role.startsWrittenFirst() ? journal::durable : null));
         Supplier<NodeSession> sessions = () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics,
@@ -296,7 +299,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         Authenticator handler = new Authenticator(secured.tokens(), secured.audit(), clock,
                 new Api(loop, journal, writeAhead, clock, reloader, metrics, numbers, addresses, secured.audit(),
-                        secured.nodeToken(), role::health, recovered.ledger()));
+                        secured.nodeToken(), role::health, recovered.ledger(), arrival));
         ApiServer apiServer = null;
         if (role.apiHost() == null) {
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,
@@ -313,7 +316,8 @@ public final class SchedulerDaemon implements AutoCloseable {
             return t;
         });
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role, writeAhead, recovered.ledger());
+                nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role, writeAhead, recovered.ledger(), arrival);
+        arrival.bind(timer, daemon.guard("fair-share update", daemon::updateFairShare));
         daemon.schedule();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs; "
                 + "network over {}", settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
@@ -362,15 +366,20 @@ public final class SchedulerDaemon implements AutoCloseable {
             return all;
         }).join();
         List<Cluster.ComputedUpdate> computed = new ArrayList<>();
+        long all = 0;
         for (Cluster.PreparedUpdate update : prepared) {
             long started = System.nanoTime();
             computed.add(Cluster.computeFairShare(update));
-            metrics.fairShareUpdated(System.nanoTime() - started);
+            long took = System.nanoTime() - started;
+            metrics.fairShareUpdated(took);
+            all += took;
         }
+        arrival.updated(all);
         loop.call(cluster -> {
             for (Cluster.ComputedUpdate update : computed) {
                 cluster.publishFairShare(update);
             }
+            arrival.nudge(cluster, clock.now());
             metrics.refresh(cluster, clock.now());
             if (ledger != null) {
                 ledger.meter(cluster, clock.now());

@@ -405,6 +405,35 @@ public final class Cluster {
         return state;
     }
 
+    /**
+     * The nodes whose heartbeat now could start a job of work that the last publication brought
+     * (operations schedulable now that were not before, in their trees): online, able to start
+     * jobs, with room for some job of the tree, not heard from within {@code quiet}; at most
+     * {@code limit}. Empty when no new work arrived — nothing is asked twice for the same work.
+     */
+    public List<String> nodesForNewWork(Instant now, java.time.Duration quiet, int limit) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, TreeState> entry : trees.entrySet()) {
+            TreeState state = entry.getValue();
+            if (!state.newWork || state.index == null) {
+                continue;
+            }
+            state.newWork = false;
+            for (Node node : nodes.values()) {
+                if (out.size() >= limit) {
+                    return out;
+                }
+                if (entry.getKey().equals(node.tree()) && node.state() == Node.State.ONLINE
+                        && node.condition().schedulable()
+                        && java.time.Duration.between(node.lastHeartbeat(), now).compareTo(quiet) >= 0
+                        && state.index.mayStartIn(node.limits().minusClamped(node.usage()))) {
+                    out.add(node.id());
+                }
+            }
+        }
+        return out;
+    }
+
     /** Publishes a computed update to heartbeats: starvation, the scheduling index, integral state. */
     public FairShareResult publishFairShare(ComputedUpdate computed) {
         PreparedUpdate prepared = computed.prepared();
@@ -421,8 +450,10 @@ public final class Cluster {
         tree.lastUpdate = prepared.now();
         tree.result = computed.result();
         tree.elements = Collections.unmodifiableList(computed.elements());
+        java.util.Set<String> before = tree.index == null ? java.util.Set.of() : tree.index.schedulableOperations();
         tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
                 prepared.operations(), starving, tree.pauses);
+        tree.newWork |= !before.containsAll(tree.index.schedulableOperations());
         return computed.result();
     }
 

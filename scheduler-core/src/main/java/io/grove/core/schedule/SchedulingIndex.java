@@ -14,6 +14,7 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.ResourceType;
+import io.grove.core.resource.Resources;
 import io.grove.core.resource.ShareVector;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -248,6 +249,22 @@ public final class SchedulingIndex {
         for (int i = size - 1; i >= 0; i--) {
             recompute(i);
         }
+    }
+
+    /** Whether a job of some operation could start in {@code free} (tag filters aside). */
+    public boolean mayStartIn(Resources free) {
+        return somethingMayFit(free.toArray());
+    }
+
+    /** The operations with jobs left to start, by id (a paused pool's excepted). */
+    public java.util.Set<String> schedulableOperations() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (int at = 0; at < size; at++) {
+            if (operations[at] != null && isSchedulable(at)) {
+                out.add(ids[at]);
+            }
+        }
+        return out;
     }
 
     /** Whether some job of an active operation could start in {@code free}; false proves that none can. */

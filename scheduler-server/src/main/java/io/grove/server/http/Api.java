@@ -36,9 +36,9 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
 
     public Api(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken,
-            Supplier<Health> health, io.grove.server.accounting.Ledger ledger) {
+            Supplier<Health> health, io.grove.server.accounting.Ledger ledger, Runnable workArrived) {
         ApiResource.Parts parts = new ApiResource.Parts(loop, journal, writeAhead, clock, config, metrics, operationNumbers,
-                new Views(addresses), audit, nodeToken);
+                new Views(addresses), audit, nodeToken, workArrived);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {
             String path = "/" + String.join("/", request.path());
             boolean api = request.path().size() >= 3 && request.path().get(0).equals("api") && request.path().get(1).equals("v1");

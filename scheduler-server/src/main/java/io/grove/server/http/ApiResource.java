@@ -38,7 +38,7 @@ abstract class ApiResource {
 
     /** The daemon's parts the API works with. */
     record Parts(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, Views views, AuditLog audit, String nodeToken) {
+            AtomicLong operationNumbers, Views views, AuditLog audit, String nodeToken, Runnable workArrived) {
     }
 
     final SchedulerLoop loop;
@@ -51,6 +51,8 @@ abstract class ApiResource {
     final Views views;
     final AuditLog audit;
     final String nodeToken;
+    /** Told when work arrives (a submission is made): the daemon updates fair shares early and asks nodes to heartbeat. */
+    final Runnable workArrived;
     final PoolHistory history;
 
     ApiResource(Parts parts) {
@@ -64,6 +66,7 @@ abstract class ApiResource {
         this.views = parts.views();
         this.audit = parts.audit();
         this.nodeToken = parts.nodeToken();
+        this.workArrived = parts.workArrived();
         this.history = parts.metrics().history();
     }
 

@@ -88,6 +88,7 @@ final class OperationRoutes extends ApiResource {
             return writeAhead.write(new JournalEvent.Submitted(id, spec, user, operation.submitTime().toEpochMilli(), key),
                     done -> {
                         done.registry().release(id);
+                        workArrived.run();
                         audit(request, "submit", id, "allowed", operation.poolByTree().toString());
                         return ApiResponse.json(201, views.operationSummary(operation, done));
                     },

@@ -15,6 +15,8 @@ public final class NodeAddresses {
     /** The address each node's connection came from: its logs are read there, not wherever it says. */
     private final Map<String, InetAddress> peers = new ConcurrentHashMap<>();
     private final Map<String, Object> sessions = new ConcurrentHashMap<>();
+    /** The connections of nodes that may be asked to heartbeat now (protocol version 3 and later). */
+    private final Map<String, io.netty.channel.Channel> nudgeable = new ConcurrentHashMap<>();
 
     /**
      * Sets a node's address and the address its connection came from ({@code null} when it has
@@ -53,6 +55,30 @@ public final class NodeAddresses {
     /** The session's connection ended: the id is free. */
     void release(String nodeId, Object session) {
         sessions.remove(nodeId, session);
+        if (session instanceof io.netty.channel.Channel channel) {
+            nudgeable.remove(nodeId, channel);
+        }
+    }
+
+    /** The node's connection speaks a version that may be asked to heartbeat now. */
+    void nudgeable(String nodeId, io.netty.channel.Channel channel) {
+        nudgeable.put(nodeId, channel);
+    }
+
+    /**
+     * Asks these nodes to heartbeat now ({@link io.grove.protocol.HeartbeatNow}); nodes of older
+     * protocol versions, or not connected, are left to their period. Returns how many were asked.
+     */
+    public int nudge(Iterable<String> nodeIds) {
+        int asked = 0;
+        for (String nodeId : nodeIds) {
+            io.netty.channel.Channel channel = nudgeable.get(nodeId);
+            if (channel != null && channel.isActive()) {
+                channel.writeAndFlush(new io.grove.protocol.HeartbeatNow());
+                asked++;
+            }
+        }
+        return asked;
     }
 
     /**

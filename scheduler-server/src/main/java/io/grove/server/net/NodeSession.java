@@ -161,6 +161,9 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             // a node that shook hands is not shed to make room for connections that have not
             io.grove.http.ConnectionLimiter.trust(ctx.channel());
             ctx.writeAndFlush(new Welcome(version, nodeId, heartbeatPeriod.toMillis()));
+            if (version >= Message.HEARTBEAT_NOW_VERSION) {
+                addresses.nudgeable(nodeId, ctx.channel());
+            }
         });
     }
 
