@@ -51,12 +51,14 @@ import java.util.TreeSet;
 public final class Cluster {
 
     private final ClusterSettings settings;
+    private PoolsConfig config;
     private final OperationRegistry registry;
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<String, TreeState> trees = new LinkedHashMap<>();
 
     public Cluster(PoolsConfig config, ClusterSettings settings) {
         this.settings = settings;
+        this.config = config;
         this.registry = new OperationRegistry(config);
         for (PoolTreeConfig tree : config.trees().values()) {
             trees.put(tree.name(), new TreeState(NodeFilter.parse(tree.nodesFilter())));
@@ -65,6 +67,16 @@ public final class Cluster {
 
     public OperationRegistry registry() {
         return registry;
+    }
+
+    /** The pool configuration in force. */
+    public PoolsConfig config() {
+        return config;
+    }
+
+    /** The node liveness settings. */
+    public ClusterSettings settings() {
+        return settings;
     }
 
     /**
@@ -77,6 +89,7 @@ public final class Cluster {
      */
     public List<OperationRegistry.Activation> reconfigure(PoolsConfig config) {
         List<OperationRegistry.Activation> activated = registry.reconfigure(config);
+        this.config = config;
         trees.keySet().retainAll(config.trees().keySet());
         for (PoolTreeConfig tree : config.trees().values()) {
             NodeFilter filter = NodeFilter.parse(tree.nodesFilter());

@@ -85,6 +85,22 @@ public final class SimNode {
         return List.copyOf(running.values());
     }
 
+    /** Takes a job that runs here already (a forecast's copy of a live node). */
+    public void adopt(RunningJob job) {
+        running.put(job.jobId(), job);
+    }
+
+    /** When the next running job ends, or {@code null} when none ends. */
+    public Instant nextEnd() {
+        Instant next = null;
+        for (RunningJob job : running.values()) {
+            if (job.endsAt() != null && (next == null || job.endsAt().isBefore(next))) {
+                next = job.endsAt();
+            }
+        }
+        return next;
+    }
+
     /** Ends the jobs whose time has come. */
     public void advance(Instant now) {
         for (RunningJob job : List.copyOf(running.values())) {

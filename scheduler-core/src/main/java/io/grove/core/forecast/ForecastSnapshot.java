@@ -1,0 +1,81 @@
+package io.grove.core.forecast;
+
+import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterSettings;
+import io.grove.core.node.Node;
+import io.grove.core.node.NodeCondition;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.pool.PoolPause;
+import io.grove.core.pool.PoolsConfig;
+import io.grove.core.resource.Resources;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import java.util.Set;
+
+/**
+ * What a forecast starts from, taken on the scheduler's thread in one pass of plain values: the
+ * configuration, the nodes as they are, the unfinished operations in submission order with their
+ * progress and running jobs, paused pools, and the durations the finished jobs show. A forecast
+ * then runs on a copy built from it, off the scheduler's thread.
+ */
+public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Instant now, List<NodeState> nodes,
+        List<OperationState> operations, List<PoolPause> pauses, Durations durations) {
+
+    /** A node as it is. */
+    public record NodeState(String id, Set<String> tags, Resources limits, NodeCondition condition, boolean online) {
+    }
+
+    /** A running job. */
+    public record JobState(String jobId, String task, int index, int attempt, String nodeId, String tree, Instant started,
+            Set<String> startedByPreempting, double preemptorFairShare) {
+    }
+
+    /** An unfinished operation. */
+    public record OperationState(String id, OperationSpec spec, String user, String pool, Instant submitted, String key,
+            Operation.Progress progress, List<JobState> running) {
+    }
+
+    /** Takes the snapshot; on the scheduler's thread. */
+    public static ForecastSnapshot take(Cluster cluster, Instant now) {
+        List<NodeState> nodes = new ArrayList<>();
+        for (Node node : cluster.nodes()) {
+            nodes.add(new NodeState(node.id(), node.tags(), node.limits(), node.condition(),
+                    node.state() == Node.State.ONLINE));
+        }
+        List<OperationState> operations = new ArrayList<>();
+        for (Operation operation : cluster.registry().operations()) {
+            if (operation.state().isFinished() || operation.held()) {
+                continue;
+            }
+            List<JobState> running = new ArrayList<>();
+            for (Job job : operation.runningJobs()) {
+                running.add(new JobState(job.id(), job.task().name(), job.index(), job.attempt(), job.nodeId(), job.tree(),
+                        job.startTime(), job.startedByPreempting(), job.preemptorFairShareAtStart()));
+            }
+            operations.add(new OperationState(operation.id(), operation.spec(), operation.user(),
+                    operation.poolByTree().values().stream().findFirst().orElse(""), operation.submitTime(),
+                    operation.submissionKey(), operation.progress(), running));
+        }
+        List<PoolPause> pauses = new ArrayList<>();
+        for (String tree : cluster.treeNames()) {
+            pauses.addAll(cluster.pauses(tree).values());
+        }
+        return new ForecastSnapshot(cluster.config(), cluster.settings(), now, nodes, operations, pauses,
+                Durations.of(cluster.registry().operations()));
+    }
+
+    /** The snapshot's operation {@code id}, or {@code null}. */
+    public OperationState operation(String id) {
+        for (OperationState operation : operations) {
+            if (operation.id().equals(id)) {
+                return operation;
+            }
+        }
+        return null;
+    }
+
+}

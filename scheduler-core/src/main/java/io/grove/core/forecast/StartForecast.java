@@ -1,0 +1,223 @@
+package io.grove.core.forecast;
+
+import io.grove.core.cluster.Cluster;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.PoolPause;
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.Heartbeat;
+import io.grove.core.sim.SimNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+
+/**
+ * Predicts when an operation's next job and its last job start: a copy of the live state
+ * ({@link ForecastSnapshot}) run forward by the real core — the nodes as they are, running jobs
+ * ending after their expected remaining time, pending operations in their queues, fair-share
+ * updates, preemption, no new submissions — once per draw of job durations; the draws make a band.
+ * Pure: time is virtual, and the only clock is the injected ticker that bounds the work.
+ */
+public final class StartForecast {
+
+    /** Draws of durations: the band is their 10th to 90th percentile. */
+    public static final int DRAWS = 7;
+
+    /** How far ahead a forecast looks. */
+    public static final Duration HORIZON = Duration.ofHours(24);
+
+    /** Virtual time between node heartbeats while things happen. */
+    static final Duration STEP = Duration.ofSeconds(1);
+
+    /** The longest virtual jump when nothing happens (starvation and preemption take their time too). */
+    static final Duration MAX_JUMP = Duration.ofSeconds(30);
+
+    /** A band of times: the 10th percentile, the median and the 90th percentile of the draws ({@code null}: not within the horizon). */
+    public record Band(Instant earliest, Instant likely, Instant latest) {
+    }
+
+    /**
+     * A forecast: when the next and the last of its pending jobs start, what it assumed, and why it
+     * cannot say ({@code unknown}, then the bands are {@code null}).
+     */
+    public record Prediction(String operationId, Band nextStart, Band lastStart, List<String> assumptions, String unknown) {
+    }
+
+    private StartForecast() {
+    }
+
+    /**
+     * Predicts the starts of {@code target}'s pending jobs; stops when {@code budgetNanos} of
+     * {@code ticker} have passed (then it says so).
+     */
+    public static Prediction predict(ForecastSnapshot snapshot, String target, long seed, long budgetNanos,
+            LongSupplier ticker) {
+        ForecastSnapshot.OperationState own = snapshot.operation(target);
+        if (own == null) {
+            return new Prediction(target, null, null, List.of(), "the operation is not pending or running");
+        }
+        Set<String> assumptions = new LinkedHashSet<>();
+        Set<String> unknown = new LinkedHashSet<>();
+        for (TaskSpec task : own.spec().tasks().values()) {
+            Durations.Source source = snapshot.durations().of(own.id(), own.user(), own.pool(), task.name());
+            if (source == null) {
+                unknown.add("no job like task " + task.name() + " of " + own.id() + " has finished yet, so how long its "
+                        + "jobs run is unknown");
+            } else {
+                assumptions.add("task " + task.name() + " of " + own.id() + ": about " + human(source.median())
+                        + " a job (from " + source.says() + ")");
+            }
+        }
+        int ahead = 0;
+        for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
+            if (operation.id().equals(target)) {
+                break;
+            }
+            ahead++;
+        }
+        assumptions.add(ahead + " unfinished operation(s) submitted before it; running jobs end after their expected "
+                + "remaining time; no new submissions");
+        long start = ticker.getAsLong();
+        List<Instant> nexts = new ArrayList<>();
+        List<Instant> lasts = new ArrayList<>();
+        for (int draw = 0; draw < DRAWS; draw++) {
+            Instant[] run = run(snapshot, target, new SplittableRandom(seed * 31 + draw), unknown, ticker,
+                    start + budgetNanos);
+            if (run == null) {
+                return new Prediction(target, null, null, List.copyOf(assumptions), "the forecast took longer than "
+                        + budgetNanos / 1_000_000 + " ms to compute (a large cluster): try again later");
+            }
+            nexts.add(run[0]);
+            lasts.add(run[1]);
+        }
+        if (!unknown.isEmpty() && nexts.stream().allMatch(java.util.Objects::isNull)) {
+            return new Prediction(target, null, null, List.copyOf(assumptions), String.join("; ", unknown));
+        }
+        assumptions.addAll(unknown);
+        return new Prediction(target, band(nexts), band(lasts), List.copyOf(assumptions), null);
+    }
+
+    /** One draw: when the target's next pending job starts and when its last one does ({@code null}: not within the horizon). */
+    private static Instant[] run(ForecastSnapshot snapshot, String target, SplittableRandom random, Set<String> unknown,
+            LongSupplier ticker, long deadline) {
+        Instant now = snapshot.now();
+        Cluster copy = new Cluster(snapshot.config(), snapshot.settings());
+        Map<String, SimNode> nodes = new LinkedHashMap<>();
+        for (ForecastSnapshot.NodeState node : snapshot.nodes()) {
+            if (node.online()) {
+                nodes.put(node.id(), new SimNode(node.id(), node.tags(), node.limits()));
+            }
+        }
+        Map<String, ForecastSnapshot.OperationState> byId = new LinkedHashMap<>();
+        for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
+            byId.put(operation.id(), operation);
+            copy.registry().restoreSubmitted(operation.id(), operation.spec(), operation.user(), operation.submitted(),
+                    operation.key());
+            copy.registry().restoreProgress(operation.id(), operation.progress());
+            for (ForecastSnapshot.JobState job : operation.running()) {
+                copy.restoreRunningJob(operation.id(), job.jobId(), job.task(), job.index(), job.attempt(), job.nodeId(),
+                        job.tree(), job.started(), job.startedByPreempting(), job.preemptorFairShare(), now);
+                SimNode node = nodes.get(job.nodeId());
+                if (node != null) {
+                    Instant ends = ends(snapshot, operation, job.task(), job.started(), now, random);
+                    node.adopt(new SimNode.RunningJob(job.jobId(), operation.id(), job.task(), job.index(),
+                            operation.spec().tasks().get(job.task()).jobResources(), ends, Heartbeat.Outcome.COMPLETED));
+                }
+            }
+        }
+        for (PoolPause pause : snapshot.pauses()) {
+            try {
+                copy.pause(pause);
+            } catch (IllegalArgumentException gone) {
+                // its pool left the configuration
+            }
+        }
+        for (SimNode node : nodes.values()) {
+            copy.report(node.heartbeat(), now);
+        }
+        java.util.function.Function<String, Duration> durationOf = id -> {
+            ForecastSnapshot.OperationState operation = byId.get(id);
+            String task = operation == null ? null : operation.spec().tasks().keySet().iterator().next();
+            Durations.Source source = operation == null ? null
+                    : snapshot.durations().of(id, operation.user(), operation.pool(), task);
+            return source == null ? null : Duration.ofMillis(Durations.draw(source, random));
+        };
+        Instant next = null;
+        Instant t = now;
+        Instant end = now.plus(HORIZON);
+        while (t.isBefore(end)) {
+            if (ticker.getAsLong() - deadline > 0) {
+                return null;
+            }
+            update(copy, t);
+            boolean happened = false;
+            for (SimNode node : nodes.values()) {
+                node.advance(t);
+                Heartbeat heartbeat = node.heartbeat();
+                happened |= !copy.report(heartbeat, t).isEmpty();
+                Decision decision = copy.decide(heartbeat, t);
+                copy.apply(decision, t);
+                node.apply(decision, t, durationOf, id -> false);
+                for (Decision.JobStart started : decision.starts()) {
+                    happened = true;
+                    if (started.operationId().equals(target) && next == null) {
+                        next = t;
+                    }
+                }
+            }
+            Operation operation = copy.registry().operation(target);
+            if (operation == null || operation.state().isFinished() || next != null && operation.pendingJobCount() == 0) {
+                return new Instant[] {next, next == null ? null : t};
+            }
+            Instant step = t.plus(STEP);
+            if (!happened) {
+                Instant jump = t.plus(MAX_JUMP);
+                for (SimNode node : nodes.values()) {
+                    Instant ends = node.nextEnd();
+                    if (ends != null && ends.isBefore(jump)) {
+                        jump = ends;
+                    }
+                }
+                step = jump.isAfter(step) ? jump : step;
+            }
+            t = step;
+        }
+        return new Instant[] {next, null};
+    }
+
+    private static void update(Cluster copy, Instant t) {
+        for (String tree : copy.treeNames()) {
+            copy.publishFairShare(Cluster.computeFairShare(copy.prepareFairShare(tree, t)));
+        }
+    }
+
+    /** When a running job ends in this draw: its start plus a drawn duration, or soon when it already ran longer. */
+    private static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
+            Instant started, Instant now, SplittableRandom random) {
+        Durations.Source source = snapshot.durations().of(operation.id(), operation.user(), operation.pool(), task);
+        if (source == null) {
+            return null;
+        }
+        Instant ends = started.plusMillis(Durations.draw(source, random));
+        return ends.isAfter(now) ? ends : now.plus(STEP);
+    }
+
+    private static Band band(List<Instant> times) {
+        List<Instant> sorted = new ArrayList<>(times);
+        sorted.sort((a, b) -> a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b));
+        int n = sorted.size();
+        return new Band(sorted.get(n / 10), sorted.get(n / 2), sorted.get(Math.min(n - 1, n * 9 / 10)));
+    }
+
+    static String human(Duration duration) {
+        long seconds = duration.toSeconds();
+        return seconds < 120 ? seconds + " s" : seconds < 7200 ? seconds / 60 + " min" : seconds / 3600 + " h";
+    }
+}

@@ -1,0 +1,90 @@
+package io.grove.core.forecast;
+
+import static io.grove.core.cluster.ClusterHarness.job;
+import static io.grove.core.cluster.ClusterHarness.node;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grove.core.cluster.ClusterHarness;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.pool.PoolConfig;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hand-worked forecasts: one node of 4 cpu, a FIFO pool, jobs of a known length (60 s, from the
+ * jobs that ran before), a queue of three operations behind a running one: the predicted starts
+ * are exact.
+ */
+class StartForecastTest {
+
+    static final Duration SECOND = Duration.ofSeconds(1);
+    static final long BUDGET = Duration.ofSeconds(20).toNanos();
+
+    static OperationSpec ops(int jobs) {
+        return OperationSpec.builder().pool("queue").jobs(jobs, job(1, 1)).build();
+    }
+
+    /** A harness whose history says alice's jobs in the queue pool run 60 s, with {@code running} started now. */
+    static ClusterHarness withHistory() {
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
+        h.submit("past", ops(4));
+        h.jobsOf("past", Duration.ofSeconds(60));
+        h.rounds(62, SECOND);
+        assertEquals(0, h.running("past"));
+        return h;
+    }
+
+    @Test
+    void aQueueOfThreeBehindARunningOperationStartsOneMinuteApartExactly() {
+        ClusterHarness h = withHistory();
+        h.submit("a", ops(4));
+        h.jobsOf("a", Duration.ofSeconds(60));
+        h.rounds(1, SECOND);
+        assertEquals(4, h.running("a"));
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", ops(4));
+        h.submit("c", ops(4));
+        h.submit("d", ops(4));
+        h.rounds(1, SECOND);
+
+        ForecastSnapshot snapshot = ForecastSnapshot.take(h.cluster(), h.now());
+        StartForecast.Prediction b = StartForecast.predict(snapshot, "b", 1, BUDGET, System::nanoTime);
+        StartForecast.Prediction d = StartForecast.predict(snapshot, "d", 1, BUDGET, System::nanoTime);
+        assertNull(d.unknown(), d.toString());
+        assertEquals(startedA.plusSeconds(60), b.nextStart().likely(), "b: when a's jobs end");
+        assertEquals(startedA.plusSeconds(180), d.nextStart().likely(), "d: behind a, b and c, a minute each");
+        assertEquals(startedA.plusSeconds(180), d.lastStart().likely(), "all four of its jobs fit at once");
+        assertEquals(d.nextStart().earliest(), d.nextStart().latest(), "every job runs 60 s: no spread");
+        assertTrue(d.assumptions().stream().anyMatch(a -> a.contains("about 60 s a job (from 4 recent job(s) of alice in queue)")),
+                d.assumptions().toString());
+        assertTrue(d.assumptions().stream().anyMatch(a -> a.startsWith("3 unfinished operation(s) submitted before it")),
+                d.assumptions().toString());
+    }
+
+    @Test
+    void withoutAnyFinishedJobLikeItsTheForecastSaysItCannotTell() {
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
+        h.submit("a", ops(4));
+        h.rounds(1, SECOND);
+        h.submit("b", ops(4));
+        h.rounds(1, SECOND);
+        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
+                System::nanoTime);
+        assertNull(b.nextStart());
+        assertTrue(b.unknown().contains("how long its jobs run is unknown"), b.unknown());
+    }
+
+    @Test
+    void aForecastThatRunsOutOfTimeSaysSo() {
+        ClusterHarness h = withHistory();
+        h.submit("a", ops(4));
+        h.rounds(1, SECOND);
+        long[] ticks = {0};
+        StartForecast.Prediction a = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "a", 1, 5,
+                () -> ticks[0] += 10);
+        assertTrue(a.unknown().contains("took longer than"), a.toString());
+    }
+}
