@@ -44,6 +44,19 @@ final class ExplainCommand extends ClientCommand {
                 }
             }
         }
+        Explanation.Forecast forecast = explanation.forecast();
+        if (forecast != null) {
+            if (forecast.unknown() != null) {
+                printer.println("start time: unknown — " + forecast.unknown());
+            } else {
+                java.time.Instant now = java.time.Instant.now();
+                printer.println("expected to start: the next job " + band(forecast.nextStart(), now) + ", the last "
+                        + band(forecast.lastStart(), now));
+            }
+            for (String assumed : forecast.assumptions()) {
+                printer.println("  assuming " + assumed);
+            }
+        }
         if (explanation.preemptions() != null && !explanation.preemptions().isEmpty()) {
             printer.println("recently preempted jobs of " + explanation.operationId() + ":");
             for (Explanation.Preemption taken : explanation.preemptions()) {
@@ -65,5 +78,21 @@ final class ExplainCommand extends ClientCommand {
                     Format.percent(level.demandShare())));
         }
         return lines;
+    }
+
+    /** {@code in ~6 min (between 4 and 9 min)}, or {@code not within a day}. */
+    static String band(Explanation.Band band, java.time.Instant now) {
+        if (band == null || band.likely() == null) {
+            return "not within a day";
+        }
+        String likely = in(band.likely(), now);
+        String earliest = band.earliest() == null ? null : in(band.earliest(), now);
+        String latest = band.latest() == null ? "more than a day" : in(band.latest(), now);
+        return likely + (earliest == null || earliest.equals(latest) ? "" : " (between " + earliest + " and " + latest + ")");
+    }
+
+    private static String in(String at, java.time.Instant now) {
+        java.time.Duration left = java.time.Duration.between(now, java.time.Instant.parse(at));
+        return left.isNegative() || left.isZero() ? "now" : "in ~" + Format.duration(left);
     }
 }

@@ -7,7 +7,26 @@ import java.util.List;
  * scheduler makes before it starts the operation's next job, in its order, and the verdict — the
  * first that blocks, or {@code schedulable}.
  */
-public record Explanation(String operationId, String state, List<Tree> trees, List<Preemption> preemptions) {
+public record Explanation(String operationId, String state, List<Tree> trees, List<Preemption> preemptions,
+        Forecast forecast) {
+
+    /** This explanation with a forecast. */
+    public Explanation withForecast(Forecast value) {
+        return new Explanation(operationId, state, trees, preemptions, value);
+    }
+
+    /**
+     * When its pending jobs are predicted to start: the next one and the last one, each a band
+     * ({@code earliest} to {@code latest}, the 10th and 90th percentile over draws of job durations,
+     * and the {@code likely} median; absent when not within a day), what the prediction assumed,
+     * and why there is none ({@code unknown}).
+     */
+    public record Forecast(Band nextStart, Band lastStart, List<String> assumptions, String unknown) {
+    }
+
+    /** A band of predicted times. */
+    public record Band(String earliest, String likely, String latest) {
+    }
 
     /**
      * One of the operation's jobs that was preempted, newest first (the last ten the scheduler

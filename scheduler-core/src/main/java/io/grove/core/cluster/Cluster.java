@@ -447,6 +447,18 @@ public final class Cluster {
         return out;
     }
 
+    /** The earliest time after {@code now} at which an element of some tree starves, or {@code null}. */
+    public Instant nextStarvation(Instant now) {
+        Instant next = null;
+        for (TreeState state : trees.values()) {
+            Instant at = state.starvation.nextStarvation(now);
+            if (at != null && (next == null || at.isBefore(next))) {
+                next = at;
+            }
+        }
+        return next;
+    }
+
     /** Publishes a computed update to heartbeats: starvation, the scheduling index, integral state. */
     public FairShareResult publishFairShare(ComputedUpdate computed) {
         PreparedUpdate prepared = computed.prepared();

@@ -36,8 +36,11 @@ public final class StartForecast {
     /** Virtual time between node heartbeats while things happen. */
     static final Duration STEP = Duration.ofSeconds(1);
 
-    /** The longest virtual jump when nothing happens (starvation and preemption take their time too). */
-    static final Duration MAX_JUMP = Duration.ofSeconds(30);
+    /**
+     * The longest virtual jump when nothing happens; a jump ends earlier at the next job end or the
+     * next starvation (preemption follows it).
+     */
+    static final Duration MAX_JUMP = Duration.ofMinutes(5);
 
     /** A band of times: the 10th percentile, the median and the 90th percentile of the draws ({@code null}: not within the horizon). */
     public record Band(Instant earliest, Instant likely, Instant latest) {
@@ -179,6 +182,11 @@ public final class StartForecast {
             Instant step = t.plus(STEP);
             if (!happened) {
                 Instant jump = t.plus(MAX_JUMP);
+                Instant starves = copy.nextStarvation(t);
+                if (starves != null && starves.isBefore(jump)) {
+                    // one step after: the update that sees it starving, then the heartbeat that preempts
+                    jump = starves.plus(STEP);
+                }
                 for (SimNode node : nodes.values()) {
                     Instant ends = node.nextEnd();
                     if (ends != null && ends.isBefore(jump)) {

@@ -44,6 +44,18 @@ public final class StarvationTracker {
     }
 
     /** Whether an element was below its fair share at the last update, since when, and its timeout; else {@code null}. */
+    /** The earliest time after {@code now} at which an element below its fair share starves, or {@code null}. */
+    public Instant nextStarvation(Instant now) {
+        Instant next = null;
+        for (Below below : belowSince.values()) {
+            Instant at = below.starvesAt();
+            if (at.isAfter(now) && (next == null || at.isBefore(next))) {
+                next = at;
+            }
+        }
+        return next;
+    }
+
     public Below below(String id) {
         return belowSince.get(id);
     }

@@ -26,7 +26,7 @@ final class Explanations {
             }
             trees.add(new Explanation.Tree(tree.tree(), tree.pool(), lower(tree.verdict().code()), checks));
         }
-        return new Explanation(operation.id(), lower(operation.state()), trees, preemptions(operation));
+        return new Explanation(operation.id(), lower(operation.state()), trees, preemptions(operation), null);
     }
 
     /** How many preempted jobs an explanation lists. */

@@ -42,8 +42,23 @@ final class OperationRoutes extends ApiResource {
                         }))
                 .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
                 .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")))
-                .get("/api/v1/operations/{id}/explain",
-                        (request, params) -> read(request, cluster -> Explanations.of(cluster, operation(cluster, params.get("id")))));
+                .get("/api/v1/operations/{id}/explain", (request, params) -> explain(request, params.get("id")));
+    }
+
+    private final Forecasts forecasts = new Forecasts();
+
+    /** What the scheduler's thread takes for an explanation: the checks, and the forecast's cached value or snapshot. */
+    private record Taken(io.grove.api.Explanation explanation, Forecasts.Request forecast) {
+    }
+
+    /** The checks from the scheduler's thread; the forecast from its own thread (or the cache), within seconds. */
+    private CompletableFuture<ApiResponse> explain(ApiRequest request, String id) {
+        return loop.read(cluster -> {
+            present(request);
+            Operation target = operation(cluster, id);
+            return new Taken(Explanations.of(cluster, target), forecasts.prepare(cluster, target, clock.now()));
+        }).thenCompose(taken -> forecasts.forecast(taken.forecast())
+                .thenApply(forecast -> ApiResponse.ok(taken.explanation().withForecast(forecast))));
     }
 
     /**

@@ -1,0 +1,66 @@
+package io.grove.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.protocol.HeartbeatReply;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The explanation of a pending operation says when it should start, from the jobs that ran before. */
+class ForecastDaemonTest {
+
+    /** One pool, and starvation far away: nothing is preempted in the minute that matters. */
+    static final String POOLS = """
+            default_tree: physical
+            pool_trees:
+              physical:
+                fair_share_starvation_timeout: 10m
+                fair_share_aggressive_starvation_timeout: 20m
+                pools:
+                  prod: {}
+            """;
+
+    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-27T10:00:00Z"));
+
+    @Test
+    void aPendingOperationBehindAFullNodeIsForecastToStartWhenItsJobsEnd(@TempDir Path dir) throws Exception {
+        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, POOLS), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, now::get);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            node.handshake();
+            // history: alice's jobs in prod run a minute
+            users.submit("prod", 4);
+            daemon.updateFairShare();
+            HeartbeatReply first = node.heartbeat();
+            assertEquals(4, first.jobsToStart().size());
+            now.set(now.get().plusSeconds(60));
+            node.completeAll();
+            node.heartbeat();
+
+            users.submit("prod", 4);
+            daemon.updateFairShare();
+            assertEquals(4, node.heartbeat().jobsToStart().size());
+            Instant fullSince = now.get();
+            now.set(now.get().plusSeconds(10));
+            String waiting = users.submit("prod", 4);
+            daemon.updateFairShare();
+
+            JsonNode explained = users.get("/api/v1/operations/" + waiting + "/explain").body();
+            JsonNode forecast = explained.get("forecast");
+            assertTrue(forecast.path("unknown").isMissingNode() || forecast.path("unknown").isNull(), explained.toString());
+            assertEquals(fullSince.plusSeconds(60).toString(), forecast.at("/next_start/likely").asText(),
+                    "when the running jobs end, a minute after they started: " + forecast);
+            assertTrue(forecast.get("assumptions").toString().contains("about 60 s a job"), forecast.toString());
+            JsonNode again = users.get("/api/v1/operations/" + waiting + "/explain").body().get("forecast");
+            assertEquals(forecast, again, "kept until the next update");
+        }
+    }
+}
