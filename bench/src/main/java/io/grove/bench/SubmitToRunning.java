@@ -34,7 +34,7 @@ public final class SubmitToRunning {
         for (int round = -5; round < rounds; round++) {
             Path mark = marks.resolve("round-" + (round + 5));
             Files.deleteIfExists(mark);
-            String body = "{\"pool\": \"research\", \"tasks\": {\"main\": {\"job_count\": 1, \"cpu\": 0.1, \"memory\": \"64Mi\", "
+            String body = "{\"pool\": \"research\", \"tasks\": {\"main\": {\"job_count\": 1, \"cpu\": 1, \"memory\": \"64Mi\", "
                     + "\"command\": \"date +%s%N > " + mark + "\"}}}";
             java.time.Instant at = java.time.Instant.now();
             long sent = at.getEpochSecond() * 1_000_000_000L + at.getNano();

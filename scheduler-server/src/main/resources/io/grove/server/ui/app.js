@@ -382,6 +382,16 @@ async function renderOperations(main) {
     ops.length >= 1000 ? el('p', { 'data-test': 'first-page' }, 'The first 1,000 operations are shown; narrow them with the filters.') : '');
 }
 
+/** A predicted band as the page says it: likely, with its earliest and latest. */
+function band(b) {
+  if (!b || !b.likely) {
+    return 'not within a day';
+  }
+  const likely = time(b.likely);
+  return b.earliest && b.latest && b.earliest !== b.latest
+    ? 'at about ' + likely + ' (between ' + time(b.earliest) + ' and ' + time(b.latest) + ')' : 'at about ' + likely;
+}
+
 async function renderOperation(main, id) {
   const [op, jobs, explanation] = await Promise.all([api('/operations/' + encodeURIComponent(id)),
     api('/operations/' + encodeURIComponent(id) + '/jobs'), api('/operations/' + encodeURIComponent(id) + '/explain')]);
@@ -398,6 +408,11 @@ async function renderOperation(main, id) {
     el('p', {}, 'tree ' + tree.tree + ' (pool ' + tree.pool + '): ', el('strong', { 'data-test': 'verdict' }, tree.verdict.replace(/_/g, ' '))),
     el('ul', { class: 'checks' }, tree.checks.map((c) => el('li', { class: c.blocks ? 'blocks' : '', 'data-check': c.code },
       (c.blocks ? 'blocks — ' : 'ok — ') + c.code.replace(/_/g, ' ') + ': ' + c.message))))));
+  const forecast = explanation.forecast;
+  const when = !forecast ? '' : el('div', { 'data-test': 'forecast' },
+    el('p', {}, forecast.unknown ? 'start time unknown: ' + forecast.unknown
+      : 'expected to start: the next job ' + band(forecast.next_start) + '; the last ' + band(forecast.last_start)),
+    el('ul', { class: 'checks' }, (forecast.assumptions || []).map((a) => el('li', {}, 'assuming ' + a))));
   const finished = ['completed', 'failed', 'aborted'].includes(op.state);
   const actions = el('div', { class: 'actions' },
     el('button', { 'data-test': 'abort', disabled: finished, onclick: () => act('abort', id) }, 'Abort'),
@@ -416,7 +431,7 @@ async function renderOperation(main, id) {
       + (job.image_pull_ms != null ? ', pulled in ' + (job.image_pull_ms / 1000).toFixed(1) + ' s' : '') + ')' : '') : ''),
     el('td', {}, el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) }, 'stdout'),
       ' ', el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) + '/stderr' }, 'stderr'))))));
-  main.replaceChildren(el('h2', {}, 'Operation ' + op.id), fields, el('h3', {}, 'Why is it pending?'), why,
+  main.replaceChildren(el('h2', {}, 'Operation ' + op.id), fields, el('h3', {}, 'Why is it pending?'), why, when,
     el('h3', {}, 'Actions'), actions, el('h3', {}, 'Jobs'), jobTable);
 }
 

@@ -1,0 +1,169 @@
+package io.grove.bench;
+
+import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterSettings;
+import io.grove.core.forecast.ForecastSnapshot;
+import io.grove.core.forecast.StartForecast;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PoolsConfig;
+import io.grove.core.resource.Resources;
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.Heartbeat;
+import io.grove.core.sim.SimNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * How good predicted starts are: a seeded workload runs on the real core (nodes simulated, job
+ * durations drawn per operation around its group's typical length), and every few minutes each
+ * pending operation's next start is predicted from the state at that moment; when its next job
+ * really starts, the prediction is scored: the absolute error relative to how far ahead it was,
+ * and whether it fell inside the band. Workloads: {@code steady} (operations arrive evenly),
+ * {@code bursts} (they arrive in bursts), {@code preemption} (a weighted pool arrives late and
+ * starves the others).
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar io.grove.bench.ForecastAccuracy steady 7
+ * </pre>
+ */
+public final class ForecastAccuracy {
+
+    private record Prediction(String operation, Instant at, StartForecast.Band band) {
+    }
+
+    private record Score(double horizonSeconds, double relativeError, boolean inside) {
+    }
+
+    private ForecastAccuracy() {
+    }
+
+    public static void main(String[] args) {
+        String workload = args.length > 0 ? args[0] : "steady";
+        long seed = args.length > 1 ? Long.parseLong(args[1]) : 7;
+        List<Score> scores = run(workload, seed);
+        report(workload, seed, scores);
+    }
+
+    static List<Score> run(String workload, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<PoolConfig> pools = new ArrayList<>();
+        for (String name : List.of("etl", "research", "adhoc")) {
+            pools.add(PoolConfig.builder(name).weight(name.equals("etl") && workload.equals("preemption") ? 4 : 1).build());
+        }
+        PoolsConfig config = new PoolsConfig("physical", Map.of("physical", PoolTreeConfig.withPools("physical", pools)));
+        Cluster cluster = new Cluster(config, ClusterSettings.DEFAULT);
+        Map<String, SimNode> nodes = new LinkedHashMap<>();
+        for (int i = 0; i < 20; i++) {
+            nodes.put("n" + i, new SimNode("n" + i, Set.of(), new Resources(8, 8, 0, 64e9, 0)));
+        }
+        Instant t = Instant.parse("2026-11-27T00:00:00Z");
+        Instant end = t.plus(Duration.ofHours(6));
+        Map<String, Duration> typical = new HashMap<>();
+        Map<String, Duration> durationOf = new HashMap<>();
+        Map<String, Integer> startsSeen = new HashMap<>();
+        List<Prediction> open = new ArrayList<>();
+        List<Score> scores = new ArrayList<>();
+        int submitted = 0;
+        Instant nextForecast = t.plus(Duration.ofMinutes(30));
+        while (t.isBefore(end)) {
+            // arrivals
+            double rate = switch (workload) {
+                case "bursts" -> (t.getEpochSecond() / 1800) % 4 == 0 ? 0.05 : 0.002;
+                default -> 0.012;
+            };
+            if (random.nextDouble() < rate * 5) {
+                String pool = workload.equals("preemption") && t.isAfter(Instant.parse("2026-11-27T02:00:00Z"))
+                        && random.nextBoolean() ? "etl" : List.of("etl", "research", "adhoc").get(random.nextInt(3));
+                String user = "u" + random.nextInt(4);
+                String group = user + "@" + pool;
+                Duration base = typical.computeIfAbsent(group, g -> Duration.ofSeconds(120 + random.nextInt(900)));
+                String id = "op-" + (++submitted);
+                int jobs = 4 + random.nextInt(28);
+                try {
+                    cluster.submit(id, OperationSpec.builder().pool(pool).jobs(jobs, new Resources(1, 1 + random.nextInt(2), 0,
+                            2e9, 0)).build(), user, t);
+                    // each operation's jobs run about its group's typical length (a spread of +-30%)
+                    durationOf.put(id, Duration.ofMillis((long) (base.toMillis() * (0.7 + 0.6 * random.nextDouble()))));
+                } catch (io.grove.core.operation.SubmitException full) {
+                    // the pool is at its operation count: refused, as a user's submission would be
+                }
+            }
+            if (t.getEpochSecond() % 5 == 0) {
+                for (String tree : cluster.treeNames()) {
+                    cluster.publishFairShare(Cluster.computeFairShare(cluster.prepareFairShare(tree, t)));
+                }
+            }
+            for (SimNode node : nodes.values()) {
+                node.advance(t);
+                Heartbeat heartbeat = node.heartbeat();
+                cluster.report(heartbeat, t);
+                Decision decision = cluster.decide(heartbeat, t);
+                cluster.apply(decision, t);
+                node.apply(decision, t, durationOf::get, op -> false);
+                for (Decision.JobStart start : decision.starts()) {
+                    startsSeen.merge(start.operationId(), 1, Integer::sum);
+                    for (var it = open.iterator(); it.hasNext();) {
+                        Prediction p = it.next();
+                        if (p.operation().equals(start.operationId())) {
+                            it.remove();
+                            scores.add(score(p, t));
+                        }
+                    }
+                }
+            }
+            if (!t.isBefore(nextForecast)) {
+                nextForecast = t.plus(Duration.ofMinutes(5));
+                ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, t);
+                int asked = 0;
+                for (Operation operation : cluster.registry().operations()) {
+                    if (operation.state().isFinished() || operation.pendingJobCount() == 0 || asked >= 5
+                            || open.stream().anyMatch(p -> p.operation().equals(operation.id()))) {
+                        continue;
+                    }
+                    StartForecast.Prediction prediction = StartForecast.predict(snapshot, operation.id(), seed,
+                            Duration.ofSeconds(10).toNanos(), System::nanoTime);
+                    if (prediction.nextStart() != null && prediction.nextStart().likely() != null) {
+                        open.add(new Prediction(operation.id(), t, prediction.nextStart()));
+                        asked++;
+                    }
+                }
+            }
+            t = t.plusSeconds(1);
+        }
+        return scores;
+    }
+
+    private static Score score(Prediction prediction, Instant actual) {
+        double ahead = Math.max(1, Duration.between(prediction.at(), actual).toSeconds());
+        double error = Math.abs(Duration.between(prediction.band().likely(), actual).toSeconds()) / ahead;
+        boolean inside = !actual.isBefore(prediction.band().earliest().minusSeconds(5))
+                && (prediction.band().latest() == null || !actual.isAfter(prediction.band().latest().plusSeconds(5)));
+        return new Score(ahead, error, inside);
+    }
+
+    private static void report(String workload, long seed, List<Score> scores) {
+        for (double horizon : new double[] {600, 3600}) {
+            List<Score> within = scores.stream().filter(s -> s.horizonSeconds() <= horizon).toList();
+            if (within.isEmpty()) {
+                System.out.printf(Locale.ROOT, "%-10s seed %d, starts within %4.0f min: none%n", workload, seed, horizon / 60);
+                continue;
+            }
+            double[] errors = within.stream().mapToDouble(Score::relativeError).sorted().toArray();
+            long inside = within.stream().filter(Score::inside).count();
+            System.out.printf(Locale.ROOT, "%-10s seed %d, starts within %4.0f min: %4d predictions, median error %5.1f%%, "
+                    + "inside the band %5.1f%%%n", workload, seed, horizon / 60, within.size(), errors[errors.length / 2] * 100,
+                    100.0 * inside / within.size());
+        }
+    }
+}
