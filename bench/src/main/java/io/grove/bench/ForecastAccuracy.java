@@ -68,7 +68,7 @@ public final class ForecastAccuracy {
             nodes.put("n" + i, new SimNode("n" + i, Set.of(), new Resources(8, 8, 0, 64e9, 0)));
         }
         Instant t = Instant.parse("2026-11-27T00:00:00Z");
-        Instant end = t.plus(Duration.ofHours(6));
+        Instant end = t.plus(Duration.ofHours(4));
         Map<String, Duration> typical = new HashMap<>();
         Map<String, Duration> durationOf = new HashMap<>();
         Map<String, Integer> startsSeen = new HashMap<>();
@@ -123,7 +123,7 @@ public final class ForecastAccuracy {
                 }
             }
             if (!t.isBefore(nextForecast)) {
-                nextForecast = t.plus(Duration.ofMinutes(5));
+                nextForecast = t.plus(Duration.ofMinutes(10));
                 ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, t);
                 int asked = 0;
                 for (Operation operation : cluster.registry().operations()) {
@@ -132,7 +132,7 @@ public final class ForecastAccuracy {
                         continue;
                     }
                     StartForecast.Prediction prediction = StartForecast.predict(snapshot, operation.id(), seed,
-                            Duration.ofSeconds(10).toNanos(), System::nanoTime);
+                            Duration.ofSeconds(10).toNanos(), System::nanoTime, false);
                     if (prediction.nextStart() != null && prediction.nextStart().likely() != null) {
                         open.add(new Prediction(operation.id(), t, prediction.nextStart()));
                         asked++;

@@ -62,6 +62,12 @@ public final class StartForecast {
      */
     public static Prediction predict(ForecastSnapshot snapshot, String target, long seed, long budgetNanos,
             LongSupplier ticker) {
+        return predict(snapshot, target, seed, budgetNanos, ticker, true);
+    }
+
+    /** {@link #predict}; without {@code untilLast}, only the next start (the last start's band is then unknown). */
+    public static Prediction predict(ForecastSnapshot snapshot, String target, long seed, long budgetNanos,
+            LongSupplier ticker, boolean untilLast) {
         ForecastSnapshot.OperationState own = snapshot.operation(target);
         if (own == null) {
             return new Prediction(target, null, null, List.of(), "the operation is not pending or running");
@@ -92,7 +98,7 @@ public final class StartForecast {
         List<Instant> lasts = new ArrayList<>();
         for (int draw = 0; draw < DRAWS; draw++) {
             Instant[] run = run(snapshot, target, new SplittableRandom(seed * 31 + draw), unknown, ticker,
-                    start + budgetNanos);
+                    start + budgetNanos, untilLast);
             if (run == null) {
                 return new Prediction(target, null, null, List.copyOf(assumptions), "the forecast took longer than "
                         + budgetNanos / 1_000_000 + " ms to compute (a large cluster): try again later");
@@ -109,7 +115,7 @@ public final class StartForecast {
 
     /** One draw: when the target's next pending job starts and when its last one does ({@code null}: not within the horizon). */
     private static Instant[] run(ForecastSnapshot snapshot, String target, SplittableRandom random, Set<String> unknown,
-            LongSupplier ticker, long deadline) {
+            LongSupplier ticker, long deadline, boolean untilLast) {
         Instant now = snapshot.now();
         Cluster copy = new Cluster(snapshot.config(), snapshot.settings());
         Map<String, SimNode> nodes = new LinkedHashMap<>();
@@ -160,42 +166,42 @@ public final class StartForecast {
                 return null;
             }
             update(copy, t);
-            boolean happened = false;
             for (SimNode node : nodes.values()) {
                 node.advance(t);
                 Heartbeat heartbeat = node.heartbeat();
-                happened |= !copy.report(heartbeat, t).isEmpty();
+                copy.report(heartbeat, t);
                 Decision decision = copy.decide(heartbeat, t);
                 copy.apply(decision, t);
                 node.apply(decision, t, durationOf, id -> false);
                 for (Decision.JobStart started : decision.starts()) {
-                    happened = true;
                     if (started.operationId().equals(target) && next == null) {
                         next = t;
                     }
                 }
             }
+            if (next != null && !untilLast) {
+                return new Instant[] {next, null};
+            }
             Operation operation = copy.registry().operation(target);
+            // nothing changes before the next job end or starvation: every node heartbeated and took
+            // what it could, so the forecast jumps there (a second at least)
             if (operation == null || operation.state().isFinished() || next != null && operation.pendingJobCount() == 0) {
                 return new Instant[] {next, next == null ? null : t};
             }
-            Instant step = t.plus(STEP);
-            if (!happened) {
-                Instant jump = t.plus(MAX_JUMP);
-                Instant starves = copy.nextStarvation(t);
-                if (starves != null && starves.isBefore(jump)) {
-                    // one step after: the update that sees it starving, then the heartbeat that preempts
-                    jump = starves.plus(STEP);
-                }
-                for (SimNode node : nodes.values()) {
-                    Instant ends = node.nextEnd();
-                    if (ends != null && ends.isBefore(jump)) {
-                        jump = ends;
-                    }
-                }
-                step = jump.isAfter(step) ? jump : step;
+            Instant jump = t.plus(MAX_JUMP);
+            Instant starves = copy.nextStarvation(t);
+            if (starves != null && starves.isBefore(jump)) {
+                // one step after: the update that sees it starving, then the heartbeat that preempts
+                jump = starves.plus(STEP);
             }
-            t = step;
+            for (SimNode node : nodes.values()) {
+                Instant ends = node.nextEnd();
+                if (ends != null && ends.isBefore(jump)) {
+                    jump = ends;
+                }
+            }
+            Instant step = t.plus(STEP);
+            t = jump.isAfter(step) ? jump : step;
         }
         return new Instant[] {next, null};
     }
