@@ -11,7 +11,6 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
-import io.grove.core.schedule.Heartbeat;
 import io.grove.core.sim.SimNode;
 import java.time.Duration;
 import java.time.Instant;
@@ -105,13 +104,7 @@ public final class ForecastAccuracy {
                 }
             }
             for (SimNode node : nodes.values()) {
-                node.advance(t);
-                Heartbeat heartbeat = node.heartbeat();
-                cluster.report(heartbeat, t);
-                Decision decision = cluster.decide(heartbeat, t);
-                cluster.apply(decision, t);
-                node.apply(decision, t, durationOf::get, op -> false);
-                for (Decision.JobStart start : decision.starts()) {
+                for (Decision.JobStart start : node.beat(cluster, t, durationOf::get).starts()) {
                     startsSeen.merge(start.operationId(), 1, Integer::sum);
                     for (var it = open.iterator(); it.hasNext();) {
                         Prediction p = it.next();

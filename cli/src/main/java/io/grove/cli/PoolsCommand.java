@@ -131,6 +131,20 @@ final class PoolsCommand extends ClientCommand {
         throw new CliException(ExitCodes.NOT_FOUND, "the scheduler has no default pool tree; give --tree");
     }
 
+    /** The pool a subcommand acts on, and its tree (the default tree unless given). */
+    static final class PoolTarget {
+        @Parameters(paramLabel = "POOL")
+        String pool;
+
+        @Option(names = "--tree", description = "the pool tree (default: the default tree)")
+        String tree;
+
+        /** The pool's path in the API: {@code /pool_trees/T/pools/P}. */
+        String path(SchedulerClient scheduler) throws CliException {
+            return "/pool_trees/" + (tree != null ? tree : defaultTree(scheduler)) + "/pools/" + pool;
+        }
+    }
+
     @Command(name = "pause", mixinStandardHelpOptions = true,
             description = {"Pauses a pool (its administrators, or the cluster's): no new job starts in it or below it, "
                 + "while running jobs go on; with --drain its running jobs are stopped gracefully too. The pause is kept "
@@ -138,24 +152,20 @@ final class PoolsCommand extends ClientCommand {
                 "", "Examples:", "  grove pools pause research", "  grove pools pause research --drain --tree gpu"})
     static final class Pause extends ClientCommand {
 
-        @Parameters(paramLabel = "POOL")
-        String pool;
-
-        @Option(names = "--tree", description = "the pool tree (default: the default tree)")
-        String tree;
+        @picocli.CommandLine.Mixin
+        PoolTarget target = new PoolTarget();
 
         @Option(names = "--drain", description = "also stop its running jobs, gracefully")
         boolean drain;
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            String name = tree != null ? tree : defaultTree(scheduler);
-            PoolView paused = scheduler.post("/pool_trees/" + name + "/pools/" + pool + "/pause",
-                    new io.grove.api.PoolPauseRequest(drain), PoolView.class);
+            PoolView paused = scheduler.post(target.path(scheduler) + "/pause", new io.grove.api.PoolPauseRequest(drain),
+                    PoolView.class);
             if (!printer.data(paused)) {
-                printer.println("pool " + pool + " " + (drain ? "drained" : "paused")
+                printer.println("pool " + target.pool + " " + (drain ? "drained" : "paused")
                         + ": no new jobs start in it" + (drain ? "; its running jobs are being stopped" : "")
-                        + "; resume with: grove pools resume " + pool);
+                        + "; resume with: grove pools resume " + target.pool);
             }
             return ExitCodes.OK;
         }
@@ -165,19 +175,14 @@ final class PoolsCommand extends ClientCommand {
             description = {"Resumes a paused pool: its jobs start again.", "", "Example: grove pools resume research"})
     static final class Resume extends ClientCommand {
 
-        @Parameters(paramLabel = "POOL")
-        String pool;
-
-        @Option(names = "--tree", description = "the pool tree (default: the default tree)")
-        String tree;
+        @picocli.CommandLine.Mixin
+        PoolTarget target = new PoolTarget();
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            String name = tree != null ? tree : defaultTree(scheduler);
-            PoolView resumed = scheduler.post("/pool_trees/" + name + "/pools/" + pool + "/resume", null, null,
-                    PoolView.class);
+            PoolView resumed = scheduler.post(target.path(scheduler) + "/resume", null, null, PoolView.class);
             if (!printer.data(resumed)) {
-                printer.println("pool " + pool + " resumed");
+                printer.println("pool " + target.pool + " resumed");
             }
             return ExitCodes.OK;
         }
@@ -188,16 +193,12 @@ final class PoolsCommand extends ClientCommand {
                 "", "Example: grove pools get etl --tree physical"})
     static final class Get extends ClientCommand {
 
-        @Parameters(paramLabel = "POOL")
-        String pool;
-
-        @Option(names = "--tree", description = "the pool tree (default: the default tree)")
-        String tree;
+        @picocli.CommandLine.Mixin
+        PoolTarget target = new PoolTarget();
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            String name = tree != null ? tree : defaultTree(scheduler);
-            PoolView found = scheduler.get("/pool_trees/" + name + "/pools/" + pool, PoolView.class);
+            PoolView found = scheduler.get(target.path(scheduler), PoolView.class);
             if (printer.data(found)) {
                 return ExitCodes.OK;
             }

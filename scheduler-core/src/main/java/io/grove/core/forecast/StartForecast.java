@@ -167,13 +167,7 @@ public final class StartForecast {
             }
             update(copy, t);
             for (SimNode node : nodes.values()) {
-                node.advance(t);
-                Heartbeat heartbeat = node.heartbeat();
-                copy.report(heartbeat, t);
-                Decision decision = copy.decide(heartbeat, t);
-                copy.apply(decision, t);
-                node.apply(decision, t, durationOf, id -> false);
-                for (Decision.JobStart started : decision.starts()) {
+                for (Decision.JobStart started : node.beat(copy, t, durationOf).starts()) {
                     if (started.operationId().equals(target) && next == null) {
                         next = t;
                     }

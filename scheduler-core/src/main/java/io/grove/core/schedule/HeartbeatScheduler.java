@@ -139,43 +139,40 @@ public final class HeartbeatScheduler {
 
     /** Jobs in the subtree of a drained pool are stopped gracefully, with the graceful preemption's grace. */
     private static void interruptDrained(DecisionContext context) {
-        if (!context.index.anyDrained) {
-            return;
-        }
-        Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
-        for (Job job : context.node.jobs()) {
-            if (context.released.contains(job.id()) || job.interrupting()) {
-                continue;
-            }
-            int at = context.index.indexOf(job.operationId());
-            if (at >= 0 && context.index.drained[at]) {
-                context.preemptions.add(new Decision.JobPreemption(job.id(), job.operationId(),
-                        Decision.PreemptionReason.POOL_DRAINED, null, null, grace,
-                        "its pool is drained by an administrator: the job is stopped and starts again when the pool "
-                                + "is resumed"));
-            }
+        if (context.index.anyDrained) {
+            interruptWhere(context, Decision.PreemptionReason.POOL_DRAINED, at -> context.index.drained[at],
+                    job -> "its pool is drained by an administrator: the job is stopped and starts again when the pool "
+                            + "is resumed");
         }
     }
 
     /** Jobs of graceful operations above their fair share are interrupted, with a long grace. */
     private static void interruptGraceful(DecisionContext context, Preemptibility statuses) {
-        if (!context.index.anyGraceful) {
-            return;
+        if (context.index.anyGraceful) {
+            interruptWhere(context, Decision.PreemptionReason.GRACEFUL,
+                    at -> context.index.operations[at].spec().preemptionMode() == PreemptionMode.GRACEFUL
+                            && !context.index.drained[at],
+                    job -> statuses.of(job) != PreemptionStatus.PREEMPTIBLE ? null
+                            : "graceful preemption: operation " + job.operationId() + " is above its fair share");
         }
+    }
+
+    /**
+     * Interrupts, with the tree's graceful grace, the node's jobs whose operation {@code chosen}
+     * takes and for which {@code message} gives a reason ({@code null}: the job stays).
+     */
+    private static void interruptWhere(DecisionContext context, Decision.PreemptionReason reason,
+            java.util.function.IntPredicate chosen, java.util.function.Function<Job, String> message) {
         Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
         for (Job job : context.node.jobs()) {
             if (context.released.contains(job.id()) || job.interrupting()) {
                 continue;
             }
             int at = context.index.indexOf(job.operationId());
-            if (at < 0 || context.index.operations[at].spec().preemptionMode() != PreemptionMode.GRACEFUL
-                    || context.index.drained[at]) {
-                continue;
-            }
-            if (statuses.of(job) == PreemptionStatus.PREEMPTIBLE) {
-                context.preemptions.add(new Decision.JobPreemption(job.id(), job.operationId(),
-                        Decision.PreemptionReason.GRACEFUL, null, null, grace,
-                        "graceful preemption: operation " + job.operationId() + " is above its fair share"));
+            String why = at < 0 || !chosen.test(at) ? null : message.apply(job);
+            if (why != null) {
+                context.preemptions.add(new Decision.JobPreemption(job.id(), job.operationId(), reason, null, null, grace,
+                        why));
             }
         }
     }

@@ -85,6 +85,20 @@ public final class SimNode {
         return List.copyOf(running.values());
     }
 
+    /**
+     * One heartbeat at {@code now}: the node ends what is due and reports, the cluster decides and
+     * applies, the node carries the decision out (its jobs run for {@code durationOf}, and none fails).
+     */
+    public Decision beat(io.grove.core.cluster.Cluster cluster, Instant now, Function<String, Duration> durationOf) {
+        advance(now);
+        Heartbeat heartbeat = heartbeat();
+        cluster.report(heartbeat, now);
+        Decision decision = cluster.decide(heartbeat, now);
+        cluster.apply(decision, now);
+        apply(decision, now, durationOf, operation -> false);
+        return decision;
+    }
+
     /** Takes a job that runs here already (a forecast's copy of a live node). */
     public void adopt(RunningJob job) {
         running.put(job.jobId(), job);
