@@ -41,7 +41,7 @@ public final class ForecastAccuracy {
     private record Prediction(String operation, Instant at, StartForecast.Band band) {
     }
 
-    private record Score(double horizonSeconds, double relativeError, boolean inside) {
+    private record Score(double horizonSeconds, double relativeError, boolean inside, boolean late) {
     }
 
     private ForecastAccuracy() {
@@ -140,9 +140,9 @@ public final class ForecastAccuracy {
     private static Score score(Prediction prediction, Instant actual) {
         double ahead = Math.max(1, Duration.between(prediction.at(), actual).toSeconds());
         double error = Math.abs(Duration.between(prediction.band().likely(), actual).toSeconds()) / ahead;
-        boolean inside = !actual.isBefore(prediction.band().earliest().minusSeconds(5))
-                && (prediction.band().latest() == null || !actual.isAfter(prediction.band().latest().plusSeconds(5)));
-        return new Score(ahead, error, inside);
+        boolean early = actual.isBefore(prediction.band().earliest().minusSeconds(5));
+        boolean late = prediction.band().latest() != null && actual.isAfter(prediction.band().latest().plusSeconds(5));
+        return new Score(ahead, error, !early && !late, late);
     }
 
     private static void report(String workload, long seed, List<Score> scores) {
@@ -154,9 +154,10 @@ public final class ForecastAccuracy {
             }
             double[] errors = within.stream().mapToDouble(Score::relativeError).sorted().toArray();
             long inside = within.stream().filter(Score::inside).count();
+            long late = within.stream().filter(Score::late).count();
             System.out.printf(Locale.ROOT, "%-10s seed %d, starts within %4.0f min: %4d predictions, median error %5.1f%%, "
-                    + "inside the band %5.1f%%%n", workload, seed, horizon / 60, within.size(), errors[errors.length / 2] * 100,
-                    100.0 * inside / within.size());
+                    + "inside the band %5.1f%% (later than it %d, earlier %d)%n", workload, seed, horizon / 60, within.size(),
+                    errors[errors.length / 2] * 100, 100.0 * inside / within.size(), late, within.size() - inside - late);
         }
     }
 }
