@@ -65,6 +65,10 @@ final class SubmitCommand extends ClientCommand {
             + "e.g. registry.example:5000/team/tool:1.2 or name@sha256:...; without a command the image's own entry point runs")
     String image;
 
+    @Option(names = "--expected-duration", paramLabel = "DURATION", description = "how long a job should run, e.g. 10m "
+            + "(expected_duration): what predicted starts assume until jobs like it have finished")
+    String expectedDuration;
+
     @Option(names = "--weight", description = "the operation's weight in its pool (default: 1)")
     Double weight;
 
@@ -126,7 +130,7 @@ final class SubmitCommand extends ClientCommand {
     private OperationSpecBody spec() {
         OperationSpecBody.Task main = new OperationSpecBody.Task(jobs, String.join(" ", command), Quantity.of(cpu),
                 Quantity.of(memory), gpu > 0 ? Quantity.of(gpu) : null, null, env.isEmpty() ? null : env,
-                disk == null ? null : Quantity.of(disk), image);
+                disk == null ? null : Quantity.of(disk), image, expectedDuration);
         return new OperationSpecBody(null, title, pool, tree == null ? null : List.of(tree), null, weight, null,
                 maxFailedJobs, null, null, null, null, null, null, Map.of("main", main));
     }

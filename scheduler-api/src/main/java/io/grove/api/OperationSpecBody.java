@@ -47,7 +47,13 @@ public record OperationSpecBody(
      *     without a command runs the image's own entry point
      */
     public record Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
-            Map<String, String> env, Quantity diskSpace, String dockerImage) {
+            Map<String, String> env, Quantity diskSpace, String dockerImage, String expectedDuration) {
+
+        /** A task without an expected duration. */
+        public Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
+                Map<String, String> env, Quantity diskSpace, String dockerImage) {
+            this(jobCount, command, cpu, memory, gpu, network, env, diskSpace, dockerImage, null);
+        }
 
         /** A task whose jobs run on the node itself. */
         public Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,

@@ -179,7 +179,13 @@ public final class OperationSpecLoader {
         Long disk = Sizes.bytes(task, "disk_space", SpecBounds.MAX_DISK_SPACE, "1 PiB a job");
         Map<String, String> env = task.stringMap("env");
         String image = task.string("docker_image");
+        java.time.Duration expected = task.duration("expected_duration");
         boolean ok = disk == null || disk >= 0;
+        if (expected != null && (expected.isZero() || expected.isNegative())) {
+            task.problem("expected_duration", ProblemCode.BAD_VALUE, "a job's expected duration is positive, got "
+                    + expected);
+            ok = false;
+        }
         if (image != null) {
             try {
                 image = ImageReference.parse(image).toString();
@@ -220,7 +226,7 @@ public final class OperationSpecLoader {
         }
         Resources job = new PartialResources(values).orElse(0);
         return new TaskSpec(name, count, command == null || command.isBlank() ? "" : command, job, env,
-                disk == null ? 0 : disk, image);
+                disk == null ? 0 : disk, image, expected == null ? null : expected.toMillis());
     }
 
     /** Env names must be valid variable names; entries and values are bounded. */

@@ -48,6 +48,18 @@ class OperationSpecLoaderTest {
     }
 
     @Test
+    void aTaskMaySayHowLongItsJobsRun() {
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load(
+                "tasks:\n  main: {job_count: 2, command: \"true\", expected_duration: 10m}\n", "spec.yaml");
+        org.junit.jupiter.api.Assertions.assertTrue(loaded.ok(), loaded.describe());
+        org.junit.jupiter.api.Assertions.assertEquals(java.time.Duration.ofMinutes(10),
+                loaded.value().tasks().get("main").expectedDuration());
+        LoadResult<OperationSpec> bad = OperationSpecLoader.load("tasks: {main: {job_count: 1, command: x, "
+                + "expected_duration: soon}}", "spec.yaml");
+        org.junit.jupiter.api.Assertions.assertTrue(bad.describe().contains("expected_duration"), bad.describe());
+    }
+
+    @Test
     void anOperationsOwnStarvationAndPreemptionSettings() {
         LoadResult<OperationSpec> loaded = OperationSpecLoader.load("""
                 fair_share_starvation_tolerance: 0.5

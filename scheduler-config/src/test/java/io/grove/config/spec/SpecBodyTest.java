@@ -28,7 +28,7 @@ class SpecBodyTest {
                 Quantity.of(1000));
         OperationSpecBody.Task task = new OperationSpecBody.Task(100, "./work.sh", Quantity.of(1), Quantity.of("2Gi"),
                 Quantity.of(1), Quantity.of(10), Map.of("MODE", "fast"), Quantity.of("10Gi"),
-                "registry.example:5000/team/tool:1.2");
+                "registry.example:5000/team/tool:1.2", "10m");
         OperationSpecBody body = new OperationSpecBody("map", "nightly etl", "etl", List.of("physical"),
                 Map.of("physical", new OperationSpecBody.TreeOptions("etl", 2.0, limits, "ssd")), 1.5, limits, 10,
                 "graceful", true, 0.8, "60s", limits, "ssd & !old", Map.of("main", task));

@@ -61,8 +61,12 @@ public final class Durations {
         }
     }
 
-    /** What is known of the job durations of task {@code task} of operation {@code id}, or {@code null} when nothing is. */
-    public Source of(String id, String user, String pool, String task) {
+    /**
+     * What is known of the job durations of task {@code task} of operation {@code id}: its own
+     * finished jobs, else its user's in the pool, else the spec's {@code expected} duration; or
+     * {@code null} when nothing is.
+     */
+    public Source of(String id, String user, String pool, String task, java.time.Duration expected) {
         List<Long> own = byTask.get(id + "/" + task);
         if (own != null && !own.isEmpty()) {
             return new Source(own.size() + " finished job(s) of its task", unbox(own));
@@ -71,7 +75,7 @@ public final class Durations {
         if (similar != null && !similar.isEmpty()) {
             return new Source(similar.size() + " recent job(s) of " + user + " in " + pool, unbox(similar));
         }
-        return null;
+        return expected == null ? null : new Source("its spec's expected_duration", new long[] {expected.toMillis()});
     }
 
     /** One draw from a source. */

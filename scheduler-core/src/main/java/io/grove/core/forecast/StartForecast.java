@@ -75,10 +75,11 @@ public final class StartForecast {
         Set<String> assumptions = new LinkedHashSet<>();
         Set<String> unknown = new LinkedHashSet<>();
         for (TaskSpec task : own.spec().tasks().values()) {
-            Durations.Source source = snapshot.durations().of(own.id(), own.user(), own.pool(), task.name());
+            Durations.Source source = snapshot.durations().of(own.id(), own.user(), own.pool(), task.name(),
+                    task.expectedDuration());
             if (source == null) {
-                unknown.add("no job like task " + task.name() + " of " + own.id() + " has finished yet, so how long its "
-                        + "jobs run is unknown");
+                unknown.add("no job like task " + task.name() + " of " + own.id() + " has finished yet and its spec gives "
+                        + "no expected_duration, so how long its jobs run is unknown");
             } else {
                 assumptions.add("task " + task.name() + " of " + own.id() + ": about " + human(source.median())
                         + " a job (from " + source.says() + ")");
@@ -153,9 +154,9 @@ public final class StartForecast {
         }
         java.util.function.Function<String, Duration> durationOf = id -> {
             ForecastSnapshot.OperationState operation = byId.get(id);
-            String task = operation == null ? null : operation.spec().tasks().keySet().iterator().next();
+            TaskSpec task = operation == null ? null : operation.spec().tasks().values().iterator().next();
             Durations.Source source = operation == null ? null
-                    : snapshot.durations().of(id, operation.user(), operation.pool(), task);
+                    : snapshot.durations().of(id, operation.user(), operation.pool(), task.name(), task.expectedDuration());
             return source == null ? null : Duration.ofMillis(Durations.draw(source, random));
         };
         Instant next = null;
@@ -209,7 +210,8 @@ public final class StartForecast {
     /** When a running job ends in this draw: its start plus a drawn duration, or soon when it already ran longer. */
     private static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
             Instant started, Instant now, SplittableRandom random) {
-        Durations.Source source = snapshot.durations().of(operation.id(), operation.user(), operation.pool(), task);
+        Durations.Source source = snapshot.durations().of(operation.id(), operation.user(), operation.pool(), task,
+                operation.spec().tasks().get(task).expectedDuration());
         if (source == null) {
             return null;
         }

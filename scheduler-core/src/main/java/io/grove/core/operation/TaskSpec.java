@@ -17,9 +17,23 @@ import java.util.Map;
  *     none. Not a share of fair shares: a job starts only on a node with that much free
  * @param image the container image its jobs run in ({@code docker_image}), as a whole reference
  *     ({@link ImageReference}); {@code null} for jobs that run on the node itself
+ * @param expectedDurationMillis how long a job is expected to run ({@code expected_duration}), in
+ *     milliseconds, or {@code null}: only predicted starts read it, when no job like it has finished
+ *     yet (milliseconds, as the journal keeps a spec)
  */
 public record TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env,
-        long diskSpace, String image) {
+        long diskSpace, String image, Long expectedDurationMillis) {
+
+    /** The expected duration, or {@code null}. */
+    public java.time.Duration expectedDuration() {
+        return expectedDurationMillis == null ? null : java.time.Duration.ofMillis(expectedDurationMillis);
+    }
+
+    /** A task without an expected duration. */
+    public TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env,
+            long diskSpace, String image) {
+        this(name, jobCount, command, jobResources, env, diskSpace, image, (Long) null);
+    }
 
     /** A task whose jobs run on the node itself. */
     public TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env,
@@ -49,6 +63,10 @@ public record TaskSpec(String name, int jobCount, String command, Resources jobR
         env = Map.copyOf(env == null ? Map.of() : env);
         if (diskSpace < 0) {
             throw new IllegalArgumentException("task " + name + ": disk_space must not be negative, got " + diskSpace);
+        }
+        if (expectedDurationMillis != null && expectedDurationMillis <= 0) {
+            throw new IllegalArgumentException("task " + name + ": expected_duration must be positive, got "
+                    + expectedDurationMillis + " ms");
         }
         if (image != null) {
             try {

@@ -78,6 +78,24 @@ class StartForecastTest {
     }
 
     @Test
+    void withoutHistoryTheSpecsExpectedDurationIsTaken() {
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
+        OperationSpec expected = OperationSpec.builder().pool("queue").task(new io.grove.core.operation.TaskSpec("main", 4,
+                "work", job(1, 1), java.util.Map.of(), 0, null, 90_000L)).build();
+        h.submit("a", expected);
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", expected);
+        h.rounds(1, SECOND);
+        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
+                System::nanoTime);
+        assertNull(b.unknown(), b.toString());
+        assertEquals(startedA.plusSeconds(90), b.nextStart().likely());
+        assertTrue(b.assumptions().get(0).contains("about 90 s a job (from its spec's expected_duration)"),
+                b.assumptions().toString());
+    }
+
+    @Test
     void aForecastThatRunsOutOfTimeSaysSo() {
         ClusterHarness h = withHistory();
         h.submit("a", ops(4));
