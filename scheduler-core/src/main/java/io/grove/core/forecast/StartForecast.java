@@ -98,8 +98,9 @@ public final class StartForecast {
         List<Instant> nexts = new ArrayList<>();
         List<Instant> lasts = new ArrayList<>();
         for (int draw = 0; draw < DRAWS; draw++) {
-            Instant[] run = run(snapshot, target, new SplittableRandom(seed * 31 + draw), unknown, ticker,
+            Map<String, Instant[]> runs = run(snapshot, target, new SplittableRandom(seed * 31 + draw), unknown, ticker,
                     start + budgetNanos, untilLast);
+            Instant[] run = runs == null ? null : runs.getOrDefault(target, new Instant[2]);
             if (run == null) {
                 return new Prediction(target, null, null, List.copyOf(assumptions), "the forecast took longer than "
                         + budgetNanos / 1_000_000 + " ms to compute (a large cluster): try again later");
@@ -114,9 +115,45 @@ public final class StartForecast {
         return new Prediction(target, band(nexts), band(lasts), List.copyOf(assumptions), null);
     }
 
-    /** One draw: when the target's next pending job starts and when its last one does ({@code null}: not within the horizon). */
-    private static Instant[] run(ForecastSnapshot snapshot, String target, SplittableRandom random, Set<String> unknown,
-            LongSupplier ticker, long deadline, boolean untilLast) {
+    /**
+     * The likely next start of every operation with jobs waiting ({@code null}: not within the
+     * horizon), from one run of the whole cluster per draw; {@code unknown} says why there is none.
+     */
+    public record Outlook(Map<String, Band> nextStarts, String unknown) {
+    }
+
+    /** Predicts the next start of every operation with jobs waiting at once (for lists). */
+    public static Outlook outlook(ForecastSnapshot snapshot, long seed, long budgetNanos, LongSupplier ticker) {
+        long start = ticker.getAsLong();
+        Map<String, List<Instant>> nexts = new LinkedHashMap<>();
+        for (int draw = 0; draw < DRAWS; draw++) {
+            Map<String, Instant[]> runs = run(snapshot, null, new SplittableRandom(seed * 31 + draw), new LinkedHashSet<>(),
+                    ticker, start + budgetNanos, false);
+            if (runs == null) {
+                return new Outlook(Map.of(), "the forecast took longer than " + budgetNanos / 1_000_000
+                        + " ms to compute (a large cluster)");
+            }
+            for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
+                Instant[] run = runs.get(operation.id());
+                nexts.computeIfAbsent(operation.id(), id -> new ArrayList<>()).add(run == null ? null : run[0]);
+            }
+        }
+        Map<String, Band> bands = new LinkedHashMap<>();
+        nexts.forEach((id, times) -> {
+            if (times.stream().anyMatch(java.util.Objects::nonNull)) {
+                bands.put(id, band(times));
+            }
+        });
+        return new Outlook(bands, null);
+    }
+
+    /**
+     * One draw: for each operation (or only {@code target}), when its next pending job starts and
+     * when its last one does ({@code null}: not within the horizon); {@code null} when the deadline
+     * passed.
+     */
+    private static Map<String, Instant[]> run(ForecastSnapshot snapshot, String target, SplittableRandom random,
+            Set<String> unknown, LongSupplier ticker, long deadline, boolean untilLast) {
         Instant now = snapshot.now();
         Cluster copy = new Cluster(snapshot.config(), snapshot.settings());
         Map<String, SimNode> nodes = new LinkedHashMap<>();
@@ -159,30 +196,48 @@ public final class StartForecast {
                     : snapshot.durations().of(id, operation.user(), operation.pool(), task.name(), task.expectedDuration());
             return source == null ? null : Duration.ofMillis(Durations.draw(source, random));
         };
-        Instant next = null;
+        Map<String, Instant[]> starts = new LinkedHashMap<>();
+        Set<String> waiting = new LinkedHashSet<>();
+        for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
+            Operation copied = copy.registry().operation(operation.id());
+            if ((target == null || target.equals(operation.id())) && copied != null && copied.pendingJobCount() > 0) {
+                waiting.add(operation.id());
+            }
+        }
         Instant t = now;
         Instant end = now.plus(HORIZON);
-        while (t.isBefore(end)) {
+        while (t.isBefore(end) && !waiting.isEmpty()) {
             if (ticker.getAsLong() - deadline > 0) {
                 return null;
             }
             update(copy, t);
             for (SimNode node : nodes.values()) {
                 for (Decision.JobStart started : node.beat(copy, t, durationOf).starts()) {
-                    if (started.operationId().equals(target) && next == null) {
-                        next = t;
+                    if (waiting.contains(started.operationId())) {
+                        starts.computeIfAbsent(started.operationId(), id -> new Instant[2])[0] =
+                                starts.containsKey(started.operationId()) && starts.get(started.operationId())[0] != null
+                                        ? starts.get(started.operationId())[0] : t;
                     }
                 }
             }
-            if (next != null && !untilLast) {
-                return new Instant[] {next, null};
+            for (var it = waiting.iterator(); it.hasNext();) {
+                String id = it.next();
+                Instant[] seen = starts.get(id);
+                Operation operation = copy.registry().operation(id);
+                boolean done = operation == null || operation.state().isFinished()
+                        || seen != null && (!untilLast || operation.pendingJobCount() == 0);
+                if (done) {
+                    if (seen != null && untilLast) {
+                        seen[1] = t;
+                    }
+                    it.remove();
+                }
             }
-            Operation operation = copy.registry().operation(target);
+            if (waiting.isEmpty()) {
+                break;
+            }
             // nothing changes before the next job end or starvation: every node heartbeated and took
             // what it could, so the forecast jumps there (a second at least)
-            if (operation == null || operation.state().isFinished() || next != null && operation.pendingJobCount() == 0) {
-                return new Instant[] {next, next == null ? null : t};
-            }
             Instant jump = t.plus(MAX_JUMP);
             Instant starves = copy.nextStarvation(t);
             if (starves != null && starves.isBefore(jump)) {
@@ -198,7 +253,7 @@ public final class StartForecast {
             Instant step = t.plus(STEP);
             t = jump.isAfter(step) ? jump : step;
         }
-        return new Instant[] {next, null};
+        return starts;
     }
 
     private static void update(Cluster copy, Instant t) {

@@ -65,6 +65,24 @@ class StartForecastTest {
     }
 
     @Test
+    void oneRunForecastsEveryWaitingOperationAtOnce() {
+        ClusterHarness h = withHistory();
+        h.submit("a", ops(4));
+        h.jobsOf("a", Duration.ofSeconds(60));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", ops(4));
+        h.submit("c", ops(4));
+        h.rounds(1, SECOND);
+        StartForecast.Outlook outlook = StartForecast.outlook(ForecastSnapshot.take(h.cluster(), h.now()), 1, BUDGET,
+                System::nanoTime);
+        assertNull(outlook.unknown());
+        assertEquals(startedA.plusSeconds(60), outlook.nextStarts().get("b").likely());
+        assertEquals(startedA.plusSeconds(120), outlook.nextStarts().get("c").likely());
+        assertNull(outlook.nextStarts().get("a"), "nothing of a waits");
+    }
+
+    @Test
     void withoutAnyFinishedJobLikeItsTheForecastSaysItCannotTell() {
         ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
         h.submit("a", ops(4));
@@ -100,9 +118,10 @@ class StartForecastTest {
         ClusterHarness h = withHistory();
         h.submit("a", ops(4));
         h.rounds(1, SECOND);
+        h.submit("b", ops(4));
         long[] ticks = {0};
-        StartForecast.Prediction a = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "a", 1, 5,
+        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, 5,
                 () -> ticks[0] += 10);
-        assertTrue(a.unknown().contains("took longer than"), a.toString());
+        assertTrue(b.unknown().contains("took longer than"), b.toString());
     }
 }
