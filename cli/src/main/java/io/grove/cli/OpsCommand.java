@@ -44,6 +44,8 @@ final class OpsCommand implements Runnable {
     @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true,
             description = {"Operations as a table, like squeue: by default your unfinished ones.",
                 "--user filters by user (by default you); --all-users shows everyone's.",
+                "START says when its next waiting job should start (predicted by running the scheduler forward; "
+                        + "grove ops explain says what that assumed).",
                 "REASON says why an operation waits (count limit, with its place in the queue) or why it gets "
                         + "less than its fair share (starving: waiting for preemption).",
                 "",
@@ -87,6 +89,7 @@ final class OpsCommand implements Runnable {
             if (!allUsers) {
                 query.put("user", scheduler.target().user());
             }
+            query.put("forecast", "true");
             if (limit < 1) {
                 throw new CliException(ExitCodes.USAGE, "--limit must be at least 1, got " + limit);
             }
@@ -106,13 +109,15 @@ final class OpsCommand implements Runnable {
                 return ExitCodes.OK;
             }
             Table table = new Table(Table.text("ID"), Table.text("USER"), Table.text("POOL"), Table.text("STATE"),
-                    Table.number("JOBS d/r/t"), Table.number("FAIR SHARE"), Table.number("USAGE"), Table.text("REASON"));
+                    Table.number("JOBS d/r/t"), Table.number("FAIR SHARE"), Table.number("USAGE"), Table.text("START"),
+                    Table.text("REASON"));
+            java.time.Instant now = java.time.Instant.now();
             for (OperationSummary op : ops) {
                 Progress p = op.progress();
                 String jobs = p.completed() + "/" + p.running() + "/" + p.total();
                 String[] row = {op.id(), op.user(), pools(op), op.state(), jobs,
                     op.fairShare() != null ? Format.percent(op.fairShare()) : "-",
-                    op.usageShare() != null ? Format.percent(op.usageShare()) : "-", reason(op)};
+                    op.usageShare() != null ? Format.percent(op.usageShare()) : "-", start(op, now), reason(op)};
                 String[] shown = row.clone();
                 shown[3] = printer.style().state(op.state());
                 table.row(row, shown);
@@ -125,6 +130,15 @@ final class OpsCommand implements Runnable {
             printer.print(table);
             return ExitCodes.OK;
         }
+    }
+
+    /** When its next waiting job should start ({@code in ~4m}, {@code now}), or {@code -}. */
+    static String start(OperationSummary op, java.time.Instant now) {
+        if (op.expectedStart() == null) {
+            return "-";
+        }
+        java.time.Duration left = java.time.Duration.between(now, java.time.Instant.parse(op.expectedStart()));
+        return left.toSeconds() <= 0 ? "now" : "~" + Format.duration(left);
     }
 
     /** The pools an operation is in: {@code etl}, or {@code physical:etl,gpu:train} for several trees. */

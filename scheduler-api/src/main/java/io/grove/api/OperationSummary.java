@@ -14,7 +14,21 @@ import java.util.Map;
 public record OperationSummary(String id, String user, @JsonInclude(JsonInclude.Include.ALWAYS) String title,
         String state, Map<String, String> pools, Progress progress, String submittedAt, String finishedAt,
         PendingReason pendingReason, Double fairShare, Double usageShare, Double demandShare, String starvation,
-        Shortfall shortfall) {
+        Shortfall shortfall, String expectedStart) {
+
+    /** A summary without a predicted start (asked for with {@code ?forecast=true}). */
+    public OperationSummary(String id, String user, String title, String state, Map<String, String> pools,
+            Progress progress, String submittedAt, String finishedAt, PendingReason pendingReason, Double fairShare,
+            Double usageShare, Double demandShare, String starvation, Shortfall shortfall) {
+        this(id, user, title, state, pools, progress, submittedAt, finishedAt, pendingReason, fairShare, usageShare,
+                demandShare, starvation, shortfall, null);
+    }
+
+    /** This summary with the likely start of its next waiting job. */
+    public OperationSummary withExpectedStart(String at) {
+        return new OperationSummary(id, user, title, state, pools, progress, submittedAt, finishedAt, pendingReason,
+                fairShare, usageShare, demandShare, starvation, shortfall, at);
+    }
 
     public boolean finished() {
         return state.equals("completed") || state.equals("failed") || state.equals("aborted");

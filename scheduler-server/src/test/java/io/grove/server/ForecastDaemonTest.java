@@ -61,6 +61,16 @@ class ForecastDaemonTest {
             assertTrue(forecast.get("assumptions").toString().contains("about 60 s a job"), forecast.toString());
             JsonNode again = users.get("/api/v1/operations/" + waiting + "/explain").body().get("forecast");
             assertEquals(forecast, again, "kept until the next update");
+            String expected = null;
+            for (JsonNode summary : users.get("/api/v1/operations?forecast=true").body()) {
+                if (summary.get("id").asText().equals(waiting)) {
+                    expected = summary.path("expected_start").asText();
+                }
+            }
+            assertEquals(fullSince.plusSeconds(60).toString(), expected, "the list says it too, with ?forecast=true");
+            for (JsonNode summary : users.get("/api/v1/operations").body()) {
+                assertTrue(summary.path("expected_start").isMissingNode(), "not unless asked: " + summary);
+            }
         }
     }
 }

@@ -67,6 +67,62 @@ final class Forecasts {
         return new Request(operation.id(), update, null, ForecastSnapshot.take(cluster, now));
     }
 
+    /** An outlook of every waiting operation, when it was made, and after which updates. */
+    private record CachedOutlook(List<Object> updates, Instant at, StartForecast.Outlook outlook) {
+    }
+
+    /** How long an outlook is kept even while updates go on (a busy scheduler updates every 0.2 s). */
+    static final Duration OUTLOOK_KEPT = Duration.ofSeconds(5);
+
+    private CachedOutlook outlook;
+
+    /** What the scheduler's thread hands over for an outlook: the cached one, or a snapshot. */
+    record OutlookRequest(List<Object> updates, Instant at, StartForecast.Outlook cached, ForecastSnapshot snapshot) {
+    }
+
+    /** On the scheduler's thread: the cached outlook, or a snapshot to make one. */
+    synchronized OutlookRequest prepareOutlook(Cluster cluster, Instant now) {
+        List<Object> updates = new ArrayList<>();
+        for (String tree : cluster.treeNames()) {
+            updates.add(cluster.fairShare(tree));
+        }
+        CachedOutlook kept = outlook;
+        if (kept != null && (same(kept.updates(), updates) || now.isBefore(kept.at().plus(OUTLOOK_KEPT)))) {
+            return new OutlookRequest(updates, now, kept.outlook(), null);
+        }
+        return new OutlookRequest(updates, now, null, ForecastSnapshot.take(cluster, now));
+    }
+
+    private static boolean same(List<Object> a, List<Object> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (a.get(i) != b.get(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Off the scheduler's thread: the outlook of a request. */
+    CompletableFuture<StartForecast.Outlook> outlook(OutlookRequest request) {
+        if (request.cached() != null) {
+            return CompletableFuture.completedFuture(request.cached());
+        }
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                StartForecast.Outlook made = StartForecast.outlook(request.snapshot(), 1, BUDGET.toNanos(), System::nanoTime);
+                synchronized (this) {
+                    outlook = new CachedOutlook(request.updates(), request.at(), made);
+                }
+                return made;
+            }, executor);
+        } catch (java.util.concurrent.RejectedExecutionException busy) {
+            return CompletableFuture.completedFuture(new StartForecast.Outlook(Map.of(), "busy"));
+        }
+    }
+
     /** Off the scheduler's thread: the forecast of a request (none for an operation that waits for nothing). */
     CompletableFuture<Explanation.Forecast> forecast(Request request) {
         if (request.cached() != null || request.snapshot() == null) {

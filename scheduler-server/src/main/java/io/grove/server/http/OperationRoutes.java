@@ -141,6 +141,17 @@ final class OperationRoutes extends ApiResource {
 
     /** A page of operations in submission order, those after the cursor (an operation's id) that match. */
     private CompletableFuture<ApiResponse> listOperations(ApiRequest request) {
+        if (!"true".equals(request.query().get("forecast"))) {
+            return listOperations(request, null);
+        }
+        // ?forecast=true: the likely start of each one's next waiting job, from one outlook of all
+        return loop.read(cluster -> forecasts.prepareOutlook(cluster, clock.now()))
+                .thenCompose(forecasts::outlook)
+                .thenCompose(outlook -> listOperations(request, outlook));
+    }
+
+    private CompletableFuture<ApiResponse> listOperations(ApiRequest request,
+            io.grove.core.forecast.StartForecast.Outlook outlook) {
         String state = request.query().get("state");
         String pool = request.query().get("pool");
         String user = request.query().get("user");
@@ -168,7 +179,11 @@ final class OperationRoutes extends ApiResource {
                 if (list.size() == limit) {
                     return Pages.page(list, last);
                 }
-                list.add(views.operationSummary(operation, cluster));
+                OperationSummary summary = views.operationSummary(operation, cluster);
+                io.grove.core.forecast.StartForecast.Band next = outlook == null ? null
+                        : outlook.nextStarts().get(operation.id());
+                list.add(next == null || next.likely() == null ? summary
+                        : summary.withExpectedStart(next.likely().toString()));
                 last = operation.id();
             }
             return Pages.page(list, null);
