@@ -148,46 +148,55 @@ abstract class QueuedStateLog implements StateLog {
         return closed ? new IllegalStateException("the " + name + " is closed") : null;
     }
 
+    /**
+     * Held while a task is checked and queued, and while the log closes: a task is either queued
+     * before the stop (and written) or refused, never queued after the writer has gone.
+     */
+    private final Object gate = new Object();
+
+    /** Queues {@code task} unless the log refuses it; returns the refusal, or {@code null}. */
+    private RuntimeException offer(Task task) {
+        synchronized (gate) {
+            RuntimeException refused = refusal();
+            if (refused == null) {
+                queue.add(task);
+            }
+            return refused;
+        }
+    }
+
     @Override
     public CompletableFuture<Void> append(JournalEvent event) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        RuntimeException refused = refusal();
+        RuntimeException refused = offer(new Append(event, done));
         if (refused != null) {
             done.completeExceptionally(refused);
-            return done;
         }
-        queue.add(new Append(event, done));
         return done;
     }
 
     @Override
     public void record(JournalEvent event) {
-        if (refusal() == null) {
-            queue.add(new Append(event, null));
-        }
+        offer(new Append(event, null));
     }
 
     @Override
     public CompletableFuture<Void> compact(Supplier<List<JournalEvent>> snapshot) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        RuntimeException refused = refusal();
+        RuntimeException refused = offer(new Compact(snapshot, done));
         if (refused != null) {
             done.completeExceptionally(refused);
-            return done;
         }
-        queue.add(new Compact(snapshot, done));
         return done;
     }
 
     @Override
     public CompletableFuture<Void> durable() {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        RuntimeException refused = refusal();
+        RuntimeException refused = offer(new Barrier(done));
         if (refused != null) {
             done.completeExceptionally(refused);
-            return done;
         }
-        queue.add(new Barrier(done));
         return done;
     }
 
@@ -305,11 +314,13 @@ abstract class QueuedStateLog implements StateLog {
     /** Stops after what is queued (it is written); later appends fail. */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        synchronized (gate) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            queue.add(new Stop());
         }
-        closed = true;
-        queue.add(new Stop());
         try {
             writer.join(10_000);
         } catch (InterruptedException e) {
