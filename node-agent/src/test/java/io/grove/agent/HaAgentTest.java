@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
