@@ -262,7 +262,10 @@ public final class StartForecast {
         }
     }
 
-    /** When a running job ends in this draw: its start plus a drawn duration, or soon when it already ran longer. */
+    /**
+     * When a running job ends in this draw: its start plus a duration drawn among those seen that
+     * are longer than it has run already, or soon when it ran longer than any.
+     */
     private static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
             Instant started, Instant now, SplittableRandom random) {
         Durations.Source source = snapshot.durations().of(operation.id(), operation.user(), operation.pool(), task,
@@ -270,8 +273,13 @@ public final class StartForecast {
         if (source == null) {
             return null;
         }
-        Instant ends = started.plusMillis(Durations.draw(source, random));
-        return ends.isAfter(now) ? ends : now.plus(STEP);
+        // a job that has run this long lasts as long as the seen durations longer than that: drawn among them
+        long elapsed = Duration.between(started, now).toMillis();
+        long[] longer = java.util.Arrays.stream(source.millis()).filter(millis -> millis > elapsed).toArray();
+        if (longer.length == 0) {
+            return now.plus(STEP);
+        }
+        return started.plusMillis(longer[random.nextInt(longer.length)]);
     }
 
     private static Band band(List<Instant> times) {
