@@ -55,11 +55,13 @@ public final class Cluster {
     private final OperationRegistry registry;
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<String, TreeState> trees = new LinkedHashMap<>();
+    private final PoolPauses pauses;
 
     public Cluster(PoolsConfig config, ClusterSettings settings) {
         this.settings = settings;
         this.config = config;
         this.registry = new OperationRegistry(config);
+        this.pauses = new PoolPauses(trees, registry);
         for (PoolTreeConfig tree : config.trees().values()) {
             trees.put(tree.name(), new TreeState(NodeFilter.parse(tree.nodesFilter())));
         }
@@ -368,54 +370,22 @@ public final class Cluster {
      * @throws IllegalArgumentException if the tree has no such pool
      */
     public void pause(PoolPause pause) {
-        TreeState state = knownPool(pause.tree(), pause.pool());
-        state.pauses.put(pause.pool(), pause);
-        if (state.index != null) {
-            state.index.applyPauses(state.pauses);
-        }
+        pauses.pause(pause);
     }
 
     /** Resumes a paused pool (nothing when it is not paused); returns whether it was. */
     public boolean resume(String tree, String pool) {
-        TreeState state = trees.get(tree);
-        if (state == null || state.pauses.remove(pool) == null) {
-            return false;
-        }
-        if (state.index != null) {
-            state.index.applyPauses(state.pauses);
-        }
-        return true;
+        return pauses.resume(tree, pool);
     }
 
     /** The paused pools of a tree, by name. */
     public Map<String, PoolPause> pauses(String tree) {
-        TreeState state = trees.get(tree);
-        return state == null ? Map.of() : Collections.unmodifiableMap(state.pauses);
+        return pauses.of(tree);
     }
 
     /** The pause that holds an operation's pool or one above it in {@code tree}, or {@code null}. */
     public PoolPause pauseOf(String tree, Operation operation) {
-        TreeState state = trees.get(tree);
-        String pool = operation.poolByTree().get(tree);
-        if (state == null || state.pauses.isEmpty() || pool == null || registry.pools(tree) == null
-                || !registry.pools(tree).contains(pool)) {
-            return null;
-        }
-        for (String at : registry.pools(tree).pathToRoot(pool)) {
-            PoolPause pause = state.pauses.get(at);
-            if (pause != null) {
-                return pause;
-            }
-        }
-        return null;
-    }
-
-    private TreeState knownPool(String tree, String pool) {
-        TreeState state = trees.get(tree);
-        if (state == null || registry.pools(tree) == null || !registry.pools(tree).contains(pool)) {
-            throw new IllegalArgumentException("tree " + tree + " has no pool " + pool);
-        }
-        return state;
+        return pauses.holding(tree, operation);
     }
 
     /**
