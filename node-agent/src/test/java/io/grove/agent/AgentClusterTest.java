@@ -105,6 +105,7 @@ class AgentClusterTest {
             Path flag = ClusterFixture.openFolder().resolve("go");
             String op = cluster.submit(1, 1, "while [ ! -e " + flag + " ]; do sleep 0.05; done; echo finished");
             await("the job to run", unchecked(() -> cluster.operation(op).get("progress").get("running").asInt() == 1));
+            ClusterFixture.awaitStarted(agent, 1);
             int node = cluster.nodePort;
             int api = cluster.httpPort;
             cluster.scheduler.close();

@@ -121,6 +121,18 @@ final class ClusterFixture implements AutoCloseable {
         io.grove.testing.Await.until(what, condition);
     }
 
+    /**
+     * Awaits {@code count} job processes started on the agent. A scheduler shows a job running as
+     * soon as it decides; the node hears of it only after the start is written, so a test that
+     * stops the scheduler under running jobs awaits them here.
+     */
+    static void awaitStarted(AgentDaemon agent, int count) {
+        await(count + " job processes started on " + agent.nodeId(), () -> {
+            var started = agent.metrics().registry().find("grove_agent_jobs_started").counter();
+            return started != null && started.count() == count;
+        });
+    }
+
     /** A condition whose exceptions mean "not yet" (a server still starting). */
     static BooleanSupplier unchecked(Check check) {
         return io.grove.testing.Await.retrying(check::test);

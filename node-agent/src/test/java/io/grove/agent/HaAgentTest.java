@@ -89,11 +89,7 @@ class HaAgentTest {
                 assertEquals(201, created.statusCode(), created.body());
                 String id = json.readTree(created.body()).get("id").asText();
                 await("4 jobs run on a", () -> running(apiA, id).size() == 4);
-                // a's view runs ahead of the node: a start is durable, then told; so await the processes themselves
-                await("n1 started the 4 jobs", () -> {
-                    var started = agent.metrics().registry().find("grove_agent_jobs_started").counter();
-                    return started != null && started.count() == 4;
-                });
+                ClusterFixture.awaitStarted(agent, 4);
                 TreeSet<String> before = running(apiA, id);
 
                 a.close();
