@@ -28,9 +28,11 @@ import java.util.SplittableRandom;
  * durations drawn per operation around its group's typical length), and every few minutes each
  * pending operation's next start is predicted from the state at that moment; when its next job
  * really starts, the prediction is scored: the absolute error relative to how far ahead it was,
- * and whether it fell inside the band. Workloads: {@code steady} (operations arrive evenly),
- * {@code bursts} (they arrive in bursts), {@code preemption} (a weighted pool arrives late and
- * starves the others).
+ * and whether it fell inside the band. Workloads: {@code steady} (operations arrive at random,
+ * offering 95% of the cluster's cpu), {@code overload} (nearly four times that: pools reach their
+ * operation limits and submissions are refused), {@code bursts} (half-hour bursts at about eight
+ * times the cluster, then a trickle), {@code preemption} (as overload, and a pool of weight 4 takes
+ * half the arrivals after two hours, starving the others).
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar io.grove.bench.ForecastAccuracy steady 7
@@ -78,10 +80,12 @@ public final class ForecastAccuracy {
         while (t.isBefore(end)) {
             // arrivals
             double rate = switch (workload) {
-                case "bursts" -> (t.getEpochSecond() / 1800) % 4 == 0 ? 0.05 : 0.002;
-                default -> 0.012;
+                case "bursts" -> (t.getEpochSecond() / 1800) % 4 == 0 ? 0.25 : 0.01;
+                // work offered at 95% of the cluster: 160 cpus, operations of 17.5 jobs of 570 s on average
+                case "steady" -> 0.95 * 160 / (17.5 * 570);
+                default -> 0.06;
             };
-            if (random.nextDouble() < rate * 5) {
+            if (random.nextDouble() < rate) {
                 String pool = workload.equals("preemption") && t.isAfter(Instant.parse("2026-11-27T02:00:00Z"))
                         && random.nextBoolean() ? "etl" : List.of("etl", "research", "adhoc").get(random.nextInt(3));
                 String user = "u" + random.nextInt(4);

@@ -523,6 +523,20 @@ public final class Cluster {
         return known == null ? Map.of() : known.integralState;
     }
 
+    /** Since when each element of the tree has been below its fair share, as of its last update. */
+    public Map<String, io.grove.core.preempt.StarvationTracker.Below> belowFairShare(String tree) {
+        TreeState known = trees.get(tree);
+        return known == null ? Map.of() : known.starvation.belowAll();
+    }
+
+    /** Starts a tree's starvation clocks from {@code below} (a forecast's copy); ignored for an unknown tree. */
+    public void restoreBelowFairShare(String tree, Map<String, io.grove.core.preempt.StarvationTracker.Below> below) {
+        TreeState known = trees.get(tree);
+        if (known != null) {
+            known.starvation.restore(below);
+        }
+    }
+
     // ---- queries ----------------------------------------------------------------------------
 
     public Set<String> treeNames() {

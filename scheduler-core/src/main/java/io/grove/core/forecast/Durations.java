@@ -20,8 +20,12 @@ public final class Durations {
     /** The most recent completed jobs kept per key. */
     static final int KEPT = 200;
 
-    /** Where an estimate comes from, and its samples (milliseconds). */
-    public record Source(String says, long[] millis) {
+    /**
+     * Where an estimate comes from, and its samples (milliseconds). {@code ownTask}: the samples
+     * are the task's own jobs, drawn per job; otherwise they are other operations' jobs, and one
+     * draw stands for all of an operation's jobs (jobs of one task are alike; operations differ).
+     */
+    public record Source(String says, long[] millis, boolean ownTask) {
         /** The median, in a sentence's terms. */
         public Duration median() {
             long[] sorted = millis.clone();
@@ -69,13 +73,13 @@ public final class Durations {
     public Source of(String id, String user, String pool, String task, java.time.Duration expected) {
         List<Long> own = byTask.get(id + "/" + task);
         if (own != null && !own.isEmpty()) {
-            return new Source(own.size() + " finished job(s) of its task", unbox(own));
+            return new Source(own.size() + " finished job(s) of its task", unbox(own), true);
         }
         List<Long> similar = byUserPool.get(user + "@" + pool);
         if (similar != null && !similar.isEmpty()) {
-            return new Source(similar.size() + " recent job(s) of " + user + " in " + pool, unbox(similar));
+            return new Source(similar.size() + " recent job(s) of " + user + " in " + pool, unbox(similar), false);
         }
-        return expected == null ? null : new Source("its spec's expected_duration", new long[] {expected.toMillis()});
+        return expected == null ? null : new Source("its spec's expected_duration", new long[] {expected.toMillis()}, false);
     }
 
     /** One draw from a source. */

@@ -2,6 +2,7 @@ package io.grove.core.forecast;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterSettings;
+import io.grove.core.fairshare.IntegralState;
 import io.grove.core.node.Node;
 import io.grove.core.node.NodeCondition;
 import io.grove.core.operation.Job;
@@ -9,21 +10,34 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.pool.PoolsConfig;
+import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.Resources;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import java.util.Set;
 
 /**
  * What a forecast starts from, taken on the scheduler's thread in one pass of plain values: the
  * configuration, the nodes as they are, the unfinished operations in submission order with their
- * progress and running jobs, paused pools, and the durations the finished jobs show. A forecast
+ * progress and running jobs, paused pools, what each tree remembers between updates, the durations
+ * the finished jobs show, and the last hour's submissions. A forecast
  * then runs on a copy built from it, off the scheduler's thread.
  */
 public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Instant now, List<NodeState> nodes,
-        List<OperationState> operations, List<PoolPause> pauses, Durations durations) {
+        List<OperationState> operations, List<PoolPause> pauses, Map<String, TreeMemory> trees, Durations durations,
+        Arrivals arrivals) {
+
+    /**
+     * What a tree carries from one update to the next: its integral volumes, and since when each
+     * element has been below its fair share (a pool starving for a while is preempted for sooner
+     * than one that just fell below).
+     */
+    public record TreeMemory(Map<String, IntegralState> integral, Map<String, StarvationTracker.Below> belowFairShare) {
+    }
 
     /** A node as it is. */
     public record NodeState(String id, Set<String> tags, Resources limits, NodeCondition condition, boolean online) {
@@ -61,11 +75,13 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
                     operation.submissionKey(), operation.progress(), running));
         }
         List<PoolPause> pauses = new ArrayList<>();
+        Map<String, TreeMemory> trees = new HashMap<>();
         for (String tree : cluster.treeNames()) {
             pauses.addAll(cluster.pauses(tree).values());
+            trees.put(tree, new TreeMemory(Map.copyOf(cluster.integralState(tree)), cluster.belowFairShare(tree)));
         }
-        return new ForecastSnapshot(cluster.config(), cluster.settings(), now, nodes, operations, pauses,
-                Durations.of(cluster.registry().operations()));
+        return new ForecastSnapshot(cluster.config(), cluster.settings(), now, nodes, operations, pauses, Map.copyOf(trees),
+                Durations.of(cluster.registry().operations()), Arrivals.of(cluster.registry().operations(), now));
     }
 
     /** The snapshot's operation {@code id}, or {@code null}. */

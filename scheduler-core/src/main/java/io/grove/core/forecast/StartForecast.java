@@ -92,27 +92,35 @@ public final class StartForecast {
             }
             ahead++;
         }
+        int arriving = snapshot.arrivals().count();
         assumptions.add(ahead + " unfinished operation(s) submitted before it; running jobs end after their expected "
-                + "remaining time; no new submissions");
+                + "remaining time; the likely start assumes no new submissions, the latest "
+                + (arriving == 0 ? "too (none in the last hour)" : "that they go on as in the last hour (" + arriving + ")"));
         long start = ticker.getAsLong();
-        List<Instant> nexts = new ArrayList<>();
-        List<Instant> lasts = new ArrayList<>();
-        for (int draw = 0; draw < DRAWS; draw++) {
+        List<List<Instant>> quiet = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Instant>> busy = List.of(new ArrayList<>(), new ArrayList<>());
+        for (int draw = 0; draw < 2 * DRAWS; draw++) {
+            boolean withArrivals = draw >= DRAWS;
+            if (withArrivals && arriving == 0) {
+                break;
+            }
             Map<String, Instant[]> runs = run(snapshot, target, new SplittableRandom(seed * 31 + draw), unknown, ticker,
-                    start + budgetNanos, untilLast);
+                    start + budgetNanos, untilLast, withArrivals);
             Instant[] run = runs == null ? null : runs.getOrDefault(target, new Instant[2]);
             if (run == null) {
                 return new Prediction(target, null, null, List.copyOf(assumptions), "the forecast took longer than "
                         + budgetNanos / 1_000_000 + " ms to compute (a large cluster): try again later");
             }
-            nexts.add(run[0]);
-            lasts.add(run[1]);
+            List<List<Instant>> into = withArrivals ? busy : quiet;
+            into.get(0).add(run[0]);
+            into.get(1).add(run[1]);
         }
-        if (!unknown.isEmpty() && nexts.stream().allMatch(java.util.Objects::isNull)) {
+        if (!unknown.isEmpty() && quiet.get(0).stream().allMatch(java.util.Objects::isNull)) {
             return new Prediction(target, null, null, List.copyOf(assumptions), String.join("; ", unknown));
         }
         assumptions.addAll(unknown);
-        return new Prediction(target, band(nexts), band(lasts), List.copyOf(assumptions), null);
+        return new Prediction(target, band(quiet.get(0), busy.get(0)), band(quiet.get(1), busy.get(1)),
+                List.copyOf(assumptions), null);
     }
 
     /**
@@ -128,7 +136,7 @@ public final class StartForecast {
         Map<String, List<Instant>> nexts = new LinkedHashMap<>();
         for (int draw = 0; draw < DRAWS; draw++) {
             Map<String, Instant[]> runs = run(snapshot, null, new SplittableRandom(seed * 31 + draw), new LinkedHashSet<>(),
-                    ticker, start + budgetNanos, false);
+                    ticker, start + budgetNanos, false, false);
             if (runs == null) {
                 return new Outlook(Map.of(), "the forecast took longer than " + budgetNanos / 1_000_000
                         + " ms to compute (a large cluster)");
@@ -153,7 +161,7 @@ public final class StartForecast {
      * passed.
      */
     private static Map<String, Instant[]> run(ForecastSnapshot snapshot, String target, SplittableRandom random,
-            Set<String> unknown, LongSupplier ticker, long deadline, boolean untilLast) {
+            Set<String> unknown, LongSupplier ticker, long deadline, boolean untilLast, boolean busy) {
         Instant now = snapshot.now();
         Cluster copy = new Cluster(snapshot.config(), snapshot.settings());
         Map<String, SimNode> nodes = new LinkedHashMap<>();
@@ -163,6 +171,7 @@ public final class StartForecast {
             }
         }
         Map<String, ForecastSnapshot.OperationState> byId = new LinkedHashMap<>();
+        Map<String, Long> drawnFor = new java.util.HashMap<>();
         for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
             byId.put(operation.id(), operation);
             copy.registry().restoreSubmitted(operation.id(), operation.spec(), operation.user(), operation.submitted(),
@@ -173,12 +182,16 @@ public final class StartForecast {
                         job.tree(), job.started(), job.startedByPreempting(), job.preemptorFairShare(), now);
                 SimNode node = nodes.get(job.nodeId());
                 if (node != null) {
-                    Instant ends = ends(snapshot, operation, job.task(), job.started(), now, random);
+                    Instant ends = ends(snapshot, operation, job.task(), job.started(), now, drawnFor, random);
                     node.adopt(new SimNode.RunningJob(job.jobId(), operation.id(), job.task(), job.index(),
                             operation.spec().tasks().get(job.task()).jobResources(), ends, Heartbeat.Outcome.COMPLETED));
                 }
             }
         }
+        snapshot.trees().forEach((tree, memory) -> {
+            copy.restoreIntegralState(tree, memory.integral());
+            copy.restoreBelowFairShare(tree, memory.belowFairShare());
+        });
         for (PoolPause pause : snapshot.pauses()) {
             try {
                 copy.pause(pause);
@@ -189,12 +202,10 @@ public final class StartForecast {
         for (SimNode node : nodes.values()) {
             copy.report(node.heartbeat(), now);
         }
-        java.util.function.Function<String, Duration> durationOf = id -> {
-            ForecastSnapshot.OperationState operation = byId.get(id);
-            TaskSpec task = operation == null ? null : operation.spec().tasks().values().iterator().next();
-            Durations.Source source = operation == null ? null
-                    : snapshot.durations().of(id, operation.user(), operation.pool(), task.name(), task.expectedDuration());
-            return source == null ? null : Duration.ofMillis(Durations.draw(source, random));
+        java.util.function.Function<Decision.JobStart, Duration> durationOf = start -> {
+            ForecastSnapshot.OperationState operation = byId.get(start.operationId());
+            Long millis = operation == null ? null : draw(snapshot, operation, start.task(), drawnFor, random);
+            return millis == null ? null : Duration.ofMillis(millis);
         };
         Map<String, Instant[]> starts = new LinkedHashMap<>();
         Set<String> waiting = new LinkedHashSet<>();
@@ -206,13 +217,26 @@ public final class StartForecast {
         }
         Instant t = now;
         Instant end = now.plus(HORIZON);
+        Arrivals.Stream coming = busy ? snapshot.arrivals().start(now, random) : null;
+        int arrived = 0;
         while (t.isBefore(end) && !waiting.isEmpty()) {
             if (ticker.getAsLong() - deadline > 0) {
                 return null;
             }
+            while (coming != null && coming.next() != null && !coming.next().isAfter(t)) {
+                Arrivals.Seen arrival = coming.take();
+                String id = "arrival-" + ++arrived;
+                try {
+                    copy.submit(id, arrival.spec(), arrival.user(), t);
+                    byId.put(id, new ForecastSnapshot.OperationState(id, arrival.spec(), arrival.user(), arrival.pool(), t,
+                            null, null, List.of()));
+                } catch (io.grove.core.operation.SubmitException refused) {
+                    // over a limit, as it would be
+                }
+            }
             update(copy, t);
             for (SimNode node : nodes.values()) {
-                for (Decision.JobStart started : node.beat(copy, t, durationOf).starts()) {
+                for (Decision.JobStart started : node.beatEach(copy, t, durationOf).starts()) {
                     if (waiting.contains(started.operationId())) {
                         starts.computeIfAbsent(started.operationId(), id -> new Instant[2])[0] =
                                 starts.containsKey(started.operationId()) && starts.get(started.operationId())[0] != null
@@ -250,6 +274,9 @@ public final class StartForecast {
                     jump = ends;
                 }
             }
+            if (coming != null && coming.next() != null && coming.next().isBefore(jump)) {
+                jump = coming.next();
+            }
             Instant step = t.plus(STEP);
             t = jump.isAfter(step) ? jump : step;
         }
@@ -263,18 +290,43 @@ public final class StartForecast {
     }
 
     /**
-     * When a running job ends in this draw: its start plus a duration drawn among those seen that
-     * are longer than it has run already, or soon when it ran longer than any.
+     * A job's duration in this draw ({@code null}: unknown). Drawn per job among the task's own
+     * finished jobs; otherwise once per task of an operation, kept in {@code drawnFor}, since one
+     * task's jobs are alike while operations differ.
      */
-    private static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
-            Instant started, Instant now, SplittableRandom random) {
-        Durations.Source source = snapshot.durations().of(operation.id(), operation.user(), operation.pool(), task,
-                operation.spec().tasks().get(task).expectedDuration());
+    private static Long draw(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
+            Map<String, Long> drawnFor, SplittableRandom random) {
+        Durations.Source source = source(snapshot, operation, task);
         if (source == null) {
             return null;
         }
-        // a job that has run this long lasts as long as the seen durations longer than that: drawn among them
+        return source.ownTask() ? Durations.draw(source, random)
+                : drawnFor.computeIfAbsent(operation.id() + "/" + task, key -> Durations.draw(source, random));
+    }
+
+    private static Durations.Source source(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation,
+            String task) {
+        TaskSpec spec = operation.spec().tasks().get(task);
+        return spec == null ? null
+                : snapshot.durations().of(operation.id(), operation.user(), operation.pool(), task, spec.expectedDuration());
+    }
+
+    /**
+     * When a running job ends in this draw: its start plus its drawn duration when that is longer
+     * than it has run already, else a duration drawn among those seen that are, or soon when it ran
+     * longer than any.
+     */
+    private static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
+            Instant started, Instant now, Map<String, Long> drawnFor, SplittableRandom random) {
+        Long drawn = draw(snapshot, operation, task, drawnFor, random);
+        if (drawn == null) {
+            return null;
+        }
         long elapsed = Duration.between(started, now).toMillis();
+        if (drawn > elapsed) {
+            return started.plusMillis(drawn);
+        }
+        Durations.Source source = source(snapshot, operation, task);
         long[] longer = java.util.Arrays.stream(source.millis()).filter(millis -> millis > elapsed).toArray();
         if (longer.length == 0) {
             return now.plus(STEP);
@@ -283,10 +335,29 @@ public final class StartForecast {
     }
 
     private static Band band(List<Instant> times) {
+        return band(times, List.of());
+    }
+
+    /**
+     * The band of {@code quiet} draws (no new submissions): 10th percentile, median, 90th; its late
+     * edge moved to the 90th percentile of the {@code busy} draws (submissions going on) when later.
+     */
+    private static Band band(List<Instant> quiet, List<Instant> busy) {
+        List<Instant> sorted = sorted(quiet);
+        int n = sorted.size();
+        Instant latest = sorted.get(Math.min(n - 1, n * 9 / 10));
+        if (!busy.isEmpty()) {
+            List<Instant> late = sorted(busy);
+            Instant busyLatest = late.get(Math.min(late.size() - 1, late.size() * 9 / 10));
+            latest = latest == null || busyLatest == null ? null : busyLatest.isAfter(latest) ? busyLatest : latest;
+        }
+        return new Band(sorted.get(n / 10), sorted.get(n / 2), latest);
+    }
+
+    private static List<Instant> sorted(List<Instant> times) {
         List<Instant> sorted = new ArrayList<>(times);
         sorted.sort((a, b) -> a == null ? (b == null ? 0 : 1) : b == null ? -1 : a.compareTo(b));
-        int n = sorted.size();
-        return new Band(sorted.get(n / 10), sorted.get(n / 2), sorted.get(Math.min(n - 1, n * 9 / 10)));
+        return sorted;
     }
 
     static String human(Duration duration) {

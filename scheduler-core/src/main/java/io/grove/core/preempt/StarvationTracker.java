@@ -43,7 +43,6 @@ public final class StarvationTracker {
         }
     }
 
-    /** Whether an element was below its fair share at the last update, since when, and its timeout; else {@code null}. */
     /** The earliest time after {@code now} at which an element below its fair share starves, or {@code null}. */
     public Instant nextStarvation(Instant now) {
         Instant next = null;
@@ -56,8 +55,20 @@ public final class StarvationTracker {
         return next;
     }
 
+    /** Whether an element was below its fair share at the last update, since when, and its timeout; else {@code null}. */
     public Below below(String id) {
         return belowSince.get(id);
+    }
+
+    /** Every element below its fair share at the last update (a copy, for a forecast to start from). */
+    public Map<String, Below> belowAll() {
+        return Map.copyOf(belowSince);
+    }
+
+    /** Starts from what another tracker remembered (a forecast's copy of the live state). */
+    public void restore(Map<String, Below> below) {
+        belowSince.clear();
+        belowSince.putAll(below);
     }
 
     /**

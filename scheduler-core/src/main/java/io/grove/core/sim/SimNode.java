@@ -90,12 +90,18 @@ public final class SimNode {
      * applies, the node carries the decision out (its jobs run for {@code durationOf}, and none fails).
      */
     public Decision beat(io.grove.core.cluster.Cluster cluster, Instant now, Function<String, Duration> durationOf) {
+        return beatEach(cluster, now, start -> durationOf.apply(start.operationId()));
+    }
+
+    /** {@link #beat}, with a duration for each job started ({@code null} = forever). */
+    public Decision beatEach(io.grove.core.cluster.Cluster cluster, Instant now,
+            Function<Decision.JobStart, Duration> durationOf) {
         advance(now);
         Heartbeat heartbeat = heartbeat();
         cluster.report(heartbeat, now);
         Decision decision = cluster.decide(heartbeat, now);
         cluster.apply(decision, now);
-        apply(decision, now, durationOf, operation -> false);
+        carryOut(decision, now, durationOf, operation -> false);
         return decision;
     }
 
@@ -155,6 +161,11 @@ public final class SimNode {
      */
     public void apply(Decision decision, Instant now, Function<String, Duration> durationOf,
             Predicate<String> failing) {
+        carryOut(decision, now, start -> durationOf.apply(start.operationId()), failing);
+    }
+
+    private void carryOut(Decision decision, Instant now, Function<Decision.JobStart, Duration> durationOf,
+            Predicate<String> failing) {
         for (Decision.JobAbort abort : decision.aborts()) {
             kill(abort.jobId(), "aborted: " + abort.reason());
         }
@@ -175,7 +186,7 @@ public final class SimNode {
             }
         }
         for (Decision.JobStart start : decision.starts()) {
-            Duration duration = durationOf.apply(start.operationId());
+            Duration duration = durationOf.apply(start);
             running.put(start.jobId(), new RunningJob(start.jobId(), start.operationId(), start.task(), start.index(),
                     start.resources(), duration == null ? null : now.plus(duration),
                     failing.test(start.operationId()) ? Heartbeat.Outcome.FAILED : Heartbeat.Outcome.COMPLETED));

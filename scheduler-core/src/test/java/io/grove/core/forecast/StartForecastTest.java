@@ -65,6 +65,34 @@ class StartForecastTest {
     }
 
     @Test
+    void submissionsGoingOnAsInTheLastHourMoveOnlyTheLateEdge() {
+        // a fair-share pool: a new operation is served alongside the waiting one
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("shared")).node("n1", node(4, 64));
+        OperationSpec one = OperationSpec.builder().pool("shared").jobs(1, job(1, 1)).build();
+        for (int i = 0; i < 30; i++) {
+            h.submit("past-" + i, one);
+            h.jobsOf("past-" + i, Duration.ofSeconds(60));
+            h.rounds(100, SECOND);
+        }
+        OperationSpec spec = OperationSpec.builder().pool("shared").jobs(4, job(1, 1)).build();
+        h.submit("a", spec);
+        h.jobsOf("a", Duration.ofSeconds(60));
+        h.rounds(1, SECOND);
+        h.submit("b", OperationSpec.builder().pool("shared").jobs(8, job(1, 1)).build());
+        h.rounds(1, SECOND);
+
+        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
+                System::nanoTime);
+        assertNull(b.unknown(), b.toString());
+        assertEquals(b.lastStart().earliest(), b.lastStart().likely(), "every job runs 60 s: no spread without submissions");
+        assertTrue(b.lastStart().latest().isAfter(b.lastStart().likely()),
+                "about one submission in two minutes takes a place before its last job: " + b.lastStart());
+        // the 30 before, a and b
+        assertTrue(b.assumptions().stream().anyMatch(a -> a.endsWith("go on as in the last hour (32)")),
+                b.assumptions().toString());
+    }
+
+    @Test
     void oneRunForecastsEveryWaitingOperationAtOnce() {
         ClusterHarness h = withHistory();
         h.submit("a", ops(4));
