@@ -30,8 +30,8 @@ import java.util.SplittableRandom;
  * really starts, the prediction is scored: the absolute error relative to how far ahead it was,
  * and whether it fell inside the band. Workloads: {@code steady} (operations arrive at random,
  * offering 95% of the cluster's cpu), {@code overload} (nearly four times that: pools reach their
- * operation limits and submissions are refused), {@code bursts} (half-hour bursts at about eight
- * times the cluster, then a trickle), {@code preemption} (as overload, and a pool of weight 4 takes
+ * operation limits and submissions are refused), {@code bursts} (half-hour bursts at about fifteen
+ * times the cluster every two hours, then a trickle), {@code preemption} (as overload, and a pool of weight 4 takes
  * half the arrivals after two hours, starving the others).
  *
  * <pre>

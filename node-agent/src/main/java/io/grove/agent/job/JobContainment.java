@@ -24,6 +24,12 @@ public final class JobContainment {
     private final NodeGpus gpus;
     /** The containers of image jobs that run. */
     private final Map<String, JobLaunch.Container> containers = new java.util.HashMap<>();
+    /**
+     * Uids of their own that this agent emptied at their last job's end (every process of theirs
+     * killed) and gave to no job since: nothing can run as them, so a job given one starts without
+     * another kill (a fork and two execs on the start's path).
+     */
+    private final java.util.Set<Integer> emptied = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups,
             JobPolicy policy, NodeGpus gpus) {
@@ -59,7 +65,7 @@ public final class JobContainment {
     public JobRunner.Handle start(JobSpec spec, Image image) throws IOException {
         try {
             JobUsers.User user = users.assign(spec.jobId());
-            if (user != null && users.exclusive()) {
+            if (user != null && users.exclusive() && !emptied.remove(user.uid())) {
                 // whatever a crashed run may have left with this uid goes before the uid is reused
                 runner.killUser(user);
             }
@@ -122,6 +128,7 @@ public final class JobContainment {
         JobUsers.User user = users.of(jobId);
         if (user != null && users.exclusive()) {
             runner.killUser(user);
+            emptied.add(user.uid());
         } else {
             // a shared user is given back now; a uid of its own only once the job's files are gone
             users.release(jobId);

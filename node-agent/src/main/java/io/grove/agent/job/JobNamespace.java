@@ -23,14 +23,18 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes) {
     /**
      * The script run as root inside the new namespace, before the job's privileges are dropped:
      * {@code $1} the sandbox, {@code $2} the directory to keep, {@code $3} the size of
-     * {@code /dev/shm}, {@code $4} the mount program, then the command that drops privileges.
+     * {@code /dev/shm}, {@code $4} the mount program, {@code $5} how many cgroups to join and their
+     * {@code cgroup.procs} files, then the command that drops privileges. The cgroups are joined
+     * first (one shell less than joining before {@code unshare}), so that the mounts and everything
+     * after them count against the job.
      * Sources are bound through open descriptors, without canonicalizing, so that covering
      * {@code /tmp} never hides a sandbox that lies under it (tests, {@code grove local}): the
      * directory holding it is bound again at its own path.
      */
     static final String SCRIPT = String.join("\n",
             "set -e",
-            "sandbox=$1; keep=$2; shm=$3; mount=$4; shift 4",
+            "sandbox=$1; keep=$2; shm=$3; mount=$4; joins=$5; shift 5",
+            "while [ \"$joins\" -gt 0 ]; do echo $$ > \"$1\" || exit 125; shift; joins=$((joins - 1)); done",
             "exec 8<\"$keep\" 9<\"$sandbox/tmp\"",
             "\"$mount\" -t tmpfs -o size=$shm,mode=1777,nosuid,nodev grove-shm /dev/shm",
             "for dir in " + String.join(" ", PRIVATE) + "; do",
@@ -62,7 +66,8 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes) {
         }
         try {
             java.nio.file.Files.createDirectories(scratch.resolve("tmp"));
-            List<String> command = new java.util.ArrayList<>(new JobNamespace(scratch, scratch, 1 << 20).command(programs));
+            List<String> command = new java.util.ArrayList<>(new JobNamespace(scratch, scratch, 1 << 20).command(programs,
+                    List.of()));
             command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", "true"));
             Process process = programs.builder(command).redirectErrorStream(true).start();
             String said = new String(process.getInputStream().readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
@@ -85,10 +90,16 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes) {
         }
     }
 
-    /** The command that makes the namespace and runs {@code then} in it (as root still). */
-    List<String> command(SystemPrograms programs) {
-        return List.of(programs.unshare().toString(), "--mount", "--propagation", "private", "--",
-                programs.bash().toString(), "--noprofile", "--norc", "-c", SCRIPT, "grove-namespace",
-                sandbox.toString(), keep.toString(), Long.toString(shmBytes), programs.mount().toString());
+    /**
+     * The command that makes the namespace, joins the {@code cgroup.procs} files {@code join} and
+     * runs what follows it in the namespace (as root still).
+     */
+    List<String> command(SystemPrograms programs, List<Path> join) {
+        List<String> command = new java.util.ArrayList<>(List.of(programs.unshare().toString(), "--mount",
+                "--propagation", "private", "--", programs.bash().toString(), "--noprofile", "--norc", "-c", SCRIPT,
+                "grove-namespace", sandbox.toString(), keep.toString(), Long.toString(shmBytes),
+                programs.mount().toString(), Integer.toString(join.size())));
+        join.forEach(path -> command.add(path.toString()));
+        return command;
     }
 }

@@ -16,9 +16,13 @@ import java.util.concurrent.CompletableFuture;
  * process it started, even those re-parented after their parent exited:
  * <pre>
  * [/usr/bin/bash -c 'echo $$ &gt; CGROUP/cgroup.procs; exec "$@"'] \    with cgroups: join them first
- *   [/usr/bin/unshare --mount ... bash -c NAMESPACE_SCRIPT] \         as root: private /tmp, /dev/shm, /proc
  *   /usr/bin/setsid [/usr/bin/setpriv --reuid=U --regid=G --clear-groups --no-new-privs --] \
  *   /usr/bin/bash --noprofile --norc LAUNCH_SCRIPT                      as the job's user from here on
+ * </pre>
+ * or, with a private {@code /tmp} (a root agent), the namespace's script joins the cgroups:
+ * <pre>
+ * /usr/bin/unshare --mount ... bash -c NAMESPACE_SCRIPT \              as root: cgroups, /tmp, /dev/shm, /proc
+ *   /usr/bin/setsid /usr/bin/setpriv ... -- /usr/bin/bash --noprofile --norc LAUNCH_SCRIPT
  * </pre>
  * A job in a container image runs instead as
  * {@code [join cgroups] /usr/bin/setsid /usr/bin/crun --root STATE --cgroup-manager=disabled run --bundle B ID}:
@@ -51,7 +55,7 @@ public final class ProcessJobRunner implements JobRunner {
             writeScript(launch);
         }
         List<String> command = new ArrayList<>();
-        if (!launch.cgroupProcs().isEmpty()) {
+        if (!launch.cgroupProcs().isEmpty() && (launch.namespace() == null || launch.container() != null)) {
             StringBuilder join = new StringBuilder();
             for (int i = 0; i < launch.cgroupProcs().size(); i++) {
                 join.append("echo $$ > \"$").append(i == 0 ? "0" : "{" + i + "}").append("\" || exit 125; ");
@@ -72,7 +76,7 @@ public final class ProcessJobRunner implements JobRunner {
             if (programs.unshare() == null || programs.mount() == null) {
                 throw new IOException("unshare and mount are needed to give a job its own /tmp");
             }
-            command.addAll(launch.namespace().command(programs));
+            command.addAll(launch.namespace().command(programs, launch.cgroupProcs()));
         }
         command.add(programs.setsid().toString());
         if (user != null) {
