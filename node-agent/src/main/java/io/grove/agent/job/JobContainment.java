@@ -81,7 +81,7 @@ public final class JobContainment {
             }
             JobNamespace namespace = user != null && policy.privateDirs()
                     ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
-                            policy.memoryOf(spec)) : null;
+                            policy.memoryOf(spec), dir.resolve("mounts")) : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                     dir.resolve("stderr"), env, user, cgroup, namespace));
         } catch (IOException | RuntimeException e) {

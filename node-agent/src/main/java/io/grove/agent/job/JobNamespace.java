@@ -14,38 +14,81 @@ import java.util.List;
  * @param keep the directory that holds the sandbox and the launch script: bound again at its own
  *     path when it lies under a directory made private
  * @param shmBytes the size of its {@code /dev/shm}
+ * @param mounts where the agent writes the namespace's mount table (root's, in a directory no job
+ *     may write to): every mount is made by one run of {@code mount -a} over it
  */
-public record JobNamespace(Path sandbox, Path keep, long shmBytes) {
+public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts) {
 
     /** The directories made private, when the node has them; {@code /tmp} last, as the others are reached through it. */
     static final List<String> PRIVATE = List.of("/var/tmp", "/run/lock", "/tmp");
 
     /**
      * The script run as root inside the new namespace, before the job's privileges are dropped:
-     * {@code $1} the sandbox, {@code $2} the directory to keep, {@code $3} the size of
-     * {@code /dev/shm}, {@code $4} the mount program, {@code $5} how many cgroups to join and their
+     * {@code $1} the sandbox, {@code $2} the directory to keep, {@code $3} the mount table,
+     * {@code $4} the mount program, {@code $5} how many cgroups to join and their
      * {@code cgroup.procs} files, then the command that drops privileges. The cgroups are joined
      * first (one shell less than joining before {@code unshare}), so that the mounts and everything
-     * after them count against the job.
-     * Sources are bound through open descriptors, without canonicalizing, so that covering
-     * {@code /tmp} never hides a sandbox that lies under it (tests, {@code grove local}): the
-     * directory holding it is bound again at its own path.
+     * after them count against the job. Bind sources are open descriptors, named in the table as
+     * {@code /proc/self/fd/N} and not canonicalized, so that covering {@code /tmp} never hides a
+     * sandbox that lies under it (tests, {@code grove local}): the directory holding it is bound
+     * again at its own path. One {@code mount -a} makes them all, in the table's order.
      */
     static final String SCRIPT = String.join("\n",
             "set -e",
-            "sandbox=$1; keep=$2; shm=$3; mount=$4; joins=$5; shift 5",
+            "sandbox=$1; keep=$2; table=$3; mount=$4; joins=$5; shift 5",
             "while [ \"$joins\" -gt 0 ]; do echo $$ > \"$1\" || exit 125; shift; joins=$((joins - 1)); done",
             "exec 8<\"$keep\" 9<\"$sandbox/tmp\"",
-            "\"$mount\" -t tmpfs -o size=$shm,mode=1777,nosuid,nodev grove-shm /dev/shm",
-            "for dir in " + String.join(" ", PRIVATE) + "; do",
-            "  if [ -d \"$dir\" ]; then \"$mount\" --no-canonicalize --bind /proc/self/fd/9 \"$dir\"; fi",
-            "done",
-            "case \"$keep/\" in " + String.join("|", PRIVATE.stream().map(d -> d + "/*").toList()) + ")",
-            "  mkdir -p \"$keep\"; \"$mount\" --no-canonicalize --bind /proc/self/fd/8 \"$keep\";;",
-            "esac",
-            "\"$mount\" -t proc -o hidepid=invisible,nosuid,nodev,noexec grove-proc /proc",
+            "\"$mount\" --no-canonicalize --all --fstab \"$table\"",
             "exec 8<&- 9<&-",
             "exec \"$@\"");
+
+    /**
+     * The namespace's mount table, in {@code fstab} form: {@code /dev/shm}, the private directories
+     * the node has ({@code /tmp} last), the kept directory again when it lies under one of them
+     * (made there first), {@code /proc}.
+     */
+    String table() {
+        StringBuilder table = new StringBuilder();
+        line(table, "grove-shm", "/dev/shm", "tmpfs", "size=" + shmBytes + ",mode=1777,nosuid,nodev");
+        for (String dir : PRIVATE) {
+            if (java.nio.file.Files.isDirectory(Path.of(dir))) {
+                line(table, "/proc/self/fd/9", dir, "none", "bind");
+            }
+        }
+        if (PRIVATE.stream().anyMatch(dir -> keep.startsWith(dir))) {
+            line(table, "/proc/self/fd/8", keep.toString(), "none", "bind,X-mount.mkdir=0711");
+        }
+        line(table, "grove-proc", "/proc", "proc", "hidepid=invisible,nosuid,nodev,noexec");
+        return table.toString();
+    }
+
+    private static void line(StringBuilder table, String source, String target, String type, String options) {
+        table.append(escape(source)).append(' ').append(escape(target)).append(' ').append(type).append(' ')
+                .append(options).append(" 0 0\n");
+    }
+
+    /** A field of a mount table: white space and backslashes as octal escapes, as {@code fstab(5)} reads them. */
+    static String escape(String field) {
+        StringBuilder out = new StringBuilder();
+        for (char c : field.toCharArray()) {
+            switch (c) {
+                case ' ' -> out.append("\\040");
+                case '\t' -> out.append("\\011");
+                case '\n' -> out.append("\\012");
+                case '\\' -> out.append("\\134");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** Writes the mount table (the agent's, 0600), replacing one a crashed start may have left. */
+    void writeTable() throws java.io.IOException {
+        java.nio.file.Files.deleteIfExists(mounts);
+        java.nio.file.Files.createFile(mounts, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        java.nio.file.Files.writeString(mounts, table());
+    }
 
     public JobNamespace {
         if (!sandbox.startsWith(keep)) {
@@ -66,8 +109,9 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes) {
         }
         try {
             java.nio.file.Files.createDirectories(scratch.resolve("tmp"));
-            List<String> command = new java.util.ArrayList<>(new JobNamespace(scratch, scratch, 1 << 20).command(programs,
-                    List.of()));
+            JobNamespace namespace = new JobNamespace(scratch, scratch, 1 << 20, scratch.resolve("mounts"));
+            namespace.writeTable();
+            List<String> command = new java.util.ArrayList<>(namespace.command(programs, List.of()));
             command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", "true"));
             Process process = programs.builder(command).redirectErrorStream(true).start();
             String said = new String(process.getInputStream().readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
@@ -97,7 +141,7 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes) {
     List<String> command(SystemPrograms programs, List<Path> join) {
         List<String> command = new java.util.ArrayList<>(List.of(programs.unshare().toString(), "--mount",
                 "--propagation", "private", "--", programs.bash().toString(), "--noprofile", "--norc", "-c", SCRIPT,
-                "grove-namespace", sandbox.toString(), keep.toString(), Long.toString(shmBytes),
+                "grove-namespace", sandbox.toString(), keep.toString(), mounts.toString(),
                 programs.mount().toString(), Integer.toString(join.size())));
         join.forEach(path -> command.add(path.toString()));
         return command;

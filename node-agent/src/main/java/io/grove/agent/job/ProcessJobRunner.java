@@ -76,6 +76,7 @@ public final class ProcessJobRunner implements JobRunner {
             if (programs.unshare() == null || programs.mount() == null) {
                 throw new IOException("unshare and mount are needed to give a job its own /tmp");
             }
+            launch.namespace().writeTable();
             command.addAll(launch.namespace().command(programs, launch.cgroupProcs()));
         }
         command.add(programs.setsid().toString());
