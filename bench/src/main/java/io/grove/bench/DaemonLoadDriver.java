@@ -36,11 +36,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * HTTP ports of a running {@code grove scheduler} it drives that one (each process then has its
  * own file-descriptor limit: 10,000 nodes need 10,000 sockets on each side). It submits 60
  * operations of a million 1-cpu jobs over three pools ({@code -Dgrove.load.operations=N} for more;
- * the tree's running-operation limits must allow them).
+ * the tree's running-operation limits must allow them). Nodes speak protocol version 3 (the
+ * scheduler may ask them to heartbeat now, and they do), or 2 with {@code -Dgrove.load.protocol=2}.
+ * With {@code -Dgrove.load.submits=N} the cluster is idle instead: N operations of one job are
+ * submitted one after another, and the time from each submission to a node being told to start
+ * its job is reported.
  *
  * <pre>java -Xmx2g -cp bench/target/benchmarks.jar io.grove.bench.DaemonLoadDriver [nodes] [seconds] [period-ms] [node-port http-port]</pre>
  */
 public final class DaemonLoadDriver {
+
+    /** The protocol version the simulated nodes speak. */
+    static final int PROTOCOL = Integer.getInteger("grove.load.protocol", 3);
+
+    /** Single-job submissions on an idle cluster, timed to their start (0: the usual load instead). */
+    static final int SUBMITS = Integer.getInteger("grove.load.submits", 0);
+
+    /** When a node was told to start an operation's first job (nanoTime), by operation id, on the idle cluster. */
+    static final Map<String, Long> STARTED = new java.util.concurrent.ConcurrentHashMap<>();
 
     private DaemonLoadDriver() {
     }
@@ -51,8 +64,10 @@ public final class DaemonLoadDriver {
         long periodMs = args.length > 2 ? Long.parseLong(args[2]) : 1000;
         if (args.length >= 5) {
             int nodePort = Integer.parseInt(args[3]);
-            submit(Integer.parseInt(args[4]));
-            run(nodePort, nodes, seconds, periodMs);
+            if (SUBMITS == 0) {
+                submit(Integer.parseInt(args[4]));
+            }
+            run(nodePort, Integer.parseInt(args[4]), nodes, seconds, periodMs);
             return;
         }
         Path dir = Files.createTempDirectory("grove-load");
@@ -72,8 +87,10 @@ public final class DaemonLoadDriver {
                 // every simulated node connects from loopback
                 .withNodeConnectionsPerAddress(NodeEndpoint.MAX_CONNECTIONS);
         try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM)) {
-            submit(daemon.httpPort());
-            run(daemon.nodePort(), nodes, seconds, periodMs);
+            if (SUBMITS == 0) {
+                submit(daemon.httpPort());
+            }
+            run(daemon.nodePort(), daemon.httpPort(), nodes, seconds, periodMs);
             System.gc();
             Runtime rt = Runtime.getRuntime();
             System.out.printf("heap after GC (daemon and driver together): %d MiB%n", (rt.totalMemory() - rt.freeMemory()) >> 20);
@@ -96,12 +113,13 @@ public final class DaemonLoadDriver {
         }
     }
 
-    private static void run(int port, int nodes, int seconds, long periodMs) throws Exception {
+    private static void run(int port, int httpPort, int nodes, int seconds, long periodMs) throws Exception {
         EventLoopGroup group = Transport.group(2); // epoll, or NIO with -Dgrove.nio=true
         List<SimNode> all = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             SimNode node = new SimNode("load-" + i, RawNode.connect(group, "127.0.0.1", port));
-            RawNode.Reply welcome = node.client.send(RawNode.handshake(node.id, SimNode.LIMITS)).get(30, TimeUnit.SECONDS);
+            RawNode.Reply welcome = node.client.send(RawNode.handshake(node.id, SimNode.LIMITS, PROTOCOL))
+                    .get(30, TimeUnit.SECONDS);
             if (!welcome.ok()) {
                 throw new IllegalStateException("handshake refused: " + welcome.text());
             }
@@ -113,10 +131,11 @@ public final class DaemonLoadDriver {
         Stats stats = new Stats();
         for (SimNode node : all) {
             long delay = ThreadLocalRandom.current().nextLong(periodMs);
-            group.schedule(() -> node.beat(group, periodMs, warmup, end, stats), delay, TimeUnit.MILLISECONDS);
+            node.start(group, periodMs, warmup, end, stats, delay);
         }
+        long[] toStart = SUBMITS > 0 ? timedSubmissions(httpPort, warmup) : null;
         long waitMs = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()) + 5_000;
-        Thread.sleep(waitMs);
+        Thread.sleep(Math.max(0, waitMs));
         long cpu = ownCpuNanos() - cpuBefore;
         long[] rtts = stats.rtts();
         Arrays.sort(rtts);
@@ -135,10 +154,49 @@ public final class DaemonLoadDriver {
         }
         System.out.printf("driver CPU while heartbeating: %.1f s of %.0f s (%.2f cores)%n", cpu / 1e9,
                 (double) seconds, cpu / 1e9 / seconds);
+        System.out.printf("protocol version %d: %d heartbeats asked for by the scheduler%n", PROTOCOL, stats.pushed.get());
+        if (toStart != null) {
+            System.out.printf("submission to a node told to start the job, %d of %d: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, "
+                    + "max %.1f ms%n", toStart.length, SUBMITS, pct(toStart, 0.5), pct(toStart, 0.9), pct(toStart, 0.99),
+                    toStart.length == 0 ? 0 : toStart[toStart.length - 1] / 1e6);
+        }
         for (SimNode node : all) {
             node.client.close();
         }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /**
+     * On the idle cluster, after the warm-up: operations of one 1-cpu job submitted one at a time,
+     * each once the one before has started (or after 30 s).
+     */
+    private static long[] timedSubmissions(int httpPort, long warmup) throws Exception {
+        List<Long> toStart = new ArrayList<>();
+        Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(warmup - System.nanoTime())));
+        HttpClient http = HttpClient.newHttpClient();
+        for (int i = 0; i < SUBMITS; i++) {
+            long sent = System.nanoTime();
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort
+                    + "/api/v1/operations")).header("X-Grove-User", "load").POST(HttpRequest.BodyPublishers.ofString(
+                    "pool: " + List.of("batch", "prod", "adhoc").get(i % 3)
+                            + "\ntasks: {main: {job_count: 1, command: 'true', cpu: 1, memory: 1Gi}}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 201) {
+                throw new IllegalStateException("submit refused: " + response.body());
+            }
+            String id = response.body().replaceAll("(?s)^.*?\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!STARTED.containsKey(id) && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+            }
+            Long started = STARTED.get(id);
+            if (started != null) {
+                toStart.add(started - sent);
+            }
+            // the next submission a moment later, at no fixed phase of the nodes' periods
+            Thread.sleep(20 + ThreadLocalRandom.current().nextInt(80));
+        }
+        return toStart.stream().mapToLong(Long::longValue).sorted().toArray();
     }
 
     private static long ownCpuNanos() {
@@ -160,6 +218,7 @@ public final class DaemonLoadDriver {
         private final Map<Long, Integer> slowPerSecond = new HashMap<>();
         final AtomicLong missed = new AtomicLong();
         final AtomicLong started = new AtomicLong();
+        final AtomicLong pushed = new AtomicLong();
 
         synchronized void add(long nanos) {
             if (size == values.length) {
@@ -203,56 +262,111 @@ public final class DaemonLoadDriver {
         List<String[]> started = new ArrayList<>();
         boolean fullNext;
 
+        /** Whether a heartbeat is out, whether the scheduler asked for another meanwhile, and the next one planned. */
+        private boolean inFlight;
+        private boolean again;
+        private java.util.concurrent.ScheduledFuture<?> planned;
+        private EventLoopGroup group;
+        private long periodMs;
+        private long warmup;
+        private long end;
+        private Stats stats;
+
         SimNode(String id, RawNode client) {
             this.id = id;
             this.client = client;
         }
 
-        void beat(EventLoopGroup group, long periodMs, long warmup, long end, Stats stats) {
+        /** Starts heartbeating after {@code delayMs}; a {@code heartbeat_now} brings the next one forward. */
+        void start(EventLoopGroup group, long periodMs, long warmup, long end, Stats stats, long delayMs) {
+            this.group = group;
+            this.periodMs = periodMs;
+            this.warmup = warmup;
+            this.end = end;
+            this.stats = stats;
+            client.onPush = this::pushed;
+            plan(delayMs);
+        }
+
+        private synchronized void plan(long delayMs) {
+            planned = group.schedule(this::beat, delayMs, TimeUnit.MILLISECONDS);
+        }
+
+        /** The scheduler asked for a heartbeat now: at once, or right after the one out. */
+        private void pushed() {
+            stats.pushed.incrementAndGet();
+            synchronized (this) {
+                if (inFlight) {
+                    again = true;
+                    return;
+                }
+                if (planned != null) {
+                    planned.cancel(false);
+                }
+            }
+            beat();
+        }
+
+        void beat() {
             long now = System.nanoTime();
             if (now > end) {
                 return;
             }
             List<String> finished = new ArrayList<>(1);
-            if (!running.isEmpty()) {
-                String done = running.keySet().iterator().next();
-                running.remove(done);
-                finished.add(done);
-            }
             String heartbeat;
-            if (fullNext) {
-                List<String[]> jobs = new ArrayList<>(running.size());
-                running.forEach((job, operation) -> jobs.add(new String[] {job, operation}));
-                heartbeat = RawNode.heartbeat(id, LIMITS, true, jobs, finished);
-                fullNext = false;
-            } else {
-                heartbeat = RawNode.heartbeat(id, LIMITS, false, started, finished);
+            synchronized (this) {
+                if (inFlight) {
+                    return;
+                }
+                inFlight = true;
+                if (!running.isEmpty()) {
+                    String done = running.keySet().iterator().next();
+                    running.remove(done);
+                    finished.add(done);
+                }
+                if (fullNext) {
+                    List<String[]> jobs = new ArrayList<>(running.size());
+                    running.forEach((job, operation) -> jobs.add(new String[] {job, operation}));
+                    heartbeat = RawNode.heartbeat(id, LIMITS, true, jobs, finished);
+                    fullNext = false;
+                } else {
+                    heartbeat = RawNode.heartbeat(id, LIMITS, false, started, finished);
+                }
+                started = new ArrayList<>();
             }
-            started = new ArrayList<>();
             client.send(heartbeat).orTimeout(60, TimeUnit.SECONDS).whenComplete((reply, error) -> {
                 long rtt = System.nanoTime() - now;
-                if (error != null || !reply.ok()) {
-                    fullNext = true;
-                    if (now > warmup) {
-                        stats.missed.incrementAndGet();
-                    }
-                } else {
-                    fullNext |= reply.resync();
-                    if (now > warmup) {
-                        stats.add(rtt);
-                        if (rtt > TimeUnit.MILLISECONDS.toNanos(periodMs)) {
+                boolean soon;
+                synchronized (this) {
+                    if (error != null || !reply.ok()) {
+                        fullNext = true;
+                        if (now > warmup) {
                             stats.missed.incrementAndGet();
                         }
+                    } else {
+                        fullNext |= reply.resync();
+                        if (now > warmup) {
+                            stats.add(rtt);
+                            if (rtt > TimeUnit.MILLISECONDS.toNanos(periodMs)) {
+                                stats.missed.incrementAndGet();
+                            }
+                        }
+                        for (String[] start : reply.started()) {
+                            running.put(start[0], start[1]);
+                            started.add(start);
+                            stats.started.incrementAndGet();
+                            if (SUBMITS > 0) {
+                                STARTED.putIfAbsent(start[1], System.nanoTime());
+                            }
+                        }
+                        reply.dropped().forEach(running::remove);
                     }
-                    for (String[] start : reply.started()) {
-                        running.put(start[0], start[1]);
-                        started.add(start);
-                        stats.started.incrementAndGet();
-                    }
-                    reply.dropped().forEach(running::remove);
+                    inFlight = false;
+                    soon = again;
+                    again = false;
                 }
-                long next = Math.max(0, periodMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - now));
-                group.schedule(() -> beat(group, periodMs, warmup, end, stats), next, TimeUnit.MILLISECONDS);
+                long next = soon ? 0 : Math.max(0, periodMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - now));
+                plan(next);
             });
         }
     }

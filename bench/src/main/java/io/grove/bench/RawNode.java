@@ -30,6 +30,8 @@ final class RawNode {
 
     private final Channel channel;
     private volatile CompletableFuture<Reply> pending;
+    /** What the node does when the scheduler asks it to heartbeat now (protocol version 3). */
+    volatile Runnable onPush = () -> { };
 
     private RawNode(Channel channel) {
         this.channel = channel;
@@ -46,6 +48,10 @@ final class RawNode {
                         ch.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
                             @Override
                             protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+                                if (isPush(frame)) {
+                                    node[0].onPush.run();
+                                    return;
+                                }
                                 CompletableFuture<Reply> waiting = node[0].pending;
                                 if (waiting != null) {
                                     waiting.complete(parse(frame.toString(StandardCharsets.UTF_8)));
@@ -79,9 +85,25 @@ final class RawNode {
         channel.close();
     }
 
-    static String handshake(String nodeId, String limits) {
-        return "{\"type\":\"handshake\",\"protocol_version\":2,\"node_id\":\"" + nodeId + "\",\"resource_limits\":" + limits
-                + "}";
+    private static final byte[] PUSH = "{\"type\":\"heartbeat_now\"".getBytes(StandardCharsets.UTF_8);
+
+    /** Whether a frame is the scheduler's unasked {@code heartbeat_now}, not a reply. */
+    private static boolean isPush(ByteBuf frame) {
+        if (frame.readableBytes() < PUSH.length || frame.readableBytes() > 64) {
+            return false;
+        }
+        for (int i = 0; i < PUSH.length; i++) {
+            if (frame.getByte(frame.readerIndex() + i) != PUSH[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A handshake of protocol {@code version} (2: deltas; 3: deltas, and the scheduler may ask for a heartbeat now). */
+    static String handshake(String nodeId, String limits, int version) {
+        return "{\"type\":\"handshake\",\"protocol_version\":" + version + ",\"node_id\":\"" + nodeId
+                + "\",\"resource_limits\":" + limits + "}";
     }
 
     /** A heartbeat: the full list ({@code full}) or a delta of {@code jobs}, and the jobs that completed. */

@@ -391,20 +391,23 @@ public final class Cluster {
     /**
      * The nodes whose heartbeat now could start a job of work that the last publication brought
      * (operations schedulable now that were not before, in their trees): online, able to start
-     * jobs, with room for some job of the tree, not heard from within {@code quiet}; at most
-     * {@code limit}. Empty when no new work arrived — nothing is asked twice for the same work.
+     * jobs, with room for some job of the tree, not heard from within {@code quiet}; as many as the
+     * new operations have jobs waiting, at most {@code limit}. Empty when no new work arrived —
+     * nothing is asked twice for the same work.
      */
     public List<String> nodesForNewWork(Instant now, java.time.Duration quiet, int limit) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, TreeState> entry : trees.entrySet()) {
             TreeState state = entry.getValue();
-            if (!state.newWork || state.index == null) {
+            if (state.newWork == 0 || state.index == null) {
                 continue;
             }
-            state.newWork = false;
+            // as many nodes as the new work has jobs waiting, up to the limit
+            int wanted = out.size() + Math.min(state.newWork, limit - out.size());
+            state.newWork = 0;
             for (Node node : nodes.values()) {
-                if (out.size() >= limit) {
-                    return out;
+                if (out.size() >= wanted) {
+                    break;
                 }
                 if (entry.getKey().equals(node.tree()) && node.state() == Node.State.ONLINE
                         && node.condition().schedulable()
@@ -448,7 +451,12 @@ public final class Cluster {
         java.util.Set<String> before = tree.index == null ? java.util.Set.of() : tree.index.schedulableOperations();
         tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
                 prepared.operations(), starving, tree.pauses);
-        tree.newWork |= !before.containsAll(tree.index.schedulableOperations());
+        for (String id : tree.index.schedulableOperations()) {
+            Operation operation = before.contains(id) ? null : registry.operation(id);
+            if (operation != null) {
+                tree.newWork = (int) Math.min(Integer.MAX_VALUE, (long) tree.newWork + operation.pendingJobCount());
+            }
+        }
         return computed.result();
     }
 

@@ -26,8 +26,11 @@ final class TreeState {
     /** The result's elements in tree order, made once at publication. */
     List<ElementShares> elements = List.of();
     SchedulingIndex index;
-    /** Whether the last publication made operations schedulable that were not (nodes with room are asked to heartbeat). */
-    boolean newWork;
+    /**
+     * Jobs waiting in operations that publications made schedulable since nodes were last asked to
+     * heartbeat for them (as many nodes with room are asked, up to a limit).
+     */
+    int newWork;
     /** Its paused pools by name, in the order they were paused. */
     final Map<String, io.grove.core.pool.PoolPause> pauses = new java.util.LinkedHashMap<>();
     /** The arrays its fair-share updates work in, kept from one to the next. */
