@@ -87,8 +87,9 @@ final class LocalCommand implements Callable<Integer> {
             }
             Path data = dataDir != null ? dataDir : defaultDataDir();
             Files.createDirectories(data);
-            Path pools = poolsFile(data);
-            LocalCluster cluster = LocalCluster.start(pools, data, agents, nodePort, httpPort);
+            Resources each = LocalCluster.agentResources(agents);
+            Path pools = poolsFile(data, each.times(agents));
+            LocalCluster cluster = LocalCluster.start(pools, data, agents, each, nodePort, httpPort);
             running = cluster;
             CountDownLatch stopped = stop != null ? stop : new CountDownLatch(1);
             if (stop == null) {
@@ -124,7 +125,11 @@ final class LocalCommand implements Callable<Integer> {
         }
     }
 
-    private Path poolsFile(Path data) throws IOException, CliException {
+    /**
+     * The pools file: {@code --config} as it is; else the example ({@code config/pools.yaml} here,
+     * or the one built in) sized to the agents, written afresh into the data directory.
+     */
+    private Path poolsFile(Path data, Resources total) throws IOException, CliException {
         if (config != null) {
             if (!Files.isRegularFile(config)) {
                 throw new CliException(ExitCodes.USAGE, "no pools file " + config);
@@ -132,19 +137,20 @@ final class LocalCommand implements Callable<Integer> {
             return config;
         }
         Path here = Path.of("config", "pools.yaml");
+        String example;
         if (Files.isRegularFile(here)) {
-            return here;
-        }
-        Path copy = data.resolve("pools.yaml");
-        if (!Files.exists(copy)) {
+            example = Files.readString(here);
+        } else {
             try (InputStream in = LocalCommand.class.getResourceAsStream("/grove/config/pools.yaml")) {
                 if (in == null) {
                     throw new CliException(ExitCodes.USAGE, "no pools file: give --config FILE");
                 }
-                Files.copy(in, copy);
+                example = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             }
         }
-        return copy;
+        Path sized = data.resolve("pools.yaml");
+        Files.writeString(sized, ExamplePools.sized(example, total));
+        return sized;
     }
 
     static Path defaultDataDir() {
@@ -186,7 +192,21 @@ final class LocalCommand implements Callable<Integer> {
             this.each = each;
         }
 
+        /** What each of {@code count} agents offers: an equal part of the machine. */
+        static Resources agentResources(int count) {
+            Resources machine = MachineResources.detect();
+            double cpu = Math.max(0.5, Math.floor(machine.cpu() / count * 100) / 100);
+            double memory = Math.floor(machine.memory() / count / (1 << 20)) * (1 << 20);
+            return new Resources(Math.max(1, Math.floor(cpu * 4)), cpu, 0, memory, 0);
+        }
+
+        /** {@link #start(Path, Path, int, Resources, int, int)} with agents of an equal part of the machine each. */
         static LocalCluster start(Path pools, Path data, int count, int nodePort, int httpPort)
+                throws SchedulerDaemon.DaemonException, IOException, InterruptedException, CliException {
+            return start(pools, data, count, agentResources(count), nodePort, httpPort);
+        }
+
+        static LocalCluster start(Path pools, Path data, int count, Resources each, int nodePort, int httpPort)
                 throws SchedulerDaemon.DaemonException, IOException, InterruptedException, CliException {
             DaemonSettings settings = DaemonSettings.defaults(pools, data.resolve("scheduler"))
                     .withBindAddress("127.0.0.1").withPorts(nodePort, httpPort);
@@ -200,10 +220,6 @@ final class LocalCommand implements Callable<Integer> {
                         + httpPort + " (" + e.getMessage() + "); is another one running? choose others with "
                         + "--node-port and --http-port");
             }
-            Resources machine = MachineResources.detect();
-            double cpu = Math.max(0.5, Math.floor(machine.cpu() / count * 100) / 100);
-            double memory = Math.floor(machine.memory() / count / (1 << 20)) * (1 << 20);
-            Resources each = new Resources(Math.max(1, Math.floor(cpu * 4)), cpu, 0, memory, 0);
             List<AgentDaemon> agents = new ArrayList<>();
             try {
                 for (int i = 1; i <= count; i++) {

@@ -70,6 +70,33 @@ class GroveCliTest {
     }
 
     @Test
+    void integralStateChainsOverManyUpdatesAsPrinted(@TempDir Path dir) throws IOException {
+        String snapshot = Files.readString(CONFIG.resolve("snapshots/example.yaml"));
+        String head = snapshot.substring(0, snapshot.indexOf("integral_state:"));
+        JsonNode state = new ObjectMapper().readTree(grove("fair-share", "--snapshot",
+                CONFIG.resolve("snapshots/example.yaml").toString()).out()).get("integral_state");
+        for (int update = 0; update < 6; update++) {
+            // volumes with many decimals, as an update prints them (cpu: 42001.799999999996), are taken back
+            Path next = dir.resolve("update-" + update + ".yaml");
+            Files.writeString(next, head + "integral_state: " + state + "\nelapsed_seconds: 37.3\n");
+            Run run = grove("fair-share", "--snapshot", next.toString());
+            assertEquals(0, run.exitCode(), "update " + update + ": " + run.err());
+            JsonNode out = new ObjectMapper().readTree(run.out());
+            double before = state.get("analytics").get("accumulated_volume").get("cpu").asDouble();
+            double lastShare = state.get("analytics").get("last_share_ratio").asDouble();
+            assertEquals(Math.max(0, before + 37.3 * 100 * (0.05 - lastShare)),
+                    out.get("elements").get("analytics").get("accumulated_resource_volume").get("cpu").asDouble(), 1e-6);
+            state = out.get("integral_state");
+        }
+        Path negative = dir.resolve("negative.yaml");
+        Files.writeString(negative, head + "integral_state:\n  analytics: {accumulated_volume: {cpu: -1.5}}\n");
+        Run refused = grove("fair-share", "--snapshot", negative.toString());
+        assertEquals(1, refused.exitCode());
+        assertTrue(refused.err().contains("a volume is a finite number of resource-seconds, at least 0, got -1.5"),
+                refused.err());
+    }
+
+    @Test
     void aBadSnapshotExitsNonZeroWithEveryProblem(@TempDir Path dir) throws IOException {
         Path bad = dir.resolve("bad.yaml");
         Files.writeString(bad, String.join("\n",

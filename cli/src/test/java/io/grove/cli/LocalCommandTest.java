@@ -45,6 +45,19 @@ class LocalCommandTest {
             GroveCliTest.Run ops = GroveCliTest.grove("ops", "list", "--all-users", "--scheduler",
                     "http://127.0.0.1:" + local.running.httpPort());
             assertEquals(5, ops.out().lines().count(), ops.out());
+            // the example is sized to this machine: every demo pool has a visible share at once
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            java.net.URI pools = java.net.URI.create("http://127.0.0.1:" + local.running.httpPort()
+                    + "/api/v1/pool_trees/physical/pools");
+            Await.untilChecked("every demo pool's fair share is at least 5% of the cluster", () -> {
+                JsonNode tree = new ObjectMapper().readTree(http.send(java.net.http.HttpRequest.newBuilder(pools).header(
+                        "X-Grove-User", "demo").build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+                java.util.Map<String, Double> shares = new java.util.HashMap<>();
+                tree.forEach(pool -> shares.put(pool.path("name").asText(), pool.at("/fair_share/total/cpu").asDouble()));
+                return java.util.stream.Stream.of("etl", "analytics", "research", "burst")
+                        .allMatch(pool -> shares.getOrDefault(pool, 0.0) >= 0.05);
+            });
+            assertTrue(Files.readString(dir.resolve("pools.yaml")).startsWith("# The example pools sized by grove local"));
         } finally {
             local.running.close();
         }

@@ -152,13 +152,35 @@ public final class SnapshotLoader {
         }
         for (Map.Entry<String, MapReader> entry : reader.namedMapsOfSelf().entrySet()) {
             MapReader poolState = entry.getValue();
-            PartialResources volume = poolState.resources("accumulated_volume");
+            Resources volume = readVolume(poolState);
             Double last = poolState.number("last_share_ratio");
             poolState.finish();
-            state.put(entry.getKey(), new IntegralState(volume == null ? Resources.ZERO : volume.orElse(0),
-                    last == null || last < 0 ? 0.0 : last));
+            state.put(entry.getKey(), new IntegralState(volume, last == null || last < 0 ? 0.0 : last));
         }
         return state;
+    }
+
+    /**
+     * A bucket's volume: resource-seconds of each resource, plain numbers as an update prints them
+     * (not amounts of a resource: any number of decimals, no units), at least 0; absent ones 0.
+     */
+    private static Resources readVolume(MapReader poolState) {
+        MapReader volume = poolState.map("accumulated_volume");
+        double[] values = new double[ResourceType.values().length];
+        if (volume == null) {
+            return Resources.ZERO;
+        }
+        for (ResourceType type : ResourceType.values()) {
+            Double value = volume.number(type.key());
+            if (value != null && (!Double.isFinite(value) || value < 0)) {
+                volume.problem(type.key(), ProblemCode.BAD_VALUE, "a volume is a finite number of resource-seconds, "
+                        + "at least 0, got " + value);
+            } else if (value != null) {
+                values[type.ordinal()] = value;
+            }
+        }
+        volume.finish();
+        return Resources.of(values);
     }
 
     private static void checkReferences(PoolTree tree, List<OperationDemand> operations,
