@@ -55,7 +55,7 @@ final class ExamplePools {
         dumping.setIndent(2);
         dumping.setWidth(120);
         String body = new Yaml(new Representer(dumping), dumping).dump(scaled);
-        return String.format(java.util.Locale.ROOT, "# The example pools sized by grove local to its agents: %s cpu and %s"
+        return String.format(java.util.Locale.ROOT, "# The example pools sized by grove local to its agents: %s and %s"
                 + " (the example is written for %.0f cpu and 200Gi;%n# every guarantee, flow and limit of cpu and memory is"
                 + " scaled by %.4f and %.4f). Made afresh at each start;%n# to run your own pools, give"
                 + " grove local --config FILE.%n", Format.cpu(total.cpu()), Format.bytes(total.memory()), CPU, cpu, memory)
