@@ -63,8 +63,34 @@ final class SchedulerCommand implements Callable<Integer> {
     String registrationTimeout;
 
     @Option(names = "--tokens-file", paramLabel = "FILE",
-            description = "users' bearer tokens (token -> user, groups); reloaded when it changes. Required unless --insecure-local")
+            description = "users' bearer tokens (token -> user, groups); reloaded when it changes. Required unless --insecure-local or --oidc-issuer")
     Path tokensFile;
+
+    @Option(names = "--oidc-issuer", paramLabel = "URL",
+            description = "JWT sign-in: the identity provider's issuer (the tokens' iss); its keys are found through "
+                    + "URL/.well-known/openid-configuration unless --jwks says where")
+    String oidcIssuer;
+
+    @Option(names = "--oidc-audience", paramLabel = "NAME",
+            description = "JWT sign-in: what the tokens' aud must name (this scheduler); required with --oidc-issuer")
+    String oidcAudience;
+
+    @Option(names = "--jwks", paramLabel = "FILE|URL",
+            description = "JWT sign-in: the identity provider's public keys (a JWK set), a file reread when it changes "
+                    + "or an http(s) URL fetched again when a token names a key not known")
+    String jwks;
+
+    @Option(names = "--oidc-user-claim", paramLabel = "CLAIM", defaultValue = "sub",
+            description = "the claim that names the user (default: ${DEFAULT-VALUE}; often preferred_username or email)")
+    String oidcUserClaim;
+
+    @Option(names = "--oidc-groups-claim", paramLabel = "CLAIM", defaultValue = "groups",
+            description = "the claim that lists the user's groups, which pool ACLs name as group:NAME (default: ${DEFAULT-VALUE})")
+    String oidcGroupsClaim;
+
+    @Option(names = "--oidc-clock-skew", paramLabel = "DURATION", defaultValue = "60s",
+            description = "how far the identity provider's clock may be off when expiry is checked (default: ${DEFAULT-VALUE})")
+    String oidcClockSkew;
 
     @Option(names = "--node-token-file", paramLabel = "FILE", description = "the cluster's node token; nodes without it are refused")
     Path nodeTokenFile;
@@ -152,6 +178,18 @@ final class SchedulerCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** JWT sign-in as the options say, or {@code null} without --oidc-issuer. */
+    private io.grove.server.security.Oidc oidc() {
+        if (oidcIssuer == null) {
+            if (oidcAudience != null || jwks != null) {
+                throw new IllegalArgumentException("--oidc-audience and --jwks need --oidc-issuer (the tokens' iss)");
+            }
+            return null;
+        }
+        return new io.grove.server.security.Oidc(oidcIssuer, jwks, oidcAudience, oidcUserClaim, oidcGroupsClaim,
+                Durations.parse(oidcClockSkew), null);
+    }
+
     @Override
     public Integer call() throws Exception {
         DaemonSettings settings;
@@ -163,7 +201,8 @@ final class SchedulerCommand implements Callable<Integer> {
                     .withSecurity(new Security(insecureLocal, tokensFile, nodeTokenFile, auditLog)
                             .withTls(nodeTlsCert == null ? null : new Tls(nodeTlsCert, nodeTlsKey, nodeTlsCa),
                                     httpTlsCert == null ? null : new Tls(httpTlsCert, httpTlsKey, null))
-                            .withUnauthenticatedNodes(allowUnauthenticatedNodes))
+                            .withUnauthenticatedNodes(allowUnauthenticatedNodes)
+                            .withOidc(oidc()))
                     .withNodeConnectionsPerAddress(nodeConnectionsPerAddress)
                     .withHttpLimits(io.grove.http.HttpLimits.API.withConnections(httpConnections, httpConnectionsPerAddress))
                     .withAccounting(new io.grove.server.accounting.AccountingSettings(accountingDb, accountingUser,

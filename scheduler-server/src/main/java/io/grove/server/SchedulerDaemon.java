@@ -103,8 +103,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         this.timer = timer;
     }
 
-    /** The security stage's results: who may call, the node token, TLS, the audit log. */
-    private record Secured(TokenStore tokens, String nodeToken,
+    /** The security stage's results: who may call ({@code null}: anyone, on loopback), the node token, TLS, the audit log. */
+    private record Secured(io.grove.server.security.Identities tokens, String nodeToken,
             AuditLog audit, SslContext nodeTls,
             SslContext httpTls) {
     }
@@ -129,7 +129,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         refuseUnsafeSecurity(settings);
         Closer opened = new Closer();
         try {
-            Secured secured = security(settings, opened);
+            Secured secured = security(settings, clock, opened);
             Recovered recovered = recovery(settings, clock, role, opened);
             return endpointsAndTimers(settings, clock, secured, recovered, role, opened);
         } catch (DaemonException e) {
@@ -149,9 +149,10 @@ public final class SchedulerDaemon implements AutoCloseable {
             throw new DaemonException("insecure local mode binds to loopback only, not " + settings.bindAddress()
                     + "; give a tokens file (--tokens-file) to listen elsewhere", null);
         }
-        if (!security.insecureLocal() && security.tokensFile() == null) {
-            throw new DaemonException("no tokens file: give --tokens-file FILE (users' bearer tokens), or run an "
-                    + "unauthenticated loopback-only daemon with --insecure-local", null);
+        if (!security.insecureLocal() && !security.usersAuthenticated()) {
+            throw new DaemonException("no tokens file: give --tokens-file FILE (users' bearer tokens) or JWT sign-in "
+                    + "(--oidc-issuer, --oidc-audience), or run an unauthenticated loopback-only daemon with --insecure-local",
+                    null);
         }
         if (!security.insecureLocal() && !isLoopback(settings.bindAddress()) && !security.nodesAuthenticated()
                 && !security.allowUnauthenticatedNodes()) {
@@ -163,19 +164,22 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** TLS contexts, the tokens file, the node token, the private data directory and the audit log. */
-    private static Secured security(DaemonSettings settings, Closer opened) throws DaemonException {
+    private static Secured security(DaemonSettings settings, Clock clock, Closer opened) throws DaemonException {
         Security security = settings.security();
         try {
             SslContext nodeTls = security.nodeTls() == null ? null : security.nodeTls().server();
             SslContext httpTls = security.httpTls() == null ? null : security.httpTls().server();
             TokenStore tokens = security.tokensFile() == null ? null
                     : TokenStore.load(security.tokensFile());
+            io.grove.server.security.JwtIdentities jwts = security.oidc() == null ? null
+                    : io.grove.server.security.JwtIdentities.start(security.oidc(), clock);
             String nodeToken = security.nodeTokenFile() == null ? null : Secrets.read(security.nodeTokenFile());
             Journal.createPrivateDirectory(settings.dataDir());
             AuditLog audit = new AuditLog(
                     security.auditLog() != null ? security.auditLog() : settings.dataDir().resolve("audit.log"));
             opened.add(audit, audit::close);
-            return new Secured(tokens, nodeToken, audit, nodeTls, httpTls);
+            return new Secured(tokens == null && jwts == null ? null : io.grove.server.security.Identities.of(tokens, jwts),
+                    nodeToken, audit, nodeTls, httpTls);
         } catch (IOException e) {
             throw new DaemonException(e.getMessage(), e);
         }

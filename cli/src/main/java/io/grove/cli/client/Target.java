@@ -17,7 +17,9 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * {@code GROVE_SCHEDULER}, else {@code scheduler:} in the user's config file
  * ({@code $XDG_CONFIG_HOME/grove/config.yaml}, by default {@code ~/.config/grove/config.yaml}), else
  * {@code http://127.0.0.1:8080}. The user: {@code --user}, else {@code user:} in that file, else the
- * login name. The token: {@code GROVE_TOKEN}, else {@code token:} in that file.
+ * login name. The token: {@code GROVE_TOKEN}, else {@code token:} in that file, else what
+ * {@code token_command:} in that file prints (run with {@code /bin/sh -c} at each command, as
+ * kubectl's exec credentials: a command of the identity provider's that prints a fresh JWT).
  *
  * @param scheduler the scheduler's base URL, without a trailing slash
  * @param user who the requests are made for
@@ -63,7 +65,9 @@ public record Target(URI scheduler, String user, String source, String token, Li
         }
         String user = userFlag != null ? userFlag : file.get("user") != null ? String.valueOf(file.get("user")) : loginName;
         String token = env.get("GROVE_TOKEN") != null && !env.get("GROVE_TOKEN").isBlank() ? env.get("GROVE_TOKEN").strip()
-                : file.get("token") != null ? String.valueOf(file.get("token")) : null;
+                : file.get("token") != null ? String.valueOf(file.get("token"))
+                : file.get("token_command") != null ? TokenCommand.run(String.valueOf(file.get("token_command")),
+                        configPath(env)) : null;
         List<URI> group = new ArrayList<>();
         for (String one : scheduler.split(",")) {
             group.add(parse(one.strip(), source));

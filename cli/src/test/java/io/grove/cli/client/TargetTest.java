@@ -42,6 +42,27 @@ class TargetTest {
     }
 
     @Test
+    void aTokenCommandPrintsTheTokenWhenNeitherTheEnvironmentNorTheFileGivesOne(@TempDir Path home) throws Exception {
+        Path file = home.resolve(".config/grove/config.yaml");
+        Files.createDirectories(file.getParent());
+        Map<String, String> env = Map.of("HOME", home.toString());
+        Files.writeString(file, "token_command: \"printf 'eyJ.fresh.jwt\\\\nsecond line\\\\n'\"\n");
+        assertEquals("eyJ.fresh.jwt", Target.resolve(null, null, env, "me").token(), "its first line");
+        assertEquals("from-the-env-0123456789", Target.resolve(null, null, Map.of("HOME", home.toString(), "GROVE_TOKEN",
+                "from-the-env-0123456789"), "me").token(), "the environment first");
+        Files.writeString(file, "token_command: \"echo refused >&2; exit 3\"\n");
+        CliException failed = assertThrows(CliException.class, () -> Target.resolve(null, null, env, "me"));
+        assertEquals(ExitCodes.FAILED, failed.exitCode());
+        assertEquals("token_command in " + file + " failed (exit 3)", failed.getMessage());
+        Files.writeString(file, "token_command: \"true\"\n");
+        assertEquals("token_command in " + file + " printed no token",
+                assertThrows(CliException.class, () -> Target.resolve(null, null, env, "me")).getMessage());
+        Files.writeString(file, "token_command: \"head -c 100000 /dev/zero | tr '\\\\0' a\"\n");
+        assertEquals("token_command in " + file + " printed more than 65536 bytes",
+                assertThrows(CliException.class, () -> Target.resolve(null, null, env, "me")).getMessage());
+    }
+
+    @Test
     void aBadUrlOrFileIsAUsageError(@TempDir Path home) throws Exception {
         CliException bad = assertThrows(CliException.class, () -> Target.resolve("http://", null, Map.of(), "me"));
         assertEquals(ExitCodes.USAGE, bad.exitCode());

@@ -8,27 +8,28 @@ import io.grove.http.HeaderGate;
 import io.grove.http.Secrets;
 import io.grove.server.Clock;
 import io.grove.server.security.AuditLog;
-import io.grove.server.security.TokenStore;
+import io.grove.server.security.Identities;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
  * Puts authentication in front of the API: every route but {@code /healthz}, {@code /metrics} and
- * the dashboard's files ({@code /ui/}, which read the API with the user's token) needs {@code Authorization: Bearer TOKEN} from the tokens file (401 otherwise), and the request
- * then acts as the token's user and groups. In insecure local mode ({@code tokens == null}) the
- * user is whoever {@code X-Grove-User} says.
+ * the dashboard's files ({@code /ui/}, which read the API with the user's token) needs
+ * {@code Authorization: Bearer TOKEN} — a token of the tokens file or a JWT of the identity
+ * provider (401 otherwise, saying why) — and the request then acts as the token's user and groups.
+ * In insecure local mode ({@code identities == null}) the user is whoever {@code X-Grove-User} says.
  */
 public final class Authenticator implements Function<ApiRequest, CompletableFuture<ApiResponse>>, HeaderGate {
 
     private static final List<List<String>> PUBLIC = List.of(List.of("healthz"), List.of("metrics"));
 
-    private final TokenStore tokens;
+    private final Identities tokens;
     private final AuditLog audit;
     private final Clock clock;
     private final Function<ApiRequest, CompletableFuture<ApiResponse>> routes;
 
-    public Authenticator(TokenStore tokens, AuditLog audit, Clock clock,
+    public Authenticator(Identities tokens, AuditLog audit, Clock clock,
             Function<ApiRequest, CompletableFuture<ApiResponse>> routes) {
         this.tokens = tokens;
         this.audit = audit;
@@ -52,7 +53,14 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
     /** Without tokens every whole head proves its connection; with them, only one with a valid token. */
     @Override
     public boolean proves(ApiRequest head) {
-        return tokens == null || head.authorization() != null && tokens.identify(Secrets.bearer(head.authorization())) != null;
+        if (tokens == null) {
+            return true;
+        }
+        try {
+            return head.authorization() != null && tokens.identify(Secrets.bearer(head.authorization())) != null;
+        } catch (Identities.Unauthenticated refused) {
+            return false;
+        }
     }
 
     @Override
@@ -73,16 +81,23 @@ public final class Authenticator implements Function<ApiRequest, CompletableFutu
     private Identity identify(ApiRequest request) {
         String header = request.authorization();
         String token = Secrets.bearer(header);
-        Identity identity = tokens.identify(token);
+        Identity identity = null;
+        String why = header == null ? "no Authorization header" : token == null ? "not a bearer token" : null;
+        if (why == null) {
+            try {
+                identity = tokens.identify(token);
+            } catch (Identities.Unauthenticated refused) {
+                why = refused.getMessage();
+            }
+        }
         if (identity == null) {
-            String why = header == null ? "no Authorization header" : token == null ? "not a bearer token" : "unknown token";
             if (audit != null) {
                 audit.record(clock.now(), null, request.source(), request.method() + " /" + String.join("/", request.path()),
                         "", "refused", "401: " + why);
             }
-            throw new ApiException(401, "UNAUTHENTICATED", "this scheduler needs a bearer token (" + why
-                    + "): send 'Authorization: Bearer TOKEN'; the grove command takes it from GROVE_TOKEN or 'token:' in "
-                    + "its config file");
+            throw new ApiException(401, "UNAUTHENTICATED", (token == null ? "this scheduler needs a bearer token ("
+                    + why + ")" : "the bearer token was refused: " + why) + "; send 'Authorization: Bearer TOKEN': the grove "
+                    + "command takes it from GROVE_TOKEN, 'token:' or 'token_command:' in its config file");
         }
         return identity;
     }
