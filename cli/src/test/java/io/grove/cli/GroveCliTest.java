@@ -97,6 +97,18 @@ class GroveCliTest {
     }
 
     @Test
+    void jwtSignInNeedsAnIssuerAndAnAudience(@TempDir Path dir) {
+        Run noIssuer = grove("scheduler", "--config", CONFIG.resolve("pools.yaml").toString(), "--data-dir",
+                dir.toString(), "--oidc-audience", "grove");
+        assertEquals(2, noIssuer.exitCode());
+        assertTrue(noIssuer.err().contains("--oidc-audience and --jwks need --oidc-issuer"), noIssuer.err());
+        Run noAudience = grove("scheduler", "--config", CONFIG.resolve("pools.yaml").toString(), "--data-dir",
+                dir.toString(), "--oidc-issuer", "https://id.example.org");
+        assertEquals(2, noAudience.exitCode());
+        assertTrue(noAudience.err().contains("--oidc-audience is required"), noAudience.err());
+    }
+
+    @Test
     void aBadSnapshotExitsNonZeroWithEveryProblem(@TempDir Path dir) throws IOException {
         Path bad = dir.resolve("bad.yaml");
         Files.writeString(bad, String.join("\n",
