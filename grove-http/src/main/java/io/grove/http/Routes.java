@@ -44,7 +44,42 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
         }
     }
 
-    private record Route(String method, String[] template, Handler handler) {
+    /**
+     * What a route takes and answers, for the API's OpenAPI document: a summary, the request body's
+     * record ({@code null}: none), the answer's record ({@code null}: not JSON, or nothing), whether
+     * the answer is a list of it, and the query parameters it reads.
+     */
+    public record Doc(String summary, Class<?> body, Class<?> answer, boolean list, List<String> query) {
+        public Doc {
+            query = query == null ? List.of() : List.copyOf(query);
+        }
+
+        /** A route answering {@code answer}. */
+        public static Doc of(String summary, Class<?> answer) {
+            return new Doc(summary, null, answer, false, List.of());
+        }
+
+        /** A route answering a list of {@code item}. */
+        public static Doc listOf(String summary, Class<?> item) {
+            return new Doc(summary, null, item, true, List.of());
+        }
+
+        /** With a request body of {@code record}. */
+        public Doc taking(Class<?> record) {
+            return new Doc(summary, record, answer, list, query);
+        }
+
+        /** With these query parameters. */
+        public Doc query(String... names) {
+            return new Doc(summary, body, answer, list, List.of(names));
+        }
+    }
+
+    /** A route as declared: its method, its path template ({@code /api/v1/operations/{id}}), and its doc. */
+    public record Described(String method, String template, Doc doc) {
+    }
+
+    private record Route(String method, String[] template, Handler handler, Doc doc) {
     }
 
     private final List<Route> routes;
@@ -61,6 +96,15 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
      */
     public static Builder builder(Executor blocking, Function<ApiRequest, ApiException> notFound) {
         return new Builder(blocking, notFound);
+    }
+
+    /** Every route in the order declared. */
+    public List<Described> described() {
+        List<Described> out = new ArrayList<>();
+        for (Route route : routes) {
+            out.add(new Described(route.method(), "/" + String.join("/", route.template()), route.doc()));
+        }
+        return out;
     }
 
     @Override
@@ -126,7 +170,14 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
         public Builder add(String method, String template, Handler handler) {
             String trimmed = template.startsWith("/") ? template.substring(1) : template;
             String[] parts = trimmed.isEmpty() ? new String[0] : trimmed.split("/");
-            routes.add(new Route(method, parts, handler));
+            routes.add(new Route(method, parts, handler, null));
+            return this;
+        }
+
+        /** Documents the route declared last. */
+        public Builder doc(Doc doc) {
+            Route last = routes.remove(routes.size() - 1);
+            routes.add(new Route(last.method(), last.template(), last.handler(), doc));
             return this;
         }
 

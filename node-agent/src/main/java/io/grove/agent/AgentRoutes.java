@@ -77,19 +77,43 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     }
 
     private Routes routes() {
-        return Routes.builder(BLOCKING, request -> new ApiException(404, "NOT_FOUND", "no route " + String.join("/", request.path())
-                        + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs)"))
+        java.util.concurrent.atomic.AtomicReference<Routes> built = new java.util.concurrent.atomic.AtomicReference<>();
+        Routes routes = Routes.builder(BLOCKING, request -> new ApiException(404, "NOT_FOUND", "no route "
+                        + String.join("/", request.path())
+                        + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs, /api/v1/openapi.json)"))
                 .get("/health", (request, params) -> Routes.done(ApiResponse.ok(Health.OK)))
+                .doc(Routes.Doc.of("the agent answers", Health.class))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
+                .doc(new Routes.Doc("Prometheus text", null, null, false, null))
                 // reading a log file blocks: on a thread of its own, never on the network's
                 .blocking("GET", "/api/v1/jobs/{job}/logs", (request, params) -> {
                     requireNodeToken(request);
                     return log(params.get("job"), request);
                 })
+                .doc(Routes.Doc.of("a job's log (with a node token: for the scheduler only)", io.grove.api.JobLog.class)
+                        .query("stream", "offset"))
                 .get("/api/v1/broker", (request, params) -> brokerStatus.get()
                         .thenApply(status -> ApiResponse.ok(brokerView(status))))
+                .doc(Routes.Doc.of("the Resource Broker's queues and tasks", io.grove.api.BrokerView.class))
                 .get("/api/v1/node", (request, params) -> node.get().thenApply(ApiResponse::ok))
+                .doc(Routes.Doc.of("the node: its resources, jobs, GPUs, images", io.grove.api.AgentNodeView.class))
+                .get("/api/v1/openapi.json", (request, params) -> Routes.done(ApiResponse.ok(openApi(built.get()))))
+                .doc(new Routes.Doc("this document: the agent's endpoint in OpenAPI 3.1", null, null, false, null))
                 .build();
+        built.set(routes);
+        return routes;
+    }
+
+    private volatile com.fasterxml.jackson.databind.JsonNode openApi;
+
+    /** The endpoint's OpenAPI document, made from its route table at the first ask. */
+    com.fasterxml.jackson.databind.JsonNode openApi(Routes routes) {
+        if (openApi == null) {
+            openApi = io.grove.http.OpenApi.document("Grove node agent", "v1", routes.described(), io.grove.api.ApiError.class,
+                    java.util.Set.of("/health", "/metrics", "/api/v1/openapi.json", "/api/v1/broker", "/api/v1/node"),
+                    io.grove.api.ApiJson.mapper());
+        }
+        return openApi;
     }
 
     /**

@@ -43,7 +43,11 @@ final class AccountingRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/usage", (request, params) -> usage(request))
-                .get("/api/v1/jobs", (request, params) -> history(request));
+                .doc(io.grove.http.Routes.Doc.of("resource-hours used, by pool, tree, user or operation", io.grove.api.UsageReport.class)
+                        .query("by", "since", "until", "tree", "pool", "user", "per"))
+                .get("/api/v1/jobs", (request, params) -> history(request))
+                .doc(io.grove.http.Routes.Doc.listOf("the job ledger", io.grove.api.JobRecordView.class)
+                        .query("since", "until", "user", "tree", "pool", "state", "operation", "limit", "cursor"));
     }
 
     private void enabled() {

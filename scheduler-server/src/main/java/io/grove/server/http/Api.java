@@ -45,12 +45,31 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
             return ApiException.notFound("no route " + request.method() + " " + path + (api ? "" : "; the API is under /api/v1"));
         })
                 .get("/healthz", (request, params) -> Routes.done(health(health.get(), journal)))
-                .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())));
+                .doc(Routes.Doc.of("the daemon answers; its role in a group", Health.class))
+                .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
+                .doc(new Routes.Doc("Prometheus text", null, null, false, null))
+                .get("/api/v1/openapi.json", (request, params) -> Routes.done(ApiResponse.ok(openApi())))
+                .doc(new Routes.Doc("this document: the API in OpenAPI 3.1", null, null, false, null));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
                 new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts), new AccountingRoutes(parts, ledger))) {
             resource.addTo(builder);
         }
         this.routes = builder.build();
+    }
+
+    /** The paths that need no bearer token. */
+    public static final java.util.Set<String> OPEN = java.util.Set.of("/healthz", "/metrics", "/api/v1/openapi.json",
+            "/ui", "/ui/{file}");
+
+    private volatile com.fasterxml.jackson.databind.node.ObjectNode openApi;
+
+    /** The API's OpenAPI document, made from the route table and the records at the first ask. */
+    public com.fasterxml.jackson.databind.node.ObjectNode openApi() {
+        if (openApi == null) {
+            openApi = io.grove.http.OpenApi.document("Grove scheduler", "v1", routes.described(), io.grove.api.ApiError.class,
+                    OPEN, io.grove.api.ApiJson.mapper());
+        }
+        return openApi;
     }
 
     /** {@code /healthz}: 503 and {@code failing} with the cause while the daemon cannot write its state. */

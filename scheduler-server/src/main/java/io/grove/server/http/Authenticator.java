@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Puts authentication in front of the API: every route but {@code /healthz}, {@code /metrics} and
+ * Puts authentication in front of the API: every route but {@code /healthz}, {@code /metrics},
+ * {@code /api/v1/openapi.json} and
  * the dashboard's files ({@code /ui/}, which read the API with the user's token) needs
  * {@code Authorization: Bearer TOKEN} — a token of the tokens file or a JWT of the identity
  * provider (401 otherwise, saying why) — and the request then acts as the token's user and groups.
@@ -22,7 +23,8 @@ import java.util.function.Function;
  */
 public final class Authenticator implements Function<ApiRequest, CompletableFuture<ApiResponse>>, HeaderGate {
 
-    private static final List<List<String>> PUBLIC = List.of(List.of("healthz"), List.of("metrics"));
+    private static final List<List<String>> PUBLIC = List.of(List.of("healthz"), List.of("metrics"),
+            List.of("api", "v1", "openapi.json"));
 
     private final Identities tokens;
     private final AuditLog audit;

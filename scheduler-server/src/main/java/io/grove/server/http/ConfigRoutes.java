@@ -25,8 +25,12 @@ final class ConfigRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/config", (request, params) -> ok(configView()))
+                .doc(io.grove.http.Routes.Doc.of("the running configuration", io.grove.api.ConfigView.class))
                 .add("POST", "/api/v1/config/diff", (request, params) -> diff(request))
-                .post("/api/v1/config/reload", (request, params) -> reload(request));
+                .doc(io.grove.http.Routes.Doc.of("what a candidate pools file would change (nothing is applied)", io.grove.api.ConfigDiff.class)
+                        .taking(String.class))
+                .post("/api/v1/config/reload", (request, params) -> reload(request))
+                .doc(io.grove.http.Routes.Doc.of("read the pools file again", io.grove.api.ConfigView.ReloadStatus.class));
     }
 
     /**

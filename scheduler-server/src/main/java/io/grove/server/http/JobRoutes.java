@@ -34,8 +34,11 @@ final class JobRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/operations/{id}/jobs", (request, params) -> jobs(request, params.get("id")))
+                .doc(io.grove.http.Routes.Doc.listOf("its running jobs and last ended attempts", io.grove.api.JobView.class)
+                        .query("limit", "cursor"))
                 .get("/api/v1/operations/{id}/jobs/{job}/logs",
-                        (request, params) -> logs(request, params.get("id"), params.get("job")));
+                        (request, params) -> logs(request, params.get("id"), params.get("job")))
+                .doc(io.grove.http.Routes.Doc.of("a job's log, from its node", io.grove.api.JobLog.class).query("stream", "offset"));
     }
 
     /**

@@ -16,7 +16,8 @@ final class NodeRoutes extends ApiResource {
 
     @Override
     void addTo(Routes.Builder routes) {
-        routes.get("/api/v1/nodes", (request, params) -> read(request, this::nodes));
+        routes.get("/api/v1/nodes", (request, params) -> read(request, this::nodes))
+                .doc(io.grove.http.Routes.Doc.listOf("the nodes", io.grove.api.NodeView.class));
     }
 
     private List<NodeView> nodes(Cluster cluster) {

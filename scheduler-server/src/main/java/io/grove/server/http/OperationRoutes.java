@@ -34,15 +34,24 @@ final class OperationRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.post("/api/v1/operations", (request, params) -> submit(request))
+                .doc(io.grove.http.Routes.Doc.of("submit an operation", io.grove.api.OperationSummary.class)
+                        .taking(io.grove.api.OperationSpecBody.class))
                 .get("/api/v1/operations", (request, params) -> listOperations(request))
+                .doc(io.grove.http.Routes.Doc.listOf("operations in submission order, a page at a time", io.grove.api.OperationSummary.class)
+                        .query("state", "pool", "user", "tree", "limit", "cursor", "forecast"))
                 .get("/api/v1/operations/{id}",
                         (request, params) -> read(request, cluster -> {
                             Operation operation = operation(cluster, params.get("id"));
                             return views.operation(operation, cluster, mayReadOutput(request, cluster, operation));
                         }))
+                .doc(io.grove.http.Routes.Doc.of("an operation", io.grove.api.OperationDetails.class))
                 .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
+                .doc(io.grove.http.Routes.Doc.of("change its weight, limits or pool", io.grove.api.OperationDetails.class)
+                        .taking(io.grove.api.OperationUpdate.class))
                 .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")))
-                .get("/api/v1/operations/{id}/explain", (request, params) -> explain(request, params.get("id")));
+                .doc(io.grove.http.Routes.Doc.of("abort it", io.grove.api.OperationSummary.class))
+                .get("/api/v1/operations/{id}/explain", (request, params) -> explain(request, params.get("id")))
+                .doc(io.grove.http.Routes.Doc.of("why it waits, and when it should start", io.grove.api.Explanation.class));
     }
 
     private final Forecasts forecasts = new Forecasts();
