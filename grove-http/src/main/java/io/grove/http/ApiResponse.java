@@ -4,11 +4,26 @@ import io.grove.api.ApiJson;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** A response: status, content type, body, and headers of its own (a page's next cursor). */
-public record ApiResponse(int status, String contentType, String body, Map<String, String> headers) {
+/**
+ * A response: status, content type, body, and headers of its own (a page's next cursor); or an
+ * event stream ({@code events}), which goes on until the client leaves.
+ */
+public record ApiResponse(int status, String contentType, String body, Map<String, String> headers, EventStream events) {
+
+    /** The content type of an event stream. */
+    public static final String EVENT_STREAM = "text/event-stream; charset=utf-8";
 
     public ApiResponse {
         headers = Map.copyOf(headers);
+    }
+
+    public ApiResponse(int status, String contentType, String body, Map<String, String> headers) {
+        this(status, contentType, body, headers, null);
+    }
+
+    /** Server-Sent Events from {@code events}. */
+    public static ApiResponse stream(EventStream events) {
+        return new ApiResponse(200, EVENT_STREAM, "", Map.of("Cache-Control", "no-store"), events);
     }
 
     public ApiResponse(int status, String contentType, String body) {
@@ -37,6 +52,6 @@ public record ApiResponse(int status, String contentType, String body, Map<Strin
     public ApiResponse withHeader(String name, String value) {
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(name, value);
-        return new ApiResponse(status, contentType, body, more);
+        return new ApiResponse(status, contentType, body, more, events);
     }
 }

@@ -134,6 +134,11 @@ public final class ApiServer implements AutoCloseable {
         }
         Map<String, String> query = new LinkedHashMap<>();
         uri.parameters().forEach((key, values) -> query.put(key, values.get(0)));
+        // an event stream's client that reconnects says where it was (EventSource sends the header)
+        String lastEventId = request.headers().get("Last-Event-ID");
+        if (lastEventId != null && !query.containsKey("last_event_id")) {
+            query.put("last_event_id", lastEventId);
+        }
         return new ApiRequest(request.method().name(), path, query, request.headers().get("X-Grove-User"),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE), body, source, List.of(),
                 request.headers().get(HttpHeaderNames.AUTHORIZATION), request.headers().get("Idempotency-Key"), gone);

@@ -103,7 +103,11 @@ final class RequestGuard extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-        if (msg instanceof HttpResponse response && !discarding
+        if (msg instanceof HttpResponse response && String.valueOf(response.headers().get(HttpHeaderNames.CONTENT_TYPE))
+                .startsWith("text/event-stream")) {
+            // an event stream goes on as long as its client stays: no idle deadline
+            cancel();
+        } else if (msg instanceof HttpResponse response && !discarding
                 && !"close".equalsIgnoreCase(response.headers().get(HttpHeaderNames.CONNECTION))) {
             // the next request on this connection must start within the idle timeout
             arm(ctx, limits.idleTimeout().toMillis(), false);

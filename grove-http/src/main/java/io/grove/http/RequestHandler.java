@@ -147,7 +147,62 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
         return ApiResponse.json(status, new ApiError(code, message, details));
     }
 
+    /** How often a stream says it is alive (a comment), so that proxies and clients keep it. */
+    static final long KEEP_ALIVE_SECONDS = 15;
+
+    /**
+     * Starts an event stream: the head, then each frame as it comes. The connection serves nothing
+     * else; a client that does not take its frames (the outbound buffer above its high water mark)
+     * is closed rather than buffered for.
+     */
+    private void stream(ChannelHandlerContext ctx, ApiResponse response) {
+        AutoCloseable handle;
+        java.util.function.Consumer<String> sink = frame -> ctx.executor().execute(() -> {
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            if (!ctx.channel().isWritable()) {
+                LOG.warn("{}: an event stream's client does not read; closing it", ctx.channel().remoteAddress());
+                ctx.close();
+                return;
+            }
+            ctx.writeAndFlush(new io.netty.handler.codec.http.DefaultHttpContent(
+                    Unpooled.copiedBuffer(frame, StandardCharsets.UTF_8)));
+        });
+        io.netty.handler.codec.http.HttpResponse head = new io.netty.handler.codec.http.DefaultHttpResponse(
+                HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        head.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+        head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, io.netty.handler.codec.http.HttpHeaderValues.CHUNKED);
+        head.headers().set("X-Content-Type-Options", "nosniff");
+        response.headers().forEach(head.headers()::set);
+        ctx.write(head);
+        try {
+            handle = response.events().open(sink);
+        } catch (ApiException refused) {
+            ctx.writeAndFlush(new io.netty.handler.codec.http.DefaultLastHttpContent(Unpooled.copiedBuffer(
+                    "event: error\ndata: " + io.grove.api.ApiJson.writeCompact(new ApiError(refused.code(),
+                            refused.getMessage(), refused.details())) + "\n\n", StandardCharsets.UTF_8)))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
+        ctx.flush();
+        java.util.concurrent.ScheduledFuture<?> alive = ctx.executor().scheduleAtFixedRate(() -> sink.accept(": alive\n\n"),
+                KEEP_ALIVE_SECONDS, KEEP_ALIVE_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        ctx.channel().closeFuture().addListener(closed -> {
+            alive.cancel(false);
+            try {
+                handle.close();
+            } catch (Exception e) {
+                LOG.debug("closing an event stream", e);
+            }
+        });
+    }
+
     private void write(ChannelHandlerContext ctx, ApiResponse response, boolean keepAlive) {
+        if (response.events() != null) {
+            stream(ctx, response);
+            return;
+        }
         byte[] bytes = response.body().getBytes(StandardCharsets.UTF_8);
         FullHttpResponse http = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(bytes));

@@ -36,6 +36,15 @@ public final class ApiJson {
     }
 
     /** A body as the API writes it. */
+    /** A body on one line (an event's data). */
+    public static String writeCompact(Object body) {
+        try {
+            return MAPPER.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     public static String write(Object body) {
         try {
             return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(body);

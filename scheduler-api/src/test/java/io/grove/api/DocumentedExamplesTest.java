@@ -41,7 +41,7 @@ class DocumentedExamplesTest {
             OperationSummary.class, OperationDetails.class, OperationUpdate.class, JobView.class, JobLog.class,
             PoolTreeView.class, PoolView.class, NodeView.class, ConfigView.class, ConfigView.ReloadStatus.class,
             ConfigDiff.class, Health.class, BrokerView.class, AgentNodeView.class, Explanation.class,
-            PoolHistoryView.class);
+            PoolHistoryView.class, StateEvent.class);
 
     @Test
     void everyDocumentedBodyRoundTripsThroughItsRecord() throws Exception {

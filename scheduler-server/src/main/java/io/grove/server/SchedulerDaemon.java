@@ -111,7 +111,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     /** The recovery stage's results: the configuration, the journal and the cluster it revived. */
     private record Recovered(String configText, PoolsConfig config, StateLog journal, Cluster cluster,
-            Revival.Outcome revived, SchedulerMetrics metrics, Ledger ledger) {
+            Revival.Outcome revived, SchedulerMetrics metrics, Ledger ledger, io.grove.server.http.EventHub events) {
     }
 
     /**
@@ -213,10 +213,18 @@ public final class SchedulerDaemon implements AutoCloseable {
             ledger.revived(revived, cluster);
         }
         JournalingListener journaling = new JournalingListener(journal);
+        io.grove.server.http.EventHub events = new io.grove.server.http.EventHub();
+        StateEvents said = new StateEvents(cluster, events, clock);
         cluster.registry().listener(new OperationRegistry.Listener() {
+            @Override
+            public void operationSubmitted(Operation operation) {
+                said.submitted(operation);
+            }
+
             @Override
             public void jobStarted(Job job) {
                 journaling.jobStarted(job);
+                said.jobStarted(job);
                 Operation operation = cluster.registry().operation(job.operationId());
                 metrics.jobStarted(job, operation == null ? null : operation.submitTime());
             }
@@ -224,6 +232,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             @Override
             public void jobEnded(Job job) {
                 journaling.jobEnded(job);
+                said.jobEnded(job);
                 metrics.jobEnded(job);
                 if (ledger != null) {
                     ledger.jobEnded(job, cluster);
@@ -232,6 +241,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
             @Override
             public void operationFinished(Operation operation) {
+                said.finished(operation);
                 if (ledger != null) {
                     ledger.operationFinished(operation);
                 }
@@ -240,7 +250,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
         });
         journal.compact(withLedger(Revival.capture(cluster, clock.now()), ledger).events());
-        return new Recovered(text, config.value(), journal, cluster, revived, metrics, ledger);
+        return new Recovered(text, config.value(), journal, cluster, revived, metrics, ledger, events);
     }
 
     /** The ledger on the database the settings name, or {@code null} with accounting off. */
@@ -303,7 +313,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         Authenticator handler = new Authenticator(secured.tokens(), secured.audit(), clock,
                 new Api(loop, journal, writeAhead, clock, reloader, metrics, numbers, addresses, secured.audit(),
-                        secured.nodeToken(), role::health, recovered.ledger(), arrival));
+                        secured.nodeToken(), role::health, recovered.ledger(), arrival, recovered.events()));
         ApiServer apiServer = null;
         if (role.apiHost() == null) {
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,

@@ -42,6 +42,10 @@ public final class OperationRegistry {
         Listener NONE = new Listener() {
         };
 
+        /** A held submission was released: its record is durable, it may run. */
+        default void operationSubmitted(Operation operation) {
+        }
+
         default void jobStarted(Job job) {
         }
 
@@ -213,6 +217,7 @@ public final class OperationRegistry {
         Operation operation = operations.get(id);
         if (operation != null) {
             operation.hold(false);
+            listener.operationSubmitted(operation);
         }
     }
 

@@ -36,7 +36,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
 
     public Api(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken,
-            Supplier<Health> health, io.grove.server.accounting.Ledger ledger, Runnable workArrived) {
+            Supplier<Health> health, io.grove.server.accounting.Ledger ledger, Runnable workArrived, EventHub events) {
         ApiResource.Parts parts = new ApiResource.Parts(loop, journal, writeAhead, clock, config, metrics, operationNumbers,
                 new Views(addresses), audit, nodeToken, workArrived);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {
@@ -51,7 +51,8 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 .get("/api/v1/openapi.json", (request, params) -> Routes.done(ApiResponse.ok(openApi())))
                 .doc(new Routes.Doc("this document: the API in OpenAPI 3.1", null, null, false, null));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
-                new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts), new AccountingRoutes(parts, ledger))) {
+                new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts), new AccountingRoutes(parts, ledger),
+                new EventRoutes(parts, events))) {
             resource.addTo(builder);
         }
         this.routes = builder.build();

@@ -1,0 +1,44 @@
+package io.grove.server.http;
+
+import io.grove.http.ApiException;
+import io.grove.http.ApiRequest;
+import io.grove.http.ApiResponse;
+import io.grove.http.Routes;
+import java.util.concurrent.CompletableFuture;
+
+/** {@code GET /api/v1/events}: changes of operations and jobs as Server-Sent Events. */
+final class EventRoutes extends ApiResource {
+
+    private final EventHub hub;
+
+    EventRoutes(Parts parts, EventHub hub) {
+        super(parts);
+        this.hub = hub;
+    }
+
+    @Override
+    void addTo(Routes.Builder routes) {
+        routes.get("/api/v1/events", (request, params) -> events(request))
+                .doc(Routes.Doc.of("changes of operations and jobs as they happen (text/event-stream; each data is one)",
+                        io.grove.api.StateEvent.class).query("operation", "pool", "last_event_id"));
+    }
+
+    private CompletableFuture<ApiResponse> events(ApiRequest request) {
+        String operation = request.query().get("operation");
+        String pool = request.query().get("pool");
+        Long last = null;
+        String given = request.query().get("last_event_id");
+        if (given != null && !given.isBlank()) {
+            try {
+                last = Long.parseLong(given.strip());
+            } catch (NumberFormatException e) {
+                throw new ApiException(400, "BAD_PARAMETER", "Last-Event-ID must be an event's number, got '"
+                        + (given.length() > 40 ? given.substring(0, 40) + "..." : given) + "'");
+            }
+        }
+        if (hub.streams() >= EventHub.MAX_STREAMS) {
+            throw new ApiException(503, "TOO_BUSY", EventHub.MAX_STREAMS + " event streams are open; try again later");
+        }
+        return Routes.done(ApiResponse.stream(hub.stream(new EventHub.Filter(operation, pool), last)));
+    }
+}
