@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
 /** {@code grove ops ...}: operations. */
 @Command(name = "ops", mixinStandardHelpOptions = true, description = "Lists, shows, follows, changes and aborts operations.",
         subcommands = {OpsCommand.ListOps.class, OpsCommand.Get.class, ExplainCommand.class, OpsCommand.Abort.class,
-            OpsCommand.Wait.class, OpsCommand.Update.class})
+            OpsCommand.Wait.class, OpsCommand.Watch.class, OpsCommand.Update.class})
 final class OpsCommand implements Runnable {
 
     @CommandLine.Spec
@@ -266,6 +266,85 @@ final class OpsCommand implements Runnable {
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
             return new Waiter(scheduler, printer, Grove.interactive()).await(id);
+        }
+    }
+
+    @Command(name = "watch", mixinStandardHelpOptions = true,
+            description = {"Prints what happens to an operation (or to every operation, or a pool's) as it happens: "
+                    + "submitted, each job started and ended, finished. With an ID it exits when the operation ends "
+                    + "(0 when it completed, 1 when it failed or was aborted); without one, on Ctrl-C.",
+                "",
+                "Examples:",
+                "  grove ops watch op-17",
+                "  grove ops watch --pool research",
+                "  grove ops watch -o json      # one StateEvent per line"})
+    static final class Watch extends ClientCommand {
+
+        @Parameters(paramLabel = "ID", arity = "0..1")
+        String id;
+
+        @Option(names = "--pool", description = "only operations in this pool and the pools below it")
+        String pool;
+
+        @Override
+        int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+            java.util.concurrent.BlockingQueue<String> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            StringBuilder query = new StringBuilder();
+            if (id != null) {
+                query.append("?operation=").append(java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8));
+            }
+            if (pool != null) {
+                query.append(query.length() == 0 ? "?" : "&").append("pool=")
+                        .append(java.net.URLEncoder.encode(pool, java.nio.charset.StandardCharsets.UTF_8));
+            }
+            // the operation first, so that one that ended already is not waited for
+            OperationSummary before = id == null ? null : scheduler.get("/operations/" + id, OperationSummary.class);
+            try (AutoCloseable feed = scheduler.events(query.toString(), events::add)) {
+                if (feed == null) {
+                    throw new CliException(ExitCodes.FAILED, "the scheduler has no event stream (GET /api/v1/events); "
+                            + "follow the operation with 'grove ops wait'");
+                }
+                if (before != null && before.finished()) {
+                    printer.println(id + " " + before.state());
+                    return before.state().equals("completed") ? ExitCodes.OK : ExitCodes.FAILED;
+                }
+                while (true) {
+                    String data = events.take();
+                    io.grove.api.StateEvent event = io.grove.api.ApiJson.read(data, io.grove.api.StateEvent.class);
+                    if (!printer.data(event)) {
+                        printer.println(describe(event));
+                    }
+                    printer.writer().flush();
+                    if (id != null && event.type().equals("operation") && !event.state().equals("pending")) {
+                        return event.state().equals("completed") ? ExitCodes.OK : ExitCodes.FAILED;
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ExitCodes.FAILED;
+            } catch (CliException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CliException(ExitCodes.FAILED, "the event stream failed: " + e.getMessage());
+            }
+        }
+
+        /** {@code 06:32:01  op-17-3  failed on node-2 (failed: exit code 2)}. */
+        static String describe(io.grove.api.StateEvent event) {
+            String at = event.at() == null ? "" : event.at().length() >= 19 ? event.at().substring(11, 19) : event.at();
+            String what = event.type().equals("job") ? event.jobId() : event.operationId();
+            StringBuilder line = new StringBuilder(at).append("  ").append(what).append("  ");
+            line.append(event.type().equals("operation") && event.state().equals("pending")
+                    ? "submitted by " + event.user() + " to " + event.pool() : event.state());
+            if (event.node() != null) {
+                line.append(" on ").append(event.node());
+            }
+            if (event.reason() != null || event.message() != null) {
+                line.append(" (").append(event.reason() == null ? "" : event.reason())
+                        .append(event.reason() != null && event.message() != null && !event.message().isEmpty() ? ": " : "")
+                        .append(event.message() == null ? "" : event.message()).append(')');
+            }
+            return line.toString();
         }
     }
 

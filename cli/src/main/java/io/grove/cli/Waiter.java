@@ -13,12 +13,17 @@ import java.util.Locale;
 /**
  * Follows an operation until it ends. On a terminal a progress bar is redrawn in place
  * (completed / running / pending jobs and the operation's fair share and usage of its tree);
- * otherwise a line is printed whenever the numbers change. Exit code 0 when it completed, 1 when
- * it failed or was aborted.
+ * otherwise a line is printed whenever the numbers change. The operation is read again as soon as
+ * its event stream ({@code GET /api/v1/events?operation=ID}) says something happened to it, and
+ * every few seconds for its shares; a scheduler without the stream is asked every half second.
+ * Exit code 0 when it completed, 1 when it failed or was aborted.
  */
 final class Waiter {
 
     static final long POLL_MS = 500;
+    /** With the event stream: how often the shares are read again without an event (a bar, or lines). */
+    static final long LIVE_REFRESH_MS = 1_000;
+    static final long QUIET_REFRESH_MS = 5_000;
     static final int BAR = 30;
 
     private final SchedulerClient scheduler;
@@ -32,6 +37,23 @@ final class Waiter {
     }
 
     int await(String id) throws CliException {
+        java.util.concurrent.Semaphore changed = new java.util.concurrent.Semaphore(0);
+        AutoCloseable feed = scheduler.events("?operation=" + java.net.URLEncoder.encode(id,
+                java.nio.charset.StandardCharsets.UTF_8), event -> changed.release());
+        try {
+            return follow(id, changed, feed != null);
+        } finally {
+            if (feed != null) {
+                try {
+                    feed.close();
+                } catch (Exception e) {
+                    // the stream is gone already
+                }
+            }
+        }
+    }
+
+    private int follow(String id, java.util.concurrent.Semaphore changed, boolean streaming) throws CliException {
         String last = null;
         while (true) {
             OperationDetails details = scheduler.get("/operations/" + id, OperationDetails.class);
@@ -55,7 +77,12 @@ final class Waiter {
                 return state.equals("completed") ? ExitCodes.OK : ExitCodes.FAILED;
             }
             try {
-                Thread.sleep(POLL_MS);
+                if (streaming) {
+                    changed.tryAcquire(live ? LIVE_REFRESH_MS : QUIET_REFRESH_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    changed.drainPermits();
+                } else {
+                    Thread.sleep(POLL_MS);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CliException(ExitCodes.FAILED, "interrupted while waiting for " + id);

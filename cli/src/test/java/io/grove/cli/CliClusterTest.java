@@ -93,6 +93,28 @@ class CliClusterTest {
     }
 
     @Test
+    void watchPrintsWhatHappensAsItHappens() throws Exception {
+        // as root, jobs have their own /tmp and /var/tmp: a folder they can see is elsewhere
+        Path folder = Files.createTempDirectory(Path.of(io.grove.agent.job.JobUsers.processIsRoot() ? "/run" : "/tmp"),
+                "grove-watch-");
+        Files.setAttribute(folder, "unix:mode", 01777);
+        Path flag = folder.resolve("go");
+        String id = grove("submit", "--pool", "prod", "--jobs", "1", "--cpu", "0.25", "--",
+                "while [ ! -e " + flag + " ]; do sleep 0.05; done").out().strip();
+        java.util.concurrent.atomic.AtomicReference<GroveCliTest.Run> watched = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread watcher = new Thread(() -> watched.set(grove("ops", "watch", id)));
+        watcher.start();
+        io.grove.testing.Await.untilChecked("the job runs", () -> new ObjectMapper().readTree(grove("ops", "get", id,
+                "-o", "json").out()).at("/progress/running").asInt() == 1);
+        Files.writeString(flag, "");
+        watcher.join(60_000);
+        GroveCliTest.Run run = watched.get();
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("  " + id + "-1  completed on local-"), run.out());
+        assertTrue(run.out().strip().endsWith(id + "  completed"), run.out());
+    }
+
+    @Test
     void followingALogPrintsItToTheEnd() throws Exception {
         String id = grove("submit", "--pool", "prod", "--cpu", "0.25", "--", "echo first; sleep 1; echo second").out().strip();
         Await.until("the job to run", () -> grove("jobs", "list", id).out().contains("running"));

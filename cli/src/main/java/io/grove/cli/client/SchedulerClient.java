@@ -149,6 +149,47 @@ public final class SchedulerClient {
         }
     }
 
+    /**
+     * Follows {@code GET /api/v1/events?QUERY} of the scheduler that answered last, in the
+     * background: each event's data goes to {@code events}. Returns {@code null} when the stream
+     * cannot be opened (a scheduler without it: the caller polls instead). Closing the feed ends it.
+     */
+    public AutoCloseable events(String query, java.util.function.Consumer<String> events) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(current + "/api/v1/events" + query))
+                .header("X-Grove-User", target.user()).header("Accept", "text/event-stream");
+        if (target.token() != null) {
+            builder.header("Authorization", "Bearer " + target.token());
+        }
+        HttpResponse<java.util.stream.Stream<String>> response;
+        try {
+            response = http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofLines()).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+        if (response.statusCode() != 200) {
+            response.body().close();
+            return null;
+        }
+        java.util.stream.Stream<String> lines = response.body();
+        Thread reader = new Thread(() -> {
+            try {
+                lines.forEach(line -> {
+                    if (line.startsWith("data: ")) {
+                        events.accept(line.substring(6));
+                    }
+                });
+            } catch (RuntimeException ended) {
+                // the stream ended or was closed
+            }
+        }, "grove-events");
+        reader.setDaemon(true);
+        reader.start();
+        return lines::close;
+    }
+
     /** A GET to another Grove endpoint (an agent's). */
     public <T> T getFrom(URI uri, String what, Class<T> type) throws CliException {
         return read(request(uri, "GET", null, null, what, "is the node's agent running?").body(), type);
