@@ -112,6 +112,19 @@ class DashboardTest {
     }
 
     @Test
+    void thePagesFollowTheEventStream() throws Exception {
+        SchedulerClient alice = as(url, "alice", null);
+        Page page = page();
+        page.navigate(url + "/ui/#/operations");
+        page.waitForFunction("() => window.groveStream.open");
+        int before = ((Number) page.evaluate("() => window.groveStream.events")).intValue();
+        String id = alice.post("/operations", spec("adhoc", 1, 0.25, "sleep 30"), OperationSummary.class).id();
+        page.waitForFunction("n => window.groveStream.events > n", before);
+        assertThat(page.locator("[data-test=operations] tr[data-operation=\"" + id + "\"]")).isVisible();
+        alice.post("/operations/" + id + "/abort", null, null, OperationSummary.class);
+    }
+
+    @Test
     void thePoolTreeRendersInTreeOrderAndKeepsItsRowsInPlaceAcrossRefreshes() throws Exception {
         SchedulerClient alice = as(url, "alice", null);
         alice.post("/operations", spec("etl", 6, 0.25, "sleep 30"), OperationSummary.class);

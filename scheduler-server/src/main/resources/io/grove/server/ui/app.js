@@ -1,9 +1,15 @@
-// Grove's dashboard: pools, operations and nodes, read from the scheduler's API (docs/api.md) every
-// two seconds. Everything is built with DOM calls and textContent: nothing from the API is ever
-// parsed as HTML. The token (or, on a local cluster, the user) is kept in this tab's sessionStorage.
+// Grove's dashboard: pools, operations and nodes, read from the scheduler's API (docs/api.md): at
+// once when its event stream (GET /api/v1/events) says an operation or a job changed, and every
+// few seconds for shares and usage (every two seconds without the stream). Everything is built with
+// DOM calls and textContent: nothing from the API is ever parsed as HTML. The token (or, on a local
+// cluster, the user) is kept in this tab's sessionStorage.
 'use strict';
 
 const REFRESH_MS = 2000;
+const REFRESH_STREAMING_MS = 5000;
+// what the event stream did, for the page's tests: whether it is open, and how many events came
+window.groveStream = { open: false, events: 0 };
+let changeQueued = null;
 const session = window.sessionStorage;
 const expanded = new Set();
 let timer = null;
@@ -19,8 +25,7 @@ class ApiError extends Error {
   }
 }
 
-async function api(path, options = {}) {
-  const headers = { Accept: 'application/json' };
+function who(headers) {
   const token = session.getItem('grove.token');
   const user = session.getItem('grove.user');
   if (token) {
@@ -28,6 +33,11 @@ async function api(path, options = {}) {
   } else if (user) {
     headers['X-Grove-User'] = user;
   }
+  return headers;
+}
+
+async function api(path, options = {}) {
+  const headers = who({ Accept: 'application/json' });
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
   }
@@ -640,14 +650,75 @@ async function route(keepMessage) {
   }
 }
 
+function refresh() {
+  const editing = document.activeElement && ['INPUT', 'SELECT'].includes(document.activeElement.tagName);
+  if (!editing && !location.hash.includes('/logs/')) {
+    route(true);
+  }
+}
+
 function live() {
   clearInterval(timer);
-  timer = setInterval(() => {
-    const editing = document.activeElement && ['INPUT', 'SELECT'].includes(document.activeElement.tagName);
-    if (!editing && !location.hash.includes('/logs/')) {
-      route(true);
+  timer = setInterval(refresh, window.groveStream.open ? REFRESH_STREAMING_MS : REFRESH_MS);
+}
+
+// Something happened to an operation or a job: the page is read again, once for a burst of events.
+function changed() {
+  window.groveStream.events++;
+  if (changeQueued === null) {
+    changeQueued = setTimeout(() => {
+      changeQueued = null;
+      refresh();
+    }, 200);
+  }
+}
+
+// Follows the event stream with fetch (an EventSource cannot send the token); comes back after a
+// break, asking from the last event seen.
+async function follow() {
+  let last = null;
+  for (;;) {
+    try {
+      const headers = who({ Accept: 'text/event-stream' });
+      if (last !== null) {
+        headers['Last-Event-ID'] = last;
+      }
+      const response = await fetch('/api/v1/events', { headers, cache: 'no-store' });
+      if (!response.ok || !response.body) {
+        throw new Error('no event stream: ' + response.status);
+      }
+      window.groveStream.open = true;
+      live();
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) {
+          break;
+        }
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end).split('\n');
+          buffer = buffer.slice(end + 2);
+          for (const line of frame) {
+            if (line.startsWith('id: ')) {
+              last = line.substring(4);
+            }
+          }
+          if (frame.some((line) => line.startsWith('data: ') || line === 'event: reset')) {
+            changed();
+          }
+        }
+      }
+    } catch (e) {
+      // the stream broke, or there is none: the page is read every two seconds meanwhile
     }
-  }, REFRESH_MS);
+    window.groveStream.open = false;
+    live();
+    await new Promise((resume) => setTimeout(resume, 5000));
+  }
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -656,4 +727,5 @@ document.addEventListener('DOMContentLoaded', () => {
   window.addEventListener('hashchange', () => route());
   route();
   live();
+  follow();
 });
