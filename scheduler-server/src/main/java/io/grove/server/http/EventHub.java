@@ -24,8 +24,38 @@ public final class EventHub {
     /** How many streams may be open at once. */
     public static final int MAX_STREAMS = 256;
 
-    /** An event with its number and what filters match. */
-    record Numbered(long id, StateEvent event, List<String> poolPath, String frame) {
+    /** An event with its number and what filters match; its frame is written when first sent. */
+    static final class Numbered {
+        final long id;
+        final StateEvent event;
+        final List<String> poolPath;
+        private String frame;
+
+        Numbered(long id, StateEvent event, List<String> poolPath) {
+            this.id = id;
+            this.event = event;
+            this.poolPath = poolPath;
+        }
+
+        long id() {
+            return id;
+        }
+
+        StateEvent event() {
+            return event;
+        }
+
+        List<String> poolPath() {
+            return poolPath;
+        }
+
+        /** The event as a stream sends it (written once, under the hub's lock). */
+        String frame() {
+            if (frame == null) {
+                frame = "id: " + id + "\nevent: " + event.type() + "\ndata: " + ApiJson.writeCompact(event) + "\n\n";
+            }
+            return frame;
+        }
     }
 
     /** What a stream wants: one operation, or one pool and the pools below it ({@code null}: all). */
@@ -48,8 +78,7 @@ public final class EventHub {
         Numbered numbered;
         synchronized (this) {
             long id = next++;
-            numbered = new Numbered(id, event, List.copyOf(poolPath), "id: " + id + "\nevent: " + event.type() + "\ndata: "
-                    + ApiJson.writeCompact(event) + "\n\n");
+            numbered = new Numbered(id, event, List.copyOf(poolPath));
             kept.addLast(numbered);
             if (kept.size() > KEPT) {
                 kept.removeFirst();
