@@ -51,8 +51,25 @@ class HttpLimitsTest {
             return "Bearer ok".equals(head.authorization());
         }
 
+        /** Frames given to the stream's sink, and whether the server ended the stream. */
+        final java.util.concurrent.atomic.AtomicInteger framesGiven = new java.util.concurrent.atomic.AtomicInteger();
+        volatile boolean streamEnded;
+
         @Override
         public CompletableFuture<ApiResponse> apply(ApiRequest request) {
+            if (request.path().equals(List.of("stream"))) {
+                return CompletableFuture.completedFuture(ApiResponse.stream(sink -> {
+                    Thread pusher = new Thread(() -> {
+                        // up to 32 MiB of events, 64 KiB each, as long as the stream lasts
+                        for (int i = 0; i < 512 && !streamEnded; i++) {
+                            sink.accept("data: " + "x".repeat(64 * 1024) + "\n\n");
+                            framesGiven.incrementAndGet();
+                        }
+                    });
+                    pusher.start();
+                    return () -> streamEnded = true;
+                }));
+            }
             if (request.path().equals(List.of("big"))) {
                 bigAnswers.incrementAndGet();
                 return CompletableFuture.completedFuture(ApiResponse.json(200, "\"" + "x".repeat(64 * 1024) + "\""));
@@ -271,6 +288,17 @@ class HttpLimitsTest {
         }
         assertTrue(served.startsWith("HTTP/1.1 200"), served);
         assertEquals(1000, body(served).get("length").asInt());
+    }
+
+    @Test
+    void anEventStreamsClientThatDoesNotReadIsClosedNotBufferedFor() throws Exception {
+        start(new HttpLimits(64, 32, Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofSeconds(30), 1024));
+        Socket reader = connect();
+        send(reader, "GET /stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\n\r\n");
+        // never read: the kernel's buffers fill, then the server's outbound buffer, and it closes the stream
+        io.grove.testing.Await.until("the server ends the stream of a client that does not read", () -> routes.streamEnded);
+        assertTrue(exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").startsWith("HTTP/1.1 200"),
+                "others are served");
     }
 
     @Test
