@@ -97,8 +97,7 @@ public final class OpenApi {
             content.putObject("application/yaml").set("schema", body);
         }
         ObjectNode responses = operation.putObject("responses");
-        ObjectNode ok = responses.putObject(route.method().equals("POST") && route.template().equals("/api/v1/operations")
-                ? "201" : "200");
+        ObjectNode ok = responses.putObject(Integer.toString(doc == null ? 200 : doc.status()));
         ok.put("description", doc != null && doc.summary() != null ? doc.summary() : "done");
         if (doc != null && doc.answer() != null) {
             JsonNode item = schema(mapper.constructType(doc.answer()));

@@ -47,11 +47,16 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
     /**
      * What a route takes and answers, for the API's OpenAPI document: a summary, the request body's
      * record ({@code null}: none), the answer's record ({@code null}: not JSON, or nothing), whether
-     * the answer is a list of it, and the query parameters it reads.
+     * the answer is a list of it, the query parameters it reads, and its status when it succeeds.
      */
-    public record Doc(String summary, Class<?> body, Class<?> answer, boolean list, List<String> query) {
+    public record Doc(String summary, Class<?> body, Class<?> answer, boolean list, List<String> query, int status) {
         public Doc {
             query = query == null ? List.of() : List.copyOf(query);
+        }
+
+        /** A route of {@code summary} answering 200 with nothing the document describes (text, a page). */
+        public Doc(String summary, Class<?> body, Class<?> answer, boolean list, List<String> query) {
+            this(summary, body, answer, list, query, 200);
         }
 
         /** A route answering {@code answer}. */
@@ -66,12 +71,17 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
 
         /** With a request body of {@code record}. */
         public Doc taking(Class<?> record) {
-            return new Doc(summary, record, answer, list, query);
+            return new Doc(summary, record, answer, list, query, status);
         }
 
         /** With these query parameters. */
         public Doc query(String... names) {
-            return new Doc(summary, body, answer, list, List.of(names));
+            return new Doc(summary, body, answer, list, List.of(names), status);
+        }
+
+        /** Answering {@code 201 Created} when it succeeds. */
+        public Doc created() {
+            return new Doc(summary, body, answer, list, query, 201);
         }
     }
 

@@ -35,7 +35,7 @@ final class OperationRoutes extends ApiResource {
     void addTo(Routes.Builder routes) {
         routes.post("/api/v1/operations", (request, params) -> submit(request))
                 .doc(io.grove.http.Routes.Doc.of("submit an operation", io.grove.api.OperationSummary.class)
-                        .taking(io.grove.api.OperationSpecBody.class))
+                        .taking(io.grove.api.OperationSpecBody.class).created())
                 .get("/api/v1/operations", (request, params) -> listOperations(request))
                 .doc(io.grove.http.Routes.Doc.listOf("operations in submission order, a page at a time", io.grove.api.OperationSummary.class)
                         .query("state", "pool", "user", "tree", "limit", "cursor", "forecast"))

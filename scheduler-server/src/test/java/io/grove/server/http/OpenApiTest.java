@@ -63,6 +63,8 @@ class OpenApiTest {
         assertEquals(List.of(), parsed.getMessages());
         assertEquals("3.1.0", parsed.getOpenAPI().getOpenapi());
         assertTrue(parsed.getOpenAPI().getComponents().getSchemas().containsKey("OperationSummary"));
+        assertTrue(parsed.getOpenAPI().getPaths().get("/api/v1/operations").getPost().getResponses().containsKey("201"),
+                "a submission is answered 201");
     }
 
     @Test
