@@ -54,19 +54,19 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
             query = query == null ? List.of() : List.copyOf(query);
         }
 
-        /** A route of {@code summary} answering 200 with nothing the document describes (text, a page). */
-        public Doc(String summary, Class<?> body, Class<?> answer, boolean list, List<String> query) {
-            this(summary, body, answer, list, query, 200);
+        /** A route whose answer is no record of the API (text, a page, this document). */
+        public static Doc untyped(String summary) {
+            return new Doc(summary, null, null, false, List.of(), 200);
         }
 
         /** A route answering {@code answer}. */
         public static Doc of(String summary, Class<?> answer) {
-            return new Doc(summary, null, answer, false, List.of());
+            return new Doc(summary, null, answer, false, List.of(), 200);
         }
 
         /** A route answering a list of {@code item}. */
         public static Doc listOf(String summary, Class<?> item) {
-            return new Doc(summary, null, item, true, List.of());
+            return new Doc(summary, null, item, true, List.of(), 200);
         }
 
         /** With a request body of {@code record}. */

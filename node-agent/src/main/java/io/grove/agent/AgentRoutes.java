@@ -84,7 +84,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
                 .get("/health", (request, params) -> Routes.done(ApiResponse.ok(Health.OK)))
                 .doc(Routes.Doc.of("the agent answers", Health.class))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
-                .doc(new Routes.Doc("Prometheus text", null, null, false, null))
+                .doc(Routes.Doc.untyped("Prometheus text"))
                 // reading a log file blocks: on a thread of its own, never on the network's
                 .blocking("GET", "/api/v1/jobs/{job}/logs", (request, params) -> {
                     requireNodeToken(request);
@@ -98,7 +98,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
                 .get("/api/v1/node", (request, params) -> node.get().thenApply(ApiResponse::ok))
                 .doc(Routes.Doc.of("the node: its resources, jobs, GPUs, images", io.grove.api.AgentNodeView.class))
                 .get("/api/v1/openapi.json", (request, params) -> Routes.done(ApiResponse.ok(openApi(built.get()))))
-                .doc(new Routes.Doc("this document: the agent's endpoint in OpenAPI 3.1", null, null, false, null))
+                .doc(Routes.Doc.untyped("this document: the agent's endpoint in OpenAPI 3.1"))
                 .build();
         built.set(routes);
         return routes;

@@ -47,9 +47,9 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
                 .get("/healthz", (request, params) -> Routes.done(health(health.get(), journal)))
                 .doc(Routes.Doc.of("the daemon answers; its role in a group", Health.class))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
-                .doc(new Routes.Doc("Prometheus text", null, null, false, null))
+                .doc(Routes.Doc.untyped("Prometheus text"))
                 .get("/api/v1/openapi.json", (request, params) -> Routes.done(ApiResponse.ok(openApi())))
-                .doc(new Routes.Doc("this document: the API in OpenAPI 3.1", null, null, false, null));
+                .doc(Routes.Doc.untyped("this document: the API in OpenAPI 3.1"));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
                 new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts), new AccountingRoutes(parts, ledger),
                 new EventRoutes(parts, events))) {

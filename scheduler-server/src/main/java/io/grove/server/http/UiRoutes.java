@@ -34,9 +34,9 @@ final class UiRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/" + PREFIX, (request, params) -> Routes.done(file("index.html")))
-                .doc(new Routes.Doc("the dashboard (HTML)", null, null, false, null))
+                .doc(Routes.Doc.untyped("the dashboard (HTML)"))
                 .get("/" + PREFIX + "/{file}", (request, params) -> Routes.done(file(params.get("file"))))
-                .doc(new Routes.Doc("the dashboard's script and style sheet", null, null, false, null));
+                .doc(Routes.Doc.untyped("the dashboard's script and style sheet"));
     }
 
     private ApiResponse file(String name) {
