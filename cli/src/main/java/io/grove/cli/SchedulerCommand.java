@@ -147,6 +147,12 @@ final class SchedulerCommand implements Callable<Integer> {
             description = "where the group keeps its state in ZooKeeper (default: ${DEFAULT-VALUE})")
     String zookeeperRoot;
 
+    @Option(names = "--zookeeper-auth-file", paramLabel = "FILE",
+            description = "the schedulers' ZooKeeper identity, one line USER:PASSWORD (mode 0600): the session "
+                    + "authenticates with it and every znode of the group is created for it alone. Required with "
+                    + "--zookeeper unless --insecure-local")
+    Path zookeeperAuthFile;
+
     @Option(names = "--zookeeper-session-timeout", defaultValue = "6s",
             description = "a leader cut from ZooKeeper steps down within two thirds of it; a standby takes over after "
                     + "it (default: ${DEFAULT-VALUE})")
@@ -220,9 +226,15 @@ final class SchedulerCommand implements Callable<Integer> {
                 String scheme = settings.security().httpTls() == null ? "http" : "https";
                 HaSettings ha;
                 try {
+                    if (zookeeperAuthFile == null && !insecureLocal) {
+                        throw new IllegalArgumentException("--zookeeper needs --zookeeper-auth-file FILE (the schedulers' "
+                                + "identity in ZooKeeper: one line USER:PASSWORD, mode 0600), or --insecure-local for a "
+                                + "group whose state any client of the ensemble may change");
+                    }
                     ha = new HaSettings(zookeeper, zookeeperRoot, Durations.parse(sessionTimeout),
-                            scheme + "://" + host + ":" + httpPort, host + ":" + nodePort);
-                } catch (IllegalArgumentException e) {
+                            scheme + "://" + host + ":" + httpPort, host + ":" + nodePort,
+                            zookeeperAuthFile == null ? null : io.grove.server.coord.ZkAuth.read(zookeeperAuthFile));
+                } catch (IllegalArgumentException | java.io.IOException e) {
                     spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
                     return 2;
                 }

@@ -1,6 +1,7 @@
 package io.grove.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -106,6 +107,22 @@ class GroveCliTest {
                 dir.toString(), "--oidc-issuer", "https://id.example.org");
         assertEquals(2, noAudience.exitCode());
         assertTrue(noAudience.err().contains("--oidc-audience is required"), noAudience.err());
+    }
+
+    @Test
+    void aHighAvailabilityGroupNeedsTheSchedulersZooKeeperIdentity(@TempDir Path dir) throws IOException {
+        Run open = grove("scheduler", "--config", CONFIG.resolve("pools.yaml").toString(), "--data-dir",
+                dir.toString(), "--zookeeper", "127.0.0.1:1");
+        assertEquals(2, open.exitCode());
+        assertTrue(open.err().contains("--zookeeper needs --zookeeper-auth-file"), open.err());
+        Path auth = dir.resolve("zk-auth");
+        Files.writeString(auth, "grove:0123456789abcdef0123\n");
+        Files.setPosixFilePermissions(auth, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Run readable = grove("scheduler", "--config", CONFIG.resolve("pools.yaml").toString(), "--data-dir",
+                dir.toString(), "--zookeeper", "127.0.0.1:1", "--zookeeper-auth-file", auth.toString());
+        assertEquals(2, readable.exitCode());
+        assertTrue(readable.err().contains("must be 0600"), readable.err());
+        assertFalse(readable.err().contains("0123456789abcdef"), "the password is never printed: " + readable.err());
     }
 
     @Test

@@ -74,10 +74,15 @@ final class GroveCluster implements AutoCloseable {
         Files.writeString(config.resolve("tokens.yaml"), "tokens:\n  - {token: " + USER_TOKEN + ", user: e2e, groups: [ops]}\n");
         Files.writeString(config.resolve("node-token"), NODE_TOKEN + "\n");
         if (ha) {
+            // the schedulers' identity in ZooKeeper: the group's znodes are theirs alone
+            Path zkAuth = config.resolve("zk-auth");
+            Files.writeString(zkAuth, "grove:" + NODE_TOKEN + "-zookeeper\n");
+            Files.setPosixFilePermissions(zkAuth, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
             startZooKeeper();
             for (String name : List.of("scheduler-1", "scheduler-2")) {
                 GenericContainer<?> member = schedulerContainer(name, List.of("--zookeeper", "zookeeper:2181",
-                        "--zookeeper-session-timeout", "4s", "--advertise", name));
+                        "--zookeeper-auth-file", "/etc/grove-test/zk-auth", "--zookeeper-session-timeout", "4s",
+                        "--advertise", name));
                 member.start();
                 group.put(name, member);
             }

@@ -31,10 +31,10 @@ record NodeSetup(JobCgroups cgroups, JobPolicy policy, List<Gpu> gpus, boolean g
 
     static NodeSetup of(AgentSettings settings, JobUsers users, WorkDir workDir) throws IOException {
         JobCgroups cgroups = cgroups(settings);
-        JobPolicy policy = privateDirsIfPossible(settings.jobPolicy(), users, workDir);
         int declared = (int) settings.resources().gpu();
         List<Gpu> gpus = declared > 0 ? GpuDiscovery.declared(declared)
                 : GpuDiscovery.discover(settings.gpus().nvidiaSmi(), settings.gpus().driverInfo());
+        JobPolicy policy = privateDirsIfPossible(settings.jobPolicy(), users, workDir);
         boolean found = declared == 0 && !gpus.isEmpty();
         if (!gpus.isEmpty()) {
             LOG.info("GPUs {}: {}", declared > 0 ? "declared" : "found by " + settings.gpus().nvidiaSmi(),
@@ -67,8 +67,8 @@ record NodeSetup(JobCgroups cgroups, JobPolicy policy, List<Gpu> gpus, boolean g
         if (why == null) {
             return policy;
         }
-        LOG.warn("jobs cannot have a private /tmp, /var/tmp, /run/lock, /dev/shm and /proc here (a mount namespace "
-                + "failed: {}); they share the node's", why);
+        LOG.warn("jobs cannot have namespaces of their own here (a private /dev, /tmp, /var/tmp, /run/lock, /dev/shm, "
+                + "/proc and SysV IPC: {}); they share the node's", why);
         return policy.withoutPrivateDirs();
     }
 

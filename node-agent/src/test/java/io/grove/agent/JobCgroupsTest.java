@@ -191,14 +191,14 @@ class JobCgroupsTest {
         Path own = dir.resolve("cgroup2/grove-agent.service");
         assertEquals("+memory +cpu +pids", Files.readString(own.resolve("cgroup.subtree_control")));
         assertEquals("+memory +cpu +pids", Files.readString(own.resolve("grove-jobs-test/cgroup.subtree_control")));
-        List<Path> procs = v2.create("op-1-1", new CgroupLimits(256L << 20, 1.5, CpuLimit.QUOTA, 100, List.of()));
+        List<Path> procs = v2.create("op-1-1", new CgroupLimits(256L << 20, 1.5, CpuLimit.QUOTA, 100, null));
         Path job = own.resolve("grove-jobs-test/op-1-1");
         assertEquals(List.of(job.resolve("cgroup.procs")), procs);
         assertEquals("150000 100000", Files.readString(job.resolve("cpu.max")));
         assertEquals("150", Files.readString(job.resolve("cpu.weight")));
         assertEquals("100", Files.readString(job.resolve("pids.max")));
         assertEquals(Long.toString(256L << 20), Files.readString(job.resolve("memory.max")));
-        v2.create("op-1-2", new CgroupLimits(0, 0.25, CpuLimit.WEIGHT, 0, List.of()));
+        v2.create("op-1-2", new CgroupLimits(0, 0.25, CpuLimit.WEIGHT, 0, null));
         assertEquals("max 100000", Files.readString(own.resolve("grove-jobs-test/op-1-2/cpu.max")), "weight: no quota");
         assertEquals("25", Files.readString(own.resolve("grove-jobs-test/op-1-2/cpu.weight")));
         Files.writeString(job.resolve("cpu.stat"), "usage_usec 2000000\nuser_usec 1900000\nsystem_usec 100000\n"
@@ -212,8 +212,8 @@ class JobCgroupsTest {
     void onCgroupV1TheQuotaAndSharesFollowTheOrder() throws Exception {
         JobCgroups cgroups = cgroups();
         Assumptions.assumeTrue(cgroups.version() == JobCgroups.Version.V1 && cgroups.controls("cpu"), cgroups.describe());
-        cgroups.create("op-2-1", new CgroupLimits(0, 0.5, CpuLimit.QUOTA, 10, List.of()));
-        cgroups.create("op-2-2", new CgroupLimits(0, 2, CpuLimit.WEIGHT, 0, List.of()));
+        cgroups.create("op-2-1", new CgroupLimits(0, 0.5, CpuLimit.QUOTA, 10, null));
+        cgroups.create("op-2-2", new CgroupLimits(0, 2, CpuLimit.WEIGHT, 0, null));
         Path cpu = Path.of("/sys/fs/cgroup/cpu");
         Path one = Files.walk(cpu, 3).filter(p -> p.endsWith("op-2-1")).findFirst().orElseThrow();
         Path two = one.resolveSibling("op-2-2");

@@ -28,7 +28,8 @@ final class TestRegistry implements AutoCloseable {
     static final Path BUSYBOX = Path.of("/bin/busybox");
     static final Path HTPASSWD = Path.of("/usr/bin/htpasswd");
     static final List<String> APPLETS = List.of("sh", "cat", "ls", "id", "sleep", "echo", "dd", "seq", "test", "head",
-            "mknod", "true", "false", "nproc", "env", "pwd", "tr", "wc", "grep", "kill", "touch", "rm", "mkdir");
+            "mknod", "true", "false", "nproc", "env", "pwd", "tr", "wc", "grep", "kill", "touch", "rm", "mkdir", "ln", "setsid",
+            "tail");
 
     private final Process process;
     private final Path dir;
@@ -85,9 +86,17 @@ final class TestRegistry implements AutoCloseable {
         return "127.0.0.1:" + port;
     }
 
-    /** An image to push: files besides busybox, its Env, Entrypoint and Cmd, its architecture. */
+    /**
+     * An image to push: files besides busybox, its Env, Entrypoint and Cmd, its architecture; device
+     * nodes it carries ({@code path -> "b 7 0"}, mode 0666) and files made set-uid.
+     */
     record Image(Map<String, String> files, List<String> env, List<String> entrypoint, List<String> cmd,
-            String architecture, int randomMiB, boolean shell) {
+            String architecture, int randomMiB, boolean shell, Map<String, String> devices, List<String> setUid) {
+
+        Image(Map<String, String> files, List<String> env, List<String> entrypoint, List<String> cmd,
+                String architecture, int randomMiB, boolean shell) {
+            this(files, env, entrypoint, cmd, architecture, randomMiB, shell, Map.of(), List.of());
+        }
 
         static Image plain() {
             return new Image(Map.of("/etc/os-release", "PRETTY_NAME=\"Grove test image\"\nID=grovetest\n"),
@@ -111,6 +120,16 @@ final class TestRegistry implements AutoCloseable {
             Path at = rootfs.resolve(file.getKey().substring(1));
             Files.createDirectories(at.getParent());
             Files.writeString(at, file.getValue());
+        }
+        for (Map.Entry<String, String> device : image.devices().entrySet()) {
+            Path at = rootfs.resolve(device.getKey().substring(1));
+            Files.createDirectories(at.getParent());
+            List<String> mknod = new ArrayList<>(List.of("/usr/bin/mknod", "-m", "0666", at.toString()));
+            mknod.addAll(List.of(device.getValue().split(" ")));
+            run(mknod);
+        }
+        for (String file : image.setUid()) {
+            Files.setAttribute(rootfs.resolve(file.substring(1)), "unix:mode", 04755);
         }
         if (image.randomMiB() > 0) {
             byte[] chunk = new byte[1 << 20];

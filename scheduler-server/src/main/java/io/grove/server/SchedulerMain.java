@@ -61,6 +61,7 @@ public final class SchedulerMain {
         String root = ZkLayout.DEFAULT_ROOT;
         Duration session = HaSettings.DEFAULT_SESSION_TIMEOUT;
         String accountingDb = null;
+        Path zookeeperAuth = null;
         long compactAfter = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
@@ -68,6 +69,7 @@ public final class SchedulerMain {
                 case "--compact-after-records" -> compactAfter = Long.parseLong(args[i + 1]);
                 case "--zookeeper" -> zookeeper = args[i + 1];
                 case "--zookeeper-root" -> root = args[i + 1];
+                case "--zookeeper-auth-file" -> zookeeperAuth = Path.of(args[i + 1]);
                 case "--zookeeper-session-timeout-ms" -> session = Duration.ofMillis(Long.parseLong(args[i + 1]));
                 case "--config" -> config = Path.of(args[i + 1]);
                 case "--data-dir" -> data = Path.of(args[i + 1]);
@@ -90,7 +92,7 @@ public final class SchedulerMain {
             run(settings);
         } else {
             run(settings, new HaSettings(zookeeper, root, session, "http://127.0.0.1:" + httpPort,
-                    "127.0.0.1:" + nodePort));
+                    "127.0.0.1:" + nodePort, zookeeperAuth == null ? null : io.grove.server.coord.ZkAuth.read(zookeeperAuth)));
         }
     }
 }

@@ -5,7 +5,6 @@ import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.server.http.EventHub;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -45,14 +44,9 @@ final class StateEvents {
             return;
         }
         Map.Entry<String, String> placed = operation.poolByTree().entrySet().stream().findFirst().orElse(null);
-        List<String> path = List.of();
-        if (placed != null) {
-            var pools = cluster.registry().pools(placed.getKey());
-            path = pools != null && pools.contains(placed.getValue()) ? pools.pathToRoot(placed.getValue())
-                    : List.of(placed.getValue());
-        }
         hub.publish(new StateEvent(type, operation.id(), job == null ? null : job.id(), state, operation.user(),
-                placed == null ? null : placed.getValue(), node, reason, message, clock.now().toString()), path);
+                placed == null ? null : placed.getValue(), node, reason, message, clock.now().toString()),
+                EventHub.placements(cluster, operation));
     }
 
     private static String lower(Enum<?> value) {

@@ -25,11 +25,6 @@ public record Gpu(int index, String uuid, String model, long memoryBytes, int mi
         model = model == null || model.isBlank() ? "unknown" : model.strip();
     }
 
-    /** Its device node's {@code major:minor}, as the devices controller names it. */
-    public String device() {
-        return MAJOR + ":" + minor;
-    }
-
     /** The node tag of a model: {@code gpu_model:nvidia-a100-sxm4-80gb}, for {@code nodes_filter} and tag filters. */
     public static String modelTag(String model) {
         String slug = model.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^-+|-+$", "");

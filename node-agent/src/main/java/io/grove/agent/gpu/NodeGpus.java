@@ -120,12 +120,6 @@ public final class NodeGpus {
         held.remove(jobId);
     }
 
-    /** The devices a job may not open: every GPU but its own. */
-    public List<String> deniedTo(String jobId) {
-        List<Gpu> own = of(jobId);
-        return gpus.stream().filter(g -> !own.contains(g)).map(Gpu::device).toList();
-    }
-
     /** Takes a GPU out of service with why; kept in the work directory for the admin to see and undo. */
     public void takeOut(Gpu gpu, String why) {
         outOfService.put(gpu.index(), why);

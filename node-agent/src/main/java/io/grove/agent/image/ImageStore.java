@@ -205,6 +205,10 @@ public final class ImageStore {
             }
             run(List.of(tools.umoci().toString(), "raw", "unpack", "--image", work.resolve("layout") + ":image",
                     work.resolve("rootfs").toString()), PULL_TIMEOUT_S, "cannot unpack " + ref, work);
+            Unpacked.Dropped dropped = Unpacked.sanitize(work.resolve("rootfs"));
+            if (dropped.any()) {
+                LOG.warn("image {} carried {}: removed before any job runs it", ref, dropped);
+            }
             config = config.withBytes(Trees.diskBytes(work));
             Path record = work.resolve("image.json.tmp");
             JSON.writeValue(record.toFile(), config);

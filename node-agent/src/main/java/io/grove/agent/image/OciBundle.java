@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grove.agent.gpu.Gpu;
+import io.grove.agent.job.JobDevices;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
@@ -24,7 +24,9 @@ import java.util.Map;
  *     disk) and {@code /dev/shm} (a tmpfs as large as its memory);</li>
  * <li>its own uid and gid, no new privileges, no capabilities; PID, IPC and mount namespaces of
  *     its own; the host's network (and its {@code /etc/hosts} and {@code /etc/resolv.conf});</li>
- * <li>in {@code /dev}, the usual devices and its GPUs and nothing else.</li>
+ * <li>in {@code /dev}, the usual devices and its GPUs and nothing else; the devices controller of its
+ *     cgroup allows just those ({@link JobDevices}), and its image was unpacked without device nodes
+ *     or set-id bits ({@code ImageStore}).</li>
  * </ul>
  * Its environment is the image's {@code Env}, then the job's. Its cgroup is the job's own, joined
  * before the runtime starts: the runtime manages no cgroup, so every limit of a bare job holds.
@@ -34,8 +36,6 @@ public final class OciBundle {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Files of the host that a job with the host's network sees as they are, read-only. */
     static final List<String> HOST_FILES = List.of("/etc/hosts", "/etc/resolv.conf");
-    /** NVIDIA's control devices, given with a job's GPUs when the host has them. */
-    static final List<String> GPU_CONTROL = List.of("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools");
 
     private OciBundle() {
     }
@@ -165,16 +165,8 @@ public final class OciBundle {
             namespaces.addObject().put("type", type);
         }
         ArrayNode devices = linux.putArray("devices");
-        if (!spec.gpus().isEmpty()) {
-            for (Gpu gpu : spec.gpus()) {
-                device(devices, "/dev/nvidia" + gpu.minor(), Gpu.MAJOR, gpu.minor());
-            }
-            for (String control : GPU_CONTROL) {
-                long[] numbers = deviceNumbers(Path.of(control));
-                if (numbers != null) {
-                    device(devices, control, numbers[0], numbers[1]);
-                }
-            }
+        for (JobDevices.Node node : JobDevices.gpuNodes(spec.gpus())) {
+            device(devices, "/dev/" + node.name(), node.major(), node.minor());
         }
         ArrayNode masked = linux.putArray("maskedPaths");
         List.of("/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
@@ -204,20 +196,5 @@ public final class OciBundle {
         device.put("fileMode", 0666);
         device.put("uid", 0);
         device.put("gid", 0);
-    }
-
-    /** A character device's major and minor numbers, or {@code null} when it is not one. */
-    static long[] deviceNumbers(Path device) {
-        try {
-            if (!Files.exists(device, LinkOption.NOFOLLOW_LINKS)) {
-                return null;
-            }
-            long rdev = ((Number) Files.getAttribute(device, "unix:rdev", LinkOption.NOFOLLOW_LINKS)).longValue();
-            long major = ((rdev >> 8) & 0xfff) | ((rdev >> 32) & ~0xfffL);
-            long minor = (rdev & 0xff) | ((rdev >> 12) & ~0xffL);
-            return new long[] {major, minor};
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
     }
 }

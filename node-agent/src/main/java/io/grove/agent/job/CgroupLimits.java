@@ -9,10 +9,10 @@ import java.util.List;
  * @param cpu the cores it ordered (its quota and its weight follow from them)
  * @param cpuLimit how its CPU is limited
  * @param pids at most this many processes and threads at once; 0 for no limit
- * @param deniedDevices character devices ({@code major:minor}) it may not open: the GPUs it was
- *     not given
+ * @param allowedDevices the devices controller's rules of what it may open ({@link JobDevices#allowRules});
+ *     everything else is denied
  */
-public record CgroupLimits(long memoryBytes, double cpu, CpuLimit cpuLimit, long pids, List<String> deniedDevices) {
+public record CgroupLimits(long memoryBytes, double cpu, CpuLimit cpuLimit, long pids, List<String> allowedDevices) {
 
     /** The CFS period of a job's CPU quota, in microseconds (the kernel's default). */
     public static final long CPU_PERIOD_US = 100_000;
@@ -25,12 +25,12 @@ public record CgroupLimits(long memoryBytes, double cpu, CpuLimit cpuLimit, long
                     + ", cpu " + cpu + ", pids " + pids);
         }
         cpuLimit = cpuLimit == null ? CpuLimit.QUOTA : cpuLimit;
-        deniedDevices = deniedDevices == null ? List.of() : List.copyOf(deniedDevices);
+        allowedDevices = allowedDevices == null ? JobDevices.allowRules(List.of()) : List.copyOf(allowedDevices);
     }
 
-    /** Only a memory limit (older callers and tests). */
+    /** Only a memory limit and the devices every job may open (older callers and tests). */
     public static CgroupLimits memory(long bytes) {
-        return new CgroupLimits(bytes, 0, CpuLimit.OFF, 0, List.of());
+        return new CgroupLimits(bytes, 0, CpuLimit.OFF, 0, null);
     }
 
     /** The quota per {@link #CPU_PERIOD_US} in microseconds, or -1 when the CPU is not capped. */

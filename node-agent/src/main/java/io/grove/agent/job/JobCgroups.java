@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *     {@code memory.max}, {@code cpu.max} and {@code cpu.weight}, {@code pids.max}, and
  *     {@code cgroup.kill} to end a job;</li>
  * <li>cgroup v1 (one hierarchy per controller): {@code memory.limit_in_bytes},
- *     {@code cpu.cfs_quota_us} and {@code cpu.shares}, {@code pids.max}, {@code devices.deny};
+ *     {@code cpu.cfs_quota_us} and {@code cpu.shares}, {@code pids.max}, and {@code devices.deny a}
+ *     followed by the job's allow-list ({@link JobDevices});
  *     a job is frozen ({@code freezer}) while its processes are killed, so a fork bomb cannot outrun
  *     the kill.</li>
  * </ul>
@@ -159,7 +160,7 @@ public final class JobCgroups {
         }
         if (version == Version.V2) {
             not.remove("devices");
-            not.add("devices (cgroup v2 needs a device program; GPUs are not isolated)");
+            not.add("devices (cgroup v2 needs a device program: a job's devices are held by its own /dev alone)");
         }
         return "a cgroup " + (version == Version.V1 ? "v1" : "v2") + " of its own for each job under "
                 + bases.get("memory") + "; the kernel limits " + held + (not.isEmpty() ? "; not limited: " + not : "");
@@ -211,8 +212,11 @@ public final class JobCgroups {
             Files.writeString(dir("pids", jobId).resolve("pids.max"), Long.toString(limits.pids()));
         }
         if (controls("devices")) {
-            for (String device : limits.deniedDevices()) {
-                Files.writeString(dir("devices", jobId).resolve("devices.deny"), "c " + device + " rwm");
+            // deny by default, then allow: one rule a write, as the kernel reads them
+            Path devices = dir("devices", jobId);
+            Files.writeString(devices.resolve("devices.deny"), "a");
+            for (String rule : limits.allowedDevices()) {
+                Files.writeString(devices.resolve("devices.allow"), rule);
             }
         }
         List<Path> procs = new ArrayList<>();

@@ -30,6 +30,8 @@ public final class JobContainment {
      * another kill (a fork and two execs on the start's path).
      */
     private final java.util.Set<Integer> emptied = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Whether this run of the agent made the device template its jobs' namespaces copy (once, with the node's GPUs). */
+    private boolean templateMade;
 
     public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups,
             JobPolicy policy, NodeGpus gpus) {
@@ -73,15 +75,19 @@ public final class JobContainment {
             Path sandbox = workDir.sandbox(spec.jobId());
             Path dir = workDir.jobDir(spec.jobId());
             List<Gpu> devices = gpus.of(spec.jobId());
-            List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec, gpus.deniedTo(spec.jobId())));
+            List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec, devices));
             Map<String, String> env = JobEnvironment.of(spec, nodeId, sandbox, user, devices);
+            if (image == null && user != null && policy.privateDirs()) {
+                ensureDeviceTemplate();
+            }
             if (image != null) {
                 return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                         dir.resolve("stderr"), env, user, cgroup, null, container(spec, image, user, env, devices)));
             }
             JobNamespace namespace = user != null && policy.privateDirs()
                     ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
-                            policy.memoryOf(spec), dir.resolve("mounts")) : null;
+                            policy.memoryOf(spec), dir.resolve("mounts"), workDir.devTemplate(),
+                            JobDevices.gpuNames(devices)) : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                     dir.resolve("stderr"), env, user, cgroup, namespace));
         } catch (IOException | RuntimeException e) {
@@ -90,6 +96,14 @@ public final class JobContainment {
             gpus.release(spec.jobId());
             containers.remove(spec.jobId());
             throw e;
+        }
+    }
+
+    /** Makes the device template of this run of the agent, once: its jobs' {@code /dev} is copied from it. */
+    private synchronized void ensureDeviceTemplate() throws IOException {
+        if (!templateMade) {
+            JobDevices.template(SystemPrograms.find(true), workDir.devTemplate(), gpus.all());
+            templateMade = true;
         }
     }
 

@@ -1,14 +1,22 @@
 package io.grove.agent.job;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A job's own view of the node's shared places, as Slurm's {@code namespace/tmpfs} gives: it starts
- * in a mount namespace of its own where {@code /tmp}, {@code /var/tmp} and {@code /run/lock} are
- * its sandbox's {@code tmp/} (counted against its disk, removed with its sandbox), {@code /dev/shm}
- * is a tmpfs as large as its memory (counted against its memory cgroup), and {@code /proc} shows
- * only its own processes ({@code hidepid=invisible}). Everything is gone when its last process ends.
+ * in mount and IPC namespaces of its own where {@code /tmp}, {@code /var/tmp} and {@code /run/lock}
+ * are its sandbox's {@code tmp/} (counted against its disk, removed with its sandbox), {@code /dev}
+ * is a tmpfs holding only the devices it may use ({@link JobDevices}: the usual ones, a
+ * {@code /dev/pts} of its own, its GPUs), {@code /dev/shm} is a tmpfs as large as its memory
+ * (counted against its memory cgroup), its SysV shared memory, semaphores and message queues and
+ * its {@code /dev/mqueue} are its own (gone with its last process, whatever it leaves), and
+ * {@code /proc} shows only its own processes ({@code hidepid=invisible}). Every place it can write
+ * to is {@code nodev,nosuid}.
  *
  * @param sandbox the job's sandbox (its {@code tmp/} becomes the private directories)
  * @param keep the directory that holds the sandbox and the launch script: bound again at its own
@@ -16,47 +24,70 @@ import java.util.List;
  * @param shmBytes the size of its {@code /dev/shm}
  * @param mounts where the agent writes the namespace's mount table (root's, in a directory no job
  *     may write to): every mount is made by one run of {@code mount -a} over it
+ * @param template the node's device template ({@link JobDevices#template}), root's alone
+ * @param gpus the names of the job's GPU nodes in the template's {@code gpu/} ({@link JobDevices#gpuNames})
  */
-public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts) {
+public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts, Path template, List<String> gpus) {
 
     /** The directories made private, when the node has them; {@code /tmp} last, as the others are reached through it. */
     static final List<String> PRIVATE = List.of("/var/tmp", "/run/lock", "/tmp");
-
     /**
-     * The script run as root inside the new namespace, before the job's privileges are dropped:
+     * The script run as root inside the new namespaces, before the job's privileges are dropped:
      * {@code $1} the sandbox, {@code $2} the directory to keep, {@code $3} the mount table,
-     * {@code $4} the mount program, {@code $5} how many cgroups to join and their
-     * {@code cgroup.procs} files, then the command that drops privileges. The cgroups are joined
-     * first (one shell less than joining before {@code unshare}), so that the mounts and everything
-     * after them count against the job. Bind sources are open descriptors, named in the table as
-     * {@code /proc/self/fd/N} and not canonicalized, so that covering {@code /tmp} never hides a
-     * sandbox that lies under it (tests, {@code grove local}): the directory holding it is bound
-     * again at its own path. One {@code mount -a} makes them all, in the table's order.
+     * {@code $4} the mount program, {@code $5} cp, {@code $6} the node's device template
+     * ({@link JobDevices#template}), {@code $7} the names of the job's GPU nodes in it (separated by
+     * spaces, or empty), {@code $8} how many cgroups to join and their {@code cgroup.procs} files,
+     * then the command that drops privileges. The cgroups are joined first (one shell less than
+     * joining before {@code unshare}), so that the mounts and everything after them count against
+     * the job. Bind sources are open descriptors, named in the table as {@code /proc/self/fd/N} and
+     * not canonicalized, so that covering {@code /tmp} never hides a sandbox that lies under it
+     * (tests, {@code grove local}): the directory holding it is bound again at its own path. One
+     * {@code mount -a} makes them all, in the table's order; one {@code cp -a} fills the new
+     * {@code /dev}, which no one else sees, from the template (a second one adds the job's GPUs),
+     * itself reached through a descriptor opened before {@code /tmp} could cover it.
      */
     static final String SCRIPT = String.join("\n",
             "set -e",
-            "sandbox=$1; keep=$2; table=$3; mount=$4; joins=$5; shift 5",
+            "sandbox=$1; keep=$2; table=$3; mount=$4; cp=$5; template=$6; gpus=$7; joins=$8; shift 8",
             "while [ \"$joins\" -gt 0 ]; do echo $$ > \"$1\" || exit 125; shift; joins=$((joins - 1)); done",
-            "exec 8<\"$keep\" 9<\"$sandbox/tmp\"",
+            "exec 7<\"$template\" 8<\"$keep\" 9<\"$sandbox/tmp\"",
             "\"$mount\" --no-canonicalize --all --fstab \"$table\"",
             "exec 8<&- 9<&-",
+            "\"$cp\" -a /proc/self/fd/7/base/. /dev/",
+            "if [ -n \"$gpus\" ]; then (cd /proc/self/fd/7/gpu && \"$cp\" -a $gpus /dev/); fi",
+            "exec 7<&-",
             "exec \"$@\"");
 
+    public JobNamespace {
+        if (!sandbox.startsWith(keep)) {
+            throw new IllegalArgumentException(sandbox + " is not under " + keep);
+        }
+        if (shmBytes <= 0) {
+            throw new IllegalArgumentException("/dev/shm needs a size above 0, got " + shmBytes);
+        }
+        gpus = List.copyOf(gpus);
+    }
+
     /**
-     * The namespace's mount table, in {@code fstab} form: {@code /dev/shm}, the private directories
-     * the node has ({@code /tmp} last), the kept directory again when it lies under one of them
-     * (made there first), {@code /proc}.
+     * The namespace's mount table, in {@code fstab} form: {@code /dev} and what lies in it
+     * ({@code pts}, {@code shm}, {@code mqueue}), the private directories the node has ({@code /tmp}
+     * last), the kept directory again when it lies under one of them (made there first),
+     * {@code /proc}.
      */
     String table() {
         StringBuilder table = new StringBuilder();
-        line(table, "grove-shm", "/dev/shm", "tmpfs", "size=" + shmBytes + ",mode=1777,nosuid,nodev");
+        // not nodev: the nodes of the allow-list are copied into it, by root; no job may write to it
+        line(table, "grove-dev", "/dev", "tmpfs", "mode=0755,size=64k,nosuid,noexec");
+        line(table, "grove-pts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620,nosuid,noexec,X-mount.mkdir=0755");
+        line(table, "grove-shm", "/dev/shm", "tmpfs", "size=" + shmBytes + ",mode=1777,nosuid,nodev,X-mount.mkdir=0755");
+        line(table, "grove-mqueue", "/dev/mqueue", "mqueue", "nosuid,nodev,noexec,X-mount.mkdir=0755");
         for (String dir : PRIVATE) {
-            if (java.nio.file.Files.isDirectory(Path.of(dir))) {
-                line(table, "/proc/self/fd/9", dir, "none", "bind");
+            if (Files.isDirectory(Path.of(dir))) {
+                line(table, "/proc/self/fd/9", dir, "none", "bind,nosuid,nodev");
             }
         }
         if (PRIVATE.stream().anyMatch(dir -> keep.startsWith(dir))) {
-            line(table, "/proc/self/fd/8", keep.toString(), "none", "bind,X-mount.mkdir=0711");
+            line(table, "/proc/self/fd/8", keep.toString(), "none", "bind,nosuid,nodev,X-mount.mkdir=0711");
         }
         line(table, "grove-proc", "/proc", "proc", "hidepid=invisible,nosuid,nodev,noexec");
         return table.toString();
@@ -83,20 +114,10 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts) 
     }
 
     /** Writes the mount table (the agent's, 0600), replacing one a crashed start may have left. */
-    void writeTable() throws java.io.IOException {
-        java.nio.file.Files.deleteIfExists(mounts);
-        java.nio.file.Files.createFile(mounts, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-        java.nio.file.Files.writeString(mounts, table());
-    }
-
-    public JobNamespace {
-        if (!sandbox.startsWith(keep)) {
-            throw new IllegalArgumentException(sandbox + " is not under " + keep);
-        }
-        if (shmBytes <= 0) {
-            throw new IllegalArgumentException("/dev/shm needs a size above 0, got " + shmBytes);
-        }
+    void writeTable() throws IOException {
+        Files.deleteIfExists(mounts);
+        Files.createFile(mounts, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(mounts, table());
     }
 
     /**
@@ -104,12 +125,13 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts) 
      * allows it, else why not (a container without {@code CAP_SYS_ADMIN}, for one).
      */
     public static String probe(SystemPrograms programs, Path scratch) {
-        if (programs.unshare() == null || programs.mount() == null) {
-            return "unshare or mount is missing";
+        if (programs.unshare() == null || programs.mount() == null || programs.mknod() == null || programs.cp() == null) {
+            return "unshare, mount, mknod or cp is missing";
         }
         try {
-            java.nio.file.Files.createDirectories(scratch.resolve("tmp"));
-            JobNamespace namespace = new JobNamespace(scratch, scratch, 1 << 20, scratch.resolve("mounts"));
+            Files.createDirectories(scratch.resolve("tmp"));
+            JobNamespace namespace = new JobNamespace(scratch, scratch, 1 << 20, scratch.resolve("mounts"),
+                    JobDevices.template(programs, scratch.resolve("dev"), List.of()), List.of());
             namespace.writeTable();
             List<String> command = new java.util.ArrayList<>(namespace.command(programs, List.of()));
             command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", "true"));
@@ -120,7 +142,7 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts) 
                 return "making a mount namespace did not finish within 30 s";
             }
             return process.exitValue() == 0 ? null : said.strip().isEmpty() ? "exit " + process.exitValue() : said.strip();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return e.getMessage();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -128,7 +150,7 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts) 
         } finally {
             try {
                 Trees.delete(scratch);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // a scratch directory of the agent's; the next start removes it
             }
         }
@@ -139,10 +161,11 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts) 
      * runs what follows it in the namespace (as root still).
      */
     List<String> command(SystemPrograms programs, List<Path> join) {
-        List<String> command = new java.util.ArrayList<>(List.of(programs.unshare().toString(), "--mount",
+        List<String> command = new ArrayList<>(List.of(programs.unshare().toString(), "--mount", "--ipc",
                 "--propagation", "private", "--", programs.bash().toString(), "--noprofile", "--norc", "-c", SCRIPT,
                 "grove-namespace", sandbox.toString(), keep.toString(), mounts.toString(),
-                programs.mount().toString(), Integer.toString(join.size())));
+                programs.mount().toString(), programs.cp().toString(), template.toString(), String.join(" ", gpus),
+                Integer.toString(join.size())));
         join.forEach(path -> command.add(path.toString()));
         return command;
     }

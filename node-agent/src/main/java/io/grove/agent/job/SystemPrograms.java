@@ -11,14 +11,14 @@ import java.util.Set;
 
 /**
  * The programs the agent runs itself ({@code setsid}, {@code setpriv}, {@code bash}, and as root
- * {@code unshare} and {@code mount} for a job's private directories), found once at
+ * {@code unshare}, {@code mount}, {@code mknod} and {@code cp} for a job's namespace), found once at
  * start at their absolute paths in the system's own directories, never through a {@code PATH};
  * when the agent is root each
  * must be owned by root and writable by nobody else. They are started with {@link #ENVIRONMENT}
  * and nothing else, so no variable of a job or of the agent reaches a process that still has the
  * agent's privileges.
  */
-public record SystemPrograms(Path setsid, Path setpriv, Path bash, Path unshare, Path mount) {
+public record SystemPrograms(Path setsid, Path setpriv, Path bash, Path unshare, Path mount, Path mknod, Path cp) {
 
     /** Where each program may be, in order: the system's own directories, never a {@code PATH}. */
     static final List<Path> SETSID = List.of(Path.of("/usr/bin/setsid"), Path.of("/bin/setsid"));
@@ -26,6 +26,18 @@ public record SystemPrograms(Path setsid, Path setpriv, Path bash, Path unshare,
     static final List<Path> BASH = List.of(Path.of("/usr/bin/bash"), Path.of("/bin/bash"));
     static final List<Path> UNSHARE = List.of(Path.of("/usr/bin/unshare"), Path.of("/bin/unshare"));
     static final List<Path> MOUNT = List.of(Path.of("/usr/bin/mount"), Path.of("/bin/mount"));
+    static final List<Path> MKNOD = List.of(Path.of("/usr/bin/mknod"), Path.of("/bin/mknod"));
+    static final List<Path> CP = List.of(Path.of("/usr/bin/cp"), Path.of("/bin/cp"));
+
+    /** The programs without those of a job's namespace (tests: a machine that has none). */
+    public SystemPrograms withoutNamespace() {
+        return new SystemPrograms(setsid, setpriv, bash, null, null, null, null);
+    }
+
+    /** The programs with another {@code mount} (tests: one that fails). */
+    public SystemPrograms withMount(Path other) {
+        return new SystemPrograms(setsid, setpriv, bash, unshare, other, mknod, cp);
+    }
 
     /** The whole environment of every process the agent starts before a job's privileges are dropped. */
     public static final Map<String, String> ENVIRONMENT = Map.of("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", "LANG", "C");
@@ -44,7 +56,10 @@ public record SystemPrograms(Path setsid, Path setpriv, Path bash, Path unshare,
         // a job's own /tmp, /var/tmp, /dev/shm and /proc need a mount namespace: root only
         Path unshare = needSetpriv ? locate(UNSHARE, "util-linux", root) : null;
         Path mount = needSetpriv ? locate(MOUNT, "mount", root) : null;
-        return new SystemPrograms(setsid, setpriv, bash, unshare, mount);
+        // and its own /dev: the nodes it may use, made once in a template and copied into a tmpfs
+        Path mknod = needSetpriv ? locate(MKNOD, "coreutils", root) : null;
+        Path cp = needSetpriv ? locate(CP, "coreutils", root) : null;
+        return new SystemPrograms(setsid, setpriv, bash, unshare, mount, mknod, cp);
     }
 
     /**

@@ -58,6 +58,11 @@ public final class WorkDir {
     /** Where sandboxes live when jobs run as other users and the work directory is closed to them. */
     private final Path sandboxes;
 
+    /** The node's device template every job's {@code /dev} is copied from ({@link JobDevices#template}). */
+    public Path devTemplate() {
+        return root.resolve("dev-template");
+    }
+
     public WorkDir(Path root) throws IOException {
         this(root, false);
     }

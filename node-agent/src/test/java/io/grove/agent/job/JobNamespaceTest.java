@@ -1,11 +1,13 @@
 package io.grove.agent.job;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,18 +32,20 @@ class JobNamespaceTest {
     @Test
     void theMountTableHasEveryMountInOrderAndEscapesItsFields() {
         JobNamespace namespace = new JobNamespace(Path.of("/tmp/grove work/jobs/op-1-1/sandbox"),
-                Path.of("/tmp/grove work/jobs/op-1-1"), 1 << 20, Path.of("/unused"));
+                Path.of("/tmp/grove work/jobs/op-1-1"), 1 << 20, Path.of("/unused"), Path.of("/unused-dev"), List.of());
         String table = namespace.table();
-        java.util.List<String> lines = table.lines().toList();
-        org.junit.jupiter.api.Assertions.assertEquals(
-                "grove-shm /dev/shm tmpfs size=1048576,mode=1777,nosuid,nodev 0 0", lines.get(0));
-        org.junit.jupiter.api.Assertions.assertEquals("/proc/self/fd/9 /tmp none bind 0 0", lines.get(lines.size() - 3),
+        List<String> lines = table.lines().toList();
+        assertEquals("grove-dev /dev tmpfs mode=0755,size=64k,nosuid,noexec 0 0", lines.get(0), "/dev first: " + table);
+        assertEquals("grove-shm /dev/shm tmpfs size=1048576,mode=1777,nosuid,nodev,X-mount.mkdir=0755 0 0", lines.get(2));
+        assertEquals("grove-mqueue /dev/mqueue mqueue nosuid,nodev,noexec,X-mount.mkdir=0755 0 0", lines.get(3),
+                "a message-queue filesystem of its own IPC namespace");
+        assertEquals("/proc/self/fd/9 /tmp none bind,nosuid,nodev 0 0", lines.get(lines.size() - 3),
                 "/tmp last of the private directories: " + table);
-        org.junit.jupiter.api.Assertions.assertEquals(
-                "/proc/self/fd/8 /tmp/grove\\040work/jobs/op-1-1 none bind,X-mount.mkdir=0711 0 0", lines.get(lines.size() - 2));
-        org.junit.jupiter.api.Assertions.assertEquals("grove-proc /proc proc hidepid=invisible,nosuid,nodev,noexec 0 0",
+        assertEquals("/proc/self/fd/8 /tmp/grove\\040work/jobs/op-1-1 none bind,nosuid,nodev,X-mount.mkdir=0711 0 0",
+                lines.get(lines.size() - 2));
+        assertEquals("grove-proc /proc proc hidepid=invisible,nosuid,nodev,noexec 0 0",
                 lines.get(lines.size() - 1));
-        org.junit.jupiter.api.Assertions.assertEquals("a\\011b\\012c\\134d", JobNamespace.escape("a\tb\nc\\d"));
+        assertEquals("a\\011b\\012c\\134d", JobNamespace.escape("a\tb\nc\\d"));
     }
 
     @Test
@@ -49,10 +53,9 @@ class JobNamespaceTest {
         Assumptions.assumeTrue(JobUsers.processIsRoot(), "mount namespaces need root");
         SystemPrograms real = SystemPrograms.find(true);
         // a mount that fails, as in a container without CAP_SYS_ADMIN
-        SystemPrograms refused = new SystemPrograms(real.setsid(), real.setpriv(), real.bash(), real.unshare(),
-                Path.of("/usr/bin/false"));
+        SystemPrograms refused = real.withMount(Path.of("/usr/bin/false"));
         assertNotNull(JobNamespace.probe(refused, dir.resolve("probe")));
-        SystemPrograms none = new SystemPrograms(real.setsid(), real.setpriv(), real.bash(), null, null);
+        SystemPrograms none = real.withoutNamespace();
         assertNotNull(JobNamespace.probe(none, dir.resolve("probe")));
     }
 }

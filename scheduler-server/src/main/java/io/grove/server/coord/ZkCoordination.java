@@ -30,29 +30,50 @@ public final class ZkCoordination implements Coordination {
     private final ZkLayout layout;
     private final Duration sessionTimeout;
     private final String candidateId;
+    /** The group's identity, or {@code null} for a group open to everyone (--insecure-local only). */
+    private final ZkAuth auth;
     private Consumer<Signal> signals;
     private LeaderLatch latch;
     private final java.util.concurrent.atomic.AtomicLong interruptions = new java.util.concurrent.atomic.AtomicLong();
 
-    private ZkCoordination(CuratorFramework zk, ZkLayout layout, Duration sessionTimeout, String candidateId) {
+    private ZkCoordination(CuratorFramework zk, ZkLayout layout, Duration sessionTimeout, String candidateId, ZkAuth auth) {
         this.zk = zk;
+        this.auth = auth;
         this.layout = layout;
         this.sessionTimeout = sessionTimeout;
         this.candidateId = candidateId;
     }
 
-    /** A client of the ensemble at {@code connect}; nothing happens until {@link #start}. */
-    public static ZkCoordination create(String connect, ZkLayout layout, Duration sessionTimeout, String candidateId) {
-        CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(connect)
+    /**
+     * A client of the ensemble at {@code connect}; nothing happens until {@link #start}. With
+     * {@code auth} its session authenticates and every znode it creates is the group's alone; without,
+     * the group's state is open to every client of the ensemble (--insecure-local).
+     */
+    public static ZkCoordination create(String connect, ZkLayout layout, Duration sessionTimeout, String candidateId,
+            ZkAuth auth) {
+        CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder().connectString(connect)
                 .sessionTimeoutMs((int) sessionTimeout.toMillis())
                 .connectionTimeoutMs((int) Math.min(sessionTimeout.toMillis(), 15_000))
-                .retryPolicy(new ExponentialBackoffRetry(200, 3)).build();
-        return new ZkCoordination(zk, layout, sessionTimeout, candidateId == null ? "" : candidateId);
+                .retryPolicy(new ExponentialBackoffRetry(200, 3));
+        if (auth != null) {
+            builder.authorization("digest", auth.bytes()).aclProvider(new org.apache.curator.framework.api.ACLProvider() {
+                @Override
+                public List<org.apache.zookeeper.data.ACL> getDefaultAcl() {
+                    return ZkAuth.acl();
+                }
+
+                @Override
+                public List<org.apache.zookeeper.data.ACL> getAclForPath(String path) {
+                    return ZkAuth.acl();
+                }
+            });
+        }
+        return new ZkCoordination(builder.build(), layout, sessionTimeout, candidateId == null ? "" : candidateId, auth);
     }
 
     /** A coordination over a client the caller started (tests and tools); {@link #close} closes it. */
     public static ZkCoordination over(CuratorFramework zk, ZkLayout layout, Duration sessionTimeout) {
-        return new ZkCoordination(zk, layout, sessionTimeout, "");
+        return new ZkCoordination(zk, layout, sessionTimeout, "", null);
     }
 
     /** The Curator client (for tests that cut it off). */
@@ -91,7 +112,41 @@ public final class ZkCoordination implements Coordination {
             }
         }, Runnable::run);
         ensurePath(layout.log());
+        if (auth != null) {
+            refuseOpenState();
+        }
         joinElection();
+    }
+
+    /**
+     * Refuses a group whose state anyone may change: the root, or a znode the group keeps directly
+     * under it, whose ACL names {@code world} (created by a scheduler without authentication, or by
+     * hand). Any client of the ensemble, a job among them, could then delete or rewrite the state.
+     */
+    private void refuseOpenState() throws CoordinationException {
+        List<String> paths = new ArrayList<>(List.of(layout.root()));
+        for (String child : children(layout.root())) {
+            paths.add(layout.root().equals("/") ? "/" + child : layout.root() + "/" + child);
+        }
+        for (String path : paths) {
+            List<org.apache.zookeeper.data.ACL> acl;
+            try {
+                acl = zk.getACL().forPath(path);
+            } catch (KeeperException.NoNodeException e) {
+                continue;
+            } catch (Exception e) {
+                throw failure(e, "read the ACL of " + path);
+            }
+            for (org.apache.zookeeper.data.ACL entry : acl) {
+                if (entry.getId().getScheme().equals("world")) {
+                    throw new CoordinationException(CoordinationException.Kind.REFUSED, "ZooKeeper: the group's state at "
+                            + path + " is open to everyone (world:" + entry.getId().getId() + "): any client of the "
+                            + "ensemble could change or delete it. Give the group a root of its own "
+                            + "(--zookeeper-root), or lock this one to the schedulers' identity (zkCli.sh: addauth digest "
+                            + auth.user() + ":PASSWORD, then setAcl -R " + layout.root() + " auth::cdrwa)", null);
+                }
+            }
+        }
     }
 
     private synchronized void joinElection() throws CoordinationException {
@@ -213,9 +268,10 @@ public final class ZkCoordination implements Coordination {
         }
     }
 
-    private static Op op(Write write) {
+    private Op op(Write write) {
         if (write instanceof Create create) {
-            return Op.create(create.path(), create.data(), ZooDefs.Ids.OPEN_ACL_UNSAFE, mode(create));
+            return Op.create(create.path(), create.data(), auth == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : ZkAuth.acl(),
+                    mode(create));
         }
         if (write instanceof Put put) {
             return Op.setData(put.path(), put.data(), -1);
@@ -285,8 +341,10 @@ public final class ZkCoordination implements Coordination {
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
+        String hint = e instanceof KeeperException.NoAuthException ? " (the group's znodes belong to another identity: "
+                + "give every scheduler of the group the same --zookeeper-auth-file)" : "";
         return new CoordinationException(CoordinationException.Kind.REFUSED, "ZooKeeper: cannot " + what + ": "
-                + e.getMessage(), e);
+                + e.getMessage() + hint, e);
     }
 
     static byte[] longBytes(long value) {

@@ -105,7 +105,7 @@ public final class HaScheduler implements AutoCloseable {
      */
     public static HaScheduler start(DaemonSettings settings, Clock clock, HaSettings ha) throws DaemonException {
         return start(settings, clock, ha, ZkCoordination.create(ha.connect(), ha.layout(), ha.sessionTimeout(),
-                ha.advertisedApi()), System::nanoTime);
+                ha.advertisedApi(), ha.auth()), System::nanoTime);
     }
 
     /** A scheduler of a group coordinated by {@code coordination} (the tests' in-memory twin, or ZooKeeper). */

@@ -1,5 +1,6 @@
 package io.grove.server.ha;
 
+import io.grove.server.coord.ZkAuth;
 import io.grove.server.coord.ZkLayout;
 import java.time.Duration;
 
@@ -12,9 +13,16 @@ import java.time.Duration;
  *     all of it a standby takes over
  * @param advertisedApi this scheduler's API as clients reach it, e.g. {@code http://10.0.0.1:8080}
  * @param advertisedNodes this scheduler's node endpoint as agents reach it, e.g. {@code 10.0.0.1:7077}
+ * @param auth the schedulers' identity in ZooKeeper ({@code --zookeeper-auth-file}); {@code null} only
+ *     for a group open to every client of the ensemble ({@code --insecure-local})
  */
 public record HaSettings(String connect, String root, Duration sessionTimeout, String advertisedApi,
-        String advertisedNodes) {
+        String advertisedNodes, ZkAuth auth) {
+
+    /** A group without authentication, open to every client of the ensemble (tests, --insecure-local). */
+    public HaSettings(String connect, String root, Duration sessionTimeout, String advertisedApi, String advertisedNodes) {
+        this(connect, root, sessionTimeout, advertisedApi, advertisedNodes, null);
+    }
 
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
 

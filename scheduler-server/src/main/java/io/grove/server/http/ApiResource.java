@@ -6,7 +6,6 @@ import io.grove.core.cluster.Cluster;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.SubmitException;
-import io.grove.core.operation.TreePools;
 import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.ConfigProblem;
 import io.grove.http.ApiException;
@@ -130,14 +129,15 @@ abstract class ApiResource {
         if (operation.user().equals(request.user())) {
             return null;
         }
+        return refusal(identity(request), EventHub.placements(cluster, operation));
+    }
+
+    /** {@code null} when {@code identity} administers one of the pools (tree to path to the root); else the rule that refuses. */
+    private String refusal(AccessControl.Identity identity, Map<String, List<String>> placements) {
         AccessControl access = config.current().access();
         String rule = null;
-        for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
-            TreePools pools = cluster.registry().pools(placed.getKey());
-            List<String> path = pools != null && pools.contains(placed.getValue()) ? pools.pathToRoot(placed.getValue())
-                    : List.of(placed.getValue());
-            AccessControl.Decision decision = access.mayAdminister(placed.getKey(), path,
-                    identity(request));
+        for (Map.Entry<String, List<String>> placed : placements.entrySet()) {
+            AccessControl.Decision decision = access.mayAdminister(placed.getKey(), placed.getValue(), identity);
             if (decision.allowed()) {
                 return null;
             }
@@ -145,6 +145,12 @@ abstract class ApiResource {
         }
         return rule == null ? "no rule allows it" : rule;
     }
+
+    /** Whether {@code identity} administers one of the pools (tree to path to the root), as the views decide. */
+    boolean mayAdminister(AccessControl.Identity identity, Map<String, List<String>> placements) {
+        return refusal(identity, placements) == null;
+    }
+
 
     /**
      * A change's answer, with a change whose record could not be written answered {@code 503}: it

@@ -4,6 +4,9 @@ import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
+import io.grove.core.pool.AccessControl;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** {@code GET /api/v1/events}: changes of operations and jobs as Server-Sent Events. */
@@ -36,9 +39,20 @@ final class EventRoutes extends ApiResource {
                         + (given.length() > 40 ? given.substring(0, 40) + "..." : given) + "'");
             }
         }
-        if (hub.streams() >= EventHub.MAX_STREAMS) {
-            throw new ApiException(503, "TOO_BUSY", EventHub.MAX_STREAMS + " event streams are open; try again later");
-        }
-        return Routes.done(ApiResponse.stream(hub.stream(new EventHub.Filter(operation, pool), last)));
+        String user = request.user() == null ? "" : request.user();
+        hub.refuseBeyondBounds(user);
+        AccessControl.Identity identity = identity(request);
+        EventHub.Reader reader = new EventHub.Reader() {
+            @Override
+            public String user() {
+                return user;
+            }
+
+            @Override
+            public boolean mayReadOutput(String owner, Map<String, List<String>> placements) {
+                return owner.equals(user) || mayAdminister(identity, placements);
+            }
+        };
+        return Routes.done(ApiResponse.stream(hub.stream(new EventHub.Filter(operation, pool), reader, last)));
     }
 }

@@ -12,7 +12,10 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
-/** ZooKeeper (in-process, through Curator) against the contract the in-memory twin passes. */
+/**
+ * ZooKeeper (in-process, through Curator) against the contract the in-memory twin passes, with the
+ * schedulers' identity as production runs it.
+ */
 class ZkCoordinationTest extends CoordinationContract {
 
     TestingServer server;
@@ -36,7 +39,8 @@ class ZkCoordinationTest extends CoordinationContract {
     Coordination member(String name, List<Signal> signals) throws Exception {
         CuttableProxy proxy = new CuttableProxy(new InetSocketAddress("127.0.0.1", server.getPort()));
         opened.add(proxy);
-        ZkCoordination member = ZkCoordination.create(proxy.connectString(), LAYOUT, Duration.ofSeconds(2), name);
+        ZkCoordination member = ZkCoordination.create(proxy.connectString(), LAYOUT, Duration.ofSeconds(2), name,
+                ZkAuthTest.GROUP);
         opened.add(0, member);
         proxies.put(member, proxy);
         member.start(signals::add);
