@@ -85,6 +85,15 @@ final class AgentCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE})")
     String gpuCheckTimeout;
 
+    @Option(names = "--control-plane", split = ",", paramLabel = "HOST:PORT",
+            description = "more addresses no job may reach, besides the schedulers' node ports and this agent's own "
+                    + "ports: ZooKeeper's servers, the accounting database (nftables, as root)")
+    List<String> controlPlane = new ArrayList<>();
+
+    @Option(names = "--no-job-firewall", description = "let jobs reach the control plane: the schedulers' node ports, "
+            + "the --control-plane addresses and this agent's ports (closed to the job uids by default, as root)")
+    boolean noJobFirewall;
+
     @Option(names = "--no-images", description = "run no jobs in container images, even with crun, skopeo and umoci installed")
     boolean noImages;
 
@@ -255,7 +264,8 @@ final class AgentCommand implements Callable<Integer> {
                 Durations.parse(sampleInterval), Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(10),
                 nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsCa),
                 brokerBind, schedulers.subList(1, schedulers.size()), jobPolicy(),
-                new GpuSettings(nvidiaSmi, null, gpuCheck, Durations.parse(gpuCheckTimeout)), imageSettings());
+                new GpuSettings(nvidiaSmi, null, gpuCheck, Durations.parse(gpuCheckTimeout)), imageSettings(),
+                new io.grove.agent.job.JobNetwork(!noJobFirewall, controlPlane));
     }
 
     private ImageSettings imageSettings() {

@@ -44,6 +44,7 @@ import java.util.List;
  * @param jobPolicy how jobs are held to their orders: CPU limit, processes, default memory
  * @param gpus how the node's GPUs are found and checked
  * @param images how the node runs jobs in container images
+ * @param jobNetwork what jobs may not reach on the network
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
@@ -51,7 +52,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
         String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind,
         List<String> otherSchedulers, JobPolicy jobPolicy, GpuSettings gpus,
-        io.grove.agent.image.ImageSettings images) {
+        io.grove.agent.image.ImageSettings images, io.grove.agent.job.JobNetwork jobNetwork) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -69,6 +70,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         jobPolicy = jobPolicy == null ? JobPolicy.DEFAULTS : jobPolicy;
         gpus = gpus == null ? GpuSettings.DEFAULTS : gpus;
         images = images == null ? io.grove.agent.image.ImageSettings.DEFAULTS : images;
+        jobNetwork = jobNetwork == null ? io.grove.agent.job.JobNetwork.DEFAULTS : jobNetwork;
     }
 
     /** Every scheduler to try, {@code HOST:PORT}, the first one first. */
@@ -123,6 +125,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         b.jobPolicy = jobPolicy;
         b.gpus = gpus;
         b.images = images;
+        b.jobNetwork = jobNetwork;
         return b;
     }
 
@@ -185,6 +188,12 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         private JobPolicy jobPolicy = JobPolicy.DEFAULTS;
         private GpuSettings gpus = GpuSettings.DEFAULTS;
         private io.grove.agent.image.ImageSettings images = io.grove.agent.image.ImageSettings.DEFAULTS;
+        private io.grove.agent.job.JobNetwork jobNetwork = io.grove.agent.job.JobNetwork.DEFAULTS;
+
+        public Builder jobNetwork(io.grove.agent.job.JobNetwork value) {
+            jobNetwork = value;
+            return this;
+        }
 
         public Builder images(io.grove.agent.image.ImageSettings value) {
             images = value;
@@ -320,7 +329,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         }
 
         public AgentSettings build() {
-            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy, gpus, images);
+            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy, gpus, images, jobNetwork);
         }
     }
 }

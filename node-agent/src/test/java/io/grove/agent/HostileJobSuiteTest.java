@@ -72,6 +72,8 @@ class HostileJobSuiteTest {
     }
 
     private final Map<Runner, Node> nodes = new EnumMap<>(Runner.class);
+    /** A real ZooKeeper the nodes are told is part of their control plane. */
+    private org.apache.curator.test.TestingServer zookeeper;
     private Path root;
     /** A host directory open to everyone, outside the jobs' private places: traps are set here. */
     private Path traps;
@@ -81,6 +83,7 @@ class HostileJobSuiteTest {
         Assumptions.assumeTrue(io.grove.agent.job.JobUsers.processIsRoot(), "a hostile job needs an agent running as root");
         root = Files.createTempDirectory("grove-hostile-");
         traps = ClusterFixture.openFolder();
+        zookeeper = new org.apache.curator.test.TestingServer(true);
     }
 
     @AfterAll
@@ -93,6 +96,9 @@ class HostileJobSuiteTest {
         }
         if (root != null) {
             NodeSabotageTest.deleteTree(root);
+        }
+        if (zookeeper != null) {
+            zookeeper.close();
         }
     }
 
@@ -111,7 +117,8 @@ class HostileJobSuiteTest {
         TestRegistry registry = null;
         String image = null;
         AgentSettings.Builder settings = cluster.agentSettings("n1", 4).toBuilder()
-                .jobPolicy(new JobPolicy(io.grove.agent.job.CpuLimit.QUOTA, 32, 1L << 30, true));
+                .jobPolicy(new JobPolicy(io.grove.agent.job.CpuLimit.QUOTA, 32, 1L << 30, true))
+                .jobNetwork(new io.grove.agent.job.JobNetwork(true, List.of("127.0.0.1:" + zookeeper.getPort())));
         if (runner == Runner.IMAGE) {
             registry = TestRegistry.start(dir.resolve("registry"), null, null);
             TestRegistry.Image plain = TestRegistry.Image.plain();
@@ -266,6 +273,39 @@ class HostileJobSuiteTest {
         Outcome hog = attack(runner, "dd if=/dev/zero of=/dev/null bs=200M count=1", "");
         assertEquals("failed", hog.state(), hog.job().toString());
         assertTrue(hog.job().get("message").asText().contains("memory limit exceeded"), hog.job().toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Runner.class)
+    void theControlPlaneIsClosedToJobsAndTheApiIsNot(Runner runner) throws Exception {
+        Node node = node(runner);
+        Assumptions.assumeTrue(io.grove.agent.job.JobFirewall.locateNft() != null, "nftables is not installed");
+        List<Integer> closed = List.of(node.cluster.nodePort, zookeeper.getPort(), node.agent.httpPort(),
+                node.agent.brokerPort());
+        StringBuilder probe = new StringBuilder();
+        for (int port : concat(closed, node.cluster.httpPort)) {
+            String connect = runner == Runner.BARE ? "timeout 3 bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + port + "'"
+                    : "nc -w 2 127.0.0.1 " + port + " </dev/null";
+            probe.append("if ").append(connect).append(" >/dev/null 2>&1; then echo 'REACHED ").append(port)
+                    .append("'; else echo 'closed ").append(port).append("'; fi; ");
+        }
+        Outcome outcome = attack(runner, probe + "true", "");
+        completed(outcome);
+        for (int port : closed) {
+            assertTrue(outcome.out().contains("closed " + port + "\n"), "port " + port + " of the control plane: "
+                    + outcome.out());
+        }
+        assertTrue(outcome.out().contains("REACHED " + node.cluster.httpPort), "the API stays open to jobs: " + outcome.out());
+        // the node itself still reaches what it needs: its scheduler (it took the job) and ZooKeeper
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", zookeeper.getPort())) {
+            assertTrue(socket.isConnected());
+        }
+    }
+
+    private static List<Integer> concat(List<Integer> ports, int more) {
+        List<Integer> all = new java.util.ArrayList<>(ports);
+        all.add(more);
+        return all;
     }
 
     @ParameterizedTest

@@ -62,7 +62,10 @@ class NodeSabotageTest {
                     && JobIsolationTest.keptFrom(err, work.resolve(BrokerTokens.ADMIN_FILE)), err);
             BrokerTokens tokens = agent.brokerTokens();
             assertFalse(out.contains(tokens.client()) || out.contains(tokens.admin()), out);
-            assertEquals(3, out.split("\"code\":\"unauthenticated\"", -1).length - 1, "every frame refused: " + out);
+            // with the jobs' firewall (nftables) the broker's port is closed to jobs; without, every frame is refused
+            int refused = out.split("\"code\":\"unauthenticated\"", -1).length - 1;
+            assertTrue(refused == 3 || refused == 0 && err.contains("Connection refused"), "every frame refused: " + out
+                    + "\n" + err);
 
             JsonNode broker = cluster.get(URI.create("http://127.0.0.1:" + agent.httpPort() + "/api/v1/broker"));
             assertTrue(broker.get("tasks").isEmpty(), "the job holds no broker task: " + broker);

@@ -29,7 +29,7 @@ final class TestRegistry implements AutoCloseable {
     static final Path HTPASSWD = Path.of("/usr/bin/htpasswd");
     static final List<String> APPLETS = List.of("sh", "cat", "ls", "id", "sleep", "echo", "dd", "seq", "test", "head",
             "mknod", "true", "false", "nproc", "env", "pwd", "tr", "wc", "grep", "kill", "touch", "rm", "mkdir", "ln", "setsid",
-            "tail");
+            "tail", "nc", "timeout");
 
     private final Process process;
     private final Path dir;
