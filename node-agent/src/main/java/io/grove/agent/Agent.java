@@ -331,7 +331,7 @@ public final class Agent {
             WorkDir.JobRecord record = new WorkDir.JobRecord(spec.jobId(), spec.operationId(), job.handle.pid(),
                     proc.startTime(job.handle.pid()).orElse(-1), now,
                     containment.gpus().of(spec.jobId()).stream().map(Gpu::index).toList());
-            disk.reserve().write(() -> workDir.writeRecord(record));
+            disk.reserve().write(this::stopJobsOverDiskNow, () -> workDir.writeRecord(record));
         } catch (IOException e) {
             LOG.warn("job {}: cannot write its record ({}); it would survive an agent crash", spec.jobId(), e.getMessage());
         }
@@ -384,6 +384,20 @@ public final class Agent {
         });
     }
 
+    /** Whether the job's stdout or stderr reached its file size limit (the kernel refused it more). */
+    private boolean outputReached(String jobId, long limit) {
+        for (String stream : List.of("stdout", "stderr")) {
+            try {
+                if (Files.size(workDir.jobDir(jobId).resolve(stream)) >= limit) {
+                    return true;
+                }
+            } catch (IOException e) {
+                // no output
+            }
+        }
+        return false;
+    }
+
     private void exited(String jobId, Integer code) {
         AgentJob job = jobs.remove(jobId);
         if (job == null) {
@@ -395,8 +409,9 @@ public final class Agent {
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
         images.exited(job);
+        long diskLimit = containment.policy().diskOf(job.spec);
         JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, meters.memoryLimit(job),
-                containment.policy().pidsLimit(), tailOf(jobId));
+                containment.policy().pidsLimit(), diskLimit, outputReached(jobId, diskLimit), tailOf(jobId));
         finished(new FinishedJob(jobId, ending.outcome(), ending.exitCode(), ending.error(), job.startedAtMs,
                 clock.millis()), job);
     }
@@ -404,7 +419,7 @@ public final class Agent {
     private void finished(FinishedJob result, AgentJob job) {
         try {
             if (Files.exists(workDir.jobDir(result.jobId()))) {
-                disk.reserve().write(() -> workDir.writeResult(result));
+                disk.reserve().write(this::stopJobsOverDiskNow, () -> workDir.writeResult(result));
             }
         } catch (IOException e) {
             LOG.warn("job {}: cannot write its result ({})", result.jobId(), e.getMessage());
@@ -446,6 +461,15 @@ public final class Agent {
      */
     public void diskMeasured(Map<String, Long> used) {
         meters.overDisk(used, jobs).forEach((jobId, why) -> stop(jobId, FinishedJob.Outcome.FAILED, why, 0));
+    }
+
+    /**
+     * The disk is full and the agent must write: every job is measured now and those above their
+     * disk are killed first, so that the room the agent's reserve gives up is never taken by the
+     * job that filled the disk (on the agent's thread; only on this rare path).
+     */
+    private void stopJobsOverDiskNow() {
+        diskMeasured(NodeDisk.measure(diskChecks()));
     }
 
     /** Kills every job (agent shutdown); their results are kept for the next run to report. */

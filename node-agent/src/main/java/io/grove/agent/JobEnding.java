@@ -11,16 +11,21 @@ import io.grove.protocol.FinishedJob;
  */
 record JobEnding(FinishedJob.Outcome outcome, Integer exitCode, String error) {
 
+    /** The signal of a write past the file size limit. */
+    static final int SIGXFSZ = 25;
+
     /**
      * @param code the main process's exit code, or {@code null} when it could not be waited for
      * @param outOfMemory whether the kernel killed a process of the job for its memory
      * @param pidsLimited whether the job's cgroup refused it a process
      * @param memoryLimit the memory it was held to, in bytes
      * @param pidsLimit the processes it was held to
+     * @param diskLimit the disk it was held to, in bytes (no file it wrote could grow past it)
+     * @param outputReached whether its stdout or stderr reached that limit
      * @param stderrTail the end of its stderr, appended to a failure ("" for none)
      */
     static JobEnding of(AgentJob job, Integer code, boolean outOfMemory, boolean pidsLimited, long memoryLimit,
-            long pidsLimit, String stderrTail) {
+            long pidsLimit, long diskLimit, boolean outputReached, String stderrTail) {
         FinishedJob.Outcome outcome;
         String error;
         if (job.stopOutcome != null) {
@@ -30,6 +35,10 @@ record JobEnding(FinishedJob.Outcome outcome, Integer exitCode, String error) {
             outcome = FinishedJob.Outcome.FAILED;
             error = "memory limit exceeded: the kernel killed a process of the job (its cgroup reached its memory of "
                     + NodeMeters.mib(memoryLimit) + ")";
+        } else if (code != null && code != 0 && (code == 128 + SIGXFSZ || outputReached)) {
+            outcome = FinishedJob.Outcome.FAILED;
+            error = "disk limit exceeded: a file it wrote (its stdout, its stderr or another) reached its disk limit of "
+                    + NodeMeters.mib(diskLimit) + " and the kernel stopped it (SIGXFSZ)";
         } else if (code != null && code == 0) {
             outcome = FinishedJob.Outcome.COMPLETED;
             error = null;

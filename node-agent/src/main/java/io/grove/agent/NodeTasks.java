@@ -90,8 +90,12 @@ final class NodeTasks {
             switch (action) {
                 case "prepare" -> prepare.accept(jobId);
                 case "archive" -> {
-                    workDir.archiveLogs(jobId);
-                    submit(BrokerConfig.SANDBOX_CLEANUP, "cleanup:" + jobId);
+                    try {
+                        workDir.archiveLogs(jobId);
+                    } finally {
+                        // the sandbox goes whether or not its logs could be kept: a node is never left full
+                        submit(BrokerConfig.SANDBOX_CLEANUP, "cleanup:" + jobId);
+                    }
                 }
                 case "cleanup" -> {
                     workDir.removeJob(jobId);

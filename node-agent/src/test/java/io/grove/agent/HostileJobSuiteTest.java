@@ -310,6 +310,17 @@ class HostileJobSuiteTest {
 
     @ParameterizedTest
     @EnumSource(Runner.class)
+    void aDiskFloodStopsAtItsOrderHoweverFastItWrites(Runner runner) throws Exception {
+        Outcome flood = attack(runner, "head -c 200000000 /dev/zero > $HOME/tmp/flood; head -c 200000000 /dev/zero",
+                ", disk_space: 8Mi");
+        assertEquals("failed", flood.state(), flood.job().toString());
+        assertTrue(flood.job().get("message").asText().contains("disk limit"), flood.job().toString());
+        Path sandbox = new io.grove.agent.job.WorkDir(node(runner).dir.resolve("n1"), true).sandbox(flood.job().get("id").asText());
+        ClusterFixture.await("the flood's sandbox removed", () -> !Files.exists(sandbox));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Runner.class)
     void linksPlantedForRootAreNeverFollowedWhenTheSandboxIsRemoved(Runner runner) throws Exception {
         Path victim = Files.createDirectories(traps.resolve("victim-" + runner));
         Path precious = Files.writeString(victim.resolve("precious"), "keep me");

@@ -51,8 +51,10 @@ class JobDiskTest {
             f.start(job("op-1-1", command + "; exec sleep 60", order));
             FinishedJob result = measuredUntilEnd(f);
             assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
-            assertTrue(result.error().startsWith("disk limit exceeded: its sandbox, /tmp and logs hold"), result.error());
-            assertTrue(result.error().contains("above its disk_space of " + (order / MIB) + ".0 MiB"), result.error());
+            // one file past the order is stopped by the kernel (RLIMIT_FSIZE) at once; many smaller ones by the measure
+            assertTrue(result.error().startsWith("disk limit exceeded: "), result.error());
+            assertTrue(result.error().contains("disk limit of " + (order / MIB) + ".0 MiB")
+                    || result.error().contains("above its disk_space of " + (order / MIB) + ".0 MiB"), result.error());
             assertTrue(Files.exists(new WorkDir(work).jobDir("op-1-1").resolve("result.json")), "its result is written");
             f.start(job("op-1-2", "echo next", order));
             FinishedJob next = measuredUntilEnd(f);
@@ -71,12 +73,23 @@ class JobDiskTest {
     }
 
     @Test
+    void aJobWritingManyFilesIsStoppedByTheMeasure(@TempDir Path work) throws Exception {
+        try (AgentFixture f = new AgentFixture(work)) {
+            f.start(job("op-1-1", "for i in 1 2 3 4 5 6; do head -c 4000000 /dev/zero > $TMPDIR/f$i; done; exec sleep 60",
+                    16 * MIB));
+            FinishedJob result = measuredUntilEnd(f);
+            assertTrue(result.error().startsWith("disk limit exceeded: its sandbox, /tmp and logs hold"), result.error());
+        }
+    }
+
+    @Test
     void aJobWithoutAnOrderIsHeldToTheNodesDefault(@TempDir Path work) throws Exception {
         JobPolicy policy = JobPolicy.DEFAULTS.withDisk(4 * MIB, 0);
         try (AgentFixture f = new AgentFixture(work, JobUsers.none(), JobCgroups.none("a disk test"), policy)) {
             f.start(job("op-1-1", "head -c 10000000 /dev/zero > big; exec sleep 60", 0));
             FinishedJob result = measuredUntilEnd(f);
-            assertTrue(result.error().contains("above its node's default disk of 4.0 MiB"), result.error());
+            assertTrue(result.error().contains("disk limit of 4.0 MiB") || result.error().contains("node's default disk of 4.0 MiB"),
+                    result.error());
         }
     }
 
@@ -94,6 +107,67 @@ class JobDiskTest {
             assertTrue(promised >= 100 * MIB && promised < 101 * MIB, "a running job's order is not offered again: " + promised);
         } finally {
             unmount(work);
+        }
+    }
+
+    /**
+     * A job that floods the disk faster than it is measured, and goes on writing: when the agent must
+     * write (a result), the flooding job is measured and stopped first, so the reserve the agent gives
+     * up is its own; both results are written and the flooder's sandbox goes.
+     */
+    @Test
+    void theReserveIsNeverGivenToTheJobThatFilledTheDisk(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(JobUsers.processIsRoot(), "mounting a small filesystem needs root");
+        Path work = mountSmall(dir, "64m");
+        try {
+            JobPolicy policy = JobPolicy.DEFAULTS.withDisk(1L << 40, 8 * MIB);
+            try (AgentFixture f = new AgentFixture(work, JobUsers.none(), JobCgroups.none("a disk test"), policy)) {
+                f.measureDisk();
+                f.start(job("op-1-1", "i=0; while true; do i=$((i + 1)); head -c 1000000 /dev/zero > f$i 2>/dev/null; "
+                        + "done", 8 * MIB));
+                await("the disk to fill", () -> new java.io.File(work.toString()).getUsableSpace() == 0);
+                f.start(job("op-1-2", "echo second", 0));
+                Map<String, FinishedJob> results = new java.util.HashMap<>();
+                for (int i = 0; i < 2; i++) {
+                    FinishedJob result = f.nextResult();
+                    results.put(result.jobId(), result);
+                }
+                FinishedJob flooder = results.get("op-1-1");
+                assertEquals(FinishedJob.Outcome.FAILED, flooder.outcome());
+                assertTrue(flooder.error().startsWith("disk limit exceeded: its sandbox, /tmp and logs hold"), flooder.error());
+                // the second could not even be prepared on the full disk; its result is written all the same
+                assertTrue(results.containsKey("op-1-2"), results.toString());
+                assertTrue(Files.exists(new WorkDir(work).jobDir("op-1-1").resolve("result.json")), "its result is written");
+                // acknowledged: the flooder's files go and the node has room again
+                await("the flooder's files to be removed", () -> {
+                    try {
+                        return f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000)).unschedulable() == null
+                                && !Files.exists(new WorkDir(work).jobDir("op-1-1"));
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+            }
+        } finally {
+            unmount(work);
+        }
+    }
+
+    @Test
+    void aJobsSandboxIsRemovedEvenWhenItsLogsCannotBeArchived(@TempDir Path work) throws Exception {
+        try (AgentFixture f = new AgentFixture(work)) {
+            // where the logs would go, something that is no directory of the agent's
+            Files.writeString(work.resolve("logs").resolve("op-1-1"), "in the way");
+            f.start(job("op-1-1", "head -c 1000000 /dev/zero > big", 0));
+            assertEquals(FinishedJob.Outcome.COMPLETED, f.nextResult().outcome());
+            await("the sandbox to be removed", () -> {
+                try {
+                    f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000));
+                    return !Files.exists(new WorkDir(work).jobDir("op-1-1"));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
         }
     }
 
@@ -124,7 +198,7 @@ class JobDiskTest {
             try (AgentFixture f = new AgentFixture(work, JobUsers.none(), JobCgroups.none("a disk test"), policy)) {
                 f.measureDisk();
                 assertTrue(Files.size(work.resolve("disk-reserve")) == 8 * MIB, "the reserve is written out");
-                f.start(job("op-1-1", "head -c 200000000 /dev/zero > big", 0));
+                f.start(job("op-1-1", "for i in $(seq 1 100); do head -c 4000000 /dev/zero > f$i || exit 1; done", 0));
                 FinishedJob result = f.nextResult();
                 assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
                 // its own complaint did not fit on the full disk either; its result does

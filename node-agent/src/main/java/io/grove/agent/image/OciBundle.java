@@ -49,9 +49,10 @@ public final class OciBundle {
      * @param sandbox the job's sandbox
      * @param sandboxes the directory holding every job's sandbox (covered by a tmpfs in the container)
      * @param shmBytes the size of its {@code /dev/shm}
+     * @param maxFileBytes the largest file it may write ({@code RLIMIT_FSIZE}: its disk limit); 0 for none
      */
     public record Spec(List<String> args, Map<String, String> env, int uid, int gid, Path rootfs, Path sandbox,
-            Path sandboxes, long shmBytes, List<Gpu> gpus) {
+            Path sandboxes, long shmBytes, List<Gpu> gpus, long maxFileBytes) {
     }
 
     /**
@@ -134,6 +135,12 @@ public final class OciBundle {
         spec.env().forEach((name, value) -> env.add(name + "=" + value));
         process.put("cwd", spec.sandbox().toString());
         process.put("noNewPrivileges", true);
+        if (spec.maxFileBytes() > 0) {
+            ObjectNode fsize = process.putArray("rlimits").addObject();
+            fsize.put("type", "RLIMIT_FSIZE");
+            fsize.put("hard", spec.maxFileBytes());
+            fsize.put("soft", spec.maxFileBytes());
+        }
         ObjectNode caps = process.putObject("capabilities");
         for (String set : List.of("bounding", "effective", "inheritable", "permitted", "ambient")) {
             caps.putArray(set);

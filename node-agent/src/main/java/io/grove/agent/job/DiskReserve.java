@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * Room on the work directory's filesystem that only the agent may use: a file of
  * {@code --disk-reserve} bytes, written out (not sparse) so its blocks are really taken. When a job
  * has filled the disk and the agent cannot write a result, a record or a log, the file is given up
- * and the write tried again; it is made again once the disk has room. The space is also never
- * offered to jobs' disk orders.
+ * and the write tried again, once the jobs above their disk are stopped (no job takes the room); it
+ * is made again once the disk has room. The space is also never offered to jobs' disk orders.
  */
 public final class DiskReserve {
 
@@ -77,14 +77,18 @@ public final class DiskReserve {
         void run() throws IOException;
     }
 
-    /** Runs {@code write}; if the disk is full, gives up the reserve and runs it once more. */
-    public void write(Write write) throws IOException {
+    /**
+     * Runs {@code write}; if the disk is full, runs {@code first} (which stops the jobs that filled
+     * it, so none of them takes the room), then gives up the reserve and runs the write once more.
+     */
+    public void write(Runnable first, Write write) throws IOException {
         try {
             write.run();
         } catch (IOException e) {
             if (!Files.exists(file) || !isFull(e)) {
                 throw e;
             }
+            first.run();
             LOG.warn("the disk of {} is full: giving up the agent's reserve to write ({})", file.getParent(), e.getMessage());
             deleteQuietly(file);
             write.run();

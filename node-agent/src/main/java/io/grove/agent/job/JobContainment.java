@@ -82,14 +82,15 @@ public final class JobContainment {
             }
             if (image != null) {
                 return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
-                        dir.resolve("stderr"), env, user, cgroup, null, container(spec, image, user, env, devices)));
+                        dir.resolve("stderr"), env, user, cgroup, null, container(spec, image, user, env, devices),
+                        policy.diskOf(spec)));
             }
             JobNamespace namespace = user != null && policy.privateDirs()
                     ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
                             policy.memoryOf(spec), dir.resolve("mounts"), workDir.devTemplate(),
                             JobDevices.gpuNames(devices)) : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
-                    dir.resolve("stderr"), env, user, cgroup, namespace));
+                    dir.resolve("stderr"), env, user, cgroup, namespace, policy.diskOf(spec)));
         } catch (IOException | RuntimeException e) {
             users.release(spec.jobId());
             cgroups.killAndRemove(spec.jobId());
@@ -117,7 +118,8 @@ public final class JobContainment {
         Path bundle = workDir.jobDir(spec.jobId()).resolve("bundle");
         io.grove.agent.image.OciBundle.write(bundle, new io.grove.agent.image.OciBundle.Spec(args,
                 io.grove.agent.image.OciBundle.environment(image.config(), env, spec.env()), user.uid(), user.gid(),
-                image.rootfs(), workDir.sandbox(spec.jobId()), workDir.sandboxesRoot(), policy.memoryOf(spec), devices));
+                image.rootfs(), workDir.sandbox(spec.jobId()), workDir.sandboxesRoot(), policy.memoryOf(spec), devices,
+                policy.diskOf(spec)));
         JobLaunch.Container container = new JobLaunch.Container(io.grove.agent.image.NodeImages.containerId(spec.jobId()),
                 bundle, image.images());
         containers.put(spec.jobId(), container);

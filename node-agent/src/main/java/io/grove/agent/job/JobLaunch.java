@@ -15,14 +15,16 @@ import java.util.Map;
  *     before anything of the job runs; empty without cgroups
  * @param namespace the job's private directories, or {@code null} to share the node's (not root)
  * @param container the container an image job runs in, or {@code null} for a bare job
+ * @param maxFileBytes the largest file it may write, its stdout and stderr included: its disk limit,
+ *     held by the kernel ({@code RLIMIT_FSIZE}) however fast it writes; 0 for none
  */
 public record JobLaunch(JobSpec job, Path sandbox, Path script, Path stdout, Path stderr, Map<String, String> env,
-        JobUsers.User user, List<Path> cgroupProcs, JobNamespace namespace, Container container) {
+        JobUsers.User user, List<Path> cgroupProcs, JobNamespace namespace, Container container, long maxFileBytes) {
 
     /** A bare job. */
     public JobLaunch(JobSpec job, Path sandbox, Path script, Path stdout, Path stderr, Map<String, String> env,
-            JobUsers.User user, List<Path> cgroupProcs, JobNamespace namespace) {
-        this(job, sandbox, script, stdout, stderr, env, user, cgroupProcs, namespace, null);
+            JobUsers.User user, List<Path> cgroupProcs, JobNamespace namespace, long maxFileBytes) {
+        this(job, sandbox, script, stdout, stderr, env, user, cgroupProcs, namespace, null, maxFileBytes);
     }
 
     /**

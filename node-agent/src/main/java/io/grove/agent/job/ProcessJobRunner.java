@@ -105,7 +105,7 @@ public final class ProcessJobRunner implements JobRunner {
         Files.deleteIfExists(script);
         Files.createFile(script, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(script, LaunchScript.text(launch.job().jobId(), launch.env(), launch.job().command(),
-                programs.bash().toString()), StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+                programs.bash().toString(), launch.maxFileBytes()), StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
         if (launch.user() != null) {
             Files.setAttribute(script, "unix:gid", launch.user().gid());
             Files.setAttribute(script, "unix:uid", launch.user().uid());

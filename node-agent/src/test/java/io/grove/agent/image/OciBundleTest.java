@@ -44,7 +44,7 @@ class OciBundleTest {
         Path rootfs = Files.createDirectories(dir.resolve("rootfs"));
         Path sandbox = Files.createDirectories(dir.resolve("sandboxes/op-1-1"));
         OciBundle.write(dir.resolve("bundle"), new OciBundle.Spec(List.of("/bin/sh", "-c", "true"), Map.of("A", "1"), 20001,
-                20001, rootfs, sandbox, dir.resolve("sandboxes"), 64L << 20, List.of(new Gpu(1, "GPU-b", "A100", 1, 41))));
+                20001, rootfs, sandbox, dir.resolve("sandboxes"), 64L << 20, List.of(new Gpu(1, "GPU-b", "A100", 1, 41)), 8L << 20));
         Path file = dir.resolve("bundle/config.json");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         JsonNode config = new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile());
@@ -64,7 +64,10 @@ class OciBundleTest {
         assertEquals("/dev/nvidia41", devices.get(0).get("path").asText());
         assertEquals(195, devices.get(0).get("major").asInt());
         String namespaces = config.at("/linux/namespaces").toString();
-        assertTrue(namespaces.contains("pid") && namespaces.contains("mount") && !namespaces.contains("network"), namespaces);
+        assertTrue(namespaces.contains("pid") && namespaces.contains("mount") && namespaces.contains("ipc")
+                && !namespaces.contains("network"), namespaces);
+        assertEquals("RLIMIT_FSIZE", config.at("/process/rlimits/0/type").asText(), "no file past its disk limit");
+        assertEquals(8L << 20, config.at("/process/rlimits/0/hard").asLong());
     }
 
     @Test
