@@ -16,9 +16,7 @@ import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.source.JWKSource;
-import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.SecurityContext;
-import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.grove.core.pool.AccessControl.Identity;
@@ -27,7 +25,6 @@ import io.grove.server.security.Identities.Unauthenticated;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.ParseException;
@@ -44,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * JWT bearer tokens of the organisation's identity provider: signed (RSA or ECDSA, never HMAC or
  * unsigned) by a key the provider publishes, issued by it, for this scheduler (audience), not
  * expired nor early (with a clock skew). The user comes from one claim, the groups from another.
- * Keys come from a URL — cached, and fetched again when a token names a key not known (a rotation),
- * at most twice per {@link Oidc#refreshMinInterval()} — or from a file, reread when it changes.
+ * Keys come from a URL — in hand, and fetched again off the checking thread when a token names a key
+ * not known (a rotation), at most once per {@link Oidc#refreshMinInterval()} ({@link RemoteKeys}) —
+ * or from a file, reread when it changes.
  */
 public final class JwtIdentities {
 
@@ -84,15 +82,7 @@ public final class JwtIdentities {
         String jwks = settings.jwks() != null ? settings.jwks() : discover(settings.issuer());
         JWKSource<SecurityContext> keys;
         if (jwks.startsWith("https://") || jwks.startsWith("http://")) {
-            URL url = URI.create(jwks).toURL();
-            long interval = settings.refreshMinInterval().toMillis();
-            keys = JWKSourceBuilder.<SecurityContext>create(url, new DefaultResourceRetriever(5_000, 5_000, 1 << 20))
-                    .cache(Math.max(JWKSourceBuilder.DEFAULT_CACHE_TIME_TO_LIVE, interval),
-                            JWKSourceBuilder.DEFAULT_CACHE_REFRESH_TIMEOUT)
-                    .rateLimited(interval > 0 ? interval : 1)
-                    .refreshAheadCache(false)
-                    .retrying(false)
-                    .build();
+            keys = new RemoteKeys(URI.create(jwks).toURL(), settings.refreshMinInterval().toMillis(), clock);
         } else {
             keys = new FileKeys(Path.of(jwks));
         }
@@ -184,7 +174,9 @@ public final class JwtIdentities {
             throw new Unauthenticated("the identity provider's keys cannot be read now; try again later");
         }
         if (candidates.isEmpty()) {
-            throw new Unauthenticated("the token is signed by a key the identity provider does not publish");
+            throw new Unauthenticated("the token is signed by a key the identity provider does not publish"
+                    + (keys instanceof RemoteKeys remote && remote.fetching()
+                    ? " (its keys are being fetched again: if the key is new, try again in a few seconds)" : ""));
         }
         for (JWK key : candidates) {
             try {

@@ -184,6 +184,8 @@ class JwtIdentitiesTest {
         final AtomicReference<JWKSet> keys = new AtomicReference<>();
         final AtomicInteger fetches = new AtomicInteger();
         final String issuer;
+        /** When set, the keys are answered only once it opens (a slow provider). */
+        volatile java.util.concurrent.CountDownLatch hold;
 
         Provider(JWK... keys) throws Exception {
             this.keys.set(new JWKSet(List.of(keys)).toPublicJWKSet());
@@ -193,6 +195,14 @@ class JwtIdentitiesTest {
                     "{\"issuer\":\"" + issuer + "\",\"jwks_uri\":\"" + issuer + "/certs\"}"));
             server.createContext("/realms/grove/certs", exchange -> {
                 fetches.incrementAndGet();
+                java.util.concurrent.CountDownLatch wait = hold;
+                if (wait != null) {
+                    try {
+                        wait.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
                 reply(exchange, this.keys.get().toString());
             });
             server.start();
@@ -224,25 +234,34 @@ class JwtIdentitiesTest {
             assertEquals("alice", identities.identify(token(RSA, provider.issuer)).user());
             assertEquals("alice", identities.identify(token(RSA, provider.issuer)).user());
             assertEquals(1, provider.fetches.get(), "the keys are cached");
-            // the provider rotates to a new key: a token signed with it makes the scheduler fetch again
+            // the provider rotates to a new key: a token signed with it makes the scheduler fetch again, off the
+            // thread that checks it; once fetched, it is taken
             ECKey next = generateEc("e7");
             provider.keys.set(new JWKSet(List.of(RSA, next)).toPublicJWKSet());
-            assertEquals("alice", identities.identify(token(next, provider.issuer)).user());
-            assertEquals(2, provider.fetches.get());
+            now.set(now.get().plusSeconds(1));
+            String rotated = token(next, provider.issuer);
+            io.grove.testing.Await.until("the rotated key", () -> {
+                try {
+                    return identities.identify(rotated).user().equals("alice");
+                } catch (Unauthenticated refused) {
+                    return false;
+                }
+            });
+            assertEquals(2, provider.fetches.get(), "one fetch however often the new key was shown");
             // a key nobody publishes is looked for again, and refused
-            assertEquals("the token is signed by a key the identity provider does not publish",
-                    refusal(identities, token(generateRsa("r8"), provider.issuer)));
+            now.set(now.get().plusSeconds(1));
+            assertTrue(refusal(identities, token(generateRsa("r8"), provider.issuer))
+                    .startsWith("the token is signed by a key the identity provider does not publish"));
         }
     }
 
     @Test
     void aProviderThatIsAwayIsSaidSoAndAWrongDiscoveryStopsTheStart() throws Exception {
         String issuer;
-        JwtIdentities identities;
         try (Provider provider = new Provider(RSA)) {
             issuer = provider.issuer;
-            identities = JwtIdentities.start(new Oidc(issuer, issuer + "/certs", AUDIENCE), now::get);
         }
+        JwtIdentities identities = JwtIdentities.start(new Oidc(issuer, issuer + "/certs", AUDIENCE), now::get);
         assertEquals("the identity provider's keys cannot be read now; try again later",
                 refusal(identities, token(RSA, issuer)));
         java.io.IOException unreachable = assertThrows(java.io.IOException.class,
@@ -254,6 +273,35 @@ class JwtIdentitiesTest {
                     () -> JwtIdentities.start(new Oidc(provider.issuer + "x", null, AUDIENCE), now::get));
             assertTrue(other.getMessage().contains("cannot read") || other.getMessage().contains("not '"),
                     other.getMessage());
+        }
+    }
+
+    /**
+     * A provider that takes its time: tokens naming unknown keys never wait for it (the HTTP event
+     * loop checks tokens), keys in hand keep working meanwhile, and a storm of unknown keys makes one
+     * fetch.
+     */
+    @Test
+    void aSlowProviderNeverHoldsUpTheCheckOfAToken() throws Exception {
+        try (Provider provider = new Provider(RSA)) {
+            JwtIdentities identities = JwtIdentities.start(new Oidc(provider.issuer, provider.issuer + "/certs", AUDIENCE,
+                    null, null, null, Duration.ofMillis(1)), now::get);
+            assertEquals(1, provider.fetches.get());
+            java.util.concurrent.CountDownLatch answer = new java.util.concurrent.CountDownLatch(1);
+            provider.hold = answer;
+            try {
+                now.set(now.get().plusSeconds(1));
+                for (int i = 0; i < 50; i++) {
+                    // while the provider holds its answer, every check returns: no thread here waits for it
+                    assertTrue(refusal(identities, token(generateRsa("unknown-" + i), provider.issuer))
+                            .startsWith("the token is signed by a key the identity provider does not publish"));
+                    assertEquals("alice", identities.identify(token(RSA, provider.issuer)).user(), "keys in hand work");
+                }
+                io.grove.testing.Await.until("the one fetch to reach the provider", () -> provider.fetches.get() == 2);
+            } finally {
+                answer.countDown();
+            }
+            assertEquals(2, provider.fetches.get(), "one fetch for 50 unknown keys");
         }
     }
 
