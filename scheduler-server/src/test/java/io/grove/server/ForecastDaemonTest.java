@@ -73,4 +73,47 @@ class ForecastDaemonTest {
             }
         }
     }
+
+    /**
+     * Explanations of many operations asked at once share one forecast of the snapshot: the cost of
+     * a hostile user explaining everything is one computation, not one per operation.
+     */
+    @Test
+    void explanationsOfManyOperationsAtOnceShareOneForecast(@TempDir Path dir) throws Exception {
+        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, POOLS), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, now::get);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 2)) {
+            node.handshake();
+            java.util.List<String> waiting = new java.util.ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                waiting.add(users.submit("prod", 2));
+            }
+            daemon.updateFairShare();
+            node.heartbeat();
+            java.util.List<java.util.concurrent.CompletableFuture<DaemonFixture.Reply>> asked = new java.util.ArrayList<>();
+            for (String id : waiting) {
+                asked.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return users.sendAs("mallory", "GET", "/api/v1/operations/" + id + "/explain", null);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            int answered = 0;
+            for (var reply : asked) {
+                JsonNode forecast = reply.get().body().get("forecast");
+                assertTrue(forecast != null && forecast.has("assumptions"), String.valueOf(forecast));
+                answered++;
+            }
+            assertEquals(30, answered);
+            String metrics = users.get("/metrics").body().asText();
+            java.util.regex.Matcher computed = java.util.regex.Pattern.compile("grove_forecasts_computed_total ([0-9.]+)")
+                    .matcher(metrics);
+            assertTrue(computed.find(), metrics);
+            assertEquals(1.0, Double.parseDouble(computed.group(1)), "one forecast for thirty explanations");
+        }
+    }
 }

@@ -72,6 +72,55 @@ public final class StartForecast {
         if (own == null) {
             return new Prediction(target, null, null, List.of(), "the operation is not pending or running");
         }
+        Draws draws = draws(snapshot, target, seed, budgetNanos, ticker, untilLast);
+        return draws == null ? late(snapshot, own, budgetNanos) : prediction(snapshot, own, draws);
+    }
+
+    /**
+     * Predicts the starts of every pending or running operation's pending jobs from the same draws
+     * of the whole cluster: one computation that every {@code explain} of the snapshot shares.
+     */
+    public static Map<String, Prediction> predictAll(ForecastSnapshot snapshot, long seed, long budgetNanos,
+            LongSupplier ticker) {
+        Draws draws = draws(snapshot, null, seed, budgetNanos, ticker, true);
+        Map<String, Prediction> all = new LinkedHashMap<>();
+        for (ForecastSnapshot.OperationState own : snapshot.operations()) {
+            all.put(own.id(), draws == null ? late(snapshot, own, budgetNanos) : prediction(snapshot, own, draws));
+        }
+        return all;
+    }
+
+    /** Each draw's runs: without submissions ({@code quiet}) and with them as in the last hour ({@code busy}). */
+    private record Draws(List<Map<String, Instant[]>> quiet, List<Map<String, Instant[]>> busy) {
+    }
+
+    /** The draws for {@code target} (or every operation, {@code null}); {@code null} when the budget ran out. */
+    private static Draws draws(ForecastSnapshot snapshot, String target, long seed, long budgetNanos, LongSupplier ticker,
+            boolean untilLast) {
+        long start = ticker.getAsLong();
+        boolean arriving = snapshot.arrivals().count() > 0;
+        List<Map<String, Instant[]>> quiet = new ArrayList<>();
+        List<Map<String, Instant[]>> busy = new ArrayList<>();
+        for (int draw = 0; draw < 2 * DRAWS; draw++) {
+            boolean withArrivals = draw >= DRAWS;
+            if (withArrivals && !arriving) {
+                break;
+            }
+            Map<String, Instant[]> runs = run(snapshot, target, new SplittableRandom(seed * 31 + draw), ticker,
+                    start + budgetNanos, untilLast, withArrivals);
+            if (runs == null) {
+                return null;
+            }
+            (withArrivals ? busy : quiet).add(runs);
+        }
+        return new Draws(quiet, busy);
+    }
+
+    /** What a forecast of {@code own} assumes, and why parts of it are unknown. */
+    private record Basis(Set<String> assumptions, Set<String> unknown) {
+    }
+
+    private static Basis basis(ForecastSnapshot snapshot, ForecastSnapshot.OperationState own) {
         Set<String> assumptions = new LinkedHashSet<>();
         Set<String> unknown = new LinkedHashSet<>();
         for (TaskSpec task : own.spec().tasks().values()) {
@@ -87,7 +136,7 @@ public final class StartForecast {
         }
         int ahead = 0;
         for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
-            if (operation.id().equals(target)) {
+            if (operation.id().equals(own.id())) {
                 break;
             }
             ahead++;
@@ -96,30 +145,34 @@ public final class StartForecast {
         assumptions.add(ahead + " unfinished operation(s) submitted before it; running jobs end after their expected "
                 + "remaining time; the likely start assumes no new submissions, the latest "
                 + (arriving == 0 ? "too (none in the last hour)" : "that they go on as in the last hour (" + arriving + ")"));
-        long start = ticker.getAsLong();
+        return new Basis(assumptions, unknown);
+    }
+
+    private static Prediction late(ForecastSnapshot snapshot, ForecastSnapshot.OperationState own, long budgetNanos) {
+        return new Prediction(own.id(), null, null, List.copyOf(basis(snapshot, own).assumptions()), "the forecast took "
+                + "longer than " + budgetNanos / 1_000_000 + " ms to compute (a large cluster): try again later");
+    }
+
+    private static Prediction prediction(ForecastSnapshot snapshot, ForecastSnapshot.OperationState own, Draws draws) {
+        Basis basis = basis(snapshot, own);
         List<List<Instant>> quiet = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Instant>> busy = List.of(new ArrayList<>(), new ArrayList<>());
-        for (int draw = 0; draw < 2 * DRAWS; draw++) {
-            boolean withArrivals = draw >= DRAWS;
-            if (withArrivals && arriving == 0) {
-                break;
-            }
-            Map<String, Instant[]> runs = run(snapshot, target, new SplittableRandom(seed * 31 + draw), unknown, ticker,
-                    start + budgetNanos, untilLast, withArrivals);
-            Instant[] run = runs == null ? null : runs.getOrDefault(target, new Instant[2]);
-            if (run == null) {
-                return new Prediction(target, null, null, List.copyOf(assumptions), "the forecast took longer than "
-                        + budgetNanos / 1_000_000 + " ms to compute (a large cluster): try again later");
-            }
-            List<List<Instant>> into = withArrivals ? busy : quiet;
-            into.get(0).add(run[0]);
-            into.get(1).add(run[1]);
+        for (Map<String, Instant[]> runs : draws.quiet()) {
+            Instant[] run = runs.getOrDefault(own.id(), new Instant[2]);
+            quiet.get(0).add(run[0]);
+            quiet.get(1).add(run[1]);
         }
-        if (!unknown.isEmpty() && quiet.get(0).stream().allMatch(java.util.Objects::isNull)) {
-            return new Prediction(target, null, null, List.copyOf(assumptions), String.join("; ", unknown));
+        for (Map<String, Instant[]> runs : draws.busy()) {
+            Instant[] run = runs.getOrDefault(own.id(), new Instant[2]);
+            busy.get(0).add(run[0]);
+            busy.get(1).add(run[1]);
         }
-        assumptions.addAll(unknown);
-        return new Prediction(target, band(quiet.get(0), busy.get(0)), band(quiet.get(1), busy.get(1)),
+        if (!basis.unknown().isEmpty() && quiet.get(0).stream().allMatch(java.util.Objects::isNull)) {
+            return new Prediction(own.id(), null, null, List.copyOf(basis.assumptions()), String.join("; ", basis.unknown()));
+        }
+        List<String> assumptions = new ArrayList<>(basis.assumptions());
+        assumptions.addAll(basis.unknown());
+        return new Prediction(own.id(), band(quiet.get(0), busy.get(0)), band(quiet.get(1), busy.get(1)),
                 List.copyOf(assumptions), null);
     }
 
@@ -135,8 +188,8 @@ public final class StartForecast {
         long start = ticker.getAsLong();
         Map<String, List<Instant>> nexts = new LinkedHashMap<>();
         for (int draw = 0; draw < DRAWS; draw++) {
-            Map<String, Instant[]> runs = run(snapshot, null, new SplittableRandom(seed * 31 + draw), new LinkedHashSet<>(),
-                    ticker, start + budgetNanos, false, false);
+            Map<String, Instant[]> runs = run(snapshot, null, new SplittableRandom(seed * 31 + draw), ticker,
+                    start + budgetNanos, false, false);
             if (runs == null) {
                 return new Outlook(Map.of(), "the forecast took longer than " + budgetNanos / 1_000_000
                         + " ms to compute (a large cluster)");
@@ -161,7 +214,7 @@ public final class StartForecast {
      * passed.
      */
     private static Map<String, Instant[]> run(ForecastSnapshot snapshot, String target, SplittableRandom random,
-            Set<String> unknown, LongSupplier ticker, long deadline, boolean untilLast, boolean busy) {
+            LongSupplier ticker, long deadline, boolean untilLast, boolean busy) {
         Instant now = snapshot.now();
         Cluster copy = new Cluster(snapshot.config(), snapshot.settings());
         Map<String, SimNode> nodes = new LinkedHashMap<>();

@@ -8,38 +8,35 @@ import io.grove.core.operation.Operation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Predicted starts for the explain route: computed on a thread of their own from a snapshot the
- * scheduler's thread takes, bounded in time, and kept until the next fair-share update of the
- * operation's tree (the cache knows an update by its result).
+ * scheduler's thread takes, bounded in time. One computation predicts every operation of the
+ * snapshot, and every {@code explain} shares it (those asked while it runs wait for the same one):
+ * it is kept until the trees' next fair-share updates, and at least {@link #KEPT} on a busy
+ * scheduler, failures included. A user waits on at most {@link #PER_USER} forecasts at once.
  */
 final class Forecasts {
 
     /** How long one forecast may compute. */
     static final Duration BUDGET = Duration.ofSeconds(3);
 
-    /** Forecasts kept at most (the oldest go first). */
-    static final int CACHED = 256;
+    /** How long a forecast of every operation is kept even while updates go on (a busy scheduler updates every 0.2 s). */
+    static final Duration KEPT = Duration.ofSeconds(5);
 
-    /** A forecast and the update it was made after. */
-    private record Cached(Object update, Explanation.Forecast forecast) {
-    }
-
-    private final Map<String, Cached> cache = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
-            return size() > CACHED;
-        }
-    };
+    /** How many explanations one user may have waiting for a forecast at once. */
+    static final int PER_USER = 4;
 
     /** One thread, a short queue: forecasts that cannot be queued are refused rather than piled up. */
     private final ExecutorService executor = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
@@ -49,30 +46,95 @@ final class Forecasts {
                 return thread;
             });
 
-    /** What the scheduler's thread hands over: a cached forecast, or a snapshot to compute one from. */
-    record Request(String operationId, Object update, Explanation.Forecast cached, ForecastSnapshot snapshot) {
+    /** The forecast of every operation of one snapshot: after which updates, when, of which operations. */
+    private record Shared(List<Object> updates, Instant at, Set<String> operations,
+            CompletableFuture<Map<String, StartForecast.Prediction>> all) {
     }
 
-    /** On the scheduler's thread: the cached forecast of {@code operation}, or a snapshot to compute it. */
-    synchronized Request prepare(Cluster cluster, Operation operation, Instant now) {
+    private Shared shared;
+    private final Map<String, Integer> waiting = new HashMap<>();
+    /** How many forecasts of every operation were computed (tests: one for many explanations). */
+    private final AtomicLong computed = new AtomicLong();
+
+    /** What the scheduler's thread hands over: the shared forecast the operation's answer comes from, or none. */
+    record Request(String operationId, String user, CompletableFuture<Map<String, StartForecast.Prediction>> all) {
+    }
+
+    /**
+     * On the scheduler's thread: the shared forecast {@code operation}'s answer comes from, started
+     * from a snapshot when the one in hand is older than the trees' updates (and {@link #KEPT}) or
+     * does not know the operation.
+     */
+    synchronized Request prepare(Cluster cluster, Operation operation, String user, Instant now) {
         if (operation.state().isFinished() || operation.pendingJobCount() == 0) {
-            return new Request(operation.id(), null, null, null);
+            return new Request(operation.id(), user, null);
         }
-        String tree = operation.poolByTree().keySet().iterator().next();
-        Object update = cluster.fairShare(tree);
-        Cached cached = cache.get(operation.id());
-        if (cached != null && update != null && cached.update() == update) {
-            return new Request(operation.id(), update, cached.forecast(), null);
+        List<Object> updates = updates(cluster);
+        Shared kept = shared;
+        if (kept == null || !kept.operations().contains(operation.id())
+                || !same(kept.updates(), updates) && !now.isBefore(kept.at().plus(KEPT))) {
+            ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, now);
+            Set<String> ids = new HashSet<>();
+            snapshot.operations().forEach(o -> ids.add(o.id()));
+            kept = new Shared(updates, now, ids, compute(snapshot));
+            shared = kept;
         }
-        return new Request(operation.id(), update, null, ForecastSnapshot.take(cluster, now));
+        return new Request(operation.id(), user, kept.all());
+    }
+
+    private CompletableFuture<Map<String, StartForecast.Prediction>> compute(ForecastSnapshot snapshot) {
+        try {
+            return CompletableFuture.supplyAsync(() -> {
+                computed.incrementAndGet();
+                return StartForecast.predictAll(snapshot, 1, BUDGET.toNanos(), System::nanoTime);
+            }, executor);
+        } catch (java.util.concurrent.RejectedExecutionException busy) {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    private static List<Object> updates(Cluster cluster) {
+        List<Object> updates = new ArrayList<>();
+        for (String tree : cluster.treeNames()) {
+            updates.add(cluster.fairShare(tree));
+        }
+        return updates;
+    }
+
+    /** Off the scheduler's thread: the forecast of a request (none for an operation that waits for nothing). */
+    CompletableFuture<Explanation.Forecast> forecast(Request request) {
+        if (request.all() == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        synchronized (this) {
+            int now = waiting.getOrDefault(request.user(), 0);
+            if (now >= PER_USER && !request.all().isDone()) {
+                return CompletableFuture.completedFuture(new Explanation.Forecast(null, null, List.of(), "user "
+                        + request.user() + " already waits for " + now + " forecasts; ask again when one has answered"));
+            }
+            waiting.put(request.user(), now + 1);
+        }
+        return request.all().handle((all, error) -> {
+            synchronized (this) {
+                waiting.computeIfPresent(request.user(), (user, n) -> n <= 1 ? null : n - 1);
+            }
+            StartForecast.Prediction prediction = all == null ? null : all.get(request.operationId());
+            if (prediction == null) {
+                return new Explanation.Forecast(null, null, List.of(),
+                        "the scheduler is computing other forecasts; ask again in a few seconds");
+            }
+            return view(prediction);
+        });
+    }
+
+    /** How many forecasts of every operation were computed. */
+    long computed() {
+        return computed.get();
     }
 
     /** An outlook of every waiting operation, when it was made, and after which updates. */
     private record CachedOutlook(List<Object> updates, Instant at, StartForecast.Outlook outlook) {
     }
-
-    /** How long an outlook is kept even while updates go on (a busy scheduler updates every 0.2 s). */
-    static final Duration OUTLOOK_KEPT = Duration.ofSeconds(5);
 
     private CachedOutlook outlook;
 
@@ -82,12 +144,9 @@ final class Forecasts {
 
     /** On the scheduler's thread: the cached outlook, or a snapshot to make one. */
     synchronized OutlookRequest prepareOutlook(Cluster cluster, Instant now) {
-        List<Object> updates = new ArrayList<>();
-        for (String tree : cluster.treeNames()) {
-            updates.add(cluster.fairShare(tree));
-        }
+        List<Object> updates = updates(cluster);
         CachedOutlook kept = outlook;
-        if (kept != null && (same(kept.updates(), updates) || now.isBefore(kept.at().plus(OUTLOOK_KEPT)))) {
+        if (kept != null && (same(kept.updates(), updates) || now.isBefore(kept.at().plus(KEPT)))) {
             return new OutlookRequest(updates, now, kept.outlook(), null);
         }
         return new OutlookRequest(updates, now, null, ForecastSnapshot.take(cluster, now));
@@ -120,29 +179,6 @@ final class Forecasts {
             }, executor);
         } catch (java.util.concurrent.RejectedExecutionException busy) {
             return CompletableFuture.completedFuture(new StartForecast.Outlook(Map.of(), "busy"));
-        }
-    }
-
-    /** Off the scheduler's thread: the forecast of a request (none for an operation that waits for nothing). */
-    CompletableFuture<Explanation.Forecast> forecast(Request request) {
-        if (request.cached() != null || request.snapshot() == null) {
-            return CompletableFuture.completedFuture(request.cached());
-        }
-        try {
-            return CompletableFuture.supplyAsync(() -> {
-                StartForecast.Prediction prediction = StartForecast.predict(request.snapshot(), request.operationId(),
-                        request.operationId().hashCode(), BUDGET.toNanos(), System::nanoTime);
-                Explanation.Forecast forecast = view(prediction);
-                synchronized (this) {
-                    if (request.update() != null) {
-                        cache.put(request.operationId(), new Cached(request.update(), forecast));
-                    }
-                }
-                return forecast;
-            }, executor);
-        } catch (java.util.concurrent.RejectedExecutionException busy) {
-            return CompletableFuture.completedFuture(new Explanation.Forecast(null, null, List.of(),
-                    "the scheduler is computing other forecasts; ask again in a few seconds"));
         }
     }
 

@@ -29,6 +29,7 @@ final class OperationRoutes extends ApiResource {
 
     OperationRoutes(Parts parts) {
         super(parts);
+        parts.metrics().watchForecasts(forecasts, Forecasts::computed);
     }
 
     @Override
@@ -65,7 +66,8 @@ final class OperationRoutes extends ApiResource {
         return loop.read(cluster -> {
             present(request);
             Operation target = operation(cluster, id);
-            return new Taken(Explanations.of(cluster, target), forecasts.prepare(cluster, target, clock.now()));
+            return new Taken(Explanations.of(cluster, target), forecasts.prepare(cluster, target, request.user() == null ? "" : request.user(),
+                    clock.now()));
         }).thenCompose(taken -> forecasts.forecast(taken.forecast())
                 .thenApply(forecast -> ApiResponse.ok(taken.explanation().withForecast(forecast))));
     }

@@ -69,6 +69,14 @@ public final class SchedulerMetrics {
                 .register(registry);
     }
 
+    /** How many forecasts of every waiting operation were computed (each shared by the explanations of its snapshot). */
+    public <T> void watchForecasts(T forecasts, java.util.function.ToDoubleFunction<T> computed) {
+        // the registry holds {@code forecasts} weakly: its owner keeps it
+        io.micrometer.core.instrument.FunctionCounter.builder("grove.forecasts.computed", forecasts, computed)
+                .description("forecasts of every waiting operation computed; every explanation of a snapshot shares one")
+                .register(registry);
+    }
+
     /** A request's work was skipped because its client had left. */
     public void abandoned() {
         abandoned.increment();
