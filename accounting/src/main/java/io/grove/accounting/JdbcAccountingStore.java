@@ -31,13 +31,16 @@ public final class JdbcAccountingStore implements AccountingStore {
     static final long DAY = 86_400;
 
     private final String url;
+    private final Properties properties;
     private final boolean postgres;
-    private final Connection writer;
+    /** The writing connection: opened again after a failed write, whose transaction state the driver may have lost. */
+    private Connection writer;
     private final Connection reader;
     private final AccountingReads reads;
 
     private JdbcAccountingStore(String url, Properties properties) throws AccountingException {
         this.url = url;
+        this.properties = properties;
         this.postgres = url.startsWith("jdbc:postgresql:");
         try {
             Flyway.configure().dataSource(url, properties.getProperty("user"), properties.getProperty("password"))
@@ -56,6 +59,12 @@ public final class JdbcAccountingStore implements AccountingStore {
      * first: SQLite gives its journal files the database file's mode.
      */
     public static JdbcAccountingStore sqlite(Path file) throws AccountingException {
+        createPrivate(file);
+        return new JdbcAccountingStore("jdbc:sqlite:" + file.toAbsolutePath(), new Properties());
+    }
+
+    /** Makes a new SQLite file 0600 (its journals take its mode); an existing one is left as it is. */
+    private static void createPrivate(Path file) throws AccountingException {
         try {
             if (!java.nio.file.Files.exists(file)) {
                 java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
@@ -64,7 +73,6 @@ public final class JdbcAccountingStore implements AccountingStore {
         } catch (java.io.IOException e) {
             throw new AccountingException("cannot make the accounting database " + file + ": " + e.getMessage(), e);
         }
-        return new JdbcAccountingStore("jdbc:sqlite:" + file.toAbsolutePath(), new Properties());
     }
 
     /**
@@ -75,6 +83,14 @@ public final class JdbcAccountingStore implements AccountingStore {
         if (!url.startsWith("jdbc:postgresql:") && !url.startsWith("jdbc:sqlite:")) {
             throw new AccountingException("the accounting database must be jdbc:postgresql://... or jdbc:sqlite:..., got "
                     + redacted(url), null);
+        }
+        if (url.startsWith("jdbc:sqlite:")) {
+            String path = url.substring("jdbc:sqlite:".length());
+            int query = path.indexOf('?');
+            path = query < 0 ? path : path.substring(0, query);
+            if (!path.isEmpty() && !path.equals(":memory:") && !path.startsWith("file:")) {
+                createPrivate(Path.of(path));
+            }
         }
         Properties properties = new Properties();
         if (user != null) {
@@ -133,12 +149,35 @@ public final class JdbcAccountingStore implements AccountingStore {
             writer.commit();
             return moved;
         } catch (SQLException | RuntimeException e) {
-            try {
-                writer.rollback();
-            } catch (SQLException rollback) {
-                e.addSuppressed(rollback);
-            }
+            recover(e);
             throw new AccountingException("the accounting database refused a write: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * After a failed write: rolls back, then opens the writing connection again. A driver can lose
+     * track of its transaction when the database fails mid-commit (SQLite with a full disk answers
+     * "cannot commit - no transaction is active" to every later commit); a new connection starts
+     * clean, so the next try succeeds once the database can be written again.
+     */
+    private void recover(Exception cause) {
+        try {
+            writer.rollback();
+        } catch (SQLException rollback) {
+            cause.addSuppressed(rollback);
+        }
+        try {
+            writer.close();
+        } catch (SQLException closing) {
+            // replaced below
+        }
+        try {
+            Connection fresh = connect(url, properties);
+            fresh.setAutoCommit(false);
+            writer = fresh;
+        } catch (SQLException reconnect) {
+            cause.addSuppressed(reconnect);
+            // the closed connection stays: the next write fails at once and tries again
         }
     }
 
@@ -280,6 +319,7 @@ public final class JdbcAccountingStore implements AccountingStore {
             writer.commit();
             return marks;
         } catch (SQLException e) {
+            recover(e);
             throw new AccountingException("cannot read the metering marks: " + e.getMessage(), e);
         }
     }
@@ -294,11 +334,7 @@ public final class JdbcAccountingStore implements AccountingStore {
             writer.commit();
             return removed;
         } catch (SQLException e) {
-            try {
-                writer.rollback();
-            } catch (SQLException rollback) {
-                e.addSuppressed(rollback);
-            }
+            recover(e);
             throw new AccountingException("cannot remove old records: " + e.getMessage(), e);
         }
     }
@@ -339,7 +375,7 @@ public final class JdbcAccountingStore implements AccountingStore {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         for (Connection connection : new Connection[] {writer, reader}) {
             try {
                 connection.close();

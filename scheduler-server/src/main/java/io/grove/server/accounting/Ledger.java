@@ -47,6 +47,12 @@ public final class Ledger implements AutoCloseable {
     static final int BATCH = 5_000;
     /** How often old records are removed. */
     static final Duration EXPIRE_EVERY = Duration.ofHours(1);
+    /**
+     * The most job and operation records held for a database that does not take them (some 100 MB):
+     * beyond it, new records are dropped and counted ({@code grove_accounting_dropped_total}), and
+     * {@code /healthz} says so, rather than the scheduler's memory growing without bound.
+     */
+    static final int MAX_HELD = 500_000;
 
     private sealed interface Item permits JobItem, OperationItem, MeteringItem, BarrierItem {
     }
@@ -70,6 +76,9 @@ public final class Ledger implements AutoCloseable {
     private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
     /** Job and operation items given and not yet written, in order: the writer takes written ones off the head. */
     private final java.util.concurrent.ConcurrentLinkedQueue<Item> unwritten = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** How many {@link #unwritten} holds (its size() walks it). */
+    private final java.util.concurrent.atomic.AtomicInteger held = new java.util.concurrent.atomic.AtomicInteger();
+    private final int maxHeld;
     private final Thread writer;
     private volatile boolean closed;
     /** Set by the writer when a tree's mark moved under it: the scheduler's side resumes from the database's. */
@@ -85,7 +94,10 @@ public final class Ledger implements AutoCloseable {
     // counters, any thread
     private final AtomicLong written = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
     private volatile String lastFailure;
+    /** Since when writes fail (cleared by the next that succeeds), or {@code null}. */
+    private volatile Instant failingSince;
 
     /**
      * @param metered told of every metering row drained (on the scheduler's thread), for the counters
@@ -100,6 +112,13 @@ public final class Ledger implements AutoCloseable {
      */
     public Ledger(AccountingStore store, Duration retention, Duration meterEvery, Duration writeMeteringEvery,
             Consumer<List<HourlyUsage>> metered) {
+        this(store, retention, meterEvery, writeMeteringEvery, metered, MAX_HELD);
+    }
+
+    /** @param maxHeld the most records held unwritten (tests: a small bound) */
+    Ledger(AccountingStore store, Duration retention, Duration meterEvery, Duration writeMeteringEvery,
+            Consumer<List<HourlyUsage>> metered, int maxHeld) {
+        this.maxHeld = maxHeld;
         this.store = store;
         this.retention = retention;
         this.meterEvery = meterEvery;
@@ -136,6 +155,14 @@ public final class Ledger implements AutoCloseable {
     }
 
     private void give(Item item) {
+        if (held.get() >= maxHeld) {
+            if (dropped.getAndIncrement() == 0) {
+                LOG.error("accounting: {} records wait for the database ({}); new ones are dropped until it takes them",
+                        held.get(), lastFailure);
+            }
+            return;
+        }
+        held.incrementAndGet();
         unwritten.add(item);
         queue.add(item);
     }
@@ -252,6 +279,9 @@ public final class Ledger implements AutoCloseable {
             } catch (AccountingException e) {
                 failures.incrementAndGet();
                 lastFailure = e.getMessage();
+                if (failingSince == null) {
+                    failingSince = Instant.now();
+                }
                 LOG.warn("accounting: a write of {} records failed ({}); it is tried again in {} ms", batch.size(),
                         e.getMessage(), backoffMs);
                 if (closed) {
@@ -293,6 +323,12 @@ public final class Ledger implements AutoCloseable {
         written.addAndGet(jobs.size() + operations.size());
         for (int i = jobs.size() + operations.size(); i > 0; i--) {
             unwritten.poll();
+            held.decrementAndGet();
+        }
+        if (failingSince != null) {
+            LOG.info("accounting: the database takes writes again ({} records waited)", held.get() + jobs.size()
+                    + operations.size());
+            failingSince = null;
         }
         if (!moved.isEmpty()) {
             Map<String, Long> now = store.marks();
@@ -342,7 +378,25 @@ public final class Ledger implements AutoCloseable {
     }
 
     public int waiting() {
-        return unwritten.size();
+        return held.get();
+    }
+
+    /** Records dropped because too many waited for the database. */
+    public long dropped() {
+        return dropped.get();
+    }
+
+    /** What {@code /healthz} says of accounting: {@code null} while it writes, else since when it cannot and what is held. */
+    public String problem() {
+        Instant since = failingSince;
+        long lost = dropped.get();
+        if (since == null && lost == 0) {
+            return null;
+        }
+        return "accounting: " + (since == null ? "the database takes writes again"
+                : "the database refuses writes since " + since + " (" + lastFailure + ")") + "; " + held.get()
+                + " records wait to be written" + (lost == 0 ? "" : ", " + lost + " were dropped (at most " + maxHeld
+                + " are held)");
     }
 
     /** Writes what is queued (for up to {@code wait}), then stops and closes the database. */

@@ -44,7 +44,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
             boolean api = request.path().size() >= 3 && request.path().get(0).equals("api") && request.path().get(1).equals("v1");
             return ApiException.notFound("no route " + request.method() + " " + path + (api ? "" : "; the API is under /api/v1"));
         })
-                .get("/healthz", (request, params) -> Routes.done(health(health.get(), journal)))
+                .get("/healthz", (request, params) -> Routes.done(health(health.get(), journal, ledger)))
                 .doc(Routes.Doc.of("the daemon answers; its role in a group", Health.class))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
                 .doc(Routes.Doc.untyped("Prometheus text"))
@@ -73,12 +73,16 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
         return openApi;
     }
 
-    /** {@code /healthz}: 503 and {@code failing} with the cause while the daemon cannot write its state. */
-    private static ApiResponse health(Health health, StateLog journal) {
+    /**
+     * {@code /healthz}: 503 and {@code failing} with the cause while the daemon cannot write its
+     * state; {@code degraded} (still 200: it schedules) while the accounting database refuses writes.
+     */
+    private static ApiResponse health(Health health, StateLog journal, io.grove.server.accounting.Ledger ledger) {
         String failure = journal.needsSnapshot() ? "the journal was deleted or replaced; writing it afresh"
                 : journal.writeFailure();
         if (failure == null) {
-            return ApiResponse.ok(health);
+            String accounting = ledger == null ? null : ledger.problem();
+            return ApiResponse.ok(accounting == null ? health : health.degraded(accounting));
         }
         return ApiResponse.json(503, health.failing("cannot write the state: " + failure));
     }

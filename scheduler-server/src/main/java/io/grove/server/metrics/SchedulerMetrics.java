@@ -100,6 +100,10 @@ public final class SchedulerMetrics {
                 .description("writes the accounting database refused (each is tried again)").register(registry);
         io.micrometer.core.instrument.Gauge.builder("grove.accounting.waiting", ledger, io.grove.server.accounting.Ledger::waiting)
                 .description("job and operation records not yet written to the accounting database").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("grove.accounting.dropped", ledger,
+                io.grove.server.accounting.Ledger::dropped)
+                .description("job and operation records dropped: too many waited for a database that refused them")
+                .register(registry);
     }
 
     /** Resource-seconds metered, per tree, pool, kind and resource, since the daemon started. */
