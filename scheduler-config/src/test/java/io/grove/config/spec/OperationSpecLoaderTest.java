@@ -87,6 +87,23 @@ class OperationSpecLoaderTest {
     }
 
     @Test
+    void yamlNumbersThatAreNoAmountsAreRefusedWithTheirPlace() {
+        for (String bad : List.of(".nan", ".inf", "-.inf", "0x1F", "0o17", "12:30:00")) {
+            for (String field : List.of("resource_limits", "non_preemptible_resource_usage_threshold")) {
+                LoadResult<OperationSpec> loaded = OperationSpecLoader.load(field + ": {cpu: " + bad + "}\n"
+                        + "tasks:\n  main: {job_count: 1, command: \"true\", cpu: 1}\n", "spec.yaml");
+                assertTrue(!loaded.ok() && loaded.describe().contains("spec.yaml:1") && loaded.describe().contains(field)
+                        && (loaded.describe().contains("expected a finite amount") || loaded.describe().contains("not a number")),
+                        bad + " in " + field + ": "
+                        + loaded.describe());
+            }
+            LoadResult<OperationSpec> task = OperationSpecLoader.load("tasks:\n  main: {job_count: 1, command: \"true\", "
+                    + "cpu: " + bad + "}\n", "spec.yaml");
+            assertTrue(!task.ok(), bad + " as a task's cpu: " + task.describe());
+        }
+    }
+
+    @Test
     void schedulingTagFiltersTopLevelAndPerTreeAreCheckedAtSubmission() {
         LoadResult<OperationSpec> loaded = OperationSpecLoader.load("""
                 scheduling_tag_filter: "gpu & !old"
