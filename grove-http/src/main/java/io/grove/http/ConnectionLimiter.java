@@ -7,10 +7,11 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.AttributeKey;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * it proves itself ({@link #trust}: an authenticated request, a node's handshake). When a new one
  * comes over the cap in all, the oldest untrusted one is shed to make room; only when every
  * connection is trusted is the new one refused. So half-sent requests from a few addresses cannot
- * keep the users out. A connection over its address's cap is closed as soon as it is accepted.
+ * keep the users out. With a grace, a connection younger than it is never shed (a client gets that
+ * long to prove itself however fast others connect): when every untrusted one is younger, the new
+ * one is refused. A connection over its address's cap is closed as soon as it is accepted.
  * Refusals are logged at most once a minute with their count.
  */
 @ChannelHandler.Sharable
@@ -35,16 +38,25 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
     private final AtomicInteger total = new AtomicInteger();
     /** Open connections per address; each update is atomic for its key. */
     private final ConcurrentHashMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
-    /** Untrusted connections, oldest first. */
-    private final LinkedHashSet<Channel> untrusted = new LinkedHashSet<>();
+    /** Untrusted connections, oldest first, with when each was accepted ({@link #ticker}). */
+    private final LinkedHashMap<Channel, Long> untrusted = new LinkedHashMap<>();
+    private final long graceNanos;
+    private final LongSupplier ticker;
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong shed = new AtomicLong();
     private final AtomicLong lastLog = new AtomicLong(System.nanoTime() - LOG_PERIOD_NANOS);
 
     public ConnectionLimiter(String endpoint, int maxTotal, int maxPerAddress) {
+        this(endpoint, maxTotal, maxPerAddress, 0, System::nanoTime);
+    }
+
+    /** A limiter that never sheds a connection younger than {@code graceNanos} of {@code ticker}. */
+    public ConnectionLimiter(String endpoint, int maxTotal, int maxPerAddress, long graceNanos, LongSupplier ticker) {
         this.endpoint = endpoint;
         this.maxTotal = maxTotal;
         this.maxPerAddress = maxPerAddress;
+        this.graceNanos = graceNanos;
+        this.ticker = ticker;
     }
 
     /** The connection has proved itself: it is shed no more to make room for others. */
@@ -68,12 +80,16 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
         int mine = perAddress.merge(address, 1, Integer::sum);
         ctx.channel().attr(Counted.KEY).set(new Counted(this, address));
         Channel victim = null;
+        long now = ticker.getAsLong();
         if (mine <= maxPerAddress && all > maxTotal) {
             synchronized (untrusted) {
-                var oldest = untrusted.iterator();
+                var oldest = untrusted.entrySet().iterator();
                 if (oldest.hasNext()) {
-                    victim = oldest.next();
-                    oldest.remove();
+                    var first = oldest.next();
+                    if (now - first.getValue() >= graceNanos) {
+                        victim = first.getKey();
+                        oldest.remove();
+                    }
                 }
             }
         }
@@ -91,7 +107,7 @@ public final class ConnectionLimiter extends ChannelInboundHandlerAdapter {
             victim.close();
         }
         synchronized (untrusted) {
-            untrusted.add(ctx.channel());
+            untrusted.put(ctx.channel(), now);
         }
         super.channelActive(ctx);
     }

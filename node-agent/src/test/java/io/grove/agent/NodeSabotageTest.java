@@ -100,26 +100,74 @@ class NodeSabotageTest {
         }
     }
 
+    /** How many of {@code sockets} the other side has closed (a read finds the end at once). */
+    private static int closed(List<java.net.Socket> sockets) {
+        int closed = 0;
+        for (java.net.Socket socket : sockets) {
+            try {
+                socket.setSoTimeout(1);
+                if (socket.getInputStream().read() == -1) {
+                    closed++;
+                }
+            } catch (java.net.SocketTimeoutException open) {
+                // still open
+            } catch (java.io.IOException reset) {
+                closed++;
+            }
+        }
+        return closed;
+    }
+
+    /** A frame of the broker's protocol: a 4-byte big-endian length, then the JSON. */
+    private static byte[] frame(String json) {
+        byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return java.nio.ByteBuffer.allocate(4 + body.length).putInt(body.length).put(body).array();
+    }
+
     @Test
     void connectionsThatNeverSayHelloCannotKeepTheBrokersClientsOut(@TempDir Path dir) throws Exception {
         try (ClusterFixture cluster = new ClusterFixture(dir); AgentDaemon agent = cluster.agent("n1", 1)) {
             List<java.net.Socket> flood = new java.util.ArrayList<>();
+            // a client that connects, then takes its time before its hello
+            java.net.Socket slow = new java.net.Socket("127.0.0.1", agent.brokerPort());
             try {
                 // more connections than the port holds, none saying hello
                 for (int i = 0; i < 300; i++) {
                     flood.add(new java.net.Socket("127.0.0.1", agent.brokerPort()));
                 }
-                // a client with the node's token still gets in (the oldest silent connection makes room) and is served
-                try (BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(),
-                        agent.brokerTokens().client(), m -> { })) {
-                    assertEquals(new BrokerMessage.Allocated(1, "c"), client.submit(new BrokerMessage.Submit(1, "t",
-                            new BrokerMessage.Amounts(0.1, null), "transaction", 0, "c")).get(30, TimeUnit.SECONDS));
+                // the port took them all: those over its cap were closed (refused, or shed to make room)
+                await("every connection taken", () -> closed(flood) >= 300 + 1 - 256 - 1);
+                // the slow client was not shed for them: its hello, once it comes, is taken and it is served
+                String hello = "{\"type\":\"hello\",\"token\":\"" + agent.brokerTokens().client() + "\"}";
+                String submit = "{\"type\":\"submit\",\"task_id\":7,\"task_type\":\"transaction\","
+                        + "\"resources\":{\"cpu\":0.1},\"cookie\":\"slow\"}";
+                slow.getOutputStream().write(frame(hello));
+                slow.getOutputStream().write(frame(submit));
+                slow.setSoTimeout(30_000);
+                java.io.DataInputStream in = new java.io.DataInputStream(slow.getInputStream());
+                StringBuilder answers = new StringBuilder();
+                for (int i = 0; i < 2; i++) {
+                    byte[] body = new byte[in.readInt()];
+                    in.readFully(body);
+                    answers.append(new String(body, java.nio.charset.StandardCharsets.UTF_8)).append('\n');
                 }
+                assertTrue(answers.toString().contains("hello_result") && answers.toString().contains("\"allocated\""),
+                        "the slow client is served: " + answers);
+                // a new client with the node's token gets in once the silent connections are past their grace
+                // (the oldest of them makes room) and is served
+                await("a new client served", unchecked(() -> {
+                    try (BrokerClient client = BrokerClient.connect("127.0.0.1", agent.brokerPort(),
+                            agent.brokerTokens().client(), m -> { })) {
+                        return new BrokerMessage.Allocated(1, "c").equals(client.submit(new BrokerMessage.Submit(1, "t",
+                                new BrokerMessage.Amounts(0.1, null), "transaction", 0, "c")).get(30, TimeUnit.SECONDS));
+                    }
+                }));
                 // and a silent connection is closed once its time for a hello is up
                 java.net.Socket last = flood.get(flood.size() - 1);
                 last.setSoTimeout(30_000);
                 assertEquals(-1, last.getInputStream().read(), "closed without a hello");
             } finally {
+                slow.close();
                 for (java.net.Socket socket : flood) {
                     socket.close();
                 }

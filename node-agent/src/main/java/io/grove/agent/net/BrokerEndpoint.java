@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * admin token may configure. Each connection is one client ({@code local-N}); its messages are applied on the agent's thread, allocations and errors are
  * pushed back, and closing the connection drops its tasks (the seed's "client died"). Any job
  * can reach the port, so it is bounded: {@value #MAX_CONNECTIONS} connections (all from loopback,
- * so no cap per address; at the cap a new one sheds the oldest that has not said hello), a hello within {@value #HELLO_DEADLINE_MS} ms, and a
+ * so no cap per address; at the cap a new one sheds the oldest that has not said hello and is older
+ * than {@value #HELLO_GRACE_MS} ms, else it is refused), a hello within {@value #HELLO_DEADLINE_MS} ms, and a
  * client that does not read what it is sent is closed once {@value #MAX_UNREAD_BYTES} bytes wait.
  */
 public final class BrokerEndpoint implements AutoCloseable {
@@ -42,6 +44,8 @@ public final class BrokerEndpoint implements AutoCloseable {
     static final int MAX_CONNECTIONS = 256;
     /** A connection must say hello with a token this soon, or it is closed. */
     static final long HELLO_DEADLINE_MS = 10_000;
+    /** A connection this young is never shed for a newer one: a client has that long to say hello. */
+    static final long HELLO_GRACE_MS = 2_000;
     /** What a client may leave unread before it is closed (its tasks dropped, as if it died). */
     static final int MAX_UNREAD_BYTES = 4 << 20;
 
@@ -69,7 +73,8 @@ public final class BrokerEndpoint implements AutoCloseable {
         Map<String, Channel> clients = new ConcurrentHashMap<>();
         AtomicLong sequence = new AtomicLong();
         io.grove.http.ConnectionLimiter connections = new io.grove.http.ConnectionLimiter("broker " + host + ":" + port,
-                MAX_CONNECTIONS, Integer.MAX_VALUE);
+                MAX_CONNECTIONS, Integer.MAX_VALUE, TimeUnit.MILLISECONDS.toNanos(HELLO_GRACE_MS),
+                () -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
         Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
