@@ -109,6 +109,44 @@ class AccountingTest {
         }
     }
 
+    /** Usage by pool withholds another user's ephemeral pool, as usage by user withholds that user. */
+    @Test
+    void usageByPoolShowsNoOtherUsersEphemeralPool(@TempDir Path dir) throws Exception {
+        String pools = """
+                admins: [dana]
+                default_tree: physical
+                pool_trees:
+                  physical:
+                    default_parent_pool: research
+                    pools:
+                      research:
+                        create_ephemeral_subpools: true
+                        acl: {administer: [alice]}
+                """;
+        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, pools), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofMillis(50))
+                .withAccounting(AccountingSettings.DEFAULTS.withMetering(Duration.ZERO, Duration.ZERO));
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {
+            DaemonFixture.FakeNode node = users.node("n1", 8);
+            assertInstanceOf(Welcome.class, node.handshake());
+            String spec = "tasks:\n  main: {job_count: 2, command: x, cpu: 1, memory: 1Gi}\n";
+            assertEquals(201, users.sendAs("bob", "POST", "/api/v1/operations", spec).status());
+            startJobs(node, 2);
+            Await.untilChecked("bob's pool metered", () -> keys(users.sendAs("bob", "GET", "/api/v1/usage?by=pool&since=1h", null)).contains("bob"));
+            Set<String> carols = keys(users.sendAs("carol", "GET", "/api/v1/usage?by=pool&since=1h", null));
+            assertTrue(carols.contains("research") && !carols.contains("bob"), "not bob's pool: " + carols);
+            assertTrue(keys(users.sendAs("alice", "GET", "/api/v1/usage?by=pool&since=1h", null)).contains("bob"),
+                    "the administrator of research sees the pools below it");
+        }
+    }
+
+    private static Set<String> keys(DaemonFixture.Reply reply) {
+        Set<String> keys = new HashSet<>();
+        reply.body().path("rows").forEach(row -> keys.add(row.get("key").asText()));
+        return keys;
+    }
+
     @Test
     void aKillNineBetweenJobEndsAndTheirLedgerWriteLeavesEachRecordExactlyOnce(@TempDir Path dir) throws Exception {
         Path config = DaemonFixture.config(dir, POOLS);

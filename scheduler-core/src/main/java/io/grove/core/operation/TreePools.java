@@ -109,6 +109,17 @@ public final class TreePools {
         return ephemeral.containsKey(pool);
     }
 
+    /** The user an ephemeral pool was made for; {@code null} for a configured pool or none. */
+    public String ephemeralOwner(String pool) {
+        EphemeralPool eph = ephemeral.get(pool);
+        return eph == null ? null : eph.user();
+    }
+
+    /** Whether the pool is one of the configuration's own (not ephemeral). */
+    public boolean isConfigured(String pool) {
+        return shape.contains(pool);
+    }
+
     /** The pool's parent, or {@code null} for the root. */
     public String parentOf(String pool) {
         if (PoolTreeConfig.ROOT.equals(pool)) {

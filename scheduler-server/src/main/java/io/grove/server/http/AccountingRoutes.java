@@ -86,6 +86,9 @@ final class AccountingRoutes extends ApiResource {
             try {
                 List<UsageReport.Row> rows = new ArrayList<>();
                 for (UsageRow row : ledger.store().usage(asked)) {
+                    if (query.fromHours() && by.equals("pool") && visible != null && !visible.showsPool(row.tree(), row.key())) {
+                        continue;
+                    }
                     rows.add(new UsageReport.Row(row.tree(), row.key(), hours(row.seconds()),
                             row.period() == null ? null : Instant.ofEpochSecond(row.period()).toString()));
                 }
@@ -164,9 +167,17 @@ final class AccountingRoutes extends ApiResource {
 
     /**
      * What the reader may see: {@code null} for an admin (everything); else the pools they administer
-     * ({@code tree:path}), and whether they administer the pool asked for.
+     * ({@code tree:path}), whether they administer the pool asked for, and the pools whose rows they
+     * see by pool ({@code tree -> pools}): the configuration's own, their own ephemeral pool and those
+     * they administer. Another user's ephemeral pool is that user's usage, which {@code by=user}
+     * withholds; a pool no longer there (an ephemeral pool gone empty, a removed pool) cannot be told
+     * apart, so it is withheld too.
      */
-    private record Visible(List<String> pools, boolean administersAsked) {
+    private record Visible(List<String> pools, boolean administersAsked, Map<String, java.util.Set<String>> poolRows) {
+
+        boolean showsPool(String tree, String pool) {
+            return poolRows.getOrDefault(tree, java.util.Set.of()).contains(pool);
+        }
     }
 
     private Visible visibility(ApiRequest request, io.grove.core.cluster.Cluster cluster, String askedPool) {
@@ -176,19 +187,27 @@ final class AccountingRoutes extends ApiResource {
             return null;
         }
         List<String> pools = new ArrayList<>();
+        Map<String, java.util.Set<String>> rows = new java.util.HashMap<>();
         boolean asked = false;
         for (String tree : cluster.treeNames()) {
             TreePools treePools = cluster.registry().pools(tree);
             if (treePools == null) {
                 continue;
             }
+            java.util.Set<String> shown = rows.computeIfAbsent(tree, t -> new java.util.HashSet<>());
+            shown.add(io.grove.core.pool.PoolTreeConfig.ROOT);
             for (io.grove.core.fairshare.ElementShares element : cluster.elements(tree)) {
                 String pool = element.id();
                 if (element.kind() == io.grove.core.fairshare.ElementKind.OPERATION || !treePools.contains(pool)) {
                     continue;
                 }
                 List<String> path = treePools.pathToRoot(pool);
-                if (access.mayAdminister(tree, path, who).allowed()) {
+                boolean administers = access.mayAdminister(tree, path, who).allowed();
+                String owner = treePools.ephemeralOwner(pool);
+                if (treePools.isConfigured(pool) || administers || owner != null && owner.equals(request.user())) {
+                    shown.add(pool);
+                }
+                if (administers) {
                     List<String> fromRoot = new ArrayList<>(path);
                     java.util.Collections.reverse(fromRoot);
                     fromRoot.remove(io.grove.core.pool.PoolTreeConfig.ROOT);
@@ -197,7 +216,7 @@ final class AccountingRoutes extends ApiResource {
                 }
             }
         }
-        return new Visible(pools, asked);
+        return new Visible(pools, asked, rows);
     }
 
     /** A time: {@code 7d}, {@code 24h}, {@code 30m} ago, {@code 2026-10-01}, or an instant; else 400. */
