@@ -9,6 +9,7 @@ import io.grove.agent.image.ImagePulls;
 import io.grove.agent.image.ImageSettings;
 import io.grove.agent.image.ImageStore;
 import io.grove.agent.image.ImageTools;
+import io.grove.agent.image.PullException;
 import io.grove.core.operation.ImageReference;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -127,6 +128,36 @@ class ImagePullsTest {
             now[0] += 61_000;
             pulls.need("op-2-3", unknown, waiter);
             assertEquals(1, workers.tasks.size(), "tried again once the failure is forgotten");
+        }
+    }
+
+    /**
+     * An image whose layers are small but unpack to far more (a gigabyte of zeros gzips to a
+     * megabyte) is refused before anything is unpacked: its size is counted first, bounded by the
+     * node's image cache.
+     */
+    @Test
+    void anImageThatUnpacksPastTheCacheIsRefusedBeforeItIsWritten(@TempDir Path dir) throws Exception {
+        String missing = TestRegistry.missing();
+        org.junit.jupiter.api.Assumptions.assumeTrue(missing == null, missing);
+        try (TestRegistry registry = TestRegistry.start(dir.resolve("registry"), null, null)) {
+            TestRegistry.Image plain = TestRegistry.Image.plain();
+            java.util.Map<String, String> files = new java.util.HashMap<>(plain.files());
+            files.put("/zeros", "\0".repeat(48 << 20));
+            String ref = registry.push("team/bomb", "1", new TestRegistry.Image(files, plain.env(), List.of(),
+                    List.of("/bin/sh"), null, 0, true));
+            ImageSettings settings = new ImageSettings(true, 16L << 20, null, List.of(registry.host()),
+                    Duration.ofSeconds(60), null);
+            ImageStore store = ImageStore.open(dir.resolve("images"), ImageTools.find(true, null).tools(), settings, 0);
+            ImageReference image = ImageReference.parse(ref);
+            ImageStore.Resolved resolved = store.resolve(image);
+            assertTrue(resolved.bytes() < 16L << 20, "its layers are small: " + resolved.bytes());
+            PullException refused = org.junit.jupiter.api.Assertions.assertThrows(PullException.class,
+                    () -> store.pull(image, resolved.digest()));
+            assertTrue(refused.getMessage().contains("unpacks to more than 16 MiB"), refused.getMessage());
+            try (var left = java.nio.file.Files.walk(dir.resolve("images"))) {
+                assertTrue(left.noneMatch(p -> p.getFileName().toString().equals("zeros")), "nothing of it unpacked");
+            }
         }
     }
 }

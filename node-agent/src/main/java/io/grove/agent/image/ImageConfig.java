@@ -59,6 +59,29 @@ public record ImageConfig(String reference, String digest, String architecture, 
                 run.path("WorkingDir").asText(""), 0);
     }
 
+    /** A layer of the one image of an OCI layout: its blob and its media type. */
+    record Layer(Path blob, String mediaType) {
+    }
+
+    /** The layers of the one image of an OCI layout, in order. */
+    static List<Layer> layers(Path layout) throws IOException {
+        JsonNode manifests = json(layout.resolve("index.json")).path("manifests");
+        if (!manifests.isArray() || manifests.size() != 1) {
+            throw new IOException("the pulled layout holds " + manifests.size() + " manifests, not one");
+        }
+        JsonNode manifest = blob(layout, manifests.get(0).path("digest").asText());
+        List<Layer> layers = new ArrayList<>();
+        for (JsonNode layer : manifest.path("layers")) {
+            String digest = layer.path("digest").asText();
+            if (!BLOB.matcher(digest).matches()) {
+                throw new IOException("the pulled layout names a layer '" + digest + "' that is not sha256:HEX");
+            }
+            layers.add(new Layer(layout.resolve("blobs").resolve("sha256").resolve(digest.substring(7)),
+                    layer.path("mediaType").asText("")));
+        }
+        return layers;
+    }
+
     /** This config with its size on disk. */
     ImageConfig withBytes(long size) {
         return new ImageConfig(reference, digest, architecture, os, env, entrypoint, cmd, workingDir, size);

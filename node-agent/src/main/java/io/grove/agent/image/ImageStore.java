@@ -203,8 +203,17 @@ public final class ImageStore {
                 throw new PullException("image " + ref + " is for " + config.os() + "/" + config.architecture()
                         + " and cannot run on this node (linux/" + machine + ")");
             }
+            // an image is not trusted: what it unpacks to is bounded before anything is written
+            long bound = settings.cacheBytes();
+            long unpacked = Unpacked.unpackedBytes(work.resolve("layout"), bound);
+            if (unpacked > bound) {
+                throw new PullException(tooLarge(ref, bound));
+            }
             run(List.of(tools.umoci().toString(), "raw", "unpack", "--image", work.resolve("layout") + ":image",
                     work.resolve("rootfs").toString()), PULL_TIMEOUT_S, "cannot unpack " + ref, work);
+            if (unpacked < 0 && Trees.diskBytes(work.resolve("rootfs")) > bound) {
+                throw new PullException(tooLarge(ref, bound));
+            }
             Unpacked.Dropped dropped = Unpacked.sanitize(work.resolve("rootfs"));
             if (dropped.any()) {
                 LOG.warn("image {} carried {}: removed before any job runs it", ref, dropped);
@@ -358,6 +367,11 @@ public final class ImageStore {
             verdict = "the pull failed";
         }
         return verdict + " (" + said + ")";
+    }
+
+    private static String tooLarge(ImageReference ref, long bound) {
+        return "image " + ref + " unpacks to more than " + (bound >> 20) + " MiB, all the node's image cache may hold "
+                + "(--image-cache-size)";
     }
 
     /** The image's size from its manifest: config and layers; {@code -1} for a list of platforms. */

@@ -38,6 +38,34 @@ final class Unpacked {
     private Unpacked() {
     }
 
+    /**
+     * How many bytes the layers of an OCI layout unpack to at most (their tar streams, decompressed
+     * and counted, nothing written), stopping once past {@code bound}; {@code -1} when a layer's
+     * compression cannot be read here (zstd): then the unpacked tree is measured instead.
+     */
+    static long unpackedBytes(Path layout, long bound) throws IOException {
+        long total = 0;
+        for (ImageConfig.Layer layer : ImageConfig.layers(layout)) {
+            String type = layer.mediaType();
+            boolean gzip = type.endsWith("+gzip") || type.endsWith(".gzip") || type.endsWith("tar.gzip");
+            boolean plain = type.endsWith(".tar") || type.endsWith("layer.v1.tar");
+            if (!gzip && !plain) {
+                return -1;
+            }
+            try (java.io.InputStream raw = Files.newInputStream(layer.blob());
+                    java.io.InputStream in = gzip ? new java.util.zip.GZIPInputStream(raw, 1 << 16) : raw) {
+                byte[] buffer = new byte[1 << 16];
+                for (int read; (read = in.read(buffer)) > 0; ) {
+                    total += read;
+                    if (total > bound) {
+                        return total;
+                    }
+                }
+            }
+        }
+        return total;
+    }
+
     /** Removes the device nodes and clears the set-id bits under {@code rootfs}. */
     static Dropped sanitize(Path rootfs) throws IOException {
         int[] counts = new int[2];
