@@ -30,8 +30,10 @@ public final class JobContainment {
      * another kill (a fork and two execs on the start's path).
      */
     private final java.util.Set<Integer> emptied = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** Whether this run of the agent made the device template its jobs' namespaces copy (once, with the node's GPUs). */
+    /** Whether this run of the agent made the device template its jobs' {@code /dev} come from (once, with the node's GPUs). */
     private boolean templateMade;
+    /** Whether the template's nodes cannot be opened where they lie ({@code nodev}): each job's {@code /dev} is copied. */
+    private boolean copyDev;
 
     public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups,
             JobPolicy policy, NodeGpus gpus) {
@@ -87,8 +89,9 @@ public final class JobContainment {
             }
             JobNamespace namespace = user != null && policy.privateDirs()
                     ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
-                            policy.memoryOf(spec), dir.resolve("mounts"), workDir.devTemplate(),
-                            JobDevices.gpuNames(devices)) : null;
+                            policy.memoryOf(spec), dir.resolve("mounts"), copyDev ? workDir.devTemplate()
+                            : JobDevices.link(workDir.devTemplate(), dir.resolve("dev-root"), JobDevices.gpuNames(devices)),
+                            copyDev, JobDevices.gpuNames(devices)) : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                     dir.resolve("stderr"), env, user, cgroup, namespace, policy.diskOf(spec)));
         } catch (IOException | RuntimeException e) {
@@ -104,6 +107,7 @@ public final class JobContainment {
     private synchronized void ensureDeviceTemplate() throws IOException {
         if (!templateMade) {
             JobDevices.template(SystemPrograms.find(true), workDir.devTemplate(), gpus.all());
+            copyDev = !JobDevices.opensNodes(workDir.devTemplate());
             templateMade = true;
         }
     }

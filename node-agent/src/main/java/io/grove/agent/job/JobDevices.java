@@ -80,6 +80,53 @@ public final class JobDevices {
         return dir;
     }
 
+    /**
+     * Whether the device nodes of the template can be opened where it lies: not on a filesystem
+     * mounted {@code nodev} (then each job's {@code /dev} is copied into a tmpfs instead).
+     */
+    public static boolean opensNodes(Path template) {
+        try (java.nio.channels.FileChannel ignored = java.nio.channels.FileChannel.open(
+                template.resolve("base").resolve("null"), java.nio.file.StandardOpenOption.WRITE)) {
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A job's {@code /dev} as a directory of its own, {@code root/dev} (made anew, root's, 0755, in
+     * {@code root}, 0700, so no other job can reach it by its path): hard links to the template's
+     * nodes (the same nodes, so no {@code mknod} at a job's start), its GPUs', the usual links and the
+     * empty directories its namespace mounts on. Bound as the job's {@code /dev}; no job may write to
+     * it.
+     *
+     * @return {@code root/dev}
+     */
+    public static Path link(Path template, Path root, List<String> gpus) throws IOException {
+        if (Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            Trees.delete(root);
+        }
+        SafeDirs.ensure(root, "rwx------");
+        Path dir = Files.createDirectory(root.resolve("dev"));
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path base = template.resolve("base");
+        for (Node node : BASE) {
+            if (!node.name().equals("ptmx")) {
+                Files.createLink(dir.resolve(node.name()), base.resolve(node.name()));
+            }
+        }
+        for (String gpu : gpus) {
+            Files.createLink(dir.resolve(gpu), template.resolve("gpu").resolve(gpu));
+        }
+        for (List<String> link : LINKS) {
+            Files.createSymbolicLink(dir.resolve(link.get(0)), Path.of(link.get(1)));
+        }
+        for (String sub : List.of("pts", "shm", "mqueue")) {
+            Files.createDirectory(dir.resolve(sub));
+        }
+        return dir;
+    }
+
     /** The names of a job's GPU nodes in the template's {@code gpu/}. */
     public static List<String> gpuNames(List<Gpu> gpus) {
         return gpuNodes(gpus).stream().map(Node::name).toList();

@@ -24,37 +24,43 @@ import java.util.List;
  * @param shmBytes the size of its {@code /dev/shm}
  * @param mounts where the agent writes the namespace's mount table (root's, in a directory no job
  *     may write to): every mount is made by one run of {@code mount -a} over it
- * @param template the node's device template ({@link JobDevices#template}), root's alone
- * @param gpus the names of the job's GPU nodes in the template's {@code gpu/} ({@link JobDevices#gpuNames})
+ * @param dev where its {@code /dev} comes from: a directory of the job's own holding links to the
+ *     template's nodes ({@link JobDevices#link}), bound as {@code /dev}; or, with {@code copy}, the
+ *     node's device template itself ({@link JobDevices#template}), copied into a tmpfs
+ * @param copy whether {@code dev} is the template, copied (the work directory's filesystem does not
+ *     let its device nodes be opened: {@code nodev})
+ * @param gpus with {@code copy}, the names of the job's GPU nodes in the template's {@code gpu/}
  */
-public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts, Path template, List<String> gpus) {
+public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts, Path dev, boolean copy, List<String> gpus) {
 
     /** The directories made private, when the node has them; {@code /tmp} last, as the others are reached through it. */
     static final List<String> PRIVATE = List.of("/var/tmp", "/run/lock", "/tmp");
     /**
      * The script run as root inside the new namespaces, before the job's privileges are dropped:
      * {@code $1} the sandbox, {@code $2} the directory to keep, {@code $3} the mount table,
-     * {@code $4} the mount program, {@code $5} cp, {@code $6} the node's device template
-     * ({@link JobDevices#template}), {@code $7} the names of the job's GPU nodes in it (separated by
-     * spaces, or empty), {@code $8} how many cgroups to join and their {@code cgroup.procs} files,
+     * {@code $4} the mount program, {@code $5} cp (empty: the job's {@code /dev} is bound, not
+     * copied), {@code $6} where its {@code /dev} comes from, {@code $7} the names of the job's GPU
+     * nodes to copy (separated by spaces, or empty), {@code $8} how many cgroups to join and their
+     * {@code cgroup.procs} files,
      * then the command that drops privileges. The cgroups are joined first (one shell less than
      * joining before {@code unshare}), so that the mounts and everything after them count against
      * the job. Bind sources are open descriptors, named in the table as {@code /proc/self/fd/N} and
      * not canonicalized, so that covering {@code /tmp} never hides a sandbox that lies under it
      * (tests, {@code grove local}): the directory holding it is bound again at its own path. One
-     * {@code mount -a} makes them all, in the table's order; one {@code cp -a} fills the new
-     * {@code /dev}, which no one else sees, from the template (a second one adds the job's GPUs),
-     * itself reached through a descriptor opened before {@code /tmp} could cover it.
+     * {@code mount -a} makes them all, in the table's order, {@code /dev} first: the job's own
+     * directory of links bound there, or, where the work directory is {@code nodev}, a tmpfs that one
+     * {@code cp -a} then fills from the template (a second one adds the job's GPUs). Either is reached
+     * through a descriptor opened before {@code /tmp} could cover it.
      */
     static final String SCRIPT = String.join("\n",
             "set -e",
-            "sandbox=$1; keep=$2; table=$3; mount=$4; cp=$5; template=$6; gpus=$7; joins=$8; shift 8",
+            "sandbox=$1; keep=$2; table=$3; mount=$4; cp=$5; dev=$6; gpus=$7; joins=$8; shift 8",
             "while [ \"$joins\" -gt 0 ]; do echo $$ > \"$1\" || exit 125; shift; joins=$((joins - 1)); done",
-            "exec 7<\"$template\" 8<\"$keep\" 9<\"$sandbox/tmp\"",
+            "exec 7<\"$dev\" 8<\"$keep\" 9<\"$sandbox/tmp\"",
             "\"$mount\" --no-canonicalize --all --fstab \"$table\"",
             "exec 8<&- 9<&-",
-            "\"$cp\" -a /proc/self/fd/7/base/. /dev/",
-            "if [ -n \"$gpus\" ]; then (cd /proc/self/fd/7/gpu && \"$cp\" -a $gpus /dev/); fi",
+            "if [ -n \"$cp\" ]; then \"$cp\" -a /proc/self/fd/7/base/. /dev/; fi",
+            "if [ -n \"$cp\" ] && [ -n \"$gpus\" ]; then (cd /proc/self/fd/7/gpu && \"$cp\" -a $gpus /dev/); fi",
             "exec 7<&-",
             "exec \"$@\"");
 
@@ -76,8 +82,12 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts, 
      */
     String table() {
         StringBuilder table = new StringBuilder();
-        // not nodev: the nodes of the allow-list are copied into it, by root; no job may write to it
-        line(table, "grove-dev", "/dev", "tmpfs", "mode=0755,size=64k,nosuid,noexec");
+        // not nodev: the nodes of the allow-list are in it, root's; no job may write to it
+        if (copy) {
+            line(table, "grove-dev", "/dev", "tmpfs", "mode=0755,size=64k,nosuid,noexec");
+        } else {
+            line(table, "/proc/self/fd/7", "/dev", "none", "bind,nosuid,noexec");
+        }
         line(table, "grove-pts", "/dev/pts", "devpts", "newinstance,ptmxmode=0666,mode=0620,nosuid,noexec,X-mount.mkdir=0755");
         line(table, "grove-shm", "/dev/shm", "tmpfs", "size=" + shmBytes + ",mode=1777,nosuid,nodev,X-mount.mkdir=0755");
         line(table, "grove-mqueue", "/dev/mqueue", "mqueue", "nosuid,nodev,noexec,X-mount.mkdir=0755");
@@ -130,11 +140,14 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts, 
         }
         try {
             Files.createDirectories(scratch.resolve("tmp"));
+            Path template = JobDevices.template(programs, scratch.resolve("dev"), List.of());
+            boolean copy = !JobDevices.opensNodes(template);
             JobNamespace namespace = new JobNamespace(scratch, scratch, 1 << 20, scratch.resolve("mounts"),
-                    JobDevices.template(programs, scratch.resolve("dev"), List.of()), List.of());
+                    copy ? template : JobDevices.link(template, scratch.resolve("job-dev"), List.of()), copy, List.of());
             namespace.writeTable();
             List<String> command = new java.util.ArrayList<>(namespace.command(programs, List.of()));
-            command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", "true"));
+            // its /dev works: /dev/null opens
+            command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", "true > /dev/null"));
             Process process = programs.builder(command).redirectErrorStream(true).start();
             String said = new String(process.getInputStream().readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
             if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
@@ -164,7 +177,7 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts, 
         List<String> command = new ArrayList<>(List.of(programs.unshare().toString(), "--mount", "--ipc",
                 "--propagation", "private", "--", programs.bash().toString(), "--noprofile", "--norc", "-c", SCRIPT,
                 "grove-namespace", sandbox.toString(), keep.toString(), mounts.toString(),
-                programs.mount().toString(), programs.cp().toString(), template.toString(), String.join(" ", gpus),
+                programs.mount().toString(), copy ? programs.cp().toString() : "", dev.toString(), String.join(" ", gpus),
                 Integer.toString(join.size())));
         join.forEach(path -> command.add(path.toString()));
         return command;

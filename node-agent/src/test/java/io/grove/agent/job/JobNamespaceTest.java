@@ -30,12 +30,30 @@ class JobNamespaceTest {
     }
 
     @Test
+    void onAWorkDirectoryMountedNodevTheJobsDevIsCopiedAndWorks(@TempDir Path dir) throws Exception {
+        Assumptions.assumeTrue(JobUsers.processIsRoot(), "mount namespaces need root");
+        Path nodev = java.nio.file.Files.createDirectory(dir.resolve("nodev"));
+        assertEquals(0, new ProcessBuilder("/usr/bin/mount", "-t", "tmpfs", "-o", "size=4m,nodev", "grove-test",
+                nodev.toString()).inheritIO().start().waitFor());
+        try {
+            Path template = JobDevices.template(SystemPrograms.find(true), nodev.resolve("dev"), List.of());
+            assertFalse(JobDevices.opensNodes(template), "a nodev filesystem's nodes do not open");
+            assertNull(JobNamespace.probe(SystemPrograms.find(true), nodev.resolve("probe")));
+        } finally {
+            new ProcessBuilder("/usr/bin/umount", "-l", nodev.toString()).inheritIO().start().waitFor();
+        }
+    }
+
+    @Test
     void theMountTableHasEveryMountInOrderAndEscapesItsFields() {
         JobNamespace namespace = new JobNamespace(Path.of("/tmp/grove work/jobs/op-1-1/sandbox"),
-                Path.of("/tmp/grove work/jobs/op-1-1"), 1 << 20, Path.of("/unused"), Path.of("/unused-dev"), List.of());
+                Path.of("/tmp/grove work/jobs/op-1-1"), 1 << 20, Path.of("/unused"), Path.of("/unused-dev"), true, List.of());
         String table = namespace.table();
         List<String> lines = table.lines().toList();
         assertEquals("grove-dev /dev tmpfs mode=0755,size=64k,nosuid,noexec 0 0", lines.get(0), "/dev first: " + table);
+        assertEquals("/proc/self/fd/7 /dev none bind,nosuid,noexec 0 0", new JobNamespace(namespace.sandbox(),
+                namespace.keep(), 1 << 20, namespace.mounts(), Path.of("/job-dev"), false, List.of()).table().lines()
+                .findFirst().orElseThrow(), "or the job's own directory of links, bound");
         assertEquals("grove-shm /dev/shm tmpfs size=1048576,mode=1777,nosuid,nodev,X-mount.mkdir=0755 0 0", lines.get(2));
         assertEquals("grove-mqueue /dev/mqueue mqueue nosuid,nodev,noexec,X-mount.mkdir=0755 0 0", lines.get(3),
                 "a message-queue filesystem of its own IPC namespace");
