@@ -9,10 +9,11 @@ import java.util.List;
  * @param cpu the cores it ordered (its quota and its weight follow from them)
  * @param cpuLimit how its CPU is limited
  * @param pids at most this many processes and threads at once; 0 for no limit
- * @param allowedDevices the devices controller's rules of what it may open ({@link JobDevices#allowRules});
- *     everything else is denied
+ * @param deniedDevices the devices controller's rules of the node's GPUs it was not given
+ *     ({@link JobDevices#denyRules}): the rest of what the jobs' parent cgroup allows
+ *     ({@link JobCgroups#allowDevices}) is its own
  */
-public record CgroupLimits(long memoryBytes, double cpu, CpuLimit cpuLimit, long pids, List<String> allowedDevices) {
+public record CgroupLimits(long memoryBytes, double cpu, CpuLimit cpuLimit, long pids, List<String> deniedDevices) {
 
     /** The CFS period of a job's CPU quota, in microseconds (the kernel's default). */
     public static final long CPU_PERIOD_US = 100_000;
@@ -25,10 +26,10 @@ public record CgroupLimits(long memoryBytes, double cpu, CpuLimit cpuLimit, long
                     + ", cpu " + cpu + ", pids " + pids);
         }
         cpuLimit = cpuLimit == null ? CpuLimit.QUOTA : cpuLimit;
-        allowedDevices = allowedDevices == null ? JobDevices.allowRules(List.of()) : List.copyOf(allowedDevices);
+        deniedDevices = deniedDevices == null ? List.of() : List.copyOf(deniedDevices);
     }
 
-    /** Only a memory limit and the devices every job may open (older callers and tests). */
+    /** Only a memory limit (older callers and tests). */
     public static CgroupLimits memory(long bytes) {
         return new CgroupLimits(bytes, 0, CpuLimit.OFF, 0, null);
     }

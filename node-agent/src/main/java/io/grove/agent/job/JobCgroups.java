@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  *     {@code memory.max}, {@code cpu.max} and {@code cpu.weight}, {@code pids.max}, and
  *     {@code cgroup.kill} to end a job;</li>
  * <li>cgroup v1 (one hierarchy per controller): {@code memory.limit_in_bytes},
- *     {@code cpu.cfs_quota_us} and {@code cpu.shares}, {@code pids.max}, and {@code devices.deny a}
- *     followed by the job's allow-list ({@link JobDevices});
+ *     {@code cpu.cfs_quota_us} and {@code cpu.shares}, {@code pids.max}, and the devices allow-list
+ *     the jobs' cgroup holds ({@link #allowDevices}) less the GPUs the job was not given;
  *     a job is frozen ({@code freezer}) while its processes are killed, so a fork bomb cannot outrun
  *     the kill.</li>
  * </ul>
@@ -212,11 +212,9 @@ public final class JobCgroups {
             Files.writeString(dir("pids", jobId).resolve("pids.max"), Long.toString(limits.pids()));
         }
         if (controls("devices")) {
-            // deny by default, then allow: one rule a write, as the kernel reads them
-            Path devices = dir("devices", jobId);
-            Files.writeString(devices.resolve("devices.deny"), "a");
-            for (String rule : limits.allowedDevices()) {
-                Files.writeString(devices.resolve("devices.allow"), rule);
+            // it inherits the jobs' allow-list (allowDevices); the node's other GPUs are taken out of it
+            for (String rule : limits.deniedDevices()) {
+                Files.writeString(dir("devices", jobId).resolve("devices.deny"), rule);
             }
         }
         List<Path> procs = new ArrayList<>();
@@ -224,6 +222,24 @@ public final class JobCgroups {
             procs.add(dir.resolve("cgroup.procs"));
         }
         return procs;
+    }
+
+    /**
+     * Deny by default, then allow: the devices controller of the cgroup holding every job's is
+     * {@code devices.deny a} followed by {@code rules} (the usual devices, ptys, every GPU of the
+     * node: {@link JobDevices#allowRules}), one rule a write as the kernel reads them. A job's cgroup
+     * inherits the list and refuses the GPUs it was not given ({@link CgroupLimits#deniedDevices});
+     * no job's cgroup can be given more than the list. Without the v1 devices controller, nothing.
+     */
+    public void allowDevices(List<String> rules) throws IOException {
+        if (version != Version.V1 || !controls("devices")) {
+            return;
+        }
+        Path base = bases.get("devices");
+        Files.writeString(base.resolve("devices.deny"), "a");
+        for (String rule : rules) {
+            Files.writeString(base.resolve("devices.allow"), rule);
+        }
     }
 
     /** How much CPU a job used and how long it was throttled; empty without the cpu controller. */

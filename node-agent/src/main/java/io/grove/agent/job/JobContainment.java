@@ -30,8 +30,8 @@ public final class JobContainment {
      * another kill (a fork and two execs on the start's path).
      */
     private final java.util.Set<Integer> emptied = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** Whether this run of the agent made the device template its jobs' {@code /dev} come from (once, with the node's GPUs). */
-    private boolean templateMade;
+    /** Whether this run of the agent set up its jobs' devices ({@link #ensureNodeDevices}). */
+    private boolean nodeDevicesReady;
     /** Whether the template's nodes cannot be opened where they lie ({@code nodev}): each job's {@code /dev} is copied. */
     private boolean copyDev;
 
@@ -77,11 +77,9 @@ public final class JobContainment {
             Path sandbox = workDir.sandbox(spec.jobId());
             Path dir = workDir.jobDir(spec.jobId());
             List<Gpu> devices = gpus.of(spec.jobId());
-            List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec, devices));
+            ensureNodeDevices();
+            List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec, JobDevices.denyRules(gpus.all(), devices)));
             Map<String, String> env = JobEnvironment.of(spec, nodeId, sandbox, user, devices);
-            if (image == null && user != null && policy.privateDirs()) {
-                ensureDeviceTemplate();
-            }
             if (image != null) {
                 return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                         dir.resolve("stderr"), env, user, cgroup, null, container(spec, image, user, env, devices),
@@ -103,12 +101,18 @@ public final class JobContainment {
         }
     }
 
-    /** Makes the device template of this run of the agent, once: its jobs' {@code /dev} is copied from it. */
-    private synchronized void ensureDeviceTemplate() throws IOException {
-        if (!templateMade) {
-            JobDevices.template(SystemPrograms.find(true), workDir.devTemplate(), gpus.all());
-            copyDev = !JobDevices.opensNodes(workDir.devTemplate());
-            templateMade = true;
+    /**
+     * Once per run of the agent, before its first job: the devices allow-list of the jobs' cgroup
+     * and, where jobs get namespaces, the device template their {@code /dev} comes from.
+     */
+    private synchronized void ensureNodeDevices() throws IOException {
+        if (!nodeDevicesReady) {
+            cgroups.allowDevices(JobDevices.allowRules(gpus.all()));
+            if (users.switching() && policy.privateDirs()) {
+                JobDevices.template(SystemPrograms.find(true), workDir.devTemplate(), gpus.all());
+                copyDev = !JobDevices.opensNodes(workDir.devTemplate());
+            }
+            nodeDevicesReady = true;
         }
     }
 

@@ -173,6 +173,12 @@ public final class JobDevices {
         return rules;
     }
 
+    /** The devices controller's rules of the node's GPUs a job holding {@code own} was not given. */
+    public static List<String> denyRules(List<Gpu> all, List<Gpu> own) {
+        return all.stream().filter(g -> !own.contains(g))
+                .map(g -> new Node("nvidia" + g.minor(), Gpu.MAJOR, g.minor()).rule()).toList();
+    }
+
     /** A character device's major and minor numbers, or {@code null} when it is not one. */
     public static long[] numbers(Path device) {
         try {

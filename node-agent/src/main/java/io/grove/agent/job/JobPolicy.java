@@ -39,9 +39,9 @@ public record JobPolicy(CpuLimit cpuLimit, long pidsLimit, long defaultMemoryByt
         }
     }
 
-    /** The cgroup limits of a job holding {@code gpus}: every device but the usual ones and its own denied. */
-    public CgroupLimits limitsFor(JobSpec job, List<io.grove.agent.gpu.Gpu> gpus) {
-        return new CgroupLimits(memoryOf(job), job.resources().cpu(), cpuLimit, pidsLimit, JobDevices.allowRules(gpus));
+    /** The cgroup limits of a job: {@code deniedDevices}, the node's GPUs it was not given, refused. */
+    public CgroupLimits limitsFor(JobSpec job, List<String> deniedDevices) {
+        return new CgroupLimits(memoryOf(job), job.resources().cpu(), cpuLimit, pidsLimit, deniedDevices);
     }
 
     /** The memory a job is held to: its order, else its tree's default, else the node's. */

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The daemon under node load, this build against a reference build, in alternation on one machine:
+#
+#   bench/daemon-ab.sh REF [NODES] [SECONDS] [ROUNDS]      e.g. bench/daemon-ab.sh 5480a54 10000 120 2
+#
+# REF is a commit. It is built once in a worktree (/tmp/grove-ab-REF); this tree must be built
+# (mvn -q -B -DskipTests package). Each round runs the reference's scheduler (bin/grove scheduler,
+# its own JVM) under its own DaemonLoadDriver, then this build's under its own, each on a fresh data
+# directory, and prints per run the heartbeats, the round-trip p50/p99/max, the missed heartbeats
+# and the scheduler's CPU (user and system of its process over the run), then the ratio of the
+# p99s and of the CPU. Every change to the daemon's hot path (the heartbeat, the fair-share update,
+# the daemon's threads) is checked with it before it lands (bench/RESULTS.md).
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+ref="${1:?usage: bench/daemon-ab.sh REF [NODES] [SECONDS] [ROUNDS]}"
+nodes="${2:-10000}"
+seconds="${3:-120}"
+rounds="${4:-2}"
+node_port="${GROVE_AB_NODE_PORT:-17078}"
+http_port="${GROVE_AB_HTTP_PORT:-18081}"
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+tarball() { ls "$1"/dist/target/grove-*.tar.gz 2>/dev/null | head -1; }
+
+refdir="/tmp/grove-ab-$ref"
+if [ -z "$(tarball "$refdir")" ] || [ ! -f "$refdir/bench/target/benchmarks.jar" ]; then
+  echo "building $ref in $refdir"
+  rm -rf "$refdir"
+  git -C "$here" worktree add -f "$refdir" "$ref" >/dev/null
+  (cd "$refdir" && mvn -q -B -ntp -DskipTests package)
+fi
+[ -n "$(tarball "$here")" ] && [ -f "$here/bench/target/benchmarks.jar" ] || {
+  echo "build this tree first: mvn -q -B -DskipTests package" >&2; exit 2; }
+
+pools="$(mktemp -d)/pools.yaml"
+cat > "$pools" <<'EOF'
+pool_trees:
+  physical:
+    max_operation_count_per_pool: 10000
+    max_running_operation_count_per_pool: 10000
+    pools:
+      batch: {weight: 1}
+      prod: {weight: 2}
+      adhoc: {weight: 1}
+EOF
+
+# one run: $1 a label, $2 a build's tree; prints "label p50 p99 max missed cpu heartbeats"
+run() {
+  local label="$1" tree="$2" unpacked data log pid before after ticks
+  unpacked="$(mktemp -d)"
+  tar -xzf "$(tarball "$tree")" -C "$unpacked"
+  data="$(mktemp -d)"
+  log="$(mktemp)"
+  "$unpacked"/grove-*/bin/grove scheduler --insecure-local --config "$pools" --data-dir "$data" \
+      --http-port "$http_port" --node-port "$node_port" --max-node-connections-per-address 65536 \
+      > "$log.scheduler" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 120); do
+    curl -s "http://127.0.0.1:$http_port/healthz" >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  ticks="$(getconf CLK_TCK)"
+  before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+  java -Xmx2g -XX:+UseShenandoahGC -cp "$tree/bench/target/benchmarks.jar" io.grove.bench.DaemonLoadDriver \
+      "$nodes" "$seconds" 1000 "$node_port" "$http_port" > "$log" 2>&1 || true
+  after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  local line
+  line="$(grep -a 'round trip p50' "$log" || echo 'no result')"
+  local p50 p99 max missed beats
+  p50="$(sed -n 's/.*round trip p50 \([0-9.]*\) ms.*/\1/p' <<<"$line")"
+  p99="$(sed -n 's/.*p99 \([0-9.]*\) ms.*/\1/p' <<<"$line")"
+  max="$(sed -n 's/.*max \([0-9.]*\) ms.*/\1/p' <<<"$line")"
+  missed="$(sed -n 's/.*failed): \([0-9]*\).*/\1/p' <<<"$line")"
+  beats="$(sed -n 's/.*measured: \([0-9]*\) heartbeats.*/\1/p' <<<"$line")"
+  printf '%-10s p50 %6s ms  p99 %7s ms  max %7s ms  missed %4s  heartbeats %9s  scheduler CPU %6.1f s\n' \
+      "$label" "${p50:-?}" "${p99:-?}" "${max:-?}" "${missed:-?}" "${beats:-?}" "$(echo "($after - $before) / $ticks" | bc -l)"
+  echo "$label ${p99:-0} $(echo "($after - $before) / $ticks" | bc -l)" >> "$results"
+  rm -rf "$unpacked" "$data" "$log" "$log.scheduler"
+}
+
+results="$(mktemp)"
+echo "$nodes nodes, $seconds s a run, $rounds rounds; reference $ref against this build ($(git -C "$here" rev-parse --short HEAD))"
+for round in $(seq 1 "$rounds"); do
+  run "$ref" "$refdir"
+  run "this" "$here"
+done
+awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3 }
+     END { r = ""; for (k in n) if (k != "this") r = k;
+           printf "mean p99: %s %.2f ms, this %.2f ms: ratio %.2f\n", r, p99[r] / n[r], p99["this"] / n["this"],
+               (p99["this"] / n["this"]) / (p99[r] / n[r]);
+           printf "mean scheduler CPU: %s %.1f s, this %.1f s: ratio %.2f\n", r, cpu[r] / n[r], cpu["this"] / n["this"],
+               (cpu["this"] / n["this"]) / (cpu[r] / n[r]) }' "$results"
+rm -f "$results"
