@@ -33,16 +33,7 @@ fi
   echo "build this tree first: mvn -q -B -DskipTests package" >&2; exit 2; }
 
 pools="$(mktemp -d)/pools.yaml"
-cat > "$pools" <<'EOF'
-pool_trees:
-  physical:
-    max_operation_count_per_pool: 10000
-    max_running_operation_count_per_pool: 10000
-    pools:
-      batch: {weight: 1}
-      prod: {weight: 2}
-      adhoc: {weight: 1}
-EOF
+java -cp "$here/bench/target/benchmarks.jar" io.grove.bench.DaemonLoadDriver --print-pools > "$pools"
 
 # one run: $1 a label, $2 a build's tree; prints "label p50 p99 max missed cpu heartbeats"
 run() {

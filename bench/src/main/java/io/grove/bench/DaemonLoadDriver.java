@@ -58,7 +58,23 @@ public final class DaemonLoadDriver {
     private DaemonLoadDriver() {
     }
 
+    /** The pools the load is submitted to; {@code --print-pools} prints them for a daemon started apart. */
+    static final String POOLS = """
+            pool_trees:
+              physical:
+                max_operation_count_per_pool: 10000
+                max_running_operation_count_per_pool: 10000
+                pools:
+                  batch: {weight: 1}
+                  prod: {weight: 2}
+                  adhoc: {weight: 1}
+            """;
+
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("--print-pools")) {
+            System.out.print(POOLS);
+            return;
+        }
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 60;
         long periodMs = args.length > 2 ? Long.parseLong(args[2]) : 1000;
@@ -72,16 +88,7 @@ public final class DaemonLoadDriver {
         }
         Path dir = Files.createTempDirectory("grove-load");
         Path pools = dir.resolve("pools.yaml");
-        Files.writeString(pools, """
-                pool_trees:
-                  physical:
-                    max_operation_count_per_pool: 10000
-                    max_running_operation_count_per_pool: 10000
-                    pools:
-                      batch: {weight: 1}
-                      prod: {weight: 2}
-                      adhoc: {weight: 1}
-                """);
+        Files.writeString(pools, POOLS);
         DaemonSettings settings = DaemonSettings.defaults(pools, dir.resolve("data")).withPorts(0, 0)
                 .withPeriods(Duration.ofMillis(periodMs), Duration.ofMillis(200))
                 // every simulated node connects from loopback

@@ -117,40 +117,32 @@ class JobDiskTest {
      */
     @Test
     void theReserveIsNeverGivenToTheJobThatFilledTheDisk(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(JobUsers.processIsRoot(), "mounting a small filesystem needs root");
-        Path work = mountSmall(dir, "64m");
-        try {
-            JobPolicy policy = JobPolicy.DEFAULTS.withDisk(1L << 40, 8 * MIB);
-            try (AgentFixture f = new AgentFixture(work, JobUsers.none(), JobCgroups.none("a disk test"), policy)) {
-                f.measureDisk();
-                f.start(job("op-1-1", "i=0; while true; do i=$((i + 1)); head -c 1000000 /dev/zero > f$i 2>/dev/null; "
-                        + "done", 8 * MIB));
-                await("the disk to fill", () -> new java.io.File(work.toString()).getUsableSpace() == 0);
-                f.start(job("op-1-2", "echo second", 0));
-                Map<String, FinishedJob> results = new java.util.HashMap<>();
-                for (int i = 0; i < 2; i++) {
-                    FinishedJob result = f.nextResult();
-                    results.put(result.jobId(), result);
-                }
-                FinishedJob flooder = results.get("op-1-1");
-                assertEquals(FinishedJob.Outcome.FAILED, flooder.outcome());
-                assertTrue(flooder.error().startsWith("disk limit exceeded: its sandbox, /tmp and logs hold"), flooder.error());
-                // the second could not even be prepared on the full disk; its result is written all the same
-                assertTrue(results.containsKey("op-1-2"), results.toString());
-                assertTrue(Files.exists(new WorkDir(work).jobDir("op-1-1").resolve("result.json")), "its result is written");
-                // acknowledged: the flooder's files go and the node has room again
-                await("the flooder's files to be removed", () -> {
-                    try {
-                        return f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000)).unschedulable() == null
-                                && !Files.exists(new WorkDir(work).jobDir("op-1-1"));
-                    } catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                });
+        onASmallDisk(dir, (work, f) -> {
+            f.start(job("op-1-1", "i=0; while true; do i=$((i + 1)); head -c 1000000 /dev/zero > f$i 2>/dev/null; "
+                    + "done", 8 * MIB));
+            await("the disk to fill", () -> new java.io.File(work.toString()).getUsableSpace() == 0);
+            f.start(job("op-1-2", "echo second", 0));
+            Map<String, FinishedJob> results = new java.util.HashMap<>();
+            for (int i = 0; i < 2; i++) {
+                FinishedJob result = f.nextResult();
+                results.put(result.jobId(), result);
             }
-        } finally {
-            unmount(work);
-        }
+            FinishedJob flooder = results.get("op-1-1");
+            assertEquals(FinishedJob.Outcome.FAILED, flooder.outcome());
+            assertTrue(flooder.error().startsWith("disk limit exceeded: its sandbox, /tmp and logs hold"), flooder.error());
+            // the second could not even be prepared on the full disk; its result is written all the same
+            assertTrue(results.containsKey("op-1-2"), results.toString());
+            assertTrue(Files.exists(new WorkDir(work).jobDir("op-1-1").resolve("result.json")), "its result is written");
+            // acknowledged: the flooder's files go and the node has room again
+            await("the flooder's files to be removed", () -> {
+                try {
+                    return f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000)).unschedulable() == null
+                            && !Files.exists(new WorkDir(work).jobDir("op-1-1"));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+        });
     }
 
     @Test
@@ -191,36 +183,47 @@ class JobDiskTest {
      */
     @Test
     void aJobThatFillsTheDiskNeverStopsTheAgentFromWritingItsResult(@TempDir Path dir) throws Exception {
+        onASmallDisk(dir, (work, f) -> {
+            assertTrue(Files.size(work.resolve("disk-reserve")) == 8 * MIB, "the reserve is written out");
+            f.start(job("op-1-1", "for i in $(seq 1 100); do head -c 4000000 /dev/zero > f$i || exit 1; done", 0));
+            FinishedJob result = f.nextResult();
+            assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
+            // its own complaint did not fit on the full disk either; its result does
+            assertTrue(result.error().startsWith("exit code 1"), result.error());
+            String written = Files.readString(new WorkDir(work).jobDir("op-1-1").resolve("result.json"));
+            assertTrue(written.contains("\"outcome\":\"failed\"") && written.contains("exit code 1"),
+                    "the result is on disk: " + written);
+            NodeHeartbeat full = f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000));
+            assertNotNull(full.unschedulable(), "a full disk stops new jobs");
+            assertTrue(full.unschedulable().startsWith("disk full"), full.unschedulable());
+            // the result was acknowledged with that exchange: the logs are archived and the sandbox removed
+            await("the job's files to be removed and the disk to have room", () -> {
+                try {
+                    return f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000)).unschedulable() == null;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            f.measureDisk();
+            assertTrue(Files.exists(work.resolve("disk-reserve")), "the reserve is made again");
+            f.start(job("op-1-2", "echo after", 0));
+            assertEquals(FinishedJob.Outcome.COMPLETED, f.nextResult().outcome());
+        });
+    }
+
+    /** What a test does with an agent whose work directory is a 64 MiB filesystem, 8 MiB of it the reserve. */
+    private interface OnSmallDisk {
+        void run(Path work, AgentFixture f) throws Exception;
+    }
+
+    private static void onASmallDisk(Path dir, OnSmallDisk test) throws Exception {
         Assumptions.assumeTrue(JobUsers.processIsRoot(), "mounting a small filesystem needs root");
         Path work = mountSmall(dir, "64m");
         try {
             JobPolicy policy = JobPolicy.DEFAULTS.withDisk(1L << 40, 8 * MIB);
             try (AgentFixture f = new AgentFixture(work, JobUsers.none(), JobCgroups.none("a disk test"), policy)) {
                 f.measureDisk();
-                assertTrue(Files.size(work.resolve("disk-reserve")) == 8 * MIB, "the reserve is written out");
-                f.start(job("op-1-1", "for i in $(seq 1 100); do head -c 4000000 /dev/zero > f$i || exit 1; done", 0));
-                FinishedJob result = f.nextResult();
-                assertEquals(FinishedJob.Outcome.FAILED, result.outcome(), String.valueOf(result.error()));
-                // its own complaint did not fit on the full disk either; its result does
-                assertTrue(result.error().startsWith("exit code 1"), result.error());
-                String written = Files.readString(new WorkDir(work).jobDir("op-1-1").resolve("result.json"));
-                assertTrue(written.contains("\"outcome\":\"failed\"") && written.contains("exit code 1"),
-                        "the result is on disk: " + written);
-                NodeHeartbeat full = f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000));
-                assertNotNull(full.unschedulable(), "a full disk stops new jobs");
-                assertTrue(full.unschedulable().startsWith("disk full"), full.unschedulable());
-                // the result was acknowledged with that exchange: the logs are archived and the sandbox removed
-                await("the job's files to be removed and the disk to have room", () -> {
-                    try {
-                        return f.exchange(new HeartbeatReply(List.of(), List.of(), List.of(), 1000)).unschedulable() == null;
-                    } catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                });
-                f.measureDisk();
-                assertTrue(Files.exists(work.resolve("disk-reserve")), "the reserve is made again");
-                f.start(job("op-1-2", "echo after", 0));
-                assertEquals(FinishedJob.Outcome.COMPLETED, f.nextResult().outcome());
+                test.run(work, f);
             }
         } finally {
             unmount(work);

@@ -52,10 +52,7 @@ class AccountingTest {
 
     @Test
     void readersSeeTheirOwnJobsAndTheirPoolsAndUsageIsMetered(@TempDir Path dir) throws Exception {
-        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, POOLS), dir.resolve("data"))
-                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofMillis(50))
-                .withAccounting(AccountingSettings.DEFAULTS.withMetering(Duration.ZERO, Duration.ZERO));
-        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM);
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(metered(dir, POOLS), Clock.SYSTEM);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {
             DaemonFixture.FakeNode node = users.node("n1", 8);
             assertInstanceOf(Welcome.class, node.handshake());
@@ -123,10 +120,7 @@ class AccountingTest {
                         create_ephemeral_subpools: true
                         acl: {administer: [alice]}
                 """;
-        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, pools), dir.resolve("data"))
-                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofMillis(50))
-                .withAccounting(AccountingSettings.DEFAULTS.withMetering(Duration.ZERO, Duration.ZERO));
-        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM);
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(metered(dir, pools), Clock.SYSTEM);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort())) {
             DaemonFixture.FakeNode node = users.node("n1", 8);
             assertInstanceOf(Welcome.class, node.handshake());
@@ -139,6 +133,13 @@ class AccountingTest {
             assertTrue(keys(users.sendAs("alice", "GET", "/api/v1/usage?by=pool&since=1h", null)).contains("bob"),
                     "the administrator of research sees the pools below it");
         }
+    }
+
+    /** A daemon of {@code pools} whose metering is written at every update. */
+    static DaemonSettings metered(Path dir, String pools) throws Exception {
+        return DaemonSettings.defaults(DaemonFixture.config(dir, pools), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofMillis(50))
+                .withAccounting(AccountingSettings.DEFAULTS.withMetering(Duration.ZERO, Duration.ZERO));
     }
 
     private static Set<String> keys(DaemonFixture.Reply reply) {

@@ -28,10 +28,15 @@ class ForecastDaemonTest {
 
     private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-27T10:00:00Z"));
 
+    /** A daemon of {@link #POOLS} whose fair share is updated when the test says. */
+    static DaemonSettings settings(Path dir) throws Exception {
+        return DaemonSettings.defaults(DaemonFixture.config(dir, POOLS), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+    }
+
     @Test
     void aPendingOperationBehindAFullNodeIsForecastToStartWhenItsJobsEnd(@TempDir Path dir) throws Exception {
-        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, POOLS), dir.resolve("data"))
-                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+        DaemonSettings settings = settings(dir);
         try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, now::get);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
                 DaemonFixture.FakeNode node = users.node("n1", 4)) {
@@ -80,8 +85,7 @@ class ForecastDaemonTest {
      */
     @Test
     void explanationsOfManyOperationsAtOnceShareOneForecast(@TempDir Path dir) throws Exception {
-        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, POOLS), dir.resolve("data"))
-                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+        DaemonSettings settings = settings(dir);
         try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, now::get);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
                 DaemonFixture.FakeNode node = users.node("n1", 2)) {

@@ -49,33 +49,49 @@ public final class JobDevices {
      * Makes the node's device template in {@code dir} (replacing any), root's alone (0700): {@code
      * base/} holds what every job's {@code /dev} starts as ({@link #BASE} but {@code ptmx}, which is
      * a link into its own {@code /dev/pts}; the usual links; empty {@code pts}, {@code shm} and
-     * {@code mqueue}), {@code gpu/} the node's GPUs and control devices. A job's namespace copies
-     * from it with one {@code cp -a}: nothing is made with {@code mknod} on a job's start.
+     * {@code mqueue}), {@code gpu/} the node's GPUs and control devices. A job's {@code /dev} links to
+     * its nodes ({@link #link}), or copies them where they cannot be opened: nothing is made with
+     * {@code mknod} on a job's start.
      *
      * @return {@code dir}
      * @throws IOException if a node cannot be made
      */
     public static Path template(SystemPrograms programs, Path dir, List<Gpu> gpus) throws IOException {
-        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            Trees.delete(dir);
-        }
-        SafeDirs.ensure(dir, "rwx------");
-        Path base = Files.createDirectory(dir.resolve("base"));
-        Files.setPosixFilePermissions(base, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        for (Node node : BASE) {
-            if (!node.name().equals("ptmx")) {
-                mknod(programs, base.resolve(node.name()), node);
-            }
-        }
-        for (List<String> link : LINKS) {
-            Files.createSymbolicLink(base.resolve(link.get(0)), Path.of(link.get(1)));
-        }
-        for (String sub : List.of("pts", "shm", "mqueue")) {
-            Files.createDirectory(base.resolve(sub));
-        }
+        devDir(dir, "base", (path, node) -> mknod(programs, path, node));
         Path gpu = Files.createDirectory(dir.resolve("gpu"));
         for (Node node : gpuNodes(gpus)) {
             mknod(programs, gpu.resolve(node.name()), node);
+        }
+        return dir;
+    }
+
+    /** Puts a node where a {@code /dev} needs it. */
+    private interface NodeMaker {
+        void make(Path path, Node node) throws IOException;
+    }
+
+    /**
+     * Makes {@code root} anew (0700, root's) and in it {@code name} (0755): the nodes of {@link #BASE}
+     * but {@code ptmx} (by {@code maker}), the usual links, and the empty directories a job's
+     * namespace mounts on.
+     */
+    private static Path devDir(Path root, String name, NodeMaker maker) throws IOException {
+        if (Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            Trees.delete(root);
+        }
+        SafeDirs.ensure(root, "rwx------");
+        Path dir = Files.createDirectory(root.resolve(name));
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        for (Node node : BASE) {
+            if (!node.name().equals("ptmx")) {
+                maker.make(dir.resolve(node.name()), node);
+            }
+        }
+        for (List<String> link : LINKS) {
+            Files.createSymbolicLink(dir.resolve(link.get(0)), Path.of(link.get(1)));
+        }
+        for (String sub : List.of("pts", "shm", "mqueue")) {
+            Files.createDirectory(dir.resolve(sub));
         }
         return dir;
     }
@@ -103,26 +119,10 @@ public final class JobDevices {
      * @return {@code root/dev}
      */
     public static Path link(Path template, Path root, List<String> gpus) throws IOException {
-        if (Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-            Trees.delete(root);
-        }
-        SafeDirs.ensure(root, "rwx------");
-        Path dir = Files.createDirectory(root.resolve("dev"));
-        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         Path base = template.resolve("base");
-        for (Node node : BASE) {
-            if (!node.name().equals("ptmx")) {
-                Files.createLink(dir.resolve(node.name()), base.resolve(node.name()));
-            }
-        }
+        Path dir = devDir(root, "dev", (path, node) -> Files.createLink(path, base.resolve(node.name())));
         for (String gpu : gpus) {
             Files.createLink(dir.resolve(gpu), template.resolve("gpu").resolve(gpu));
-        }
-        for (List<String> link : LINKS) {
-            Files.createSymbolicLink(dir.resolve(link.get(0)), Path.of(link.get(1)));
-        }
-        for (String sub : List.of("pts", "shm", "mqueue")) {
-            Files.createDirectory(dir.resolve(sub));
         }
         return dir;
     }
