@@ -321,6 +321,15 @@ class HostileJobSuiteTest {
 
     @ParameterizedTest
     @EnumSource(Runner.class)
+    void spinningPastItsCpuIsThrottledToItsOrder(Runner runner) throws Exception {
+        Outcome spin = attack(runner, "for i in 1 2 3; do timeout 2 sh -c 'while :; do :; done' & done; wait; true", "");
+        completed(spin);
+        // half a core ordered, three spinning: held to its quota (without one nothing is throttled)
+        assertTrue(spin.job().get("cpu_throttled_seconds").asDouble() > 0, "throttled: " + spin.job());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Runner.class)
     void linksPlantedForRootAreNeverFollowedWhenTheSandboxIsRemoved(Runner runner) throws Exception {
         Path victim = Files.createDirectories(traps.resolve("victim-" + runner));
         Path precious = Files.writeString(victim.resolve("precious"), "keep me");
