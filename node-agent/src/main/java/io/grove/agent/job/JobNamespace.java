@@ -11,8 +11,8 @@ import java.util.List;
  * A job's own view of the node's shared places, as Slurm's {@code namespace/tmpfs} gives: it starts
  * in mount and IPC namespaces of its own where {@code /tmp}, {@code /var/tmp} and {@code /run/lock}
  * are its sandbox's {@code tmp/} (counted against its disk, removed with its sandbox), {@code /dev}
- * is a tmpfs holding only the devices it may use ({@link JobDevices}: the usual ones, a
- * {@code /dev/pts} of its own, its GPUs), {@code /dev/shm} is a tmpfs as large as its memory
+ * holds only the devices it may use ({@link JobDevices}: the usual ones, a {@code /dev/pts} of its
+ * own, its GPUs), {@code /dev/shm} is a tmpfs as large as its memory
  * (counted against its memory cgroup), its SysV shared memory, semaphores and message queues and
  * its {@code /dev/mqueue} are its own (gone with its last process, whatever it leaves), and
  * {@code /proc} shows only its own processes ({@code hidepid=invisible}). Every place it can write
