@@ -10,6 +10,7 @@ import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.config.BrokerConfigLoader;
 import io.grove.agent.config.BrokerConfigWriter;
 import io.grove.agent.job.CpuLimit;
+import io.grove.agent.job.JobNetwork;
 import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobUsers;
 import io.grove.config.LoadResult;
@@ -265,7 +266,7 @@ final class AgentCommand implements Callable<Integer> {
                 nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsCa),
                 brokerBind, schedulers.subList(1, schedulers.size()), jobPolicy(),
                 new GpuSettings(nvidiaSmi, null, gpuCheck, Durations.parse(gpuCheckTimeout)), imageSettings(),
-                new io.grove.agent.job.JobNetwork(!noJobFirewall, controlPlane));
+                new JobNetwork(!noJobFirewall, controlPlane));
     }
 
     private ImageSettings imageSettings() {

@@ -4,6 +4,7 @@ import io.grove.config.yaml.Durations;
 import io.grove.core.cluster.ClusterSettings;
 import io.grove.protocol.Tls;
 import io.grove.server.DaemonSettings;
+import io.grove.server.coord.ZkAuth;
 import io.grove.server.ha.HaSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.SchedulerMain;
@@ -233,7 +234,7 @@ final class SchedulerCommand implements Callable<Integer> {
                     }
                     ha = new HaSettings(zookeeper, zookeeperRoot, Durations.parse(sessionTimeout),
                             scheme + "://" + host + ":" + httpPort, host + ":" + nodePort,
-                            zookeeperAuthFile == null ? null : io.grove.server.coord.ZkAuth.read(zookeeperAuthFile));
+                            zookeeperAuthFile == null ? null : ZkAuth.read(zookeeperAuthFile));
                 } catch (IllegalArgumentException | java.io.IOException e) {
                     spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
                     return 2;

@@ -384,20 +384,6 @@ public final class Agent {
         });
     }
 
-    /** Whether the job's stdout or stderr reached its file size limit (the kernel refused it more). */
-    private boolean outputReached(String jobId, long limit) {
-        for (String stream : List.of("stdout", "stderr")) {
-            try {
-                if (Files.size(workDir.jobDir(jobId).resolve(stream)) >= limit) {
-                    return true;
-                }
-            } catch (IOException e) {
-                // no output
-            }
-        }
-        return false;
-    }
-
     private void exited(String jobId, Integer code) {
         AgentJob job = jobs.remove(jobId);
         if (job == null) {
@@ -411,7 +397,7 @@ public final class Agent {
         images.exited(job);
         long diskLimit = containment.policy().diskOf(job.spec);
         JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, meters.memoryLimit(job),
-                containment.policy().pidsLimit(), diskLimit, outputReached(jobId, diskLimit), tailOf(jobId));
+                containment.policy().pidsLimit(), diskLimit, workDir.outputReached(jobId, diskLimit), tailOf(jobId));
         finished(new FinishedJob(jobId, ending.outcome(), ending.exitCode(), ending.error(), job.startedAtMs,
                 clock.millis()), job);
     }

@@ -31,7 +31,6 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -91,7 +90,7 @@ public final class AgentDaemon implements AutoCloseable {
     private volatile boolean closed;
     private volatile CompletableFuture<Void> firstWelcome = new CompletableFuture<>();
     /** The nftables table that keeps jobs off the control plane, or {@code null} (not root, turned off, no nft). */
-    private final JobFirewall firewall;
+    private volatile JobFirewall firewall;
 
     private AgentDaemon(AgentSettings settings, String nodeId, JobRunner runner) throws IOException, InterruptedException {
         this.settings = settings;
@@ -139,54 +138,10 @@ public final class AgentDaemon implements AutoCloseable {
                 : BrokerEndpoint.start(network, settings.brokerBind(), settings.brokerPort(), agent, loop, clock,
                         BrokerTokens.inDirectory(settings.workDir()));
         endpoint[0] = brokerEndpoint;
-        try {
-            this.firewall = firewall(settings, jobUsers);
-        } catch (IOException | RuntimeException e) {
-            http.close();
-            if (brokerEndpoint != null) {
-                brokerEndpoint.close();
-            }
-            network.shutdownGracefully();
-            throw e;
-        }
         String host = settings.advertisedHost() != null ? settings.advertisedHost()
                 : settings.bindHost().equals("0.0.0.0") ? InetAddress.getLocalHost().getHostName()
                 : settings.bindHost();
         this.address = host + ":" + http.port();
-    }
-
-    /**
-     * Closes the control plane to the jobs' uids ({@link JobFirewall}): the schedulers' node ports,
-     * the {@code --control-plane} addresses, and this agent's HTTP and broker ports.
-     *
-     * @throws IOException if the table cannot be installed (no job starts on a node that meant to have one)
-     */
-    private JobFirewall firewall(AgentSettings settings, JobUsers users) throws IOException {
-        if (!users.switching() || !settings.jobNetwork().firewall()) {
-            if (users.switching()) {
-                LOG.warn("--no-job-firewall: jobs can reach the schedulers' node ports, ZooKeeper, the accounting "
-                        + "database and this agent's ports");
-            }
-            return null;
-        }
-        Path nft = JobFirewall.locateNft();
-        if (nft == null) {
-            LOG.warn("nft is not installed (package nftables): jobs can reach the schedulers' node ports, ZooKeeper, "
-                    + "the accounting database and this agent's ports");
-            return null;
-        }
-        List<JobFirewall.Endpoint> closed = new ArrayList<>();
-        settings.schedulers().forEach(s -> closed.add(JobFirewall.Endpoint.parse(s)));
-        settings.jobNetwork().controlPlane().forEach(s -> closed.add(JobFirewall.Endpoint.parse(s)));
-        List<Integer> local = new ArrayList<>(List.of(http.port()));
-        if (brokerEndpoint != null) {
-            local.add(brokerEndpoint.port());
-        }
-        String table = "grove_" + Integer.toHexString(settings.workDir().toAbsolutePath().normalize().toString().hashCode());
-        JobFirewall installed = JobFirewall.install(nft, table, users.users().stream().map(JobUsers.User::uid).toList(),
-                closed, local);
-        LOG.info("jobs may not reach {} nor this node's ports {} (nftables table inet {})", closed, local, table);
-        return installed;
     }
 
     /**
@@ -196,6 +151,15 @@ public final class AgentDaemon implements AutoCloseable {
     public static AgentDaemon start(AgentSettings settings, JobRunner runner) throws IOException, InterruptedException {
         String nodeId = NodeIdentity.resolve(settings.nodeId(), settings.workDir());
         AgentDaemon daemon = new AgentDaemon(settings, nodeId, runner);
+        try {
+            // before any job: the control plane closed to the job uids (an agent that cannot close it does not start)
+            daemon.firewall = JobFirewall.forJobs(daemon.agent.jobUsers(), settings.jobNetwork(), settings.schedulers(),
+                    daemon.brokerEndpoint == null ? List.of(daemon.http.port())
+                            : List.of(daemon.http.port(), daemon.brokerEndpoint.port()), settings.workDir());
+        } catch (IOException | RuntimeException e) {
+            daemon.close();
+            throw e;
+        }
         try {
             daemon.onLoop(() -> {
                 try {

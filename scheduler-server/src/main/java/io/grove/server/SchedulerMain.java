@@ -1,5 +1,6 @@
 package io.grove.server;
 
+import io.grove.server.coord.ZkAuth;
 import io.grove.server.ha.HaScheduler;
 import io.grove.server.ha.HaSettings;
 import io.grove.server.coord.ZkLayout;
@@ -92,7 +93,7 @@ public final class SchedulerMain {
             run(settings);
         } else {
             run(settings, new HaSettings(zookeeper, root, session, "http://127.0.0.1:" + httpPort,
-                    "127.0.0.1:" + nodePort, zookeeperAuth == null ? null : io.grove.server.coord.ZkAuth.read(zookeeperAuth)));
+                    "127.0.0.1:" + nodePort, zookeeperAuth == null ? null : ZkAuth.read(zookeeperAuth)));
         }
     }
 }

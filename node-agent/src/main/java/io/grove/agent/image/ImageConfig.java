@@ -46,12 +46,7 @@ public record ImageConfig(String reference, String digest, String architecture, 
      * @throws IOException if the layout is not one image with a config
      */
     static ImageConfig read(Path layout, String reference, String digest) throws IOException {
-        JsonNode index = json(layout.resolve("index.json"));
-        JsonNode manifests = index.path("manifests");
-        if (!manifests.isArray() || manifests.size() != 1) {
-            throw new IOException("the pulled layout holds " + manifests.size() + " manifests, not one");
-        }
-        JsonNode manifest = blob(layout, manifests.get(0).path("digest").asText());
+        JsonNode manifest = manifest(layout);
         JsonNode config = blob(layout, manifest.path("config").path("digest").asText());
         JsonNode run = config.path("config");
         return new ImageConfig(reference, digest, config.path("architecture").asText(""), config.path("os").asText(""),
@@ -65,13 +60,8 @@ public record ImageConfig(String reference, String digest, String architecture, 
 
     /** The layers of the one image of an OCI layout, in order. */
     static List<Layer> layers(Path layout) throws IOException {
-        JsonNode manifests = json(layout.resolve("index.json")).path("manifests");
-        if (!manifests.isArray() || manifests.size() != 1) {
-            throw new IOException("the pulled layout holds " + manifests.size() + " manifests, not one");
-        }
-        JsonNode manifest = blob(layout, manifests.get(0).path("digest").asText());
         List<Layer> layers = new ArrayList<>();
-        for (JsonNode layer : manifest.path("layers")) {
+        for (JsonNode layer : manifest(layout).path("layers")) {
             String digest = layer.path("digest").asText();
             if (!BLOB.matcher(digest).matches()) {
                 throw new IOException("the pulled layout names a layer '" + digest + "' that is not sha256:HEX");
@@ -80,6 +70,15 @@ public record ImageConfig(String reference, String digest, String architecture, 
                     layer.path("mediaType").asText("")));
         }
         return layers;
+    }
+
+    /** The manifest of the one image of an OCI layout. */
+    private static JsonNode manifest(Path layout) throws IOException {
+        JsonNode manifests = json(layout.resolve("index.json")).path("manifests");
+        if (!manifests.isArray() || manifests.size() != 1) {
+            throw new IOException("the pulled layout holds " + manifests.size() + " manifests, not one");
+        }
+        return blob(layout, manifests.get(0).path("digest").asText());
     }
 
     /** This config with its size on disk. */

@@ -1,12 +1,14 @@
 package io.grove.agent.image;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.zip.GZIPInputStream;
 
 /**
  * What an unpacked image may not keep. {@code umoci raw unpack}, run as root, makes every device
@@ -47,13 +49,14 @@ final class Unpacked {
         long total = 0;
         for (ImageConfig.Layer layer : ImageConfig.layers(layout)) {
             String type = layer.mediaType();
-            boolean gzip = type.endsWith("+gzip") || type.endsWith(".gzip") || type.endsWith("tar.gzip");
-            boolean plain = type.endsWith(".tar") || type.endsWith("layer.v1.tar");
+            // OCI's ...layer.v1.tar[+gzip], Docker's ...rootfs.diff.tar[.gzip]
+            boolean gzip = type.endsWith("+gzip") || type.endsWith(".gzip");
+            boolean plain = type.endsWith(".tar");
             if (!gzip && !plain) {
                 return -1;
             }
-            try (java.io.InputStream raw = Files.newInputStream(layer.blob());
-                    java.io.InputStream in = gzip ? new java.util.zip.GZIPInputStream(raw, 1 << 16) : raw) {
+            try (InputStream raw = Files.newInputStream(layer.blob());
+                    InputStream in = gzip ? new GZIPInputStream(raw, 1 << 16) : raw) {
                 byte[] buffer = new byte[1 << 16];
                 for (int read; (read = in.read(buffer)) > 0; ) {
                     total += read;

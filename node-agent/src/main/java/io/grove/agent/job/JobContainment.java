@@ -32,7 +32,7 @@ public final class JobContainment {
     private final java.util.Set<Integer> emptied = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Whether this run of the agent set up its jobs' devices ({@link #ensureNodeDevices}). */
     private boolean nodeDevicesReady;
-    /** Whether the template's nodes cannot be opened where they lie ({@code nodev}): each job's {@code /dev} is copied. */
+    /** Whether the template's nodes cannot be opened where they lie ({@code nodev}): each job's /dev is copied. */
     private boolean copyDev;
 
     public JobContainment(String nodeId, WorkDir workDir, JobRunner runner, JobUsers users, JobCgroups cgroups,
@@ -78,18 +78,20 @@ public final class JobContainment {
             Path dir = workDir.jobDir(spec.jobId());
             List<Gpu> devices = gpus.of(spec.jobId());
             ensureNodeDevices();
-            List<Path> cgroup = cgroups.create(spec.jobId(), policy.limitsFor(spec, JobDevices.denyRules(gpus.all(), devices)));
+            List<Path> cgroup = cgroups.create(spec.jobId(),
+                    policy.limitsFor(spec, JobDevices.denyRules(gpus.all(), devices)));
             Map<String, String> env = JobEnvironment.of(spec, nodeId, sandbox, user, devices);
             if (image != null) {
                 return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                         dir.resolve("stderr"), env, user, cgroup, null, container(spec, image, user, env, devices),
                         policy.diskOf(spec)));
             }
+            List<String> gpuNodes = JobDevices.gpuNames(devices);
             JobNamespace namespace = user != null && policy.privateDirs()
-                    ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(),
-                            policy.memoryOf(spec), dir.resolve("mounts"), copyDev ? workDir.devTemplate()
-                            : JobDevices.link(workDir.devTemplate(), dir.resolve("dev-root"), JobDevices.gpuNames(devices)),
-                            copyDev, JobDevices.gpuNames(devices)) : null;
+                    ? new JobNamespace(sandbox, workDir.launchScript(spec.jobId()).getParent(), policy.memoryOf(spec),
+                            dir.resolve("mounts"), copyDev ? workDir.devTemplate()
+                            : JobDevices.link(workDir.devTemplate(), dir.resolve("dev-root"), gpuNodes), copyDev, gpuNodes)
+                    : null;
             return runner.start(new JobLaunch(spec, sandbox, workDir.launchScript(spec.jobId()), dir.resolve("stdout"),
                     dir.resolve("stderr"), env, user, cgroup, namespace, policy.diskOf(spec)));
         } catch (IOException | RuntimeException e) {

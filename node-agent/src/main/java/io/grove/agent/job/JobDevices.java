@@ -2,9 +2,13 @@ package io.grove.agent.job;
 
 import io.grove.agent.gpu.Gpu;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -81,7 +85,7 @@ public final class JobDevices {
         }
         SafeDirs.ensure(root, "rwx------");
         Path dir = Files.createDirectory(root.resolve(name));
-        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         for (Node node : BASE) {
             if (!node.name().equals("ptmx")) {
                 maker.make(dir.resolve(node.name()), node);
@@ -101,8 +105,8 @@ public final class JobDevices {
      * mounted {@code nodev} (then each job's {@code /dev} is copied into a tmpfs instead).
      */
     public static boolean opensNodes(Path template) {
-        try (java.nio.channels.FileChannel ignored = java.nio.channels.FileChannel.open(
-                template.resolve("base").resolve("null"), java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel ignored = FileChannel.open(
+                template.resolve("base").resolve("null"), StandardOpenOption.WRITE)) {
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
@@ -136,7 +140,7 @@ public final class JobDevices {
         try {
             Process process = programs.builder(List.of(programs.mknod().toString(), "-m", "0666", path.toString(), "c",
                     Integer.toString(node.major()), Integer.toString(node.minor()))).redirectErrorStream(true).start();
-            String said = new String(process.getInputStream().readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
+            String said = new String(process.getInputStream().readNBytes(4096), StandardCharsets.UTF_8);
             if (process.waitFor() != 0) {
                 throw new IOException("cannot make the device node " + path + ": " + said.strip());
             }

@@ -5,11 +5,14 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps jobs off the control plane: an nftables table of the agent's own whose output chain rejects
@@ -21,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  * of a previous run, and removed when the agent stops.
  */
 public final class JobFirewall implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobFirewall.class);
 
     /** Where {@code nft} may be: the system's own directories. */
     static final List<Path> NFT = List.of(Path.of("/usr/sbin/nft"), Path.of("/sbin/nft"));
@@ -60,10 +65,40 @@ public final class JobFirewall implements AutoCloseable {
         this.table = table;
     }
 
+    /**
+     * Closes the control plane to the jobs of {@code users} ({@code null} when they are the agent's
+     * own, the firewall is turned off, or {@code nft} is not installed: then it warns): the
+     * schedulers' node ports, the {@code --control-plane} addresses, and {@code localPorts} (the
+     * agent's HTTP and broker ports) on every address of the node. Its table is named after the work
+     * directory.
+     *
+     * @throws IOException if the table cannot be installed (no job starts on a node that meant to have one)
+     */
+    public static JobFirewall forJobs(JobUsers users, JobNetwork network, List<String> schedulers,
+            List<Integer> localPorts, Path workDir) throws IOException {
+        if (!users.switching()) {
+            return null;
+        }
+        Path nft = network.firewall() ? locateNft() : null;
+        if (nft == null) {
+            LOG.warn("{}: jobs can reach the schedulers' node ports, ZooKeeper, the accounting database and this "
+                    + "agent's ports", network.firewall() ? "nft is not installed (package nftables)" : "--no-job-firewall");
+            return null;
+        }
+        List<Endpoint> closed = new ArrayList<>();
+        schedulers.forEach(s -> closed.add(Endpoint.parse(s)));
+        network.controlPlane().forEach(s -> closed.add(Endpoint.parse(s)));
+        String table = "grove_" + Integer.toHexString(workDir.toAbsolutePath().normalize().toString().hashCode());
+        JobFirewall installed = install(nft, table, users.users().stream().map(JobUsers.User::uid).toList(), closed,
+                localPorts);
+        LOG.info("jobs may not reach {} nor this node's ports {} (nftables table inet {})", closed, localPorts, table);
+        return installed;
+    }
+
     /** {@code nft} as root may run it, or {@code null} when it is not installed. */
     public static Path locateNft() throws IOException {
         for (Path candidate : NFT) {
-            if (java.nio.file.Files.isExecutable(candidate)) {
+            if (Files.isExecutable(candidate)) {
                 return SystemPrograms.locate(List.of(candidate), "nftables", true);
             }
         }

@@ -253,6 +253,20 @@ public final class WorkDir {
         }
     }
 
+    /** Whether a running job's stdout or stderr reached {@code limit} bytes (its file size limit: the kernel refused it more). */
+    public boolean outputReached(String jobId, long limit) {
+        for (String stream : List.of("stdout", "stderr")) {
+            try {
+                if (Files.size(jobDir(jobId).resolve(stream)) >= limit) {
+                    return true;
+                }
+            } catch (IOException e) {
+                // no output
+            }
+        }
+        return false;
+    }
+
     /** Whether a job still has files here: its job directory or its sandbox. */
     public boolean hasFiles(String jobId) {
         return isSafeId(jobId) && (Files.exists(jobDir(jobId), LinkOption.NOFOLLOW_LINKS)

@@ -32,4 +32,24 @@ class JobFirewallTest {
             assertThrows(IllegalArgumentException.class, () -> JobFirewall.Endpoint.parse(bad), bad);
         }
     }
+
+    @Test
+    void aTableNftRefusesStopsTheInstallAndATableInstalledGoesAtClose() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(JobUsers.processIsRoot(), "nftables needs root");
+        java.nio.file.Path nft = JobFirewall.locateNft();
+        org.junit.jupiter.api.Assumptions.assumeTrue(nft != null, "nftables is not installed");
+        java.io.IOException refused = assertThrows(java.io.IOException.class, () -> JobFirewall.install(nft, "bad name",
+                List.of(43000), List.of(), List.of(7078)));
+        assertTrue(refused.getMessage().contains("nft refused the jobs' firewall"), refused.getMessage());
+        String table = "grove_test_" + Long.toHexString(System.nanoTime());
+        JobFirewall installed = JobFirewall.install(nft, table, List.of(43000), List.of(), List.of(7078));
+        assertEquals(0, list(nft, table), "installed");
+        installed.close();
+        assertTrue(list(nft, table) != 0, "removed at close");
+    }
+
+    private static int list(java.nio.file.Path nft, String table) throws Exception {
+        return SystemPrograms.fixed(List.of(nft.toString(), "list", "table", "inet", table))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    }
 }

@@ -305,21 +305,14 @@ public final class MapReader {
                 reader.problem(type.key(), ProblemCode.WRONG_TYPE, "expected an amount, got a " + kind(value), value);
                 continue;
             }
-            Object raw;
             try {
-                // YAML 1.1 numbers Java cannot take as amounts: .nan, .inf, 0x1F, 0o17, 12:30:00 (base 60)
-                raw = scalar.getTag() == Tag.INT || scalar.getTag() == Tag.FLOAT
-                        ? new BigDecimal(scalar.getValue().replace("_", "")) : scalar.getValue();
-            } catch (NumberFormatException e) {
-                reader.problem(type.key(), ProblemCode.BAD_VALUE, "expected a finite amount in decimal such as 4, 0.5 "
-                        + "or 8Gi, got '" + (scalar.getValue().length() > 40 ? scalar.getValue().substring(0, 40) + "..." : scalar.getValue())
-                        + "'", value);
-                continue;
-            }
-            try {
-                values.put(type, ResourceAmounts.parse(type, raw));
+                values.put(type, ResourceAmounts.parse(type, scalar.getTag() == Tag.INT || scalar.getTag() == Tag.FLOAT
+                        ? new BigDecimal(scalar.getValue().replace("_", "")) : scalar.getValue()));
             } catch (IllegalArgumentException e) {
-                reader.problem(type.key(), ProblemCode.BAD_VALUE, e.getMessage(), value);
+                // YAML 1.1 numbers that are no decimal: .nan, .inf, 0x1F, 12:30:00 (base 60)
+                reader.problem(type.key(), ProblemCode.BAD_VALUE, e instanceof NumberFormatException
+                        ? "expected a finite amount in decimal such as 4, 0.5 or 8Gi, got '" + scalar.getValue() + "'"
+                        : e.getMessage(), value);
             }
         }
         reader.finish();

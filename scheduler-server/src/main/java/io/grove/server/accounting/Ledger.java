@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -77,7 +78,7 @@ public final class Ledger implements AutoCloseable {
     /** Job and operation items given and not yet written, in order: the writer takes written ones off the head. */
     private final java.util.concurrent.ConcurrentLinkedQueue<Item> unwritten = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** How many {@link #unwritten} holds (its size() walks it). */
-    private final java.util.concurrent.atomic.AtomicInteger held = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger held = new AtomicInteger();
     private final int maxHeld;
     private final Thread writer;
     private volatile boolean closed;

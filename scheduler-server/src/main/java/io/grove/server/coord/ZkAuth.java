@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Set;
 import org.apache.zookeeper.ZooDefs;
@@ -53,7 +54,7 @@ public final class ZkAuth {
                 PosixFilePermission.OTHERS_READ, PosixFilePermission.OTHERS_WRITE)) {
             if (mode.contains(open)) {
                 throw new IOException("the ZooKeeper auth file " + file + " is mode "
-                        + java.nio.file.attribute.PosixFilePermissions.toString(mode)
+                        + PosixFilePermissions.toString(mode)
                         + ": it holds the group's password, so it must be 0600 (chmod 600 " + file + ")");
             }
         }

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -16,6 +17,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -56,14 +58,14 @@ public final class ZkCoordination implements Coordination {
                 .connectionTimeoutMs((int) Math.min(sessionTimeout.toMillis(), 15_000))
                 .retryPolicy(new ExponentialBackoffRetry(200, 3));
         if (auth != null) {
-            builder.authorization("digest", auth.bytes()).aclProvider(new org.apache.curator.framework.api.ACLProvider() {
+            builder.authorization("digest", auth.bytes()).aclProvider(new ACLProvider() {
                 @Override
-                public List<org.apache.zookeeper.data.ACL> getDefaultAcl() {
+                public List<ACL> getDefaultAcl() {
                     return ZkAuth.acl();
                 }
 
                 @Override
-                public List<org.apache.zookeeper.data.ACL> getAclForPath(String path) {
+                public List<ACL> getAclForPath(String path) {
                     return ZkAuth.acl();
                 }
             });
@@ -129,7 +131,7 @@ public final class ZkCoordination implements Coordination {
             paths.add(layout.root().equals("/") ? "/" + child : layout.root() + "/" + child);
         }
         for (String path : paths) {
-            List<org.apache.zookeeper.data.ACL> acl;
+            List<ACL> acl;
             try {
                 acl = zk.getACL().forPath(path);
             } catch (KeeperException.NoNodeException e) {
@@ -137,7 +139,7 @@ public final class ZkCoordination implements Coordination {
             } catch (Exception e) {
                 throw failure(e, "read the ACL of " + path);
             }
-            for (org.apache.zookeeper.data.ACL entry : acl) {
+            for (ACL entry : acl) {
                 if (entry.getId().getScheme().equals("world")) {
                     throw new CoordinationException(CoordinationException.Kind.REFUSED, "ZooKeeper: the group's state at "
                             + path + " is open to everyone (world:" + entry.getId().getId() + "): any client of the "

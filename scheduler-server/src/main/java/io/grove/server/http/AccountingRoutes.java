@@ -9,6 +9,7 @@ import io.grove.api.UsageReport;
 import io.grove.core.accounting.JobRecord;
 import io.grove.core.operation.TreePools;
 import io.grove.core.pool.AccessControl;
+import io.grove.core.pool.PoolTreeConfig;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
@@ -20,9 +21,12 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -173,10 +177,10 @@ final class AccountingRoutes extends ApiResource {
      * withholds; a pool no longer there (an ephemeral pool gone empty, a removed pool) cannot be told
      * apart, so it is withheld too.
      */
-    private record Visible(List<String> pools, boolean administersAsked, Map<String, java.util.Set<String>> poolRows) {
+    private record Visible(List<String> pools, boolean administersAsked, Map<String, Set<String>> poolRows) {
 
         boolean showsPool(String tree, String pool) {
-            return poolRows.getOrDefault(tree, java.util.Set.of()).contains(pool);
+            return poolRows.getOrDefault(tree, Set.of()).contains(pool);
         }
     }
 
@@ -187,15 +191,15 @@ final class AccountingRoutes extends ApiResource {
             return null;
         }
         List<String> pools = new ArrayList<>();
-        Map<String, java.util.Set<String>> rows = new java.util.HashMap<>();
+        Map<String, Set<String>> rows = new HashMap<>();
         boolean asked = false;
         for (String tree : cluster.treeNames()) {
             TreePools treePools = cluster.registry().pools(tree);
             if (treePools == null) {
                 continue;
             }
-            java.util.Set<String> shown = rows.computeIfAbsent(tree, t -> new java.util.HashSet<>());
-            shown.add(io.grove.core.pool.PoolTreeConfig.ROOT);
+            Set<String> shown = rows.computeIfAbsent(tree, t -> new HashSet<>());
+            shown.add(PoolTreeConfig.ROOT);
             for (io.grove.core.fairshare.ElementShares element : cluster.elements(tree)) {
                 String pool = element.id();
                 if (element.kind() == io.grove.core.fairshare.ElementKind.OPERATION || !treePools.contains(pool)) {
@@ -210,7 +214,7 @@ final class AccountingRoutes extends ApiResource {
                 if (administers) {
                     List<String> fromRoot = new ArrayList<>(path);
                     java.util.Collections.reverse(fromRoot);
-                    fromRoot.remove(io.grove.core.pool.PoolTreeConfig.ROOT);
+                    fromRoot.remove(PoolTreeConfig.ROOT);
                     pools.add(tree + ":" + String.join("/", fromRoot));
                     asked |= pool.equals(askedPool);
                 }

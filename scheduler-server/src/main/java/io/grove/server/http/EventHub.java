@@ -4,10 +4,14 @@ import io.grove.api.ApiJson;
 import io.grove.api.StateEvent;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.TreePools;
+import io.grove.http.ApiException;
 import io.grove.http.EventStream;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -108,12 +112,15 @@ public final class EventHub {
     private record Subscriber(Filter filter, Reader reader, Consumer<String> sink) {
     }
 
-    /** Numbers an event and sends it to the streams that want it; {@code placements}: its operation's pool per tree. */
+    /**
+     * Numbers an event and sends it to the streams that want it; {@code placements}: its
+     * operation's pool per tree, the first first ({@link #placements}), kept as given (not changed after).
+     */
     public void publish(StateEvent event, Map<String, List<String>> placements) {
         Numbered numbered;
         synchronized (this) {
             long id = next++;
-            numbered = new Numbered(id, event, java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(placements)));
+            numbered = new Numbered(id, event, placements);
             kept.addLast(numbered);
             if (kept.size() > KEPT) {
                 kept.removeFirst();
@@ -156,13 +163,13 @@ public final class EventHub {
 
     /** An operation's pool in each of its trees, as the path from it to its tree's root. */
     public static Map<String, List<String>> placements(Cluster cluster, Operation operation) {
-        Map<String, List<String>> placements = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> placements = new LinkedHashMap<>();
         for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
-            io.grove.core.operation.TreePools pools = cluster.registry().pools(placed.getKey());
+            TreePools pools = cluster.registry().pools(placed.getKey());
             placements.put(placed.getKey(), pools != null && pools.contains(placed.getValue())
                     ? pools.pathToRoot(placed.getValue()) : List.of(placed.getValue()));
         }
-        return placements;
+        return Collections.unmodifiableMap(placements);
     }
 
     /** Streams open now. */
@@ -174,13 +181,13 @@ public final class EventHub {
      * Refuses a stream beyond {@link #MAX_STREAMS} in all or {@link #MAX_STREAMS_PER_USER} of
      * {@code user}'s (503, with how many are open).
      */
-    public synchronized void refuseBeyondBounds(String user) {
+    synchronized void refuseBeyondBounds(String user) {
         if (subscribers.size() >= MAX_STREAMS) {
-            throw new io.grove.http.ApiException(503, "TOO_BUSY", MAX_STREAMS + " event streams are open; try again later");
+            throw new ApiException(503, "TOO_BUSY", MAX_STREAMS + " event streams are open; try again later");
         }
         long own = subscribers.stream().filter(s -> s.reader().user().equals(user)).count();
         if (own >= MAX_STREAMS_PER_USER) {
-            throw new io.grove.http.ApiException(429, "TOO_MANY_STREAMS", "user " + user + " has " + own
+            throw new ApiException(429, "TOO_MANY_STREAMS", "user " + user + " has " + own
                     + " event streams open, the most one user may; close one (a stream can follow several operations "
                     + "through ?pool=) and try again");
         }

@@ -12,6 +12,7 @@ import java.net.URL;
 import java.text.ParseException;
 import java.util.List;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -91,7 +92,7 @@ final class RemoteKeys implements JWKSource<SecurityContext>, AutoCloseable {
                     fetching.set(false);
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
+        } catch (RejectedExecutionException closed) {
             fetching.set(false);
         }
     }

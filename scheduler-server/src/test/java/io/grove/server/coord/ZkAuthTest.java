@@ -109,6 +109,8 @@ class ZkAuthTest {
         assertTrue(open.getMessage().contains("must be 0600"), open.getMessage());
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         assertEquals("grove", ZkAuth.read(file).user());
+        // a Kubernetes secret's file is a link: the file it names is the one checked and read
+        assertEquals("grove", ZkAuth.read(Files.createSymbolicLink(dir.resolve("linked"), file)).user());
         assertFalse(ZkAuth.read(file).toString().contains("secret"), "the password is never shown");
         Files.writeString(file, "grove:short\n");
         assertTrue(assertThrows(java.io.IOException.class, () -> ZkAuth.read(file)).getMessage().contains("at least 16"));
