@@ -1,14 +1,17 @@
 package io.grove.server;
 
-import io.grove.api.StateEvent;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.server.http.EventHub;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 
-/** Says what happened to operations and jobs to the event hub, on the scheduler's thread. */
+/**
+ * Says what happened to operations and jobs to the event hub, on the scheduler's thread: the
+ * fields as they are (names and paths shared with the operation and the job), the time and the
+ * JSON written only when a stream sends the event.
+ */
 final class StateEvents {
 
     private final Cluster cluster;
@@ -26,7 +29,7 @@ final class StateEvents {
     }
 
     void finished(Operation operation) {
-        say(operation, "operation", null, lower(operation.state()), null, null, operation.finalMessage());
+        say(operation, "operation", null, operation.state().key(), null, null, operation.finalMessage());
     }
 
     void jobStarted(Job job) {
@@ -34,8 +37,8 @@ final class StateEvents {
     }
 
     void jobEnded(Job job) {
-        say(cluster.registry().operation(job.operationId()), "job", job, lower(job.state()), job.nodeId(),
-                job.endReason() == null ? null : lower(job.endReason()), job.message());
+        say(cluster.registry().operation(job.operationId()), "job", job, job.state().key(), job.nodeId(),
+                job.endReason() == null ? null : job.endReason().key(), job.message());
     }
 
     private void say(Operation operation, String type, Job job, String state, String node, String reason,
@@ -43,13 +46,9 @@ final class StateEvents {
         if (operation == null) {
             return;
         }
-        Map.Entry<String, String> placed = operation.poolByTree().entrySet().stream().findFirst().orElse(null);
-        hub.publish(new StateEvent(type, operation.id(), job == null ? null : job.id(), state, operation.user(),
-                placed == null ? null : placed.getValue(), node, reason, message, clock.now().toString()),
-                EventHub.placements(cluster, operation));
-    }
-
-    private static String lower(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT);
+        Map<String, List<String>> placements = cluster.registry().pathsToRoot(operation);
+        String pool = placements.isEmpty() ? null : operation.poolByTree().get(placements.keySet().iterator().next());
+        hub.publish(new EventHub.Said(type, operation.id(), job, state, operation.user(),
+                pool, node, reason, message, clock.now(), placements));
     }
 }

@@ -2,11 +2,9 @@ package io.grove.core.accounting;
 
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobCpu;
-import io.grove.core.operation.Operation;
-import io.grove.core.operation.TreePools;
+import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.Resources;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * One job attempt as the ledger keeps it once it ended.
@@ -31,15 +29,17 @@ public record JobRecord(String jobId, String operationId, String task, int index
         message = message == null || message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE);
     }
 
-    /** The record of an ended job of {@code operation}, placed in {@code pools} (its tree's). */
-    public static JobRecord of(Job job, Operation operation, TreePools pools) {
-        String pool = operation == null ? null : operation.poolByTree().get(job.tree());
+    /**
+     * The record of an ended job of {@code user}'s operation, placed in {@code pool} whose path up
+     * to its tree's root is {@code toRoot} ({@code null}: unknown). Reads only what a job no longer
+     * changes once it ended, so it may be made on any thread after the end was handed over.
+     */
+    public static JobRecord of(Job job, String user, String pool, List<String> toRoot) {
         String path = null;
-        if (pool != null && pools != null) {
-            List<String> toRoot = pools.pathToRoot(pool);
+        if (pool != null && toRoot != null) {
             StringBuilder joined = new StringBuilder();
             for (int i = toRoot.size() - 1; i >= 0; i--) {
-                if (!toRoot.get(i).equals(io.grove.core.pool.PoolTreeConfig.ROOT)) {
+                if (!toRoot.get(i).equals(PoolTreeConfig.ROOT)) {
                     joined.append(joined.length() == 0 ? "" : "/").append(toRoot.get(i));
                 }
             }
@@ -48,14 +48,10 @@ public record JobRecord(String jobId, String operationId, String task, int index
         long start = job.startTime().toEpochMilli();
         long end = job.finishTime() == null ? start : job.finishTime().toEpochMilli();
         JobCpu cpu = job.cpu();
-        return new JobRecord(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(),
-                operation == null ? null : operation.user(), job.tree(), pool, path, job.nodeId(), job.resources(), start,
-                end, lower(job.state()), job.exitCode(), job.endReason() == null ? null : lower(job.endReason()),
-                job.message(), cpu == null ? null : cpu.cpuSeconds(), job.resources().gpu() * Math.max(0, end - start) / 1000.0);
-    }
-
-    private static String lower(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT);
+        return new JobRecord(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(), user,
+                job.tree(), pool, path, job.nodeId(), job.resources(), start, end, job.state().key(), job.exitCode(),
+                job.endReason() == null ? null : job.endReason().key(), job.message(),
+                cpu == null ? null : cpu.cpuSeconds(), job.resources().gpu() * Math.max(0, end - start) / 1000.0);
     }
 
     /** How long it ran, in seconds. */

@@ -1,7 +1,6 @@
 package io.grove.core.accounting;
 
 import io.grove.core.operation.Operation;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -26,7 +25,7 @@ public record OperationRecord(String operationId, String user, String title, Str
         return new OperationRecord(operation.id(), operation.user(), operation.spec().title(), pools.toString(),
                 operation.spec().weight(), operation.submitTime().toEpochMilli(),
                 operation.finishTime() == null ? operation.submitTime().toEpochMilli() : operation.finishTime().toEpochMilli(),
-                operation.state().name().toLowerCase(Locale.ROOT), operation.completedJobCount(),
+                operation.state().key(), operation.completedJobCount(),
                 operation.failedJobCount(), operation.abortedJobCount(), operation.finalMessage());
     }
 }

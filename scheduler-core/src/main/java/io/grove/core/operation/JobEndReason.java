@@ -1,5 +1,7 @@
 package io.grove.core.operation;
 
+import java.util.Locale;
+
 /** Why a job attempt ended other than by completing. */
 public enum JobEndReason {
     /** The job exited non-zero or broke a limit on its node. */
@@ -17,5 +19,12 @@ public enum JobEndReason {
     /** The node ran a job the scheduler did not know, or reported it aborted. */
     ABORTED_BY_NODE,
     /** The operation was aborted or failed. */
-    OPERATION_FINISHED
+    OPERATION_FINISHED;
+
+    private final String key = name().toLowerCase(Locale.ROOT);
+
+    /** The name in lower case, as the API, the journal and the ledger write it (made once). */
+    public String key() {
+        return key;
+    }
 }

@@ -48,6 +48,8 @@ public final class Operation {
     private int failedJobs;
     private int abortedJobs;
     private long jobSequence;
+    /** Its pools' paths to their roots as the registry last made them; dropped when it moves. */
+    private PoolPaths paths;
 
     Operation(String id, OperationSpec spec, String user, Instant submitTime) {
         this.id = id;
@@ -78,6 +80,7 @@ public final class Operation {
 
     void place(String tree, String pool, boolean pending) {
         poolByTree.put(tree, pool);
+        paths = null;
         if (pending) {
             pendingTrees.add(tree);
         } else {
@@ -236,6 +239,14 @@ public final class Operation {
 
     public Instant finishTime() {
         return finishTime;
+    }
+
+    PoolPaths paths() {
+        return paths;
+    }
+
+    void paths(PoolPaths made) {
+        paths = made;
     }
 
     /** Tree to pool, in the spec's tree order. */

@@ -33,6 +33,8 @@ public final class OperationRegistry {
     private final JobsById runningJobs = new JobsById();
     private String defaultTree;
     private Listener listener = Listener.NONE;
+    /** Counts reloads of the trees: operations' kept paths to their roots are made again after one. */
+    private long treesGeneration;
 
     /**
      * Hears every job start and end and every operation's end, after the registry changed; the
@@ -74,6 +76,7 @@ public final class OperationRegistry {
      */
     public List<Activation> reconfigure(PoolsConfig config) {
         checkPoolsInUse(config);
+        treesGeneration++;
         this.defaultTree = config.defaultTree();
         List<Activation> activated = new ArrayList<>();
         trees.keySet().retainAll(config.trees().keySet());
@@ -135,6 +138,15 @@ public final class OperationRegistry {
 
     public Set<String> treeNames() {
         return trees.keySet();
+    }
+
+    /**
+     * An operation's pool in each of its trees as the path from it up to the root, its first tree
+     * first (a pool the tree no longer has: the pool alone); the same unmodifiable map until the
+     * operation moves or the trees are reloaded.
+     */
+    public Map<String, List<String>> pathsToRoot(Operation operation) {
+        return PoolPaths.of(operation, this, treesGeneration);
     }
 
     public TreePools pools(String tree) {

@@ -11,6 +11,8 @@ import io.grove.core.accounting.PoolSamples;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
+import io.grove.server.state.JournalEvent;
+import io.grove.server.state.Revival;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,7 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,6 +48,8 @@ public final class Ledger implements AutoCloseable {
     public static final Duration WRITE_METERING_EVERY = Duration.ofSeconds(60);
     /** The most items one transaction takes. */
     static final int BATCH = 5_000;
+    /** How long the writer waits for a batch to fill before it writes what came (a barrier does not wait). */
+    static final Duration WRITE_EVERY = Duration.ofMillis(100);
     /** How often old records are removed. */
     static final Duration EXPIRE_EVERY = Duration.ofHours(1);
     /**
@@ -55,10 +59,20 @@ public final class Ledger implements AutoCloseable {
      */
     static final int MAX_HELD = 500_000;
 
-    private sealed interface Item permits JobItem, OperationItem, MeteringItem, BarrierItem {
+    private sealed interface Item permits JobItem, EndedJob, OperationItem, MeteringItem, BarrierItem {
     }
 
     private record JobItem(JobRecord record) implements Item {
+    }
+
+    /**
+     * A job that ended, its record made by the writer: what the scheduler's thread hands over is
+     * this and the job (alive already), not the record's strings.
+     */
+    private record EndedJob(Job job, String user, String pool, List<String> toRoot) implements Item {
+        JobRecord record() {
+            return JobRecord.of(job, user, pool, toRoot);
+        }
     }
 
     private record OperationItem(OperationRecord record) implements Item {
@@ -74,16 +88,15 @@ public final class Ledger implements AutoCloseable {
     private final Duration retention;
     private final Duration meterEvery;
     private final Duration writeMeteringEvery;
-    private final LinkedBlockingQueue<Item> queue = new LinkedBlockingQueue<>();
-    /** Job and operation items given and not yet written, in order: the writer takes written ones off the head. */
-    private final java.util.concurrent.ConcurrentLinkedQueue<Item> unwritten = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    /** How many {@link #unwritten} holds (its size() walks it). */
+    /** Everything given and not yet written, in order: the writer takes written ones off the head. */
+    private final WaitingItems<Item> waiting = new WaitingItems<>();
+    /** How many job and operation records {@link #waiting} holds. */
     private final AtomicInteger held = new AtomicInteger();
     private final int maxHeld;
     private final Thread writer;
     private volatile boolean closed;
     /** Set by the writer when a tree's mark moved under it: the scheduler's side resumes from the database's. */
-    private final Map<String, Long> resync = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> resync = new ConcurrentHashMap<>();
     private final Consumer<List<HourlyUsage>> metered;
 
     // the scheduler's thread only
@@ -152,7 +165,12 @@ public final class Ledger implements AutoCloseable {
     /** A job ended (on the scheduler's thread). */
     public void jobEnded(Job job, Cluster cluster) {
         Operation operation = cluster.registry().operation(job.operationId());
-        give(new JobItem(JobRecord.of(job, operation, cluster.registry().pools(job.tree()))));
+        if (operation == null) {
+            give(new EndedJob(job, null, null, null));
+            return;
+        }
+        give(new EndedJob(job, operation.user(), operation.poolByTree().get(job.tree()),
+                cluster.registry().pathsToRoot(operation).get(job.tree())));
     }
 
     private void give(Item item) {
@@ -164,8 +182,7 @@ public final class Ledger implements AutoCloseable {
             return;
         }
         held.incrementAndGet();
-        unwritten.add(item);
-        queue.add(item);
+        waiting.add(item, false);
     }
 
     /** An operation finished (on the scheduler's thread). */
@@ -178,7 +195,7 @@ public final class Ledger implements AutoCloseable {
      * snapshot kept because they were not written when it was taken, the job ends the journal (or
      * ZooKeeper) replayed since, and the finished operations. Written again; kept once.
      */
-    public void revived(io.grove.server.state.Revival.Outcome revived, Cluster cluster) {
+    public void revived(Revival.Outcome revived, Cluster cluster) {
         revived.ledgerPending().forEach(pending -> replayed(pending.jobs(), pending.operations()));
         revived.endedJobs().forEach(job -> jobEnded(job, cluster));
         revived.finished(cluster).forEach(this::operationFinished);
@@ -194,18 +211,27 @@ public final class Ledger implements AutoCloseable {
      * A snapshot with the job and operation records given and not yet written (on the scheduler's
      * thread, as it is taken): it drops the events they came from, so it keeps them.
      */
-    public io.grove.server.state.Revival.Captured keepUnwritten(io.grove.server.state.Revival.Captured snapshot) {
-        List<JobRecord> jobs = new ArrayList<>();
-        List<OperationRecord> operations = new ArrayList<>();
-        for (Item item : unwritten) {
-            if (item instanceof JobItem job) {
-                jobs.add(job.record());
-            } else if (item instanceof OperationItem operation) {
-                operations.add(operation.record());
-            }
+    public Revival.Captured keepUnwritten(Revival.Captured snapshot) {
+        List<Item> items = waiting.snapshot();
+        if (items.stream().noneMatch(item -> item instanceof JobItem || item instanceof EndedJob
+                || item instanceof OperationItem)) {
+            return snapshot;
         }
-        return jobs.isEmpty() && operations.isEmpty() ? snapshot
-                : snapshot.with(new io.grove.server.state.JournalEvent.LedgerPending(jobs, operations));
+        // the records are made as the journal writes the snapshot, on its thread
+        return snapshot.with(() -> {
+            List<JobRecord> jobs = new ArrayList<>();
+            List<OperationRecord> operations = new ArrayList<>();
+            for (Item item : items) {
+                if (item instanceof JobItem job) {
+                    jobs.add(job.record());
+                } else if (item instanceof EndedJob ended) {
+                    jobs.add(ended.record());
+                } else if (item instanceof OperationItem operation) {
+                    operations.add(operation.record());
+                }
+            }
+            return new JournalEvent.LedgerPending(jobs, operations);
+        });
     }
 
     /**
@@ -244,7 +270,7 @@ public final class Ledger implements AutoCloseable {
                 continue;
             }
             metered.accept(rows);
-            queue.add(new MeteringItem(meter.tree(), rows, from, meter.meteredUntil()));
+            waiting.add(new MeteringItem(meter.tree(), rows, from, meter.meteredUntil()), false);
             expected.put(meter.tree(), meter.meteredUntil());
         }
     }
@@ -252,29 +278,26 @@ public final class Ledger implements AutoCloseable {
     /** Completes once everything queued before it is in the database. */
     public CompletableFuture<Void> barrier() {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        queue.add(new BarrierItem(done));
+        waiting.add(new BarrierItem(done), true);
         return done;
     }
 
     // ---------------------------------------------------------------- the ledger's thread
 
     private void writeLoop() {
-        List<Item> batch = new ArrayList<>();
         long backoffMs = 100;
         long lastExpiry = 0;
-        while (!closed || !queue.isEmpty()) {
+        while (!closed || waiting.size() > 0) {
+            List<Item> batch = List.of();
             try {
-                if (batch.isEmpty()) {
-                    Item first = queue.poll(200, TimeUnit.MILLISECONDS);
-                    if (first == null) {
-                        lastExpiry = expireIfDue(lastExpiry);
-                        continue;
-                    }
-                    batch.add(first);
-                    queue.drainTo(batch, BATCH - 1);
+                if (!waiting.awaitAny(200)) {
+                    lastExpiry = expireIfDue(lastExpiry);
+                    continue;
                 }
+                // a full batch, or what came in WRITE_EVERY: a commit (and its sync) per batch, not per few records
+                batch = waiting.batch(BATCH, closed ? 0 : WRITE_EVERY.toMillis(), () -> closed);
                 write(batch);
-                batch.clear();
+                waiting.written(batch.size());
                 backoffMs = 100;
                 lastExpiry = expireIfDue(lastExpiry);
             } catch (AccountingException e) {
@@ -310,6 +333,8 @@ public final class Ledger implements AutoCloseable {
         for (Item item : items) {
             if (item instanceof JobItem job) {
                 jobs.add(job.record());
+            } else if (item instanceof EndedJob ended) {
+                jobs.add(ended.record());
             } else if (item instanceof OperationItem operation) {
                 operations.add(operation.record());
             } else if (item instanceof MeteringItem metering) {
@@ -322,10 +347,7 @@ public final class Ledger implements AutoCloseable {
         }
         List<String> moved = store.write(new AccountingBatch(jobs, operations, hours, marks));
         written.addAndGet(jobs.size() + operations.size());
-        for (int i = jobs.size() + operations.size(); i > 0; i--) {
-            unwritten.poll();
-            held.decrementAndGet();
-        }
+        held.addAndGet(-(jobs.size() + operations.size()));
         if (failingSince != null) {
             LOG.info("accounting: the database takes writes again ({} records waited)", held.get() + jobs.size()
                     + operations.size());
@@ -411,9 +433,10 @@ public final class Ledger implements AutoCloseable {
             barrier().get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             LOG.warn("accounting: {} records could not be written before the stop; the journal keeps them for the next "
-                    + "start", queue.size());
+                    + "start", waiting.size());
         }
         closed = true;
+        waiting.wake();
         writer.interrupt();
         try {
             writer.join(5_000);

@@ -1,17 +1,13 @@
 package io.grove.server.http;
 
-import io.grove.api.ApiJson;
 import io.grove.api.StateEvent;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
-import io.grove.core.operation.TreePools;
 import io.grove.http.ApiException;
 import io.grove.http.EventStream;
-import java.util.ArrayDeque;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -45,93 +41,57 @@ public final class EventHub {
         boolean mayReadOutput(String owner, Map<String, List<String>> placements);
     }
 
-    /** An event with its number and what filters match; its frames are written when first sent. */
-    static final class Numbered {
-        final long id;
-        final StateEvent event;
-        final List<String> poolPath;
-        /** The operation's pool in each of its trees, as the path from it to the root. */
-        final Map<String, List<String>> placements;
-        private String frame;
-        private String withheld;
-
-        Numbered(long id, StateEvent event, Map<String, List<String>> placements) {
-            this.id = id;
-            this.event = event;
-            this.placements = placements;
-            this.poolPath = placements.isEmpty() ? List.of() : placements.values().iterator().next();
-        }
-
-        long id() {
-            return id;
-        }
-
-        StateEvent event() {
-            return event;
-        }
-
-        List<String> poolPath() {
-            return poolPath;
-        }
-
-        /** The event as a stream sends it to {@code reader} (each form written once, under the hub's lock). */
-        String frame(Reader reader) {
-            if (frame == null) {
-                frame = frame(event);
-            }
-            String message = event.message();
-            if (message == null || !message.contains(JobOutput.STDERR_MARK) || reader.user().equals(event.user())
-                    || reader.mayReadOutput(event.user(), placements)) {
-                return frame;
-            }
-            if (withheld == null) {
-                withheld = frame(new StateEvent(event.type(), event.operationId(), event.jobId(), event.state(),
-                        event.user(), event.pool(), event.node(), event.reason(), JobOutput.forReader(message, false),
-                        event.at()));
-            }
-            return withheld;
-        }
-
-        private String frame(StateEvent said) {
-            return "id: " + id + "\nevent: " + said.type() + "\ndata: " + ApiJson.writeCompact(said) + "\n\n";
-        }
+    /**
+     * What happened, as the scheduler's thread says it: the event's fields as the operation and
+     * the job hold them ({@code job}: {@code null} for an operation's event), its time not yet
+     * written out. {@code placements}: its operation's pool per tree as the path up to the root,
+     * the first tree first, shared by every event of the operation and not changed after.
+     */
+    public record Said(String type, String operationId, Job job, String state, String user, String pool,
+            String node, String reason, String message, Instant at, Map<String, List<String>> placements) {
     }
 
     /** What a stream wants: one operation, or one pool and the pools below it ({@code null}: all). */
     public record Filter(String operation, String pool) {
-        boolean takes(Numbered event) {
-            return (operation == null || operation.equals(event.event().operationId()))
+        boolean takes(KeptEvent event) {
+            return (operation == null || operation.equals(event.operationId()))
                     && (pool == null || event.poolPath().contains(pool));
         }
     }
 
-    private final ArrayDeque<Numbered> kept = new ArrayDeque<>();
+    /** The last {@link #KEPT} events: event {@code n} at {@code (n - 1) % KEPT}. */
+    private final KeptEvent[] kept = new KeptEvent[KEPT];
     private final List<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+    /** The next event's number. */
     private long next = 1;
 
     private record Subscriber(Filter filter, Reader reader, Consumer<String> sink) {
     }
 
-    /**
-     * Numbers an event and sends it to the streams that want it; {@code placements}: its
-     * operation's pool per tree, the first first ({@link #placements}), kept as given (not changed after).
-     */
-    public void publish(StateEvent event, Map<String, List<String>> placements) {
-        Numbered numbered;
-        synchronized (this) {
-            long id = next++;
-            numbered = new Numbered(id, event, placements);
-            kept.addLast(numbered);
-            if (kept.size() > KEPT) {
-                kept.removeFirst();
-            }
-            // under the lock: a stream opening meanwhile gets each event once, replayed or sent
-            for (Subscriber subscriber : subscribers) {
-                if (subscriber.filter().takes(numbered)) {
-                    subscriber.sink().accept(numbered.frame(subscriber.reader()));
-                }
+    /** Numbers an event and sends it to the streams that want it. */
+    public synchronized void publish(Said said) {
+        long id = next++;
+        int at = (int) ((id - 1) % KEPT);
+        if (kept[at] == null) {
+            kept[at] = new KeptEvent();
+        }
+        KeptEvent event = kept[at];
+        event.set(id, said);
+        // under the lock: a stream opening meanwhile gets each event once, replayed or sent
+        for (Subscriber subscriber : subscribers) {
+            if (subscriber.filter().takes(event)) {
+                subscriber.sink().accept(event.frame(subscriber.reader()));
             }
         }
+    }
+
+    /** The oldest event kept (the next one while none is). */
+    private long oldest() {
+        return Math.max(1, next - KEPT);
+    }
+
+    private KeptEvent kept(long id) {
+        return kept[(int) ((id - 1) % KEPT)];
     }
 
     /** The stream of {@code filter}'s events after {@code lastEventId} ({@code null}: from now on), as {@code reader} may see them. */
@@ -142,15 +102,13 @@ public final class EventHub {
                 refuseBeyondBounds(reader.user());
                 sink.accept("retry: 2000\n\n");
                 if (lastEventId != null) {
-                    Numbered oldest = kept.peekFirst();
-                    if (oldest != null && lastEventId < oldest.id() - 1 || lastEventId >= next) {
+                    if (lastEventId < oldest() - 1 || lastEventId >= next) {
                         sink.accept("event: reset\ndata: {\"message\": \"events after " + lastEventId + " are no longer "
                                 + "kept: read the state again\"}\n\n");
                     } else {
-                        for (Iterator<Numbered> it = kept.iterator(); it.hasNext();) {
-                            Numbered event = it.next();
-                            if (event.id() > lastEventId && filter.takes(event)) {
-                                sink.accept(event.frame(reader));
+                        for (long id = lastEventId + 1; id < next; id++) {
+                            if (filter.takes(kept(id))) {
+                                sink.accept(kept(id).frame(reader));
                             }
                         }
                     }
@@ -161,15 +119,9 @@ public final class EventHub {
         };
     }
 
-    /** An operation's pool in each of its trees, as the path from it to its tree's root. */
+    /** An operation's pool in each of its trees, as the path from it to its tree's root (kept with the operation). */
     public static Map<String, List<String>> placements(Cluster cluster, Operation operation) {
-        Map<String, List<String>> placements = new LinkedHashMap<>();
-        for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
-            TreePools pools = cluster.registry().pools(placed.getKey());
-            placements.put(placed.getKey(), pools != null && pools.contains(placed.getValue())
-                    ? pools.pathToRoot(placed.getValue()) : List.of(placed.getValue()));
-        }
-        return Collections.unmodifiableMap(placements);
+        return cluster.registry().pathsToRoot(operation);
     }
 
     /** Streams open now. */
@@ -196,7 +148,9 @@ public final class EventHub {
     /** The events kept now (for tests and the document's examples). */
     synchronized List<StateEvent> kept() {
         List<StateEvent> out = new ArrayList<>();
-        kept.forEach(event -> out.add(event.event()));
+        for (long id = oldest(); id < next; id++) {
+            out.add(kept(id).event());
+        }
         return out;
     }
 }

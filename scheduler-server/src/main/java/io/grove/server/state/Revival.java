@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -192,8 +193,13 @@ public final class Revival {
 
         /** This snapshot with one more event at its end. */
         public Captured with(JournalEvent extra) {
+            return with((Supplier<JournalEvent>) () -> extra);
+        }
+
+        /** This snapshot with one more event at its end, made when it is read (on the log's thread). */
+        public Captured with(Supplier<JournalEvent> later) {
             List<Object> more = new ArrayList<>(parts);
-            more.add(extra);
+            more.add(later);
             return new Captured(more, size + 1);
         }
 
@@ -228,6 +234,9 @@ public final class Revival {
             public JournalEvent get(int index) {
                 int p = part(index);
                 Object part = parts.get(p);
+                if (part instanceof Supplier<?> later) {
+                    return (JournalEvent) later.get();
+                }
                 if (!(part instanceof Unfinished unfinished)) {
                     return (JournalEvent) part;
                 }

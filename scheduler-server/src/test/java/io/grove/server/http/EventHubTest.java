@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grove.api.StateEvent;
 import io.grove.http.ApiException;
+import io.grove.api.StateEvent;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +38,9 @@ class EventHubTest {
         };
     }
 
-    static StateEvent failed(String user) {
-        return new StateEvent("job", "op-1", "op-1-1", "failed", user, "etl", "n1", "failed", SECRET, "2026-11-27T00:00:00Z");
+    static EventHub.Said failed(String user) {
+        return new EventHub.Said("operation", "op-1", null, "failed", user, "etl", null, null, SECRET,
+                Instant.parse("2026-11-27T00:00:00Z"), PLACED);
     }
 
     static List<String> open(EventHub hub, EventHub.Reader reader, Long last) {
@@ -53,7 +55,7 @@ class EventHubTest {
         List<String> bob = open(hub, reader("bob", false), null);
         List<String> alice = open(hub, reader("alice", false), null);
         List<String> admin = open(hub, reader("carol", true), null);
-        hub.publish(failed("alice"), PLACED);
+        hub.publish(failed("alice"));
         assertFalse(String.join("", bob).contains("alice-only"), "another user read the job's stderr: " + bob);
         assertTrue(String.join("", bob).contains("withheld"), bob.toString());
         assertTrue(String.join("", bob).contains("exit code 1"), "the message without the output: " + bob);
@@ -61,7 +63,7 @@ class EventHubTest {
         assertTrue(String.join("", admin).contains("alice-only"), admin.toString());
 
         List<String> replayed = open(hub, reader("bob", false), 0L);
-        assertTrue(String.join("", replayed).contains("op-1-1"), "replayed: " + replayed);
+        assertTrue(String.join("", replayed).contains("\"op-1\""), "replayed: " + replayed);
         assertFalse(String.join("", replayed).contains("alice-only"), "replayed from 0: " + replayed);
         List<String> own = open(hub, reader("alice", false), 0L);
         assertTrue(String.join("", own).contains("alice-only"), own.toString());
@@ -78,5 +80,30 @@ class EventHubTest {
         assertTrue(refused.getMessage().contains("16 event streams open"), refused.getMessage());
         open(hub, reader("alice", false), null);
         assertEquals(EventHub.MAX_STREAMS_PER_USER + 1, hub.streams());
+    }
+
+    @Test
+    void theLastTenThousandAreKeptInOrderAndOlderOnesAskForAReset() {
+        EventHub hub = new EventHub();
+        int published = EventHub.KEPT + 25;
+        for (int n = 1; n <= published; n++) {
+            hub.publish(new EventHub.Said("operation", "op-" + n, null, "pending", "alice", "etl", null, null, null,
+                    Instant.ofEpochSecond(1_800_000_000L, n), PLACED));
+        }
+        List<StateEvent> kept = hub.kept();
+        assertEquals(EventHub.KEPT, kept.size());
+        assertEquals("op-26", kept.get(0).operationId());
+        assertEquals("op-" + published, kept.get(kept.size() - 1).operationId());
+        assertEquals("2027-01-15T08:00:00.000000026Z", kept.get(0).at(), "the time as said, to the nanosecond");
+
+        List<String> fromOldest = open(hub, reader("alice", false), 25L);
+        assertEquals(1 + EventHub.KEPT, fromOldest.size(), "retry, then every kept event once");
+        assertTrue(fromOldest.get(1).startsWith("id: 26\n"), fromOldest.get(1));
+        assertTrue(fromOldest.get(fromOldest.size() - 1).startsWith("id: " + published + "\n"));
+        List<String> tooOld = open(hub, reader("alice", false), 24L);
+        assertTrue(tooOld.get(1).startsWith("event: reset"), tooOld.get(1));
+        List<String> otherPool = new ArrayList<>();
+        hub.stream(new EventHub.Filter(null, "prod"), reader("alice", false), 25L).open(otherPool::add);
+        assertEquals(1, otherPool.size(), "a filter takes no event of another pool: " + otherPool.subList(0, 1));
     }
 }
