@@ -1,8 +1,10 @@
 package io.grove.server.state;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.operation.Job;
 import io.grove.http.Futures;
 import io.grove.server.loop.SchedulerLoop;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -78,18 +80,48 @@ public final class WriteAhead {
 
     /**
      * On the scheduler's thread, with a snapshot of the state just captured: the snapshot's events,
-     * made on the log's writer, followed by the records in flight now that were written.
+     * made on the log's writer, followed by the records in flight now that were written. The
+     * snapshot stays as it is read, an event at a time with its running jobs written from the jobs
+     * ({@link Revival.RunningJobs}): a copy of it would hold every event of a snapshot of hundreds
+     * of thousands of jobs at once, and a young collection during the write would copy them all.
      */
     public Supplier<List<JournalEvent>> withInFlight(Supplier<List<JournalEvent>> snapshot) {
         List<InFlight> pending = List.copyOf(inFlight);
         return () -> {
-            List<JournalEvent> events = new ArrayList<>(snapshot.get());
+            List<JournalEvent> written = new ArrayList<>();
             for (InFlight entry : pending) {
                 if (entry.written()) {
-                    events.add(entry.event());
+                    written.add(entry.event());
                 }
             }
-            return events;
+            List<JournalEvent> events = snapshot.get();
+            return written.isEmpty() ? events : new FollowedBy(events, written);
         };
+    }
+
+    /** A snapshot's events, then more, read through: the snapshot's running jobs stay jobs. */
+    static final class FollowedBy extends AbstractList<JournalEvent> implements Revival.RunningJobs {
+        private final List<JournalEvent> first;
+        private final List<JournalEvent> then;
+
+        FollowedBy(List<JournalEvent> first, List<JournalEvent> then) {
+            this.first = first;
+            this.then = then;
+        }
+
+        @Override
+        public JournalEvent get(int index) {
+            return index < first.size() ? first.get(index) : then.get(index - first.size());
+        }
+
+        @Override
+        public Job runningJob(int index) {
+            return index < first.size() && first instanceof Revival.RunningJobs jobs ? jobs.runningJob(index) : null;
+        }
+
+        @Override
+        public int size() {
+            return first.size() + then.size();
+        }
     }
 }

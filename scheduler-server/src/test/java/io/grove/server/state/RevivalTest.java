@@ -1,9 +1,12 @@
 package io.grove.server.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterSettings;
+import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
@@ -17,6 +20,7 @@ import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.AbstractList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -78,6 +82,57 @@ class RevivalTest {
         Revival.replay(revived, Revival.snapshot(live, T0), T0);
         assertSameState(live, revived);
         assertEquals(OperationState.PENDING, revived.registry().operation("op-3").state());
+    }
+
+    /** A snapshot's events that counts the ones made. */
+    private static final class CountedSnapshot extends AbstractList<JournalEvent> implements Revival.RunningJobs {
+        private final List<JournalEvent> events;
+        int read;
+
+        CountedSnapshot(List<JournalEvent> events) {
+            this.events = events;
+        }
+
+        @Override
+        public JournalEvent get(int index) {
+            read++;
+            return events.get(index);
+        }
+
+        @Override
+        public Job runningJob(int index) {
+            return ((Revival.RunningJobs) events).runningJob(index);
+        }
+
+        @Override
+        public int size() {
+            return events.size();
+        }
+    }
+
+    @Test
+    void aSnapshotWithTheChangesInFlightIsReadAsItIsWrittenAndItsJobsStayJobs() {
+        Cluster live = busyCluster(null);
+        List<JournalEvent> events = Revival.capture(live, T0).events();
+        CountedSnapshot counted = new CountedSnapshot(events);
+        assertSame(events, new WriteAhead(null, null).withInFlight(() -> events).get(),
+                "nothing in flight: the snapshot itself, not a copy of its events");
+
+        JournalEvent written = new JournalEvent.Submitted("op-9", live.registry().operation("op-3").spec(), "u",
+                T0.toEpochMilli());
+        List<JournalEvent> followed = new WriteAhead.FollowedBy(counted, List.of(written));
+        assertEquals(0, counted.read, "no event is made before the log reads it");
+        assertEquals(events.size() + 1, followed.size());
+        assertSame(written, followed.get(events.size()));
+        int jobs = 0;
+        for (int i = 0; i < events.size(); i++) {
+            if (((Revival.RunningJobs) events).runningJob(i) != null) {
+                jobs++;
+                assertSame(((Revival.RunningJobs) events).runningJob(i), ((Revival.RunningJobs) followed).runningJob(i));
+            }
+        }
+        assertEquals(2, jobs);
+        assertNull(((Revival.RunningJobs) followed).runningJob(events.size()));
     }
 
     @Test
