@@ -181,6 +181,13 @@ public final class JdbcAccountingStore implements AccountingStore {
         }
     }
 
+    /**
+     * Rows bound before they are run: a driver holds every bound value until its batch runs, so a
+     * transaction of thousands of records runs them a few hundred at a time (the values then die
+     * young instead of being promoted with the whole batch).
+     */
+    static final int ROWS_PER_EXECUTE = 256;
+
     private void insertJobs(List<JobRecord> jobs) throws SQLException {
         if (jobs.isEmpty()) {
             return;
@@ -189,6 +196,7 @@ public final class JdbcAccountingStore implements AccountingStore {
                 + "job_index, attempt, user_name, tree, pool, pool_path, node, user_slots, cpu, gpu, memory, network, "
                 + "start_ms, end_ms, state, exit_code, reason, message, cpu_seconds, gpu_seconds) VALUES "
                 + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING")) {
+            int bound = 0;
             for (JobRecord job : jobs) {
                 int i = 1;
                 insert.setString(i++, job.jobId());
@@ -221,6 +229,10 @@ public final class JdbcAccountingStore implements AccountingStore {
                 }
                 insert.setDouble(i, job.gpuSeconds());
                 insert.addBatch();
+                if (++bound == ROWS_PER_EXECUTE) {
+                    insert.executeBatch();
+                    bound = 0;
+                }
             }
             insert.executeBatch();
         }

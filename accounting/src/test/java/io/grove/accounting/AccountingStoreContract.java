@@ -8,6 +8,7 @@ import io.grove.core.accounting.JobRecord;
 import io.grove.core.accounting.MeterKind;
 import io.grove.core.accounting.OperationRecord;
 import io.grove.core.resource.Resources;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -66,9 +67,24 @@ abstract class AccountingStoreContract {
     }
 
     @Test
+    void aTransactionOfManyRecordsKeepsEachOnceAcrossItsRuns() throws Exception {
+        int count = 2 * JdbcAccountingStore.ROWS_PER_EXECUTE + 88;
+        List<JobRecord> jobs = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            jobs.add(job("op-9-" + i, "erin", "etl", 1, NOV1, NOV1 + i, "completed"));
+        }
+        store().write(new AccountingBatch(jobs, List.of(), List.of(), Map.of()));
+        store().write(new AccountingBatch(jobs.subList(100, count), List.of(), List.of(), Map.of()));
+        assertEquals(count, store().count("job_records"));
+        List<JobRecord> last = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null,
+                null, null, 1));
+        assertEquals(jobs.get(count - 1), last.get(0), "the last of the last run, every field");
+    }
+
+    @Test
     void hoursAddUpDaysFromTheirHoursAndAMovedMarkAddsNothing() throws Exception {
         // etl: 3 cpu used for the last hour of Nov 1 and all of Nov 2, and 1 cpu in the first hour of Nov 3
-        List<HourlyUsage> hours = new java.util.ArrayList<>();
+        List<HourlyUsage> hours = new ArrayList<>();
         hours.add(hour("etl", NOV1 + 23 * H, MeterKind.USED, 3 * 3600));
         for (int h = 0; h < 24; h++) {
             hours.add(hour("etl", NOV1 + DAY + h * H, MeterKind.USED, 3 * 3600));

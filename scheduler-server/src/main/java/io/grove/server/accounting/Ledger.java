@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,6 +96,8 @@ public final class Ledger implements AutoCloseable {
     private final int maxHeld;
     private final Thread writer;
     private volatile boolean closed;
+    /** Whether the ledger closes: ends the writer's wait for a batch (one, not one a wait). */
+    private final BooleanSupplier stopping = () -> closed;
     /** Set by the writer when a tree's mark moved under it: the scheduler's side resumes from the database's. */
     private final Map<String, Long> resync = new ConcurrentHashMap<>();
     private final Consumer<List<HourlyUsage>> metered;
@@ -295,7 +298,7 @@ public final class Ledger implements AutoCloseable {
                     continue;
                 }
                 // a full batch, or what came in WRITE_EVERY: a commit (and its sync) per batch, not per few records
-                batch = waiting.batch(BATCH, closed ? 0 : WRITE_EVERY.toMillis(), () -> closed);
+                batch = waiting.batch(BATCH, closed ? 0 : WRITE_EVERY.toMillis(), stopping);
                 write(batch);
                 waiting.written(batch.size());
                 backoffMs = 100;
