@@ -9,7 +9,9 @@
 # directory, and prints per run the heartbeats, the round-trip p50/p99/max, the missed heartbeats
 # and the scheduler's CPU (user and system of its process over the run), then the ratio of the
 # p99s and of the CPU. Every change to the daemon's hot path (the heartbeat, the fair-share update,
-# the daemon's threads) is checked with it before it lands (bench/RESULTS.md).
+# the daemon's threads) is checked with it before it lands (bench/RESULTS.md). GROVE_AB_ARGS adds
+# options to this build's scheduler only (GROVE_AB_ARGS=--no-accounting bench/daemon-ab.sh HEAD:
+# the same build with and without its ledger).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 ref="${1:?usage: bench/daemon-ab.sh REF [NODES] [SECONDS] [ROUNDS]}"
@@ -22,6 +24,8 @@ ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
 tarball() { ls "$1"/dist/target/grove-*.tar.gz 2>/dev/null | head -1; }
 
+# the worktree is named by the commit, so that a name like HEAD never finds another commit's build
+ref="$(git -C "$here" rev-parse --short "$ref^{commit}")"
 refdir="/tmp/grove-ab-$ref"
 if [ -z "$(tarball "$refdir")" ] || [ ! -f "$refdir/bench/target/benchmarks.jar" ]; then
   echo "building $ref in $refdir"
@@ -35,15 +39,16 @@ fi
 pools="$(mktemp -d)/pools.yaml"
 java -cp "$here/bench/target/benchmarks.jar" io.grove.bench.DaemonLoadDriver --print-pools > "$pools"
 
-# one run: $1 a label, $2 a build's tree; prints "label p50 p99 max missed cpu heartbeats"
+# one run: $1 a label, $2 a build's tree, then options for its scheduler; prints "label p50 p99 max missed cpu heartbeats"
 run() {
   local label="$1" tree="$2" unpacked data log pid before after ticks
+  shift 2
   unpacked="$(mktemp -d)"
   tar -xzf "$(tarball "$tree")" -C "$unpacked"
   data="$(mktemp -d)"
   log="$(mktemp)"
   "$unpacked"/grove-*/bin/grove scheduler --insecure-local --config "$pools" --data-dir "$data" \
-      --http-port "$http_port" --node-port "$node_port" --max-node-connections-per-address 65536 \
+      --http-port "$http_port" --node-port "$node_port" --max-node-connections-per-address 65536 "$@" \
       > "$log.scheduler" 2>&1 &
   pid=$!
   for _ in $(seq 1 120); do
@@ -72,10 +77,11 @@ run() {
 }
 
 results="$(mktemp)"
-echo "$nodes nodes, $seconds s a run, $rounds rounds; reference $ref against this build ($(git -C "$here" rev-parse --short HEAD))"
+echo "$nodes nodes, $seconds s a run, $rounds rounds; reference $ref against this build ($(git -C "$here" rev-parse --short HEAD))${GROVE_AB_ARGS:+ with $GROVE_AB_ARGS}"
 for round in $(seq 1 "$rounds"); do
   run "$ref" "$refdir"
-  run "this" "$here"
+  # shellcheck disable=SC2086
+  run "this" "$here" ${GROVE_AB_ARGS:-}
 done
 awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3 }
      END { r = ""; for (k in n) if (k != "this") r = k;

@@ -60,37 +60,12 @@ public final class Ledger implements AutoCloseable {
      */
     static final int MAX_HELD = 500_000;
 
-    private sealed interface Item permits JobItem, EndedJob, OperationItem, MeteringItem, BarrierItem {
-    }
-
-    private record JobItem(JobRecord record) implements Item {
-    }
-
-    /**
-     * A job that ended, its record made by the writer: what the scheduler's thread hands over is
-     * this and the job (alive already), not the record's strings.
-     */
-    private record EndedJob(Job job, String user, String pool, List<String> toRoot) implements Item {
-        JobRecord record() {
-            return JobRecord.of(job, user, pool, toRoot);
-        }
-    }
-
-    private record OperationItem(OperationRecord record) implements Item {
-    }
-
-    private record MeteringItem(String tree, List<HourlyUsage> rows, long expected, long next) implements Item {
-    }
-
-    private record BarrierItem(CompletableFuture<Void> done) implements Item {
-    }
-
     private final AccountingStore store;
     private final Duration retention;
     private final Duration meterEvery;
     private final Duration writeMeteringEvery;
     /** Everything given and not yet written, in order: the writer takes written ones off the head. */
-    private final WaitingItems<Item> waiting = new WaitingItems<>();
+    private final WaitingItems<LedgerItem> waiting = new WaitingItems<>();
     /** How many job and operation records {@link #waiting} holds. */
     private final AtomicInteger held = new AtomicInteger();
     private final int maxHeld;
@@ -169,14 +144,14 @@ public final class Ledger implements AutoCloseable {
     public void jobEnded(Job job, Cluster cluster) {
         Operation operation = cluster.registry().operation(job.operationId());
         if (operation == null) {
-            give(new EndedJob(job, null, null, null));
+            give(new LedgerItem.Ended(job, null, null, null));
             return;
         }
-        give(new EndedJob(job, operation.user(), operation.poolByTree().get(job.tree()),
+        give(new LedgerItem.Ended(job, operation.user(), operation.poolByTree().get(job.tree()),
                 cluster.registry().pathsToRoot(operation).get(job.tree())));
     }
 
-    private void give(Item item) {
+    private void give(LedgerItem item) {
         if (held.get() >= maxHeld) {
             if (dropped.getAndIncrement() == 0) {
                 LOG.error("accounting: {} records wait for the database ({}); new ones are dropped until it takes them",
@@ -190,7 +165,7 @@ public final class Ledger implements AutoCloseable {
 
     /** An operation finished (on the scheduler's thread). */
     public void operationFinished(Operation operation) {
-        give(new OperationItem(OperationRecord.of(operation)));
+        give(new LedgerItem.OfOperation(OperationRecord.of(operation)));
     }
 
     /**
@@ -206,8 +181,8 @@ public final class Ledger implements AutoCloseable {
 
     /** Records to write (again); kept once (on the scheduler's thread, or before it runs). */
     public void replayed(List<JobRecord> jobs, List<OperationRecord> operations) {
-        jobs.forEach(job -> give(new JobItem(job)));
-        operations.forEach(operation -> give(new OperationItem(operation)));
+        jobs.forEach(job -> give(new LedgerItem.Given(job)));
+        operations.forEach(operation -> give(new LedgerItem.OfOperation(operation)));
     }
 
     /**
@@ -215,21 +190,18 @@ public final class Ledger implements AutoCloseable {
      * thread, as it is taken): it drops the events they came from, so it keeps them.
      */
     public Revival.Captured keepUnwritten(Revival.Captured snapshot) {
-        List<Item> items = waiting.snapshot();
-        if (items.stream().noneMatch(item -> item instanceof JobItem || item instanceof EndedJob
-                || item instanceof OperationItem)) {
+        List<LedgerItem> items = waiting.snapshot();
+        if (items.stream().noneMatch(item -> item instanceof LedgerItem.OfJob || item instanceof LedgerItem.OfOperation)) {
             return snapshot;
         }
         // the records are made as the journal writes the snapshot, on its thread
         return snapshot.with(() -> {
             List<JobRecord> jobs = new ArrayList<>();
             List<OperationRecord> operations = new ArrayList<>();
-            for (Item item : items) {
-                if (item instanceof JobItem job) {
+            for (LedgerItem item : items) {
+                if (item instanceof LedgerItem.OfJob job) {
                     jobs.add(job.record());
-                } else if (item instanceof EndedJob ended) {
-                    jobs.add(ended.record());
-                } else if (item instanceof OperationItem operation) {
+                } else if (item instanceof LedgerItem.OfOperation operation) {
                     operations.add(operation.record());
                 }
             }
@@ -273,7 +245,7 @@ public final class Ledger implements AutoCloseable {
                 continue;
             }
             metered.accept(rows);
-            waiting.add(new MeteringItem(meter.tree(), rows, from, meter.meteredUntil()), false);
+            waiting.add(new LedgerItem.MeteredHours(meter.tree(), rows, from, meter.meteredUntil()), false);
             expected.put(meter.tree(), meter.meteredUntil());
         }
     }
@@ -281,17 +253,19 @@ public final class Ledger implements AutoCloseable {
     /** Completes once everything queued before it is in the database. */
     public CompletableFuture<Void> barrier() {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        waiting.add(new BarrierItem(done), true);
+        waiting.add(new LedgerItem.Barrier(done), true);
         return done;
     }
 
     // ---------------------------------------------------------------- the ledger's thread
 
     private void writeLoop() {
+        // its work may wait: on busy cores it yields to the threads that answer heartbeats
+        BackgroundPriority.lower();
         long backoffMs = 100;
         long lastExpiry = 0;
         while (!closed || waiting.size() > 0) {
-            List<Item> batch = List.of();
+            List<LedgerItem> batch = List.of();
             try {
                 if (!waiting.awaitAny(200)) {
                     lastExpiry = expireIfDue(lastExpiry);
@@ -327,24 +301,22 @@ public final class Ledger implements AutoCloseable {
         }
     }
 
-    private void write(List<Item> items) throws AccountingException {
+    private void write(List<LedgerItem> items) throws AccountingException {
         List<JobRecord> jobs = new ArrayList<>();
         List<OperationRecord> operations = new ArrayList<>();
         List<HourlyUsage> hours = new ArrayList<>();
         Map<String, long[]> marks = new LinkedHashMap<>();
         List<CompletableFuture<Void>> barriers = new ArrayList<>();
-        for (Item item : items) {
-            if (item instanceof JobItem job) {
+        for (LedgerItem item : items) {
+            if (item instanceof LedgerItem.OfJob job) {
                 jobs.add(job.record());
-            } else if (item instanceof EndedJob ended) {
-                jobs.add(ended.record());
-            } else if (item instanceof OperationItem operation) {
+            } else if (item instanceof LedgerItem.OfOperation operation) {
                 operations.add(operation.record());
-            } else if (item instanceof MeteringItem metering) {
+            } else if (item instanceof LedgerItem.MeteredHours metering) {
                 hours.addAll(metering.rows());
                 long[] mark = marks.get(metering.tree());
                 marks.put(metering.tree(), new long[] {mark == null ? metering.expected() : mark[0], metering.next()});
-            } else if (item instanceof BarrierItem barrier) {
+            } else if (item instanceof LedgerItem.Barrier barrier) {
                 barriers.add(barrier.done());
             }
         }
