@@ -17,10 +17,13 @@ final class WaitingItems<T> {
     private final ArrayDeque<T> items = new ArrayDeque<>();
     /** Whether the writer waits for an item ({@code 1}) or for a full batch ({@code batch}); 0 when busy. */
     private int awaited;
+    /** An urgent item came since the last batch was taken: the next one is taken without waiting. */
+    private boolean hurry;
 
     /** Adds an item; {@code urgent} ends the writer's wait for a full batch at once. */
     synchronized void add(T item, boolean urgent) {
         items.addLast(item);
+        hurry |= urgent;
         if (awaited > 0 && (urgent || items.size() >= awaited)) {
             notifyAll();
         }
@@ -28,12 +31,12 @@ final class WaitingItems<T> {
 
     /**
      * Up to {@code max} items from the head, left in place until {@link #written}: at once when
-     * {@code max} wait, else once {@code waitMs} passed with at least one waiting (or {@code stop}
+     * {@code max} wait or an urgent one came, else once {@code waitMs} passed (or {@code stop}
      * returns true); empty when none came.
      */
     synchronized List<T> batch(int max, long waitMs, BooleanSupplier stop) throws InterruptedException {
         long deadline = System.nanoTime() + waitMs * 1_000_000;
-        for (long left = waitMs; items.size() < max && left > 0 && !stop.getAsBoolean();
+        for (long left = waitMs; items.size() < max && !hurry && left > 0 && !stop.getAsBoolean();
                 left = (deadline - System.nanoTime()) / 1_000_000) {
             awaited = max;
             try {
@@ -42,6 +45,7 @@ final class WaitingItems<T> {
                 awaited = 0;
             }
         }
+        hurry = false;
         List<T> batch = new ArrayList<>(Math.min(max, items.size()));
         Iterator<T> head = items.iterator();
         while (batch.size() < max && head.hasNext()) {
