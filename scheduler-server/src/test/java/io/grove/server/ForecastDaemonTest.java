@@ -8,7 +8,12 @@ import io.grove.protocol.HeartbeatReply;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,15 +95,15 @@ class ForecastDaemonTest {
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
                 DaemonFixture.FakeNode node = users.node("n1", 2)) {
             node.handshake();
-            java.util.List<String> waiting = new java.util.ArrayList<>();
+            List<String> waiting = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
                 waiting.add(users.submit("prod", 2));
             }
             daemon.updateFairShare();
             node.heartbeat();
-            java.util.List<java.util.concurrent.CompletableFuture<DaemonFixture.Reply>> asked = new java.util.ArrayList<>();
+            List<CompletableFuture<DaemonFixture.Reply>> asked = new ArrayList<>();
             for (String id : waiting) {
-                asked.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                asked.add(CompletableFuture.supplyAsync(() -> {
                     try {
                         return users.sendAs("mallory", "GET", "/api/v1/operations/" + id + "/explain", null);
                     } catch (Exception e) {
@@ -114,7 +119,7 @@ class ForecastDaemonTest {
             }
             assertEquals(30, answered);
             String metrics = users.get("/metrics").body().asText();
-            java.util.regex.Matcher computed = java.util.regex.Pattern.compile("grove_forecasts_computed_total ([0-9.]+)")
+            Matcher computed = Pattern.compile("grove_forecasts_computed_total ([0-9.]+)")
                     .matcher(metrics);
             assertTrue(computed.find(), metrics);
             assertEquals(1.0, Double.parseDouble(computed.group(1)), "one forecast for thirty explanations");

@@ -50,12 +50,4 @@ final class BackgroundPriority {
             return false;
         }
     }
-
-    /** The nice value of the thread {@code tid} of this process, from {@code /proc} (for tests). */
-    static int niceOf(String tid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
-        // the fields after the command's closing parenthesis: state is field 3, nice field 19
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Integer.parseInt(fields[16]);
-    }
 }

@@ -129,7 +129,7 @@ abstract class ApiResource {
         if (operation.user().equals(request.user())) {
             return null;
         }
-        return refusal(identity(request), EventHub.placements(cluster, operation));
+        return refusal(identity(request), cluster.registry().pathsToRoot(operation));
     }
 
     /** {@code null} when {@code identity} administers one of the pools (tree to path to the root); else the rule that refuses. */

@@ -1,9 +1,7 @@
 package io.grove.server.http;
 
 import io.grove.api.StateEvent;
-import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Job;
-import io.grove.core.operation.Operation;
 import io.grove.http.ApiException;
 import io.grove.http.EventStream;
 import java.time.Instant;
@@ -117,11 +115,6 @@ public final class EventHub {
             }
             return () -> subscribers.remove(subscriber);
         };
-    }
-
-    /** An operation's pool in each of its trees, as the path from it to its tree's root (kept with the operation). */
-    public static Map<String, List<String>> placements(Cluster cluster, Operation operation) {
-        return cluster.registry().pathsToRoot(operation);
     }
 
     /** Streams open now. */

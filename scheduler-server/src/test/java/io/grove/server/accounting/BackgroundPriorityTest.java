@@ -17,12 +17,12 @@ class BackgroundPriorityTest {
     @Test
     void theCallingThreadAloneGoesTenLower() throws Exception {
         String self = tid();
-        int before = BackgroundPriority.niceOf(self);
+        int before = niceOf(self);
         CompletableFuture<Seen> seen = new CompletableFuture<>();
         Thread writer = new Thread(() -> {
             try {
                 boolean lowered = BackgroundPriority.lower();
-                seen.complete(new Seen(lowered, BackgroundPriority.niceOf(tid())));
+                seen.complete(new Seen(lowered, niceOf(tid())));
             } catch (Exception e) {
                 seen.completeExceptionally(e);
             }
@@ -31,7 +31,15 @@ class BackgroundPriorityTest {
         writer.join();
         assertTrue(seen.get().lowered(), "renice of the writer's own thread");
         assertEquals(Math.min(19, before + BackgroundPriority.NICE), seen.get().nice());
-        assertEquals(before, BackgroundPriority.niceOf(self), "the other threads keep theirs");
+        assertEquals(before, niceOf(self), "the other threads keep theirs");
+    }
+
+    /** The nice value of the thread {@code tid} of this process, from {@code /proc}. */
+    private static int niceOf(String tid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/self/task/" + tid + "/stat"));
+        // the fields after the command's closing parenthesis: state is field 3, nice field 19
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Integer.parseInt(fields[16]);
     }
 
     private static String tid() throws Exception {
