@@ -4,7 +4,10 @@ import io.grove.core.accounting.HourlyUsage;
 import io.grove.core.accounting.JobRecord;
 import io.grove.core.accounting.OperationRecord;
 import io.grove.core.resource.ResourceType;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -66,11 +69,11 @@ public final class JdbcAccountingStore implements AccountingStore {
     /** Makes a new SQLite file 0600 (its journals take its mode); an existing one is left as it is. */
     private static void createPrivate(Path file) throws AccountingException {
         try {
-            if (!java.nio.file.Files.exists(file)) {
-                java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            if (!Files.exists(file)) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-------")));
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AccountingException("cannot make the accounting database " + file + ": " + e.getMessage(), e);
         }
     }

@@ -1,5 +1,6 @@
 package io.grove.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.grove.http.Transport;
 import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
@@ -22,9 +23,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Load driver: N simulated nodes over real TCP against a real daemon, each heartbeating every
@@ -53,7 +57,7 @@ public final class DaemonLoadDriver {
     static final int SUBMITS = Integer.getInteger("grove.load.submits", 0);
 
     /** When a node was told to start an operation's first job (nanoTime), by operation id, on the idle cluster. */
-    static final Map<String, Long> STARTED = new java.util.concurrent.ConcurrentHashMap<>();
+    static final Map<String, Long> STARTED = new ConcurrentHashMap<>();
 
     private DaemonLoadDriver() {
     }
@@ -194,7 +198,7 @@ public final class DaemonLoadDriver {
             String id = response.body().replaceAll("(?s)^.*?\"id\"\\s*:\\s*\"([^\"]+)\".*", "$1");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!STARTED.containsKey(id) && System.nanoTime() < deadline) {
-                java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                LockSupport.parkNanos(200_000);
             }
             Long started = STARTED.get(id);
             if (started != null) {
@@ -207,7 +211,7 @@ public final class DaemonLoadDriver {
     }
 
     private static long ownCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
@@ -272,7 +276,7 @@ public final class DaemonLoadDriver {
         /** Whether a heartbeat is out, whether the scheduler asked for another meanwhile, and the next one planned. */
         private boolean inFlight;
         private boolean again;
-        private java.util.concurrent.ScheduledFuture<?> planned;
+        private ScheduledFuture<?> planned;
         private EventLoopGroup group;
         private long periodMs;
         private long warmup;

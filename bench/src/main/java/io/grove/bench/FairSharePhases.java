@@ -1,5 +1,6 @@
 package io.grove.bench;
 
+import com.sun.management.ThreadMXBean;
 import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareUpdate;
 import io.grove.core.fairshare.FairShareWorkspace;
@@ -32,7 +33,7 @@ public final class FairSharePhases {
         FairShareInput input = TreeGenerator.generate(42, new TreeGenerator.Shape(Integer.parseInt(size[0]),
                 Integer.parseInt(size[1]), 4, false));
         UpdatePhase[] phases = UpdatePhase.values();
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long[][] nanos = new long[phases.length + 1][runs - WARM_UP];
         long[] bytes = new long[phases.length + 1];
         // One workspace for the runs, as the daemon keeps one per tree.

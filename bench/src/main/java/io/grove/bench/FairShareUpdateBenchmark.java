@@ -1,14 +1,15 @@
 package io.grove.bench;
 
+import com.sun.management.ThreadMXBean;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareInput;
-import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
 import io.grove.core.fairshare.FairShareWorkspace;
+import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.fairshare.TreeGenerator;
-import java.lang.management.ManagementFactory;
 import io.grove.core.resource.Resources;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -129,8 +130,8 @@ public class FairShareUpdateBenchmark {
             double[] times = new double[runs];
             double[] cpu = new double[runs];
             double[] shares = new double[runs];
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            ThreadMXBean threads =
+                    (ThreadMXBean) ManagementFactory.getThreadMXBean();
             long allocated = 0;
             for (int i = 0; i < runs; i++) {
                 bench.renewRecords();

@@ -6,6 +6,7 @@ import io.grove.core.forecast.ForecastSnapshot;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.SubmitException;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
@@ -98,7 +99,7 @@ public final class ForecastAccuracy {
                             2e9, 0)).build(), user, t);
                     // each operation's jobs run about its group's typical length (a spread of +-30%)
                     durationOf.put(id, Duration.ofMillis((long) (base.toMillis() * (0.7 + 0.6 * random.nextDouble()))));
-                } catch (io.grove.core.operation.SubmitException full) {
+                } catch (SubmitException full) {
                     // the pool is at its operation count: refused, as a user's submission would be
                 }
             }

@@ -5,12 +5,17 @@ import io.grove.agent.AgentListener;
 import io.grove.agent.AgentParts;
 import io.grove.agent.AgentSettings;
 import io.grove.agent.broker.BrokerConfig;
+import io.grove.agent.gpu.GpuCheck;
+import io.grove.agent.gpu.NodeGpus;
+import io.grove.agent.image.ImageSettings;
+import io.grove.agent.image.NodeImages;
 import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.ProcessJobRunner;
 import io.grove.agent.job.WorkDir;
+import io.grove.core.operation.ImageReference;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
@@ -59,10 +64,10 @@ public final class JobStartLatency {
                 : JobCgroups.none("the benchmark measures the agent alone");
         System.out.println(contained ? "contained: jobs run as " + users.describe() + "; " + cgroups.describe()
                 : "bare: jobs run as this user, without cgroups");
-        io.grove.agent.image.NodeImages images = image == null ? io.grove.agent.image.NodeImages.none("bare jobs")
-                : io.grove.agent.image.NodeImages.start(new io.grove.agent.image.ImageSettings(true,
-                        io.grove.agent.image.ImageSettings.DEFAULT_CACHE_BYTES, null,
-                        List.of(io.grove.core.operation.ImageReference.parse(image).registry()), null, null), work, true);
+        NodeImages images = image == null ? NodeImages.none("bare jobs")
+                : NodeImages.start(new ImageSettings(true,
+                        ImageSettings.DEFAULT_CACHE_BYTES, null,
+                        List.of(ImageReference.parse(image).registry()), null, null), work, true);
         if (image != null && !images.available()) {
             throw new IllegalStateException("this machine runs no image jobs: " + images.why());
         }
@@ -83,8 +88,8 @@ public final class JobStartLatency {
                     public void jobEnded(FinishedJob result) {
                         ended[0].countDown();
                     }
-                }, 3_600_000, users, cgroups, JobPolicy.DEFAULTS, io.grove.agent.gpu.NodeGpus.none(),
-                io.grove.agent.gpu.GpuCheck.none(), images))).get();
+                }, 3_600_000, users, cgroups, JobPolicy.DEFAULTS, NodeGpus.none(),
+                GpuCheck.none(), images))).get();
         int id = 0;
         if (image != null) {
             // the cold start: one job, nothing cached

@@ -1,5 +1,6 @@
 package io.grove.bench;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -70,7 +71,7 @@ public final class MachineCheck {
     }
 
     private static void fill(long[] values, long value) {
-        java.util.Arrays.fill(values, value);
+        Arrays.fill(values, value);
     }
 
     private static long sum(long[] values) {

@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
@@ -36,7 +37,7 @@ public final class SubmitToRunning {
             Files.deleteIfExists(mark);
             String body = "{\"pool\": \"research\", \"tasks\": {\"main\": {\"job_count\": 1, \"cpu\": 1, \"memory\": \"64Mi\", "
                     + "\"command\": \"date +%s%N > " + mark + "\"}}}";
-            java.time.Instant at = java.time.Instant.now();
+            Instant at = Instant.now();
             long sent = at.getEpochSecond() * 1_000_000_000L + at.getNano();
             HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(api + "/api/v1/operations"))
                     .header("X-Grove-User", "bench").header("Content-Type", "application/json")

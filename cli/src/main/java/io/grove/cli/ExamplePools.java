@@ -1,11 +1,13 @@
 package io.grove.cli;
 
+import io.grove.cli.out.Format;
 import io.grove.core.resource.ResourceAmounts;
 import io.grove.core.resource.ResourceType;
-import io.grove.cli.out.Format;
 import io.grove.core.resource.Resources;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.DumperOptions;
@@ -55,7 +57,7 @@ final class ExamplePools {
         dumping.setIndent(2);
         dumping.setWidth(120);
         String body = new Yaml(new Representer(dumping), dumping).dump(scaled);
-        return String.format(java.util.Locale.ROOT, "# The example pools sized by grove local to its agents: %s and %s"
+        return String.format(Locale.ROOT, "# The example pools sized by grove local to its agents: %s and %s"
                 + " (the example is written for %.0f cpu and 200Gi;%n# every guarantee, flow and limit of cpu and memory is"
                 + " scaled by %.4f and %.4f). Made afresh at each start;%n# to run your own pools, give"
                 + " grove local --config FILE.%n", Format.cpu(total.cpu()), Format.bytes(total.memory()), CPU, cpu, memory)
@@ -89,6 +91,6 @@ final class ExamplePools {
 
     /** A YAML scalar as {@link ResourceAmounts#parse} takes it: numbers as decimals, text as it is. */
     private static Object number(Object value) {
-        return value instanceof Number n ? new java.math.BigDecimal(n.toString()) : String.valueOf(value);
+        return value instanceof Number n ? new BigDecimal(n.toString()) : String.valueOf(value);
     }
 }

@@ -6,6 +6,8 @@ import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.out.Format;
 import io.grove.cli.out.Printer;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -49,7 +51,7 @@ final class ExplainCommand extends ClientCommand {
             if (forecast.unknown() != null) {
                 printer.println("start time: unknown — " + forecast.unknown());
             } else {
-                java.time.Instant now = java.time.Instant.now();
+                Instant now = Instant.now();
                 printer.println("expected to start: the next job " + band(forecast.nextStart(), now) + ", the last "
                         + band(forecast.lastStart(), now));
             }
@@ -81,7 +83,7 @@ final class ExplainCommand extends ClientCommand {
     }
 
     /** {@code in ~6 min (between 4 and 9 min)}, or {@code not within a day}. */
-    static String band(Explanation.Band band, java.time.Instant now) {
+    static String band(Explanation.Band band, Instant now) {
         if (band == null || band.likely() == null) {
             return "not within a day";
         }
@@ -91,8 +93,8 @@ final class ExplainCommand extends ClientCommand {
         return likely + (earliest == null || earliest.equals(latest) ? "" : " (between " + earliest + " and " + latest + ")");
     }
 
-    private static String in(String at, java.time.Instant now) {
-        java.time.Duration left = java.time.Duration.between(now, java.time.Instant.parse(at));
+    private static String in(String at, Instant now) {
+        Duration left = Duration.between(now, Instant.parse(at));
         return left.isNegative() || left.isZero() ? "now" : "in ~" + Format.duration(left);
     }
 }

@@ -11,10 +11,11 @@ import io.grove.cli.out.Table;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import picocli.CommandLine;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code grove jobs ...}: an operation's jobs and their logs. */
 @Command(name = "jobs", mixinStandardHelpOptions = true,
@@ -74,9 +75,9 @@ final class JobsCommand implements Runnable {
         if (job.cpuSeconds() == null) {
             return "-";
         }
-        String used = String.format(java.util.Locale.ROOT, "%.1fs", job.cpuSeconds());
+        String used = String.format(Locale.ROOT, "%.1fs", job.cpuSeconds());
         return job.cpuThrottledShare() == null || job.cpuThrottledShare() < 0.005 ? used
-                : used + String.format(java.util.Locale.ROOT, ", %.0f%% throttled", 100 * job.cpuThrottledShare());
+                : used + String.format(Locale.ROOT, ", %.0f%% throttled", 100 * job.cpuThrottledShare());
     }
 
     @Command(name = "logs", mixinStandardHelpOptions = true,

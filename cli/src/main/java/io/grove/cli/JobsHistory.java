@@ -9,6 +9,7 @@ import io.grove.cli.out.Printer;
 import io.grove.cli.out.Table;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
@@ -63,7 +64,7 @@ final class JobsHistory extends ClientCommand {
             rows.add(List.of("job", "operation", "user", "tree", "pool", "node", "state", "exit_code", "reason", "started_at",
                     "finished_at", "seconds", "cpu", "memory", "gpu", "cpu_seconds", "gpu_seconds", "message"));
             for (JobRecordView job : page.items()) {
-                rows.add(java.util.Arrays.asList(job.id(), job.operationId(), job.user(), job.tree(), job.pool(), job.node(),
+                rows.add(Arrays.asList(job.id(), job.operationId(), job.user(), job.tree(), job.pool(), job.node(),
                         job.state(), job.exitCode() == null ? "" : job.exitCode().toString(), job.reason(), job.startedAt(),
                         job.finishedAt(), Double.toString(job.seconds()), Double.toString(job.resources().cpu()),
                         Double.toString(job.resources().memory()), Double.toString(job.resources().gpu()),

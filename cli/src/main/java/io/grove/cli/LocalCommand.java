@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,9 +26,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code grove local}: a scheduler and agents in one process, on loopback. */
 @Command(name = "local", mixinStandardHelpOptions = true,
@@ -145,7 +146,7 @@ final class LocalCommand implements Callable<Integer> {
                 if (in == null) {
                     throw new CliException(ExitCodes.USAGE, "no pools file: give --config FILE");
                 }
-                example = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                example = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
         }
         Path sized = data.resolve("pools.yaml");

@@ -1,6 +1,7 @@
 package io.grove.cli;
 
 import io.grove.api.Amounts;
+import io.grove.api.ApiJson;
 import io.grove.api.OperationDetails;
 import io.grove.api.OperationSummary;
 import io.grove.api.OperationUpdate;
@@ -8,6 +9,7 @@ import io.grove.api.PendingReason;
 import io.grove.api.Progress;
 import io.grove.api.Quantities;
 import io.grove.api.Quantity;
+import io.grove.api.StateEvent;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -18,14 +20,18 @@ import io.grove.core.resource.ResourceAmounts;
 import io.grove.core.resource.ResourceType;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import picocli.CommandLine;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code grove ops ...}: operations. */
 @Command(name = "ops", mixinStandardHelpOptions = true, description = "Lists, shows, follows, changes and aborts operations.",
@@ -111,7 +117,7 @@ final class OpsCommand implements Runnable {
             Table table = new Table(Table.text("ID"), Table.text("USER"), Table.text("POOL"), Table.text("STATE"),
                     Table.number("JOBS d/r/t"), Table.number("FAIR SHARE"), Table.number("USAGE"), Table.text("START"),
                     Table.text("REASON"));
-            java.time.Instant now = java.time.Instant.now();
+            Instant now = Instant.now();
             for (OperationSummary op : ops) {
                 Progress p = op.progress();
                 String jobs = p.completed() + "/" + p.running() + "/" + p.total();
@@ -133,11 +139,11 @@ final class OpsCommand implements Runnable {
     }
 
     /** When its next waiting job should start ({@code in ~4m}, {@code now}), or {@code -}. */
-    static String start(OperationSummary op, java.time.Instant now) {
+    static String start(OperationSummary op, Instant now) {
         if (op.expectedStart() == null) {
             return "-";
         }
-        java.time.Duration left = java.time.Duration.between(now, java.time.Instant.parse(op.expectedStart()));
+        Duration left = Duration.between(now, Instant.parse(op.expectedStart()));
         return left.toSeconds() <= 0 ? "now" : "~" + Format.duration(left);
     }
 
@@ -288,14 +294,14 @@ final class OpsCommand implements Runnable {
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            java.util.concurrent.BlockingQueue<String> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            BlockingQueue<String> events = new LinkedBlockingQueue<>();
             StringBuilder query = new StringBuilder();
             if (id != null) {
-                query.append("?operation=").append(java.net.URLEncoder.encode(id, java.nio.charset.StandardCharsets.UTF_8));
+                query.append("?operation=").append(URLEncoder.encode(id, StandardCharsets.UTF_8));
             }
             if (pool != null) {
                 query.append(query.length() == 0 ? "?" : "&").append("pool=")
-                        .append(java.net.URLEncoder.encode(pool, java.nio.charset.StandardCharsets.UTF_8));
+                        .append(URLEncoder.encode(pool, StandardCharsets.UTF_8));
             }
             // the operation first, so that one that ended already is not waited for
             OperationSummary before = id == null ? null : scheduler.get("/operations/" + id, OperationSummary.class);
@@ -310,7 +316,7 @@ final class OpsCommand implements Runnable {
                 }
                 while (true) {
                     String data = events.take();
-                    io.grove.api.StateEvent event = io.grove.api.ApiJson.read(data, io.grove.api.StateEvent.class);
+                    StateEvent event = ApiJson.read(data, StateEvent.class);
                     if (!printer.data(event)) {
                         printer.println(describe(event));
                     }
@@ -330,7 +336,7 @@ final class OpsCommand implements Runnable {
         }
 
         /** {@code 06:32:01  op-17-3  failed on node-2 (failed: exit code 2)}. */
-        static String describe(io.grove.api.StateEvent event) {
+        static String describe(StateEvent event) {
             String at = event.at() == null ? "" : event.at().length() >= 19 ? event.at().substring(11, 19) : event.at();
             String what = event.type().equals("job") ? event.jobId() : event.operationId();
             StringBuilder line = new StringBuilder(at).append("  ").append(what).append("  ");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.grove.api.Amounts;
 import io.grove.api.ApiJson;
 import io.grove.api.ElementView;
+import io.grove.api.PoolPauseRequest;
 import io.grove.api.PoolTreeView;
 import io.grove.api.PoolView;
 import io.grove.cli.client.CliException;
@@ -160,7 +161,7 @@ final class PoolsCommand extends ClientCommand {
 
         @Override
         int execute(SchedulerClient scheduler, Printer printer) throws CliException {
-            PoolView paused = scheduler.post(target.path(scheduler) + "/pause", new io.grove.api.PoolPauseRequest(drain),
+            PoolView paused = scheduler.post(target.path(scheduler) + "/pause", new PoolPauseRequest(drain),
                     PoolView.class);
             if (!printer.data(paused)) {
                 printer.println("pool " + target.pool + " " + (drain ? "drained" : "paused")

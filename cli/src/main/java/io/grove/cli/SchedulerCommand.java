@@ -2,13 +2,17 @@ package io.grove.cli;
 
 import io.grove.config.yaml.Durations;
 import io.grove.core.cluster.ClusterSettings;
+import io.grove.http.HttpLimits;
 import io.grove.protocol.Tls;
 import io.grove.server.DaemonSettings;
-import io.grove.server.coord.ZkAuth;
-import io.grove.server.ha.HaSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.SchedulerMain;
+import io.grove.server.accounting.AccountingSettings;
+import io.grove.server.coord.ZkAuth;
+import io.grove.server.ha.HaSettings;
+import io.grove.server.security.Oidc;
 import io.grove.server.security.Security;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -186,14 +190,14 @@ final class SchedulerCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     /** JWT sign-in as the options say, or {@code null} without --oidc-issuer. */
-    private io.grove.server.security.Oidc oidc() {
+    private Oidc oidc() {
         if (oidcIssuer == null) {
             if (oidcAudience != null || jwks != null) {
                 throw new IllegalArgumentException("--oidc-audience and --jwks need --oidc-issuer (the tokens' iss)");
             }
             return null;
         }
-        return new io.grove.server.security.Oidc(oidcIssuer, jwks, oidcAudience, oidcUserClaim, oidcGroupsClaim,
+        return new Oidc(oidcIssuer, jwks, oidcAudience, oidcUserClaim, oidcGroupsClaim,
                 Durations.parse(oidcClockSkew), null);
     }
 
@@ -211,8 +215,8 @@ final class SchedulerCommand implements Callable<Integer> {
                             .withUnauthenticatedNodes(allowUnauthenticatedNodes)
                             .withOidc(oidc()))
                     .withNodeConnectionsPerAddress(nodeConnectionsPerAddress)
-                    .withHttpLimits(io.grove.http.HttpLimits.API.withConnections(httpConnections, httpConnectionsPerAddress))
-                    .withAccounting(new io.grove.server.accounting.AccountingSettings(accountingDb, accountingUser,
+                    .withHttpLimits(HttpLimits.API.withConnections(httpConnections, httpConnectionsPerAddress))
+                    .withAccounting(new AccountingSettings(accountingDb, accountingUser,
                             accountingPasswordFile, Durations.parse(accountingRetention), !noAccounting));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
@@ -235,7 +239,7 @@ final class SchedulerCommand implements Callable<Integer> {
                     ha = new HaSettings(zookeeper, zookeeperRoot, Durations.parse(sessionTimeout),
                             scheme + "://" + host + ":" + httpPort, host + ":" + nodePort,
                             zookeeperAuthFile == null ? null : ZkAuth.read(zookeeperAuthFile));
-                } catch (IllegalArgumentException | java.io.IOException e) {
+                } catch (IllegalArgumentException | IOException e) {
                     spec.commandLine().getErr().println("grove scheduler: " + e.getMessage());
                     return 2;
                 }

@@ -8,7 +8,11 @@ import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.out.Format;
 import io.grove.cli.out.Printer;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Follows an operation until it ends. On a terminal a progress bar is redrawn in place
@@ -37,9 +41,9 @@ final class Waiter {
     }
 
     int await(String id) throws CliException {
-        java.util.concurrent.Semaphore changed = new java.util.concurrent.Semaphore(0);
-        AutoCloseable feed = scheduler.events("?operation=" + java.net.URLEncoder.encode(id,
-                java.nio.charset.StandardCharsets.UTF_8), event -> changed.release());
+        Semaphore changed = new Semaphore(0);
+        AutoCloseable feed = scheduler.events("?operation=" + URLEncoder.encode(id,
+                StandardCharsets.UTF_8), event -> changed.release());
         try {
             return follow(id, changed, feed != null);
         } finally {
@@ -53,7 +57,7 @@ final class Waiter {
         }
     }
 
-    private int follow(String id, java.util.concurrent.Semaphore changed, boolean streaming) throws CliException {
+    private int follow(String id, Semaphore changed, boolean streaming) throws CliException {
         String last = null;
         while (true) {
             OperationDetails details = scheduler.get("/operations/" + id, OperationDetails.class);
@@ -78,7 +82,7 @@ final class Waiter {
             }
             try {
                 if (streaming) {
-                    changed.tryAcquire(live ? LIVE_REFRESH_MS : QUIET_REFRESH_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    changed.tryAcquire(live ? LIVE_REFRESH_MS : QUIET_REFRESH_MS, TimeUnit.MILLISECONDS);
                     changed.drainPermits();
                 } else {
                     Thread.sleep(POLL_MS);

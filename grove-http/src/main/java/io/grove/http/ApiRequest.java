@@ -2,6 +2,7 @@ package io.grove.http;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * One HTTP request as the routes see it.
@@ -20,7 +21,7 @@ import java.util.Map;
  */
 public record ApiRequest(String method, List<String> path, Map<String, String> query, String user, String contentType,
         String body, String source, List<String> groups, String authorization, String idempotencyKey,
-        java.util.function.BooleanSupplier gone) {
+        BooleanSupplier gone) {
 
     public ApiRequest {
         groups = groups == null ? List.of() : List.copyOf(groups);

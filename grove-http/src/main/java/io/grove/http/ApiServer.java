@@ -29,7 +29,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,9 +48,9 @@ public final class ApiServer implements AutoCloseable {
 
     private final Channel server;
     /** How many times a connection was not read because its client did not read its answers. */
-    private final java.util.concurrent.atomic.AtomicLong heldBack;
+    private final AtomicLong heldBack;
 
-    private ApiServer(Channel server, java.util.concurrent.atomic.AtomicLong heldBack) {
+    private ApiServer(Channel server, AtomicLong heldBack) {
         this.heldBack = heldBack;
         this.server = server;
     }
@@ -67,10 +70,10 @@ public final class ApiServer implements AutoCloseable {
                 limits.maxConnectionsPerAddress());
         BiFunction<HttpRequest, String, ApiException> gate = routes instanceof HeaderGate headerGate
                 ? (head, source) -> headerGate.checkHead(toApi(head, "", source)) : (head, source) -> null;
-        java.util.function.BiPredicate<HttpRequest, String> proves = routes instanceof HeaderGate headerGate
+        BiPredicate<HttpRequest, String> proves = routes instanceof HeaderGate headerGate
                 ? (head, source) -> headerGate.proves(toApi(head, "", source)) : (head, source) -> true;
-        java.util.concurrent.atomic.AtomicLong heldBack = new java.util.concurrent.atomic.AtomicLong();
-        java.util.concurrent.atomic.AtomicLong bodiesInFlight = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong heldBack = new AtomicLong();
+        AtomicLong bodiesInFlight = new AtomicLong();
         Channel channel = new ServerBootstrap().group(boss, workers).channel(Transport.serverChannel(boss))
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -124,7 +127,7 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /** As above, for a client whose leaving {@code gone} tells. */
-    static ApiRequest toApi(HttpRequest request, String body, String source, java.util.function.BooleanSupplier gone) {
+    static ApiRequest toApi(HttpRequest request, String body, String source, BooleanSupplier gone) {
         QueryStringDecoder uri = new QueryStringDecoder(request.uri());
         List<String> path = new ArrayList<>();
         for (String part : uri.path().split("/")) {

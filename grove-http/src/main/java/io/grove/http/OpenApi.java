@@ -1,17 +1,22 @@
 package io.grove.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -58,7 +63,7 @@ public final class OpenApi {
         for (Routes.Described route : routes) {
             ObjectNode path = paths.has(route.template()) ? (ObjectNode) paths.get(route.template())
                     : paths.putObject(route.template());
-            path.set(route.method().toLowerCase(java.util.Locale.ROOT), builder.operation(route, errorSchema,
+            path.set(route.method().toLowerCase(Locale.ROOT), builder.operation(route, errorSchema,
                     open.contains(route.template())));
         }
         ObjectNode components = document.putObject("components");
@@ -113,7 +118,7 @@ public final class OpenApi {
     }
 
     private static String operationId(Routes.Described route) {
-        StringBuilder id = new StringBuilder(route.method().toLowerCase(java.util.Locale.ROOT));
+        StringBuilder id = new StringBuilder(route.method().toLowerCase(Locale.ROOT));
         for (String part : route.template().split("[/{}_.]+")) {
             if (!part.isEmpty() && !part.equals("api") && !part.equals("v1")) {
                 id.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
@@ -138,7 +143,7 @@ public final class OpenApi {
             return NODES.objectNode().put("type", "boolean");
         }
         if (raw == int.class || raw == Integer.class || raw == long.class || raw == Long.class || raw == short.class
-                || raw == Short.class || raw == java.math.BigInteger.class) {
+                || raw == Short.class || raw == BigInteger.class) {
             return NODES.objectNode().put("type", "integer");
         }
         if (raw.isPrimitive() || Number.class.isAssignableFrom(raw)) {
@@ -191,18 +196,18 @@ public final class OpenApi {
             }
             JavaType propertyType = property.getPrimaryType();
             var accessor = property.getAccessor();
-            if (accessor != null && accessor.hasAnnotation(com.fasterxml.jackson.annotation.JsonUnwrapped.class)) {
+            if (accessor != null && accessor.hasAnnotation(JsonUnwrapped.class)) {
                 addProperties(mapper.getSerializationConfig().introspect(propertyType), properties);
                 continue;
             }
             boolean custom = accessor != null
-                    && accessor.getAnnotation(com.fasterxml.jackson.databind.annotation.JsonSerialize.class) != null;
+                    && accessor.getAnnotation(JsonSerialize.class) != null;
             // a property written by a serializer of its own (whole numbers without ".0") is still a number
             JsonNode schema = custom && Number.class.isAssignableFrom(propertyType.getRawClass())
                     ? NODES.objectNode().put("type", "number") : schema(propertyType);
             var inclusion = property.findInclusion();
             boolean nullable = inclusion != null
-                    && inclusion.getValueInclusion() == com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS;
+                    && inclusion.getValueInclusion() == JsonInclude.Include.ALWAYS;
             properties.set(property.getName(), nullable ? nullable(schema) : schema);
         }
     }

@@ -12,10 +12,11 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 
 /**
  * Guards one HTTP connection between the codec and the aggregator: the request head must arrive
@@ -30,7 +31,7 @@ final class RequestGuard extends ChannelDuplexHandler {
 
     private final HttpLimits limits;
     private final BiFunction<HttpRequest, String, ApiException> gate;
-    private final java.util.function.BiPredicate<HttpRequest, String> proves;
+    private final BiPredicate<HttpRequest, String> proves;
     private ScheduledFuture<?> deadline;
     private boolean discarding;
     private boolean inBody;
@@ -39,7 +40,7 @@ final class RequestGuard extends ChannelDuplexHandler {
     private long reserved;
 
     RequestGuard(HttpLimits limits, BiFunction<HttpRequest, String, ApiException> gate,
-            java.util.function.BiPredicate<HttpRequest, String> proves, AtomicLong inFlight) {
+            BiPredicate<HttpRequest, String> proves, AtomicLong inFlight) {
         this.inFlight = inFlight;
         this.limits = limits;
         this.gate = gate;

@@ -1,15 +1,21 @@
 package io.grove.http;
 
 import io.grove.api.ApiError;
+import io.grove.api.ApiJson;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -18,6 +24,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,12 +47,12 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_PIPELINED = 16;
 
     private final Function<ApiRequest, CompletableFuture<ApiResponse>> routes;
-    private final java.util.concurrent.atomic.AtomicLong heldBack;
+    private final AtomicLong heldBack;
     private final ArrayDeque<FullHttpRequest> waiting = new ArrayDeque<>();
     /** Whether a request's answer is being made or written. */
     private boolean answering;
 
-    RequestHandler(Function<ApiRequest, CompletableFuture<ApiResponse>> routes, java.util.concurrent.atomic.AtomicLong heldBack) {
+    RequestHandler(Function<ApiRequest, CompletableFuture<ApiResponse>> routes, AtomicLong heldBack) {
         this.routes = routes;
         this.heldBack = heldBack;
     }
@@ -157,7 +167,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
      */
     private void stream(ChannelHandlerContext ctx, ApiResponse response) {
         AutoCloseable handle;
-        java.util.function.Consumer<String> sink = frame -> ctx.executor().execute(() -> {
+        Consumer<String> sink = frame -> ctx.executor().execute(() -> {
             if (!ctx.channel().isActive()) {
                 return;
             }
@@ -166,28 +176,28 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
                 ctx.close();
                 return;
             }
-            ctx.writeAndFlush(new io.netty.handler.codec.http.DefaultHttpContent(
+            ctx.writeAndFlush(new DefaultHttpContent(
                     Unpooled.copiedBuffer(frame, StandardCharsets.UTF_8)));
         });
-        io.netty.handler.codec.http.HttpResponse head = new io.netty.handler.codec.http.DefaultHttpResponse(
+        HttpResponse head = new DefaultHttpResponse(
                 HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
         head.headers().set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
-        head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, io.netty.handler.codec.http.HttpHeaderValues.CHUNKED);
+        head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
         head.headers().set("X-Content-Type-Options", "nosniff");
         response.headers().forEach(head.headers()::set);
         ctx.write(head);
         try {
             handle = response.events().open(sink);
         } catch (ApiException refused) {
-            ctx.writeAndFlush(new io.netty.handler.codec.http.DefaultLastHttpContent(Unpooled.copiedBuffer(
-                    "event: error\ndata: " + io.grove.api.ApiJson.writeCompact(new ApiError(refused.code(),
+            ctx.writeAndFlush(new DefaultLastHttpContent(Unpooled.copiedBuffer(
+                    "event: error\ndata: " + ApiJson.writeCompact(new ApiError(refused.code(),
                             refused.getMessage(), refused.details())) + "\n\n", StandardCharsets.UTF_8)))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
         ctx.flush();
-        java.util.concurrent.ScheduledFuture<?> alive = ctx.executor().scheduleAtFixedRate(() -> sink.accept(": alive\n\n"),
-                KEEP_ALIVE_SECONDS, KEEP_ALIVE_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        ScheduledFuture<?> alive = ctx.executor().scheduleAtFixedRate(() -> sink.accept(": alive\n\n"),
+                KEEP_ALIVE_SECONDS, KEEP_ALIVE_SECONDS, TimeUnit.SECONDS);
         ctx.channel().closeFuture().addListener(closed -> {
             alive.cancel(false);
             try {

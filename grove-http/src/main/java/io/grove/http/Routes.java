@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 /**
@@ -201,7 +202,7 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
      * daemon threads so that they never hold a process open.
      */
     public static Executor blockingExecutor(String threadName) {
-        return java.util.concurrent.Executors.newCachedThreadPool(task -> {
+        return Executors.newCachedThreadPool(task -> {
             Thread thread = new Thread(task, threadName);
             thread.setDaemon(true);
             return thread;

@@ -6,6 +6,9 @@ import io.grove.agent.broker.ResourceBroker;
 import io.grove.agent.gpu.Gpu;
 import io.grove.agent.gpu.GpuCheck;
 import io.grove.agent.gpu.GpuSample;
+import io.grove.agent.image.ImageConfig;
+import io.grove.agent.image.ImagePulls;
+import io.grove.agent.image.NodeImages;
 import io.grove.agent.job.DiskReserve;
 import io.grove.agent.job.JobContainment;
 import io.grove.agent.job.JobRunner;
@@ -235,9 +238,9 @@ public final class Agent {
         ledger.jobStarted(spec.resources());
         if (spec.image() != null) {
             String jobId = spec.jobId();
-            images.need(job, new io.grove.agent.image.ImagePulls.Waiter() {
+            images.need(job, new ImagePulls.Waiter() {
                 @Override
-                public void ready(io.grove.agent.image.ImageConfig config, long pullMs) {
+                public void ready(ImageConfig config, long pullMs) {
                     imageReady(job, config, pullMs);
                 }
 
@@ -254,7 +257,7 @@ public final class Agent {
     }
 
     /** A job's image is in the cache: its sandbox is prepared next, as a bare job's. */
-    private void imageReady(AgentJob job, io.grove.agent.image.ImageConfig config, long pullMs) {
+    private void imageReady(AgentJob job, ImageConfig config, long pullMs) {
         if (jobs.get(job.spec.jobId()) != job || job.state != AgentJob.State.PULLING) {
             images.unwanted(config);
             return;
@@ -478,7 +481,7 @@ public final class Agent {
     }
 
     /** How this node runs jobs in container images, or why it does not. */
-    public io.grove.agent.image.NodeImages images() {
+    public NodeImages images() {
         return images.images();
     }
 

@@ -1,17 +1,18 @@
 package io.grove.agent;
 
-import io.grove.api.AgentNodeView;
 import io.grove.agent.gpu.GpuCheck;
 import io.grove.agent.gpu.NodeGpus;
+import io.grove.agent.image.NodeImages;
 import io.grove.agent.job.JobCgroups;
-import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobFirewall;
+import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.metrics.AgentMetrics;
 import io.grove.agent.net.BrokerEndpoint;
 import io.grove.agent.net.BrokerTokens;
+import io.grove.api.AgentNodeView;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.http.ApiServer;
@@ -34,6 +35,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -72,8 +74,8 @@ public final class AgentDaemon implements AutoCloseable {
     private final SslContext tls;
     /** The node's tags: as given, and those of its GPUs' models. */
     private final List<String> tags;
-    private final java.util.concurrent.ExecutorService gpuChecks;
-    private final io.grove.agent.image.NodeImages images;
+    private final ExecutorService gpuChecks;
+    private final NodeImages images;
     /** What the machine lets the agent do: cgroups, mount namespaces, GPUs. */
     private final NodeSetup setup;
     private NodeSampling sampling;
@@ -118,7 +120,7 @@ public final class AgentDaemon implements AutoCloseable {
                     jobUsers.users().size(), jobUsers.users().size());
             offered = offered.with(ResourceType.USER_SLOTS, jobUsers.users().size());
         }
-        this.images = io.grove.agent.image.NodeImages.start(settings.images(), settings.workDir(), JobUsers.processIsRoot());
+        this.images = NodeImages.start(settings.images(), settings.workDir(), JobUsers.processIsRoot());
         metrics.images(images);
         BrokerEndpoint[] endpoint = new BrokerEndpoint[1];
         this.agent = new Agent(new AgentParts(nodeId, offered, settings.brokerReserve(),

@@ -1,11 +1,14 @@
 package io.grove.agent;
 
+import io.grove.agent.image.ImageConfig;
+import io.grove.agent.job.CpuUsage;
 import io.grove.agent.job.JobRunner;
 import io.grove.agent.job.JobSpec;
 import io.grove.agent.job.ProcTable;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.JobCpu;
+import java.util.Optional;
 
 /** A job on this node, from the scheduler's start order until its process has exited. */
 final class AgentJob {
@@ -41,7 +44,7 @@ final class AgentJob {
     long cpuReportedAtMs = Long.MIN_VALUE;
 
     /** Its container image once ready (an image job), or {@code null}. */
-    io.grove.agent.image.ImageConfig image;
+    ImageConfig image;
     /** How long its image took to pull and unpack (0: cached), or -1 before it was ready. */
     long imagePullMs = -1;
     /** What it waited for as last told to the scheduler, and whether its status changed since. */
@@ -56,9 +59,9 @@ final class AgentJob {
      * Its CPU as counted now: its cgroup's accounting when there is one, else its processes' times
      * (throttling unknown then).
      */
-    void countCpu(java.util.Optional<io.grove.agent.job.CpuUsage> cgroup, ProcTable.GroupUsage group) {
+    void countCpu(Optional<CpuUsage> cgroup, ProcTable.GroupUsage group) {
         if (cgroup.isPresent()) {
-            io.grove.agent.job.CpuUsage usage = cgroup.get();
+            CpuUsage usage = cgroup.get();
             cpu = new JobCpu(spec.jobId(), usage.usageNanos() / 1e9, usage.throttledNanos() / 1e9, usage.throttledShare());
         } else if (group != null) {
             cpu = new JobCpu(spec.jobId(), group.cpuTicks() / 100.0, -1, -1);

@@ -5,6 +5,7 @@ import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.gpu.GpuCheck;
 import io.grove.agent.gpu.NodeGpus;
+import io.grove.agent.image.NodeImages;
 import io.grove.agent.job.JobCgroups;
 import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobRunner;
@@ -33,7 +34,7 @@ public record AgentParts(String nodeId, Resources node, BrokerResources brokerRe
         WorkDir workDir, JobRunner runner, ProcTable proc, InstantSource clock, Agent.Timers timers,
         Runnable heartbeatSoon, BiConsumer<String, BrokerEvent> brokerClients, AgentListener listener,
         long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy, NodeGpus gpus, GpuCheck gpuCheck,
-        io.grove.agent.image.NodeImages images) {
+        NodeImages images) {
 
     /** Parts of a node that runs no image jobs. */
     public AgentParts(String nodeId, Resources node, BrokerResources brokerReserve, BrokerConfig brokerConfig,
@@ -42,7 +43,7 @@ public record AgentParts(String nodeId, Resources node, BrokerResources brokerRe
             long logRetentionMs, JobUsers jobUsers, JobCgroups cgroups, JobPolicy policy, NodeGpus gpus, GpuCheck gpuCheck) {
         this(nodeId, node, brokerReserve, brokerConfig, workDir, runner, proc, clock, timers, heartbeatSoon, brokerClients,
                 listener, logRetentionMs, jobUsers, cgroups, policy, gpus, gpuCheck,
-                io.grove.agent.image.NodeImages.none("no image support was set up for this agent"));
+                NodeImages.none("no image support was set up for this agent"));
     }
 
     /** Parts of a node without GPUs. */

@@ -1,10 +1,6 @@
 package io.grove.agent;
 
-import io.grove.api.AgentNodeView;
-import io.grove.api.Amounts;
-import io.grove.api.BrokerView;
-import io.grove.api.Health;
-import io.grove.api.JobLog;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.broker.BrokerStatus;
 import io.grove.agent.broker.Counters;
@@ -12,10 +8,18 @@ import io.grove.agent.broker.TaskView;
 import io.grove.agent.config.BrokerConfigWriter;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.metrics.AgentMetrics;
+import io.grove.api.AgentNodeView;
+import io.grove.api.Amounts;
+import io.grove.api.ApiError;
+import io.grove.api.ApiJson;
+import io.grove.api.BrokerView;
+import io.grove.api.Health;
+import io.grove.api.JobLog;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.HeaderGate;
+import io.grove.http.OpenApi;
 import io.grove.http.Routes;
 import io.grove.http.Secrets;
 import java.io.IOException;
@@ -26,8 +30,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -77,7 +83,7 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
     }
 
     private Routes routes() {
-        java.util.concurrent.atomic.AtomicReference<Routes> built = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Routes> built = new AtomicReference<>();
         Routes routes = Routes.builder(BLOCKING, request -> new ApiException(404, "NOT_FOUND", "no route "
                         + String.join("/", request.path())
                         + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs, /api/v1/openapi.json)"))
@@ -90,13 +96,13 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
                     requireNodeToken(request);
                     return log(params.get("job"), request);
                 })
-                .doc(Routes.Doc.of("a job's log (with a node token: for the scheduler only)", io.grove.api.JobLog.class)
+                .doc(Routes.Doc.of("a job's log (with a node token: for the scheduler only)", JobLog.class)
                         .query("stream", "offset"))
                 .get("/api/v1/broker", (request, params) -> brokerStatus.get()
                         .thenApply(status -> ApiResponse.ok(brokerView(status))))
-                .doc(Routes.Doc.of("the Resource Broker's queues and tasks", io.grove.api.BrokerView.class))
+                .doc(Routes.Doc.of("the Resource Broker's queues and tasks", BrokerView.class))
                 .get("/api/v1/node", (request, params) -> node.get().thenApply(ApiResponse::ok))
-                .doc(Routes.Doc.of("the node: its resources, jobs, GPUs, images", io.grove.api.AgentNodeView.class))
+                .doc(Routes.Doc.of("the node: its resources, jobs, GPUs, images", AgentNodeView.class))
                 .get("/api/v1/openapi.json", (request, params) -> Routes.done(ApiResponse.ok(openApi(built.get()))))
                 .doc(Routes.Doc.untyped("this document: the agent's endpoint in OpenAPI 3.1"))
                 .build();
@@ -104,14 +110,14 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
         return routes;
     }
 
-    private volatile com.fasterxml.jackson.databind.JsonNode openApi;
+    private volatile JsonNode openApi;
 
     /** The endpoint's OpenAPI document, made from its route table at the first ask. */
-    com.fasterxml.jackson.databind.JsonNode openApi(Routes routes) {
+    JsonNode openApi(Routes routes) {
         if (openApi == null) {
-            openApi = io.grove.http.OpenApi.document("Grove node agent", "v1", routes.described(), io.grove.api.ApiError.class,
-                    java.util.Set.of("/health", "/metrics", "/api/v1/openapi.json", "/api/v1/broker", "/api/v1/node"),
-                    io.grove.api.ApiJson.mapper());
+            openApi = OpenApi.document("Grove node agent", "v1", routes.described(), ApiError.class,
+                    Set.of("/health", "/metrics", "/api/v1/openapi.json", "/api/v1/broker", "/api/v1/node"),
+                    ApiJson.mapper());
         }
         return openApi;
     }

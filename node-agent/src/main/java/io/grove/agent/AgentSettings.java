@@ -3,6 +3,8 @@ package io.grove.agent;
 import io.grove.agent.broker.BrokerConfig;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.gpu.GpuSettings;
+import io.grove.agent.image.ImageSettings;
+import io.grove.agent.job.JobNetwork;
 import io.grove.agent.job.JobPolicy;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.Tls;
@@ -52,7 +54,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
         String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind,
         List<String> otherSchedulers, JobPolicy jobPolicy, GpuSettings gpus,
-        io.grove.agent.image.ImageSettings images, io.grove.agent.job.JobNetwork jobNetwork) {
+        ImageSettings images, JobNetwork jobNetwork) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -69,8 +71,8 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         otherSchedulers = otherSchedulers == null ? List.of() : List.copyOf(otherSchedulers);
         jobPolicy = jobPolicy == null ? JobPolicy.DEFAULTS : jobPolicy;
         gpus = gpus == null ? GpuSettings.DEFAULTS : gpus;
-        images = images == null ? io.grove.agent.image.ImageSettings.DEFAULTS : images;
-        jobNetwork = jobNetwork == null ? io.grove.agent.job.JobNetwork.DEFAULTS : jobNetwork;
+        images = images == null ? ImageSettings.DEFAULTS : images;
+        jobNetwork = jobNetwork == null ? JobNetwork.DEFAULTS : jobNetwork;
     }
 
     /** Every scheduler to try, {@code HOST:PORT}, the first one first. */
@@ -187,15 +189,15 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         private String brokerBind = "127.0.0.1";
         private JobPolicy jobPolicy = JobPolicy.DEFAULTS;
         private GpuSettings gpus = GpuSettings.DEFAULTS;
-        private io.grove.agent.image.ImageSettings images = io.grove.agent.image.ImageSettings.DEFAULTS;
-        private io.grove.agent.job.JobNetwork jobNetwork = io.grove.agent.job.JobNetwork.DEFAULTS;
+        private ImageSettings images = ImageSettings.DEFAULTS;
+        private JobNetwork jobNetwork = JobNetwork.DEFAULTS;
 
-        public Builder jobNetwork(io.grove.agent.job.JobNetwork value) {
+        public Builder jobNetwork(JobNetwork value) {
             jobNetwork = value;
             return this;
         }
 
-        public Builder images(io.grove.agent.image.ImageSettings value) {
+        public Builder images(ImageSettings value) {
             images = value;
             return this;
         }

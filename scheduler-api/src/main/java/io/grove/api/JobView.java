@@ -1,5 +1,7 @@
 package io.grove.api;
 
+import java.util.List;
+
 /**
  * One attempt of one job.
  *
@@ -18,7 +20,7 @@ package io.grove.api;
  */
 public record JobView(String id, String operationId, String task, int index, int attempt, String state, String node,
         String nodeAddress, String tree, Amounts resources, String startedAt, String finishedAt, String reason,
-        String message, java.util.List<String> gpus, Double cpuSeconds, Double cpuThrottledSeconds,
+        String message, List<String> gpus, Double cpuSeconds, Double cpuThrottledSeconds,
         Double cpuThrottledShare, String preparing, String image, String imageDigest, Long imagePullMs,
         PreemptedFor preemptedFor) {
 

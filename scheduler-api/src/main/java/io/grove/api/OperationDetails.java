@@ -1,5 +1,6 @@
 package io.grove.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ public record OperationDetails(
         String message,
         Map<String, InTree> trees,
         List<Alert> alerts,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
         Map<String, String> images) {
 
     /** The operation in one tree: its pool, usage and demand, and its shares once fair shares include it. */

@@ -1,7 +1,9 @@
 package io.grove.protocol;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.grove.core.resource.Resources;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The first message of a node on a connection.
@@ -21,9 +23,9 @@ import java.util.List;
  */
 public record Handshake(int protocolVersion, String nodeId, String address, List<String> tags,
         Resources resourceLimits, List<RunningJob> runningJobs, String nodeToken, List<FinishedJob> finishedJobs,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
         String imageRuntime,
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        @JsonInclude(JsonInclude.Include.NON_NULL)
         String noImages)
         implements Message {
 
@@ -46,7 +48,7 @@ public record Handshake(int protocolVersion, String nodeId, String address, List
     }
 
     /** {@code host:port}: a name or an address (IPv6 with or without brackets), and nothing of a URL's path or query. */
-    static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile("[A-Za-z0-9_.:\\[\\]-]{1,253}:[0-9]{1,5}");
+    static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9_.:\\[\\]-]{1,253}:[0-9]{1,5}");
 
     public Handshake {
         if (protocolVersion < 1) {

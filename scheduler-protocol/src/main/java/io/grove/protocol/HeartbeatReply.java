@@ -55,13 +55,13 @@ public record HeartbeatReply(List<JobToStart> jobsToStart, List<JobToAbort> jobs
      */
     public record JobToStart(String jobId, String operationId, String task, int index, String command,
             Map<String, String> env, Resources resources,
-            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @JsonInclude(JsonInclude.Include.NON_NULL)
             Long diskSpace,
-            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @JsonInclude(JsonInclude.Include.NON_NULL)
             Long defaultMemory,
-            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @JsonInclude(JsonInclude.Include.NON_NULL)
             Long defaultDiskSpace,
-            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @JsonInclude(JsonInclude.Include.NON_NULL)
             String dockerImage) {
 
         /** A job that runs on the node itself. */

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLParameters;
 
@@ -105,10 +106,10 @@ public final class NodeClient implements AutoCloseable {
         return reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private volatile java.util.function.Consumer<Message> onPush = message -> { };
+    private volatile Consumer<Message> onPush = message -> { };
 
     /** Where the scheduler's unsolicited messages ({@link HeartbeatNow}) go; on the connection's thread, must not block. */
-    public void onPush(java.util.function.Consumer<Message> listener) {
+    public void onPush(Consumer<Message> listener) {
         this.onPush = listener;
     }
 

@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Reloads the pools file: on a change of the file (watched), on SIGHUP, or on request. The file
@@ -157,8 +159,8 @@ public final class ConfigReloader implements AutoCloseable {
         watchThread.setDaemon(true);
         watchThread.start();
         try {
-            sun.misc.SignalHandler before = sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload("SIGHUP"));
-            if (before == sun.misc.SignalHandler.SIG_IGN) {
+            SignalHandler before = Signal.handle(new Signal("HUP"), signal -> reload("SIGHUP"));
+            if (before == SignalHandler.SIG_IGN) {
                 // started with SIGHUP ignored (nohup): the JVM keeps it so, and a SIGHUP would be lost without a word
                 LOG.warn("SIGHUP is ignored in this process (started under nohup?), so it cannot reload the pools file; "
                         + "the file is reloaded when it changes, or with POST /api/v1/config/reload");

@@ -1,7 +1,9 @@
 package io.grove.server;
 
 import io.grove.core.cluster.ClusterSettings;
+import io.grove.http.HttpLimits;
 import io.grove.protocol.Message;
+import io.grove.server.accounting.AccountingSettings;
 import io.grove.server.net.NodeEndpoint;
 import io.grove.server.security.Security;
 import java.nio.file.Path;
@@ -43,8 +45,8 @@ public record DaemonSettings(
         Duration integralStateEvery,
         Security security,
         int nodeConnectionsPerAddress,
-        io.grove.http.HttpLimits httpLimits,
-        io.grove.server.accounting.AccountingSettings accounting) {
+        HttpLimits httpLimits,
+        AccountingSettings accounting) {
 
     public static final int DEFAULT_NODE_PORT = 7077;
     public static final int DEFAULT_HTTP_PORT = 8080;
@@ -106,11 +108,11 @@ public record DaemonSettings(
     }
 
     /** What the API port allows a client. */
-    public DaemonSettings withHttpLimits(io.grove.http.HttpLimits value) {
+    public DaemonSettings withHttpLimits(HttpLimits value) {
         return toBuilder().httpLimits(value).build();
     }
 
-    public DaemonSettings withAccounting(io.grove.server.accounting.AccountingSettings value) {
+    public DaemonSettings withAccounting(AccountingSettings value) {
         return toBuilder().accounting(value).build();
     }
 
@@ -130,11 +132,11 @@ public record DaemonSettings(
         private Duration integralStateEvery = Duration.ofSeconds(10);
         private Security security = Security.INSECURE_LOCAL;
         private int nodeConnectionsPerAddress = NodeEndpoint.MAX_PER_ADDRESS;
-        private io.grove.http.HttpLimits httpLimits = io.grove.http.HttpLimits.API;
-        private io.grove.server.accounting.AccountingSettings accounting =
-                io.grove.server.accounting.AccountingSettings.DEFAULTS;
+        private HttpLimits httpLimits = HttpLimits.API;
+        private AccountingSettings accounting =
+                AccountingSettings.DEFAULTS;
 
-        public Builder accounting(io.grove.server.accounting.AccountingSettings value) {
+        public Builder accounting(AccountingSettings value) {
             accounting = value;
             return this;
         }
@@ -204,7 +206,7 @@ public record DaemonSettings(
             return this;
         }
 
-        public Builder httpLimits(io.grove.http.HttpLimits value) {
+        public Builder httpLimits(HttpLimits value) {
             httpLimits = value;
             return this;
         }

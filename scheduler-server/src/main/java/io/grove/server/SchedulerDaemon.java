@@ -1,5 +1,6 @@
 package io.grove.server;
 
+import io.grove.accounting.AccountingException;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.cluster.Cluster;
@@ -10,8 +11,10 @@ import io.grove.core.pool.PoolsConfig;
 import io.grove.http.ApiServer;
 import io.grove.http.Secrets;
 import io.grove.http.Transport;
+import io.grove.server.accounting.Ledger;
 import io.grove.server.http.Api;
 import io.grove.server.http.Authenticator;
+import io.grove.server.http.EventHub;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.net.HeartbeatBatcher;
@@ -19,14 +22,15 @@ import io.grove.server.net.NodeAddresses;
 import io.grove.server.net.NodeEndpoint;
 import io.grove.server.net.NodeSession;
 import io.grove.server.security.AuditLog;
+import io.grove.server.security.Identities;
+import io.grove.server.security.JwtIdentities;
 import io.grove.server.security.Security;
 import io.grove.server.security.TokenStore;
 import io.grove.server.state.Journal;
-import io.grove.server.state.StateLog;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.JournalingListener;
-import io.grove.server.accounting.Ledger;
 import io.grove.server.state.Revival;
+import io.grove.server.state.StateLog;
 import io.grove.server.state.WriteAhead;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
@@ -104,14 +108,14 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** The security stage's results: who may call ({@code null}: anyone, on loopback), the node token, TLS, the audit log. */
-    private record Secured(io.grove.server.security.Identities tokens, String nodeToken,
+    private record Secured(Identities tokens, String nodeToken,
             AuditLog audit, SslContext nodeTls,
             SslContext httpTls) {
     }
 
     /** The recovery stage's results: the configuration, the journal and the cluster it revived. */
     private record Recovered(String configText, PoolsConfig config, StateLog journal, Cluster cluster,
-            Revival.Outcome revived, SchedulerMetrics metrics, Ledger ledger, io.grove.server.http.EventHub events) {
+            Revival.Outcome revived, SchedulerMetrics metrics, Ledger ledger, EventHub events) {
     }
 
     /**
@@ -171,14 +175,14 @@ public final class SchedulerDaemon implements AutoCloseable {
             SslContext httpTls = security.httpTls() == null ? null : security.httpTls().server();
             TokenStore tokens = security.tokensFile() == null ? null
                     : TokenStore.load(security.tokensFile());
-            io.grove.server.security.JwtIdentities jwts = security.oidc() == null ? null
-                    : io.grove.server.security.JwtIdentities.start(security.oidc(), clock);
+            JwtIdentities jwts = security.oidc() == null ? null
+                    : JwtIdentities.start(security.oidc(), clock);
             String nodeToken = security.nodeTokenFile() == null ? null : Secrets.read(security.nodeTokenFile());
             Journal.createPrivateDirectory(settings.dataDir());
             AuditLog audit = new AuditLog(
                     security.auditLog() != null ? security.auditLog() : settings.dataDir().resolve("audit.log"));
             opened.add(audit, audit::close);
-            return new Secured(tokens == null && jwts == null ? null : io.grove.server.security.Identities.of(tokens, jwts),
+            return new Secured(tokens == null && jwts == null ? null : Identities.of(tokens, jwts),
                     nodeToken, audit, nodeTls, httpTls);
         } catch (IOException e) {
             throw new DaemonException(e.getMessage(), e);
@@ -213,7 +217,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             ledger.revived(revived, cluster);
         }
         JournalingListener journaling = new JournalingListener(journal);
-        io.grove.server.http.EventHub events = new io.grove.server.http.EventHub();
+        EventHub events = new EventHub();
         StateEvents said = new StateEvents(cluster, events, clock);
         cluster.registry().listener(new OperationRegistry.Listener() {
             @Override
@@ -266,7 +270,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             LOG.info("accounting in {}; job records kept {} days", ledger.describe(),
                     settings.accounting().retention().toDays());
             return ledger;
-        } catch (io.grove.accounting.AccountingException e) {
+        } catch (AccountingException e) {
             throw new DaemonException(e.getMessage(), e);
         }
     }

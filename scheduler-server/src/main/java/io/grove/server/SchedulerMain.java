@@ -1,9 +1,10 @@
 package io.grove.server;
 
+import io.grove.server.accounting.AccountingSettings;
 import io.grove.server.coord.ZkAuth;
+import io.grove.server.coord.ZkLayout;
 import io.grove.server.ha.HaScheduler;
 import io.grove.server.ha.HaSettings;
-import io.grove.server.coord.ZkLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +86,7 @@ public final class SchedulerMain {
         }
         DaemonSettings defaults = DaemonSettings.defaults(config, data);
         DaemonSettings settings = defaults.withPorts(nodePort, httpPort).withPeriods(defaults.heartbeatPeriod(), update)
-                .withAccounting(new io.grove.server.accounting.AccountingSettings(accountingDb, null, null, null, true));
+                .withAccounting(new AccountingSettings(accountingDb, null, null, null, true));
         if (compactAfter > 0) {
             settings = settings.toBuilder().compactAfterRecords(compactAfter).build();
         }

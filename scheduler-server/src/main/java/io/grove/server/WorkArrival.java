@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -53,7 +54,7 @@ final class WorkArrival implements Runnable {
                 pending.set(false);
                 task.run();
             });
-        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+        } catch (RejectedExecutionException stopping) {
             pending.set(false);
         }
     }

@@ -17,6 +17,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The scheduler's HTTP API as the commands use it. Every failure becomes a {@link CliException}
@@ -154,16 +159,16 @@ public final class SchedulerClient {
      * background: each event's data goes to {@code events}. Returns {@code null} when the stream
      * cannot be opened (a scheduler without it: the caller polls instead). Closing the feed ends it.
      */
-    public AutoCloseable events(String query, java.util.function.Consumer<String> events) {
+    public AutoCloseable events(String query, Consumer<String> events) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(current + "/api/v1/events" + query))
                 .header("X-Grove-User", target.user()).header("Accept", "text/event-stream");
         if (target.token() != null) {
             builder.header("Authorization", "Bearer " + target.token());
         }
-        HttpResponse<java.util.stream.Stream<String>> response;
+        HttpResponse<Stream<String>> response;
         try {
-            response = http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofLines()).get(10, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            response = http.sendAsync(builder.build(), HttpResponse.BodyHandlers.ofLines()).get(10, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
             return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -173,7 +178,7 @@ public final class SchedulerClient {
             response.body().close();
             return null;
         }
-        java.util.stream.Stream<String> lines = response.body();
+        Stream<String> lines = response.body();
         Thread reader = new Thread(() -> {
             try {
                 lines.forEach(line -> {

@@ -2,6 +2,7 @@ package io.grove.cli.out;
 
 import io.grove.api.ApiJson;
 import java.io.PrintWriter;
+import java.util.List;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
@@ -60,8 +61,8 @@ public final class Printer {
     }
 
     /** Rows as CSV (RFC 4180: a field with a comma, a quote or a line break is quoted). */
-    public void printCsv(java.util.List<java.util.List<String>> rows) {
-        for (java.util.List<String> row : rows) {
+    public void printCsv(List<List<String>> rows) {
+        for (List<String> row : rows) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < row.size(); i++) {
                 String field = row.get(i) == null ? "" : row.get(i);

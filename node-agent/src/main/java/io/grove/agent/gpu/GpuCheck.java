@@ -1,6 +1,7 @@
 package io.grove.agent.gpu;
 
 import io.grove.agent.job.SystemPrograms;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +66,7 @@ public final class GpuCheck {
         builder.environment().put("NVIDIA_VISIBLE_DEVICES", uuids);
         builder.environment().put("GROVE_GPU_UUIDS", uuids);
         try {
-            Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            Process process = builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             byte[] out = process.getInputStream().readNBytes(4096);
             if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();

@@ -6,7 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -76,9 +79,9 @@ public final class GpuDiscovery {
      *
      * @throws IOException when {@code nvidia-smi} itself fails
      */
-    public static java.util.Map<Integer, GpuSample> sample(Path nvidiaSmi, List<Gpu> gpus) throws IOException {
+    public static Map<Integer, GpuSample> sample(Path nvidiaSmi, List<Gpu> gpus) throws IOException {
         String csv = run(nvidiaSmi, List.of("--query-gpu=index,utilization.gpu,memory.used", "--format=csv,noheader,nounits"));
-        java.util.Map<Integer, GpuSample> samples = new java.util.LinkedHashMap<>();
+        Map<Integer, GpuSample> samples = new LinkedHashMap<>();
         for (String line : csv.split("\n")) {
             String[] fields = line.split(",");
             if (fields.length < 3 || !fields[0].strip().matches("[0-9]{1,3}")) {
@@ -125,8 +128,8 @@ public final class GpuDiscovery {
 
     /** The device minor from the driver's {@code information} file of the GPU at {@code busId}; its index when not there. */
     static int minor(Path driverInfo, String busId, int index) {
-        for (String name : List.of(busId, busId.toLowerCase(java.util.Locale.ROOT),
-                busId.length() > 12 ? busId.substring(busId.length() - 12).toLowerCase(java.util.Locale.ROOT) : busId)) {
+        for (String name : List.of(busId, busId.toLowerCase(Locale.ROOT),
+                busId.length() > 12 ? busId.substring(busId.length() - 12).toLowerCase(Locale.ROOT) : busId)) {
             Path info = driverInfo.resolve(name).resolve("information");
             try {
                 for (String line : Files.readAllLines(info)) {

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -245,8 +246,8 @@ public final class ImagePulls {
     }
 
     /** The digests jobs hold now. */
-    public java.util.Set<String> inUse() {
-        return java.util.Set.copyOf(inUse.keySet());
+    public Set<String> inUse() {
+        return Set.copyOf(inUse.keySet());
     }
 
     /** How many pulls are queued or under way. */

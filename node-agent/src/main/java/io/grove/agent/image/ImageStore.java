@@ -8,14 +8,18 @@ import io.grove.agent.job.SafeDirs;
 import io.grove.agent.job.SystemPrograms;
 import io.grove.agent.job.Trees;
 import io.grove.core.operation.ImageReference;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -126,7 +131,7 @@ public final class ImageStore {
         if (cached.containsKey(digest)) {
             lastUsed.put(digest, now);
             try {
-                Files.setLastModifiedTime(entry(digest).resolve("image.json"), java.nio.file.attribute.FileTime.fromMillis(now));
+                Files.setLastModifiedTime(entry(digest).resolve("image.json"), FileTime.fromMillis(now));
             } catch (IOException e) {
                 LOG.warn("image {}: cannot record its use: {}", digest, e.getMessage());
             }
@@ -295,7 +300,7 @@ public final class ImageStore {
      */
     private byte[] run(List<String> command, long timeoutS, String what, Path tmp) throws PullException {
         ProcessBuilder builder = SystemPrograms.fixed(command)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         if (tmp != null) {
             builder.environment().put("TMPDIR", tmp.toString());
         }
@@ -308,7 +313,7 @@ public final class ImageStore {
                 byte[] out;
                 try (InputStream in = process.getInputStream()) {
                     out = in.readNBytes(8 << 20);
-                    in.transferTo(java.io.OutputStream.nullOutputStream());
+                    in.transferTo(OutputStream.nullOutputStream());
                 }
                 if (!process.waitFor(timeoutS, TimeUnit.SECONDS)) {
                     process.destroyForcibly();
@@ -333,7 +338,7 @@ public final class ImageStore {
 
     private static String tail(Path file) throws IOException {
         long size = Files.size(file);
-        try (java.io.RandomAccessFile in = new java.io.RandomAccessFile(file.toFile(), "r")) {
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
             long from = Math.max(0, size - OUTPUT_BYTES);
             in.seek(from);
             byte[] bytes = new byte[(int) (size - from)];
@@ -353,7 +358,7 @@ public final class ImageStore {
             said = fatal.group(1).replace("\\\"", "\"");
         }
         said = said.length() > 1000 ? said.substring(0, 1000) + "…" : said;
-        String lower = said.toLowerCase(java.util.Locale.ROOT);
+        String lower = said.toLowerCase(Locale.ROOT);
         String verdict;
         if (lower.contains("manifest unknown") || lower.contains("name unknown") || lower.contains("not found")) {
             verdict = "no such image in the registry";

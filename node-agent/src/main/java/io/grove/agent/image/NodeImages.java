@@ -6,6 +6,7 @@ import io.grove.agent.job.Trees;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +131,7 @@ public final class NodeImages {
     public void deleteContainer(String id) {
         Path left = state.resolve(id);
         try {
-            if (Files.exists(left, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.exists(left, LinkOption.NOFOLLOW_LINKS)) {
                 Trees.delete(left);
             }
         } catch (IOException e) {

@@ -8,6 +8,7 @@ import io.grove.agent.job.JobDevices;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,7 +84,7 @@ public final class OciBundle {
      */
     public static List<String> args(ImageConfig image, Path rootfs, String command, String reference) throws PullException {
         try {
-            if (!Files.getPosixFilePermissions(rootfs).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+            if (!Files.getPosixFilePermissions(rootfs).contains(PosixFilePermission.OTHERS_EXECUTE)) {
                 throw new PullException("image " + reference + " cannot run as the job's user: its root directory is mode "
                         + PosixFilePermissions.toString(Files.getPosixFilePermissions(rootfs))
                         + ", closed to everyone but the image's root");

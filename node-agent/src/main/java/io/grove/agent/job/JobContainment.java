@@ -2,10 +2,17 @@ package io.grove.agent.job;
 
 import io.grove.agent.gpu.Gpu;
 import io.grove.agent.gpu.NodeGpus;
+import io.grove.agent.image.ImageConfig;
+import io.grove.agent.image.NodeImages;
+import io.grove.agent.image.OciBundle;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How a job is contained on this node, from its start to the last of its processes: a user of
@@ -23,13 +30,13 @@ public final class JobContainment {
     private final JobPolicy policy;
     private final NodeGpus gpus;
     /** The containers of image jobs that run. */
-    private final Map<String, JobLaunch.Container> containers = new java.util.HashMap<>();
+    private final Map<String, JobLaunch.Container> containers = new HashMap<>();
     /**
      * Uids of their own that this agent emptied at their last job's end (every process of theirs
      * killed) and gave to no job since: nothing can run as them, so a job given one starts without
      * another kill (a fork and two execs on the start's path).
      */
-    private final java.util.Set<Integer> emptied = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Integer> emptied = ConcurrentHashMap.newKeySet();
     /** Whether this run of the agent set up its jobs' devices ({@link #ensureNodeDevices}). */
     private boolean nodeDevicesReady;
     /** Whether the template's nodes cannot be opened where they lie ({@code nodev}): each job's /dev is copied. */
@@ -57,7 +64,7 @@ public final class JobContainment {
     }
 
     /** An image job's image, as the node's cache holds it. */
-    public record Image(io.grove.agent.image.ImageConfig config, Path rootfs, io.grove.agent.image.NodeImages images) {
+    public record Image(ImageConfig config, Path rootfs, NodeImages images) {
     }
 
     /**
@@ -124,13 +131,13 @@ public final class JobContainment {
         if (user == null) {
             throw new IOException("a job in a container image needs a user of its own (the agent must run as root)");
         }
-        List<String> args = io.grove.agent.image.OciBundle.args(image.config(), image.rootfs(), spec.command(), spec.image());
+        List<String> args = OciBundle.args(image.config(), image.rootfs(), spec.command(), spec.image());
         Path bundle = workDir.jobDir(spec.jobId()).resolve("bundle");
-        io.grove.agent.image.OciBundle.write(bundle, new io.grove.agent.image.OciBundle.Spec(args,
-                io.grove.agent.image.OciBundle.environment(image.config(), env, spec.env()), user.uid(), user.gid(),
+        OciBundle.write(bundle, new OciBundle.Spec(args,
+                OciBundle.environment(image.config(), env, spec.env()), user.uid(), user.gid(),
                 image.rootfs(), workDir.sandbox(spec.jobId()), workDir.sandboxesRoot(), policy.memoryOf(spec), devices,
                 policy.diskOf(spec)));
-        JobLaunch.Container container = new JobLaunch.Container(io.grove.agent.image.NodeImages.containerId(spec.jobId()),
+        JobLaunch.Container container = new JobLaunch.Container(NodeImages.containerId(spec.jobId()),
                 bundle, image.images());
         containers.put(spec.jobId(), container);
         return container;
@@ -188,7 +195,7 @@ public final class JobContainment {
     }
 
     /** How much CPU a running job used and how long it was throttled, where the kernel counts it. */
-    public java.util.Optional<CpuUsage> cpuUsage(String jobId) {
+    public Optional<CpuUsage> cpuUsage(String jobId) {
         return cgroups.cpuUsage(jobId);
     }
 

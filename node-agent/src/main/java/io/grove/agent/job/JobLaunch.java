@@ -1,5 +1,6 @@
 package io.grove.agent.job;
 
+import io.grove.agent.image.NodeImages;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,7 @@ public record JobLaunch(JobSpec job, Path sandbox, Path script, Path stdout, Pat
      * The container of an image job: the runtime runs it from its bundle (whose {@code config.json}
      * holds its user, environment and mounts) under the id given.
      */
-    public record Container(String id, Path bundle, io.grove.agent.image.NodeImages images) {
+    public record Container(String id, Path bundle, NodeImages images) {
     }
 
     public JobLaunch {

@@ -1,11 +1,13 @@
 package io.grove.agent.job;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A job's own view of the node's shared places, as Slurm's {@code namespace/tmpfs} gives: it starts
@@ -145,12 +147,12 @@ public record JobNamespace(Path sandbox, Path keep, long shmBytes, Path mounts, 
             JobNamespace namespace = new JobNamespace(scratch, scratch, 1 << 20, scratch.resolve("mounts"),
                     copy ? template : JobDevices.link(template, scratch.resolve("job-dev"), List.of()), copy, List.of());
             namespace.writeTable();
-            List<String> command = new java.util.ArrayList<>(namespace.command(programs, List.of()));
+            List<String> command = new ArrayList<>(namespace.command(programs, List.of()));
             // its /dev works: /dev/null opens
             command.addAll(List.of(programs.bash().toString(), "--noprofile", "--norc", "-c", "true > /dev/null"));
             Process process = programs.builder(command).redirectErrorStream(true).start();
-            String said = new String(process.getInputStream().readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8);
-            if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            String said = new String(process.getInputStream().readNBytes(4096), StandardCharsets.UTF_8);
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 return "making a mount namespace did not finish within 30 s";
             }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +55,7 @@ public final class JobUsers {
      * @param owner this agent, as its work directory's absolute path
      * @param hasFiles whether a job of this agent still has files on the node
      */
-    public JobUsers leasingIn(Path dir, String owner, java.util.function.Predicate<String> hasFiles) throws IOException {
+    public JobUsers leasingIn(Path dir, String owner, Predicate<String> hasFiles) throws IOException {
         if (exclusive) {
             this.leases = new UidLeases(dir, owner, hasFiles);
             this.next = Math.floorMod(leases.cursor(), users.size());

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
@@ -164,8 +165,8 @@ final class UidLeases {
             Files.deleteIfExists(tmp);
             Files.writeString(Files.createFile(tmp, PosixFilePermissions.asFileAttribute(
                     PosixFilePermissions.fromString("rw-------"))), Integer.toString(next));
-            Files.move(tmp, dir.resolve(CURSOR), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, dir.resolve(CURSOR), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             LOG.warn("cannot keep the next job uid in {}: {}", dir, e.getMessage());
         }

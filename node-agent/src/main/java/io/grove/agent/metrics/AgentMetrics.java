@@ -4,6 +4,9 @@ import io.grove.agent.AgentListener;
 import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.BrokerStatus;
 import io.grove.agent.broker.Counters;
+import io.grove.agent.image.ImageMeters;
+import io.grove.agent.image.ImageStore;
+import io.grove.agent.image.NodeImages;
 import io.grove.protocol.FinishedJob;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -15,7 +18,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -30,7 +35,7 @@ public final class AgentMetrics implements AgentListener {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /** Running jobs' GPU utilization and memory, read by their gauges. */
-    private final java.util.Map<String, double[]> jobGpus = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, double[]> jobGpus = new ConcurrentHashMap<>();
     private final Set<String> registered = new HashSet<>();
     private volatile BrokerStatus status;
     private final Timer heartbeats;
@@ -138,27 +143,27 @@ public final class AgentMetrics implements AgentListener {
     }
 
     /** The node's image cache and pulls, read when scraped. */
-    public void images(io.grove.agent.image.NodeImages images) {
+    public void images(NodeImages images) {
         if (!images.available()) {
             return;
         }
-        io.grove.agent.image.ImageMeters meters = images.meters();
-        io.grove.agent.image.ImageStore store = images.store();
-        Gauge.builder("grove_agent_image_cache_bytes", store, io.grove.agent.image.ImageStore::bytes)
+        ImageMeters meters = images.meters();
+        ImageStore store = images.store();
+        Gauge.builder("grove_agent_image_cache_bytes", store, ImageStore::bytes)
                 .description("what the node's cache of images holds on disk").register(registry);
-        Gauge.builder("grove_agent_image_cache_limit_bytes", store, io.grove.agent.image.ImageStore::limitBytes)
+        Gauge.builder("grove_agent_image_cache_limit_bytes", store, ImageStore::limitBytes)
                 .description("the most the cache of images may hold (--image-cache-size)").register(registry);
-        Gauge.builder("grove_agent_image_cache_images", store, io.grove.agent.image.ImageStore::count)
+        Gauge.builder("grove_agent_image_cache_images", store, ImageStore::count)
                 .description("images in the node's cache").register(registry);
-        FunctionCounter.builder("grove_agent_image_cache_hits", meters, io.grove.agent.image.ImageMeters::hits)
+        FunctionCounter.builder("grove_agent_image_cache_hits", meters, ImageMeters::hits)
                 .description("image jobs whose image was cached").register(registry);
-        FunctionCounter.builder("grove_agent_image_cache_misses", meters, io.grove.agent.image.ImageMeters::misses)
+        FunctionCounter.builder("grove_agent_image_cache_misses", meters, ImageMeters::misses)
                 .description("pulls started for image jobs whose image was not cached").register(registry);
-        FunctionCounter.builder("grove_agent_image_pulls", meters, io.grove.agent.image.ImageMeters::pulls)
+        FunctionCounter.builder("grove_agent_image_pulls", meters, ImageMeters::pulls)
                 .description("images pulled and unpacked").register(registry);
-        FunctionCounter.builder("grove_agent_image_pull_failures", meters, io.grove.agent.image.ImageMeters::failures)
+        FunctionCounter.builder("grove_agent_image_pull_failures", meters, ImageMeters::failures)
                 .description("pulls that failed").register(registry);
-        FunctionCounter.builder("grove_agent_image_pull_seconds", meters, io.grove.agent.image.ImageMeters::pullSeconds)
+        FunctionCounter.builder("grove_agent_image_pull_seconds", meters, ImageMeters::pullSeconds)
                 .description("time pulls took, together (divided by grove_agent_image_pulls_total: the mean)")
                 .register(registry);
     }

@@ -3,11 +3,13 @@ package io.grove.agent.net;
 import io.grove.agent.Agent;
 import io.grove.agent.broker.BrokerEvent;
 import io.grove.agent.broker.ResourceBroker;
+import io.grove.http.ConnectionLimiter;
 import io.grove.protocol.DecodeFailure;
 import io.grove.protocol.FrameCodec;
 import io.grove.protocol.broker.BrokerMessage;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
@@ -19,6 +21,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -72,7 +75,7 @@ public final class BrokerEndpoint implements AutoCloseable {
             InstantSource clock, BrokerTokens tokens) throws InterruptedException {
         Map<String, Channel> clients = new ConcurrentHashMap<>();
         AtomicLong sequence = new AtomicLong();
-        io.grove.http.ConnectionLimiter connections = new io.grove.http.ConnectionLimiter("broker " + host + ":" + port,
+        ConnectionLimiter connections = new ConnectionLimiter("broker " + host + ":" + port,
                 MAX_CONNECTIONS, Integer.MAX_VALUE, TimeUnit.MILLISECONDS.toNanos(HELLO_GRACE_MS),
                 () -> TimeUnit.MILLISECONDS.toNanos(clock.millis()));
         Channel channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
@@ -142,7 +145,7 @@ public final class BrokerEndpoint implements AutoCloseable {
                             HELLO_DEADLINE_MS / 1000);
                     ctx.close();
                 }
-            }, HELLO_DEADLINE_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }, HELLO_DEADLINE_MS, TimeUnit.MILLISECONDS);
             super.channelActive(ctx);
         }
 
@@ -187,19 +190,19 @@ public final class BrokerEndpoint implements AutoCloseable {
 
         /** The first message must be a hello with a token of the node: else the connection is closed. */
         private void hello(ChannelHandlerContext ctx, BrokerMessage request) {
-            java.util.Optional<BrokerTokens.Role> given = request instanceof BrokerMessage.Hello hello
-                    ? tokens.roleOf(hello.token()) : java.util.Optional.empty();
+            Optional<BrokerTokens.Role> given = request instanceof BrokerMessage.Hello hello
+                    ? tokens.roleOf(hello.token()) : Optional.empty();
             if (given.isEmpty()) {
                 LOG.warn("broker connection from {} refused: {}", ctx.channel().remoteAddress(),
                         request instanceof BrokerMessage.Hello ? "a wrong token" : "no hello first");
                 ctx.writeAndFlush(new BrokerMessage.BrokerError("unauthenticated", request instanceof BrokerMessage.Hello
                         ? "the token is not this node's broker token"
                         : "send hello with the node's broker token (" + BrokerTokens.CLIENT_FILE + ") first", true))
-                        .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                        .addListener(ChannelFutureListener.CLOSE);
                 return;
             }
             role = given.get();
-            io.grove.http.ConnectionLimiter.trust(ctx.channel());
+            ConnectionLimiter.trust(ctx.channel());
             clients.put(name, ctx.channel());
             LOG.info("broker client {} connected from {} as {}", name, ctx.channel().remoteAddress(),
                     role.name().toLowerCase(Locale.ROOT));

@@ -179,7 +179,7 @@ public final class OperationSpecLoader {
         Long disk = Sizes.bytes(task, "disk_space", SpecBounds.MAX_DISK_SPACE, "1 PiB a job");
         Map<String, String> env = task.stringMap("env");
         String image = task.string("docker_image");
-        java.time.Duration expected = task.duration("expected_duration");
+        Duration expected = task.duration("expected_duration");
         boolean ok = disk == null || disk >= 0;
         if (expected != null && (expected.isZero() || expected.isNegative())) {
             task.problem("expected_duration", ProblemCode.BAD_VALUE, "a job's expected duration is positive, got "

@@ -1,6 +1,7 @@
 package io.grove.config.yaml;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,7 +29,7 @@ public final class Durations {
         };
         try {
             return Duration.ofMillis(amount.multiply(BigDecimal.valueOf(millisPerUnit)).setScale(0,
-                    java.math.RoundingMode.DOWN).longValueExact());
+                    RoundingMode.DOWN).longValueExact());
         } catch (ArithmeticException e) {
             throw new IllegalArgumentException("'" + text + "' is too long a duration (at most about 292 million years)");
         }

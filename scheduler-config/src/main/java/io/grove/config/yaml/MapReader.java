@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -378,7 +379,7 @@ public final class MapReader {
             problems.rememberLine(childPath, null, line(name));
             Node value = entry.getValueNode();
             if (value instanceof ScalarNode scalar && scalar.getTag() == Tag.NULL) {
-                value = new MappingNode(Tag.MAP, false, new ArrayList<>(), name.getStartMark(), name.getEndMark(), org.yaml.snakeyaml.DumperOptions.FlowStyle.AUTO);
+                value = new MappingNode(Tag.MAP, false, new ArrayList<>(), name.getStartMark(), name.getEndMark(), DumperOptions.FlowStyle.AUTO);
             }
             if (!(value instanceof MappingNode childMapping)) {
                 problems.add(childPath, null, ProblemCode.WRONG_TYPE,

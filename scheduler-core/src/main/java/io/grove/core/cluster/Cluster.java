@@ -13,15 +13,16 @@ import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
-import io.grove.core.operation.PreemptedFor;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.PreemptedFor;
 import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.PoolPause;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
-import io.grove.core.pool.PoolPause;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.preempt.StarvationStatus;
+import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
@@ -36,6 +37,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -271,7 +273,7 @@ public final class Cluster {
     private PreemptedFor preemptedFor(Decision.JobPreemption preemption, String tree) {
         Operation preemptor = preemption.preemptorOperationId() == null ? null
                 : registry.operation(preemption.preemptorOperationId());
-        return new PreemptedFor(preemption.reason().name().toLowerCase(java.util.Locale.ROOT),
+        return new PreemptedFor(preemption.reason().name().toLowerCase(Locale.ROOT),
                 preemption.preemptorOperationId(), preemptor == null ? null : preemptor.poolByTree().get(tree));
     }
 
@@ -395,7 +397,7 @@ public final class Cluster {
      * new operations have jobs waiting, at most {@code limit}. Empty when no new work arrived —
      * nothing is asked twice for the same work.
      */
-    public List<String> nodesForNewWork(Instant now, java.time.Duration quiet, int limit) {
+    public List<String> nodesForNewWork(Instant now, Duration quiet, int limit) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, TreeState> entry : trees.entrySet()) {
             TreeState state = entry.getValue();
@@ -411,7 +413,7 @@ public final class Cluster {
                 }
                 if (entry.getKey().equals(node.tree()) && node.state() == Node.State.ONLINE
                         && node.condition().schedulable()
-                        && java.time.Duration.between(node.lastHeartbeat(), now).compareTo(quiet) >= 0
+                        && Duration.between(node.lastHeartbeat(), now).compareTo(quiet) >= 0
                         && state.index.mayStartIn(node.limits().minusClamped(node.usage()))) {
                     out.add(node.id());
                 }
@@ -448,7 +450,7 @@ public final class Cluster {
         tree.lastUpdate = prepared.now();
         tree.result = computed.result();
         tree.elements = Collections.unmodifiableList(computed.elements());
-        java.util.Set<String> before = tree.index == null ? java.util.Set.of() : tree.index.schedulableOperations();
+        Set<String> before = tree.index == null ? Set.of() : tree.index.schedulableOperations();
         tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
                 prepared.operations(), starving, tree.pauses);
         for (String id : tree.index.schedulableOperations()) {
@@ -532,13 +534,13 @@ public final class Cluster {
     }
 
     /** Since when each element of the tree has been below its fair share, as of its last update. */
-    public Map<String, io.grove.core.preempt.StarvationTracker.Below> belowFairShare(String tree) {
+    public Map<String, StarvationTracker.Below> belowFairShare(String tree) {
         TreeState known = trees.get(tree);
         return known == null ? Map.of() : known.starvation.belowAll();
     }
 
     /** Starts a tree's starvation clocks from {@code below} (a forecast's copy); ignored for an unknown tree. */
-    public void restoreBelowFairShare(String tree, Map<String, io.grove.core.preempt.StarvationTracker.Below> below) {
+    public void restoreBelowFairShare(String tree, Map<String, StarvationTracker.Below> below) {
         TreeState known = trees.get(tree);
         if (known != null) {
             known.starvation.restore(below);

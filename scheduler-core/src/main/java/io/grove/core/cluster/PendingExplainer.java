@@ -12,12 +12,15 @@ import io.grove.core.operation.PendingReason;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.operation.TreePools;
 import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolPause;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -106,7 +109,7 @@ public final class PendingExplainer {
                     null, null, null, null));
             return checks;
         }
-        io.grove.core.pool.PoolPause pause = cluster.pauseOf(tree, operation);
+        PoolPause pause = cluster.pauseOf(tree, operation);
         if (pause != null) {
             checks.add(new PendingCheck(Code.POOL_PAUSED, true, pause.describe(), pause.pool(), null, null, null,
                     null, null, null, null));
@@ -250,7 +253,7 @@ public final class PendingExplainer {
             return checks;
         }
         if (disk > 0 && matching.stream().noneMatch(node -> node.condition().diskForJobs() >= disk)) {
-            Node most = matching.stream().max(java.util.Comparator.comparingLong(n -> n.condition().diskForJobs())).orElseThrow();
+            Node most = matching.stream().max(Comparator.comparingLong(n -> n.condition().diskForJobs())).orElseThrow();
             checks.add(PendingCheck.of(Code.NO_ROOM_FOR_DISK, true, "no node has room for its disk: a job orders " + disk
                     + " bytes of disk_space; the most any of the " + matching.size() + " matching nodes has free is "
                     + most.condition().diskForJobs() + " bytes, on " + most.id()));
@@ -307,7 +310,7 @@ public final class PendingExplainer {
         if (status != StarvationStatus.NON_STARVING) {
             String protectedJobs = "";
             if (state != null && state.index != null && state.lastUpdate != null) {
-                io.grove.core.schedule.SchedulingIndex.Protection protection = state.index.protection(state.lastUpdate);
+                SchedulingIndex.Protection protection = state.index.protection(state.lastUpdate);
                 if (protection.jobs() > 0) {
                     protectedJobs = "; " + protection.jobs() + " job(s) are protected by min_job_runtime_before_preemption, "
                             + "the first until " + protection.firstFree();

@@ -5,10 +5,12 @@ import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareWorkspace;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.node.NodeFilter;
+import io.grove.core.pool.PoolPause;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,7 +34,7 @@ final class TreeState {
      */
     int newWork;
     /** Its paused pools by name, in the order they were paused. */
-    final Map<String, io.grove.core.pool.PoolPause> pauses = new java.util.LinkedHashMap<>();
+    final Map<String, PoolPause> pauses = new LinkedHashMap<>();
     /** The arrays its fair-share updates work in, kept from one to the next. */
     final FairShareWorkspace workspace = new FairShareWorkspace();
 

@@ -5,6 +5,7 @@ import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ public final class Durations {
         /** The median, in a sentence's terms. */
         public Duration median() {
             long[] sorted = millis.clone();
-            java.util.Arrays.sort(sorted);
+            Arrays.sort(sorted);
             return Duration.ofMillis(sorted[sorted.length / 2]);
         }
     }
@@ -70,7 +71,7 @@ public final class Durations {
      * finished jobs, else its user's in the pool, else the spec's {@code expected} duration; or
      * {@code null} when nothing is.
      */
-    public Source of(String id, String user, String pool, String task, java.time.Duration expected) {
+    public Source of(String id, String user, String pool, String task, Duration expected) {
         List<Long> own = byTask.get(id + "/" + task);
         if (own != null && !own.isEmpty()) {
             return new Source(own.size() + " finished job(s) of its task", unbox(own), true);

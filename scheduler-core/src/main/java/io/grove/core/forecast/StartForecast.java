@@ -2,6 +2,7 @@ package io.grove.core.forecast;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.SubmitException;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.schedule.Decision;
@@ -10,12 +11,16 @@ import io.grove.core.sim.SimNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -167,7 +172,7 @@ public final class StartForecast {
             busy.get(0).add(run[0]);
             busy.get(1).add(run[1]);
         }
-        if (!basis.unknown().isEmpty() && quiet.get(0).stream().allMatch(java.util.Objects::isNull)) {
+        if (!basis.unknown().isEmpty() && quiet.get(0).stream().allMatch(Objects::isNull)) {
             return new Prediction(own.id(), null, null, List.copyOf(basis.assumptions()), String.join("; ", basis.unknown()));
         }
         List<String> assumptions = new ArrayList<>(basis.assumptions());
@@ -201,7 +206,7 @@ public final class StartForecast {
         }
         Map<String, Band> bands = new LinkedHashMap<>();
         nexts.forEach((id, times) -> {
-            if (times.stream().anyMatch(java.util.Objects::nonNull)) {
+            if (times.stream().anyMatch(Objects::nonNull)) {
                 bands.put(id, band(times));
             }
         });
@@ -224,7 +229,7 @@ public final class StartForecast {
             }
         }
         Map<String, ForecastSnapshot.OperationState> byId = new LinkedHashMap<>();
-        Map<String, Long> drawnFor = new java.util.HashMap<>();
+        Map<String, Long> drawnFor = new HashMap<>();
         for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
             byId.put(operation.id(), operation);
             copy.registry().restoreSubmitted(operation.id(), operation.spec(), operation.user(), operation.submitted(),
@@ -255,7 +260,7 @@ public final class StartForecast {
         for (SimNode node : nodes.values()) {
             copy.report(node.heartbeat(), now);
         }
-        java.util.function.Function<Decision.JobStart, Duration> durationOf = start -> {
+        Function<Decision.JobStart, Duration> durationOf = start -> {
             ForecastSnapshot.OperationState operation = byId.get(start.operationId());
             Long millis = operation == null ? null : draw(snapshot, operation, start.task(), drawnFor, random);
             return millis == null ? null : Duration.ofMillis(millis);
@@ -283,7 +288,7 @@ public final class StartForecast {
                     copy.submit(id, arrival.spec(), arrival.user(), t);
                     byId.put(id, new ForecastSnapshot.OperationState(id, arrival.spec(), arrival.user(), arrival.pool(), t,
                             null, null, List.of()));
-                } catch (io.grove.core.operation.SubmitException refused) {
+                } catch (SubmitException refused) {
                     // over a limit, as it would be
                 }
             }
@@ -380,7 +385,7 @@ public final class StartForecast {
             return started.plusMillis(drawn);
         }
         Durations.Source source = source(snapshot, operation, task);
-        long[] longer = java.util.Arrays.stream(source.millis()).filter(millis -> millis > elapsed).toArray();
+        long[] longer = Arrays.stream(source.millis()).filter(millis -> millis > elapsed).toArray();
         if (longer.length == 0) {
             return now.plus(STEP);
         }

@@ -2,6 +2,7 @@ package io.grove.core.operation;
 
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -25,8 +26,8 @@ public record TaskSpec(String name, int jobCount, String command, Resources jobR
         long diskSpace, String image, Long expectedDurationMillis) {
 
     /** The expected duration, or {@code null}. */
-    public java.time.Duration expectedDuration() {
-        return expectedDurationMillis == null ? null : java.time.Duration.ofMillis(expectedDurationMillis);
+    public Duration expectedDuration() {
+        return expectedDurationMillis == null ? null : Duration.ofMillis(expectedDurationMillis);
     }
 
     /** A task without an expected duration. */

@@ -1,5 +1,6 @@
 package io.grove.core.schedule;
 
+import io.grove.core.pool.JobDefaults;
 import io.grove.core.resource.Resources;
 import java.time.Duration;
 import java.util.List;
@@ -54,7 +55,7 @@ public record Decision(
      */
     public record JobStart(String jobId, String operationId, String task, int index, String command,
             Map<String, String> env, Resources resources, boolean preemptive, long diskSpace,
-            io.grove.core.pool.JobDefaults defaults, String image) {
+            JobDefaults defaults, String image) {
     }
 
     /** Why a job is interrupted. */

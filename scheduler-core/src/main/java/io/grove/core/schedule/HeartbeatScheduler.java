@@ -12,6 +12,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
 
 /**
  * {@code decide(index, node, heartbeat, now) -> Decision}: the answer to one heartbeat, computed
@@ -162,7 +164,7 @@ public final class HeartbeatScheduler {
      * takes and for which {@code message} gives a reason ({@code null}: the job stays).
      */
     private static void interruptWhere(DecisionContext context, Decision.PreemptionReason reason,
-            java.util.function.IntPredicate chosen, java.util.function.Function<Job, String> message) {
+            IntPredicate chosen, Function<Job, String> message) {
         Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
         for (Job job : context.node.jobs()) {
             if (context.released.contains(job.id()) || job.interrupting()) {

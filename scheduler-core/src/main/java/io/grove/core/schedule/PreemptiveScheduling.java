@@ -5,11 +5,14 @@ import io.grove.core.operation.PreemptionMode;
 import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.preempt.PreemptionStatus;
 import io.grove.core.preempt.StarvationStatus;
+import io.grove.core.resource.ShareVector;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -210,9 +213,9 @@ final class PreemptiveScheduling {
 
     /** The lowest element from the job's operation up (root excluded) that protects it, or -1. */
     /** Whether a job has run less than its pool's {@code min_job_runtime_before_preemption}. */
-    static boolean protectedByRuntime(SchedulingIndex index, int at, Job job, java.time.Instant now) {
+    static boolean protectedByRuntime(SchedulingIndex index, int at, Job job, Instant now) {
         long min = index.rights.minRuntimeMillis[at];
-        return min > 0 && java.time.Duration.between(job.startTime(), now).toMillis() < min;
+        return min > 0 && Duration.between(job.startTime(), now).toMillis() < min;
     }
 
     private static int blocker(SchedulingIndex index, int operation, Stage stage, PreemptionSettings settings) {
@@ -293,9 +296,9 @@ final class PreemptiveScheduling {
         int n = SchedulingIndex.N;
         for (int r = 0; r < n; r++) {
             fair = Math.max(fair, index.fairShare[target * n + r]);
-            used = Math.max(used, io.grove.core.resource.ShareVector.ratio(index.usage[target * n + r], index.total[r]));
+            used = Math.max(used, ShareVector.ratio(index.usage[target * n + r], index.total[r]));
         }
-        return (pool < 0 ? "" : " in pool " + index.ids[pool]) + String.format(java.util.Locale.ROOT,
+        return (pool < 0 ? "" : " in pool " + index.ids[pool]) + String.format(Locale.ROOT,
                 " (using %.0f%% of the tree, fair share %.0f%%)", used * 100, fair * 100);
     }
 

@@ -16,11 +16,14 @@ import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.core.resource.ShareVector;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One tree's published fair shares in flat arrays, plus live usage and a cache of each element's
@@ -220,20 +223,20 @@ public final class SchedulingIndex {
     }
 
     /** Running jobs younger than their pool's {@code min_job_runtime_before_preemption}: how many, and when the first may be taken. */
-    public record Protection(int jobs, java.time.Instant firstFree) {
+    public record Protection(int jobs, Instant firstFree) {
     }
 
     /** The jobs that {@code min_job_runtime_before_preemption} keeps from starving operations at {@code now}. */
-    public Protection protection(java.time.Instant now) {
+    public Protection protection(Instant now) {
         int count = 0;
-        java.time.Instant first = null;
+        Instant first = null;
         for (int at = 0; at < size; at++) {
             long min = rights.minRuntimeMillis[at];
             if (operations[at] == null || min <= 0) {
                 continue;
             }
             for (Job job : operations[at].runningJobs()) {
-                java.time.Instant free = job.startTime().plusMillis(min);
+                Instant free = job.startTime().plusMillis(min);
                 if (tree.equals(job.tree()) && free.isAfter(now)) {
                     count++;
                     first = first == null || free.isBefore(first) ? free : first;
@@ -257,8 +260,8 @@ public final class SchedulingIndex {
     }
 
     /** The operations with jobs left to start, by id (a paused pool's excepted). */
-    public java.util.Set<String> schedulableOperations() {
-        java.util.Set<String> out = new java.util.HashSet<>();
+    public Set<String> schedulableOperations() {
+        Set<String> out = new HashSet<>();
         for (int at = 0; at < size; at++) {
             if (operations[at] != null && isSchedulable(at)) {
                 out.add(ids[at]);

@@ -1,5 +1,6 @@
 package io.grove.core.sim;
 
+import io.grove.core.cluster.Cluster;
 import io.grove.core.node.NodeCondition;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
@@ -89,12 +90,12 @@ public final class SimNode {
      * One heartbeat at {@code now}: the node ends what is due and reports, the cluster decides and
      * applies, the node carries the decision out (its jobs run for {@code durationOf}, and none fails).
      */
-    public Decision beat(io.grove.core.cluster.Cluster cluster, Instant now, Function<String, Duration> durationOf) {
+    public Decision beat(Cluster cluster, Instant now, Function<String, Duration> durationOf) {
         return beatEach(cluster, now, start -> durationOf.apply(start.operationId()));
     }
 
     /** {@link #beat}, with a duration for each job started ({@code null} = forever). */
-    public Decision beatEach(io.grove.core.cluster.Cluster cluster, Instant now,
+    public Decision beatEach(Cluster cluster, Instant now,
             Function<Decision.JobStart, Duration> durationOf) {
         advance(now);
         Heartbeat heartbeat = heartbeat();

@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -36,7 +38,7 @@ public final class ZkCoordination implements Coordination {
     private final ZkAuth auth;
     private Consumer<Signal> signals;
     private LeaderLatch latch;
-    private final java.util.concurrent.atomic.AtomicLong interruptions = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong interruptions = new AtomicLong();
 
     private ZkCoordination(CuratorFramework zk, ZkLayout layout, Duration sessionTimeout, String candidateId, ZkAuth auth) {
         this.zk = zk;
@@ -86,7 +88,7 @@ public final class ZkCoordination implements Coordination {
     @Override
     public void start(Consumer<Signal> signals) throws CoordinationException {
         this.signals = signals;
-        if (zk.getState() == org.apache.curator.framework.imps.CuratorFrameworkState.LATENT) {
+        if (zk.getState() == CuratorFrameworkState.LATENT) {
             zk.start();
         }
         try {

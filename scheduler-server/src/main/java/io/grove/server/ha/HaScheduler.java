@@ -8,8 +8,8 @@ import io.grove.http.Transport;
 import io.grove.server.Clock;
 import io.grove.server.DaemonRole;
 import io.grove.server.DaemonSettings;
-import io.grove.server.SchedulerDaemon;
 import io.grove.server.SchedulerDaemon.DaemonException;
+import io.grove.server.SchedulerDaemon;
 import io.grove.server.coord.Coordination;
 import io.grove.server.coord.CoordinationException;
 import io.grove.server.coord.Epoch;
@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -175,7 +176,7 @@ public final class HaScheduler implements AutoCloseable {
     private void post(RoleMachine.Event event) {
         try {
             transitions.execute(() -> handle(event));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // closed
         }
     }

@@ -7,6 +7,9 @@ import io.grove.accounting.UsageRow;
 import io.grove.api.JobRecordView;
 import io.grove.api.UsageReport;
 import io.grove.core.accounting.JobRecord;
+import io.grove.core.cluster.Cluster;
+import io.grove.core.fairshare.ElementKind;
+import io.grove.core.fairshare.ElementShares;
 import io.grove.core.operation.TreePools;
 import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.PoolTreeConfig;
@@ -14,6 +17,7 @@ import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
+import io.grove.protocol.Checks;
 import io.grove.server.accounting.Ledger;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +25,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -47,10 +52,10 @@ final class AccountingRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/usage", (request, params) -> usage(request))
-                .doc(io.grove.http.Routes.Doc.of("resource-hours used, by pool, tree, user or operation", io.grove.api.UsageReport.class)
+                .doc(Routes.Doc.of("resource-hours used, by pool, tree, user or operation", UsageReport.class)
                         .query("by", "since", "until", "tree", "pool", "user", "per"))
                 .get("/api/v1/jobs", (request, params) -> history(request))
-                .doc(io.grove.http.Routes.Doc.listOf("the job ledger", io.grove.api.JobRecordView.class)
+                .doc(Routes.Doc.listOf("the job ledger", JobRecordView.class)
                         .query("since", "until", "user", "tree", "pool", "state", "operation", "limit", "cursor"));
     }
 
@@ -184,7 +189,7 @@ final class AccountingRoutes extends ApiResource {
         }
     }
 
-    private Visible visibility(ApiRequest request, io.grove.core.cluster.Cluster cluster, String askedPool) {
+    private Visible visibility(ApiRequest request, Cluster cluster, String askedPool) {
         AccessControl access = config.current().access();
         AccessControl.Identity who = identity(request);
         if (access.isAdmin(who)) {
@@ -200,9 +205,9 @@ final class AccountingRoutes extends ApiResource {
             }
             Set<String> shown = rows.computeIfAbsent(tree, t -> new HashSet<>());
             shown.add(PoolTreeConfig.ROOT);
-            for (io.grove.core.fairshare.ElementShares element : cluster.elements(tree)) {
+            for (ElementShares element : cluster.elements(tree)) {
                 String pool = element.id();
-                if (element.kind() == io.grove.core.fairshare.ElementKind.OPERATION || !treePools.contains(pool)) {
+                if (element.kind() == ElementKind.OPERATION || !treePools.contains(pool)) {
                     continue;
                 }
                 List<String> path = treePools.pathToRoot(pool);
@@ -213,7 +218,7 @@ final class AccountingRoutes extends ApiResource {
                 }
                 if (administers) {
                     List<String> fromRoot = new ArrayList<>(path);
-                    java.util.Collections.reverse(fromRoot);
+                    Collections.reverse(fromRoot);
                     fromRoot.remove(PoolTreeConfig.ROOT);
                     pools.add(tree + ":" + String.join("/", fromRoot));
                     asked |= pool.equals(askedPool);
@@ -246,7 +251,7 @@ final class AccountingRoutes extends ApiResource {
         } catch (DateTimeParseException | ArithmeticException e) {
             throw new ApiException(400, "BAD_PARAMETER", "'" + name + "' must be a time ago (7d, 24h, 30m), a date "
                     + "(2026-10-01, UTC) or an instant (2026-10-01T00:00:00Z), got '"
-                    + io.grove.protocol.Checks.printable(text, 64) + "'", Map.of("parameter", name));
+                    + Checks.printable(text, 64) + "'", Map.of("parameter", name));
         }
     }
 

@@ -1,12 +1,17 @@
 package io.grove.server.http;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.ApiError;
+import io.grove.api.ApiJson;
 import io.grove.api.Health;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
+import io.grove.http.OpenApi;
 import io.grove.http.Routes;
 import io.grove.server.Clock;
 import io.grove.server.ConfigReloader;
+import io.grove.server.accounting.Ledger;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.net.NodeAddresses;
@@ -14,6 +19,7 @@ import io.grove.server.security.AuditLog;
 import io.grove.server.state.StateLog;
 import io.grove.server.state.WriteAhead;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
@@ -36,7 +42,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
 
     public Api(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken,
-            Supplier<Health> health, io.grove.server.accounting.Ledger ledger, Runnable workArrived, EventHub events) {
+            Supplier<Health> health, Ledger ledger, Runnable workArrived, EventHub events) {
         ApiResource.Parts parts = new ApiResource.Parts(loop, journal, writeAhead, clock, config, metrics, operationNumbers,
                 new Views(addresses), audit, nodeToken, workArrived);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {
@@ -59,16 +65,16 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
     }
 
     /** The paths that need no bearer token. */
-    public static final java.util.Set<String> OPEN = java.util.Set.of("/healthz", "/metrics", "/api/v1/openapi.json",
+    public static final Set<String> OPEN = Set.of("/healthz", "/metrics", "/api/v1/openapi.json",
             "/ui", "/ui/{file}");
 
-    private volatile com.fasterxml.jackson.databind.node.ObjectNode openApi;
+    private volatile ObjectNode openApi;
 
     /** The API's OpenAPI document, made from the route table and the records at the first ask. */
-    public com.fasterxml.jackson.databind.node.ObjectNode openApi() {
+    public ObjectNode openApi() {
         if (openApi == null) {
-            openApi = io.grove.http.OpenApi.document("Grove scheduler", "v1", routes.described(), io.grove.api.ApiError.class,
-                    OPEN, io.grove.api.ApiJson.mapper());
+            openApi = OpenApi.document("Grove scheduler", "v1", routes.described(), ApiError.class,
+                    OPEN, ApiJson.mapper());
         }
         return openApi;
     }
@@ -77,7 +83,7 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
      * {@code /healthz}: 503 and {@code failing} with the cause while the daemon cannot write its
      * state; {@code degraded} (still 200: it schedules) while the accounting database refuses writes.
      */
-    private static ApiResponse health(Health health, StateLog journal, io.grove.server.accounting.Ledger ledger) {
+    private static ApiResponse health(Health health, StateLog journal, Ledger ledger) {
         String failure = journal.needsSnapshot() ? "the journal was deleted or replaced; writing it afresh"
                 : journal.writeFailure();
         if (failure == null) {

@@ -1,5 +1,6 @@
 package io.grove.server.http;
 
+import io.grove.api.ConfigDiff;
 import io.grove.api.ConfigView;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
@@ -8,6 +9,7 @@ import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +18,7 @@ import java.util.concurrent.CompletableFuture;
 final class ConfigRoutes extends ApiResource {
 
     /** Two what-ifs at a time (one per user), each answered within a minute. */
-    private final WhatIfs whatIfs = new WhatIfs(2, java.time.Duration.ofMinutes(1));
+    private final WhatIfs whatIfs = new WhatIfs(2, Duration.ofMinutes(1));
 
     ConfigRoutes(Parts parts) {
         super(parts);
@@ -25,12 +27,12 @@ final class ConfigRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/config", (request, params) -> ok(configView()))
-                .doc(io.grove.http.Routes.Doc.of("the running configuration", io.grove.api.ConfigView.class))
+                .doc(Routes.Doc.of("the running configuration", ConfigView.class))
                 .add("POST", "/api/v1/config/diff", (request, params) -> diff(request))
-                .doc(io.grove.http.Routes.Doc.of("what a candidate pools file would change (nothing is applied)", io.grove.api.ConfigDiff.class)
+                .doc(Routes.Doc.of("what a candidate pools file would change (nothing is applied)", ConfigDiff.class)
                         .taking(String.class))
                 .post("/api/v1/config/reload", (request, params) -> reload(request))
-                .doc(io.grove.http.Routes.Doc.of("read the pools file again", io.grove.api.ConfigView.ReloadStatus.class));
+                .doc(Routes.Doc.of("read the pools file again", ConfigView.ReloadStatus.class));
     }
 
     /**

@@ -1,10 +1,11 @@
 package io.grove.server.http;
 
+import io.grove.api.StateEvent;
+import io.grove.core.pool.AccessControl;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
-import io.grove.core.pool.AccessControl;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +24,7 @@ final class EventRoutes extends ApiResource {
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/events", (request, params) -> events(request))
                 .doc(Routes.Doc.of("changes of operations and jobs as they happen (text/event-stream; each data is one)",
-                        io.grove.api.StateEvent.class).query("operation", "pool", "last_event_id"));
+                        StateEvent.class).query("operation", "pool", "last_event_id"));
     }
 
     private CompletableFuture<ApiResponse> events(ApiRequest request) {

@@ -7,6 +7,7 @@ import io.grove.api.Explanation;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.PendingCheck;
 import io.grove.core.cluster.PendingExplainer;
+import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,9 +36,9 @@ final class Explanations {
     /** The operation's last preempted jobs, newest first. */
     private static List<Explanation.Preemption> preemptions(Operation operation) {
         List<Explanation.Preemption> out = new ArrayList<>();
-        List<io.grove.core.operation.Job> finished = operation.finishedJobs();
+        List<Job> finished = operation.finishedJobs();
         for (int i = finished.size() - 1; i >= 0 && out.size() < PREEMPTIONS_LISTED; i--) {
-            io.grove.core.operation.Job job = finished.get(i);
+            Job job = finished.get(i);
             if (job.preemptedFor() != null) {
                 out.add(new Explanation.Preemption(job.id(), job.finishTime() == null ? null : job.finishTime().toString(),
                         job.preemptedFor().reason(), job.preemptedFor().operationId(), job.preemptedFor().pool(),

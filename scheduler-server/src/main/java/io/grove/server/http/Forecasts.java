@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -88,7 +89,7 @@ final class Forecasts {
                 computed.incrementAndGet();
                 return StartForecast.predictAll(snapshot, 1, BUDGET.toNanos(), System::nanoTime);
             }, executor);
-        } catch (java.util.concurrent.RejectedExecutionException busy) {
+        } catch (RejectedExecutionException busy) {
             return CompletableFuture.completedFuture(null);
         }
     }
@@ -177,7 +178,7 @@ final class Forecasts {
                 }
                 return made;
             }, executor);
-        } catch (java.util.concurrent.RejectedExecutionException busy) {
+        } catch (RejectedExecutionException busy) {
             return CompletableFuture.completedFuture(new StartForecast.Outlook(Map.of(), "busy"));
         }
     }

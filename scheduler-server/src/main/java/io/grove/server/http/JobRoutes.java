@@ -8,10 +8,13 @@ import io.grove.core.operation.Operation;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
+import io.grove.http.Futures;
 import io.grove.http.Routes;
+import io.grove.protocol.Checks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -34,11 +37,11 @@ final class JobRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/operations/{id}/jobs", (request, params) -> jobs(request, params.get("id")))
-                .doc(io.grove.http.Routes.Doc.listOf("its running jobs and last ended attempts", io.grove.api.JobView.class)
+                .doc(Routes.Doc.listOf("its running jobs and last ended attempts", JobView.class)
                         .query("limit", "cursor"))
                 .get("/api/v1/operations/{id}/jobs/{job}/logs",
                         (request, params) -> logs(request, params.get("id"), params.get("job")))
-                .doc(io.grove.http.Routes.Doc.of("a job's log, from its node", io.grove.api.JobLog.class).query("stream", "offset"));
+                .doc(Routes.Doc.of("a job's log, from its node", JobLog.class).query("stream", "offset"));
     }
 
     /**
@@ -81,7 +84,7 @@ final class JobRoutes extends ApiResource {
         }
         try {
             return new URI("http", null, host, Integer.parseInt(address.substring(colon + 1)), path, query, null);
-        } catch (java.net.URISyntaxException | NumberFormatException | StringIndexOutOfBoundsException e) {
+        } catch (URISyntaxException | NumberFormatException | StringIndexOutOfBoundsException e) {
             throw new ApiException(502, "AGENT_UNREACHABLE", "the node's address is not host:port");
         }
     }
@@ -97,7 +100,7 @@ final class JobRoutes extends ApiResource {
     private static ApiResponse relay(URI uri, String jobId, HttpResponse<InputStream> response, Throwable failure) {
         if (failure != null) {
             throw new ApiException(502, "AGENT_UNREACHABLE", "the agent at " + uri.getAuthority() + " did not answer: "
-                    + io.grove.protocol.Checks.printable(String.valueOf(io.grove.http.Futures.cause(failure).getMessage()), 200));
+                    + Checks.printable(String.valueOf(Futures.cause(failure).getMessage()), 200));
         }
         try (InputStream body = response.body()) {
             if (response.statusCode() == 404) {

@@ -17,7 +17,7 @@ final class NodeRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/nodes", (request, params) -> read(request, this::nodes))
-                .doc(io.grove.http.Routes.Doc.listOf("the nodes", io.grove.api.NodeView.class));
+                .doc(Routes.Doc.listOf("the nodes", NodeView.class));
     }
 
     private List<NodeView> nodes(Cluster cluster) {

@@ -1,13 +1,17 @@
 package io.grove.server.http;
 
 import io.grove.api.ApiJson;
+import io.grove.api.Explanation;
 import io.grove.api.OperationDetails;
+import io.grove.api.OperationSpecBody;
 import io.grove.api.OperationSummary;
 import io.grove.api.OperationUpdate;
 import io.grove.api.Quantities;
 import io.grove.config.LoadResult;
 import io.grove.config.spec.OperationSpecLoader;
 import io.grove.config.spec.ResourcesParser;
+import io.grove.core.cluster.Cluster;
+import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.SubmitException;
@@ -18,6 +22,7 @@ import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
+import io.grove.protocol.Checks;
 import io.grove.server.state.JournalEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,30 +40,30 @@ final class OperationRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.post("/api/v1/operations", (request, params) -> submit(request))
-                .doc(io.grove.http.Routes.Doc.of("submit an operation", io.grove.api.OperationSummary.class)
-                        .taking(io.grove.api.OperationSpecBody.class).created())
+                .doc(Routes.Doc.of("submit an operation", OperationSummary.class)
+                        .taking(OperationSpecBody.class).created())
                 .get("/api/v1/operations", (request, params) -> listOperations(request))
-                .doc(io.grove.http.Routes.Doc.listOf("operations in submission order, a page at a time", io.grove.api.OperationSummary.class)
+                .doc(Routes.Doc.listOf("operations in submission order, a page at a time", OperationSummary.class)
                         .query("state", "pool", "user", "tree", "limit", "cursor", "forecast"))
                 .get("/api/v1/operations/{id}",
                         (request, params) -> read(request, cluster -> {
                             Operation operation = operation(cluster, params.get("id"));
                             return views.operation(operation, cluster, mayReadOutput(request, cluster, operation));
                         }))
-                .doc(io.grove.http.Routes.Doc.of("an operation", io.grove.api.OperationDetails.class))
+                .doc(Routes.Doc.of("an operation", OperationDetails.class))
                 .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
-                .doc(io.grove.http.Routes.Doc.of("change its weight, limits or pool", io.grove.api.OperationDetails.class)
-                        .taking(io.grove.api.OperationUpdate.class))
+                .doc(Routes.Doc.of("change its weight, limits or pool", OperationDetails.class)
+                        .taking(OperationUpdate.class))
                 .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")))
-                .doc(io.grove.http.Routes.Doc.of("abort it", io.grove.api.OperationSummary.class))
+                .doc(Routes.Doc.of("abort it", OperationSummary.class))
                 .get("/api/v1/operations/{id}/explain", (request, params) -> explain(request, params.get("id")))
-                .doc(io.grove.http.Routes.Doc.of("why it waits, and when it should start", io.grove.api.Explanation.class));
+                .doc(Routes.Doc.of("why it waits, and when it should start", Explanation.class));
     }
 
     private final Forecasts forecasts = new Forecasts();
 
     /** What the scheduler's thread takes for an explanation: the checks, and the forecast's cached value or snapshot. */
-    private record Taken(io.grove.api.Explanation explanation, Forecasts.Request forecast) {
+    private record Taken(Explanation explanation, Forecasts.Request forecast) {
     }
 
     /** The checks from the scheduler's thread; the forecast from its own thread (or the cache), within seconds. */
@@ -126,7 +131,7 @@ final class OperationRoutes extends ApiResource {
     }
 
     /** The operation a retried submission made: its summary again, if the spec is the same. */
-    private ApiResponse earlier(ApiRequest request, io.grove.core.cluster.Cluster cluster, Operation earlier,
+    private ApiResponse earlier(ApiRequest request, Cluster cluster, Operation earlier,
             OperationSpec spec) {
         if (!earlier.spec().equals(spec)) {
             throw new ApiException(409, "IDEMPOTENCY_KEY_REUSED", "the Idempotency-Key '" + request.idempotencyKey()
@@ -162,7 +167,7 @@ final class OperationRoutes extends ApiResource {
     }
 
     private CompletableFuture<ApiResponse> listOperations(ApiRequest request,
-            io.grove.core.forecast.StartForecast.Outlook outlook) {
+            StartForecast.Outlook outlook) {
         String state = request.query().get("state");
         String pool = request.query().get("pool");
         String user = request.query().get("user");
@@ -191,7 +196,7 @@ final class OperationRoutes extends ApiResource {
                     return Pages.page(list, last);
                 }
                 OperationSummary summary = views.operationSummary(operation, cluster);
-                io.grove.core.forecast.StartForecast.Band next = outlook == null ? null
+                StartForecast.Band next = outlook == null ? null
                         : outlook.nextStarts().get(operation.id());
                 list.add(next == null || next.likely() == null ? summary
                         : summary.withExpectedStart(next.likely().toString()));
@@ -242,8 +247,8 @@ final class OperationRoutes extends ApiResource {
             if (tree != null && !target.poolByTree().containsKey(tree)) {
                 audit(request, "update", id, "refused", "400: no tree " + tree);
                 throw new ApiException(400, "UNKNOWN_TREE", "operation " + id + " does not run in tree '"
-                        + io.grove.protocol.Checks.printable(tree, 64) + "' (it runs in " + target.poolByTree().keySet() + ")",
-                        Map.of("pool_tree", io.grove.protocol.Checks.printable(tree, 64)));
+                        + Checks.printable(tree, 64) + "' (it runs in " + target.poolByTree().keySet() + ")",
+                        Map.of("pool_tree", Checks.printable(tree, 64)));
             }
             if (pool != null) {
                 String inTree = tree != null ? tree : target.poolByTree().keySet().iterator().next();

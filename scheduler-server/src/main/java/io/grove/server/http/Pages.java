@@ -3,6 +3,7 @@ package io.grove.server.http;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
+import io.grove.protocol.Checks;
 import java.util.List;
 import java.util.Map;
 
@@ -31,7 +32,7 @@ final class Pages {
     }
 
     static ApiException badCursor(String cursor, String why) {
-        return new ApiException(400, "BAD_CURSOR", "cursor '" + io.grove.protocol.Checks.printable(cursor, 64)
+        return new ApiException(400, "BAD_CURSOR", "cursor '" + Checks.printable(cursor, 64)
                 + "' " + why + "; start again without one", Map.of());
     }
 

@@ -10,12 +10,14 @@ import io.grove.api.OperationDetails;
 import io.grove.api.OperationSummary;
 import io.grove.api.PoolView;
 import io.grove.api.Progress;
+import io.grove.api.Shortfall;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.NodeFit;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
+import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.PendingReason;
@@ -66,11 +68,11 @@ final class Views {
         Double fairShare = shares == null ? null : shares.fairShare().total().max();
         Double usageShare = shares == null ? null : shares.usageShare().max();
         String starvation = shares == null ? null : starvation(cluster, tree, operation.id());
-        io.grove.api.Progress progress = progress(operation);
+        Progress progress = progress(operation);
         return new OperationSummary(operation.id(), operation.user(), operation.spec().title(), state,
                 operation.poolByTree(), progress, time(operation.submitTime()), time(operation.finishTime()),
                 reason, fairShare, usageShare, shares == null ? null : shares.demandShare().max(), starvation,
-                reason == null ? io.grove.api.Shortfall.of(state, fairShare, usageShare, starvation, progress.pending())
+                reason == null ? Shortfall.of(state, fairShare, usageShare, starvation, progress.pending())
                         : null);
     }
 
@@ -142,7 +144,7 @@ final class Views {
 
     /** What a running job waits for on its node before its process starts, or {@code null}. */
     private static String preparing(Job job) {
-        return job.state() == io.grove.core.operation.JobState.RUNNING && job.status() != null
+        return job.state() == JobState.RUNNING && job.status() != null
                 ? job.status().preparing() : null;
     }
 

@@ -1,20 +1,28 @@
 package io.grove.server.metrics;
 
+import io.grove.core.accounting.HourlyUsage;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
+import io.grove.core.resource.ResourceType;
 import io.grove.core.schedule.Decision;
+import io.grove.server.accounting.Ledger;
+import io.grove.server.state.StateLog;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The daemon's metrics (every one is documented in {@code docs/metrics.md}). Counters and timers
@@ -70,9 +78,9 @@ public final class SchedulerMetrics {
     }
 
     /** How many forecasts of every waiting operation were computed (each shared by the explanations of its snapshot). */
-    public <T> void watchForecasts(T forecasts, java.util.function.ToDoubleFunction<T> computed) {
+    public <T> void watchForecasts(T forecasts, ToDoubleFunction<T> computed) {
         // the registry holds {@code forecasts} weakly: its owner keeps it
-        io.micrometer.core.instrument.FunctionCounter.builder("grove.forecasts.computed", forecasts, computed)
+        FunctionCounter.builder("grove.forecasts.computed", forecasts, computed)
                 .description("forecasts of every waiting operation computed; every explanation of a snapshot shares one")
                 .register(registry);
     }
@@ -83,44 +91,44 @@ public final class SchedulerMetrics {
     }
 
     /** Reports whether the daemon can write its state: 1 while its writes fail (or its journal was lost), else 0. */
-    public void watch(io.grove.server.state.StateLog log) {
-        io.micrometer.core.instrument.Gauge.builder("grove.state.write.failing", log,
+    public void watch(StateLog log) {
+        Gauge.builder("grove.state.write.failing", log,
                 l -> l.writeFailure() != null || l.needsSnapshot() ? 1 : 0)
                 .description("1 while the daemon cannot write its state: changes are refused with 503")
                 .register(registry);
     }
 
     /** The ledger's records written, its failed writes and what waits to be written. */
-    public void watch(io.grove.server.accounting.Ledger ledger) {
-        io.micrometer.core.instrument.FunctionCounter.builder("grove.accounting.records.written", ledger,
-                io.grove.server.accounting.Ledger::written)
+    public void watch(Ledger ledger) {
+        FunctionCounter.builder("grove.accounting.records.written", ledger,
+                Ledger::written)
                 .description("job and operation records written to the accounting database").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("grove.accounting.write.failures", ledger,
-                io.grove.server.accounting.Ledger::failures)
+        FunctionCounter.builder("grove.accounting.write.failures", ledger,
+                Ledger::failures)
                 .description("writes the accounting database refused (each is tried again)").register(registry);
-        io.micrometer.core.instrument.Gauge.builder("grove.accounting.waiting", ledger, io.grove.server.accounting.Ledger::waiting)
+        Gauge.builder("grove.accounting.waiting", ledger, Ledger::waiting)
                 .description("job and operation records not yet written to the accounting database").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("grove.accounting.dropped", ledger,
-                io.grove.server.accounting.Ledger::dropped)
+        FunctionCounter.builder("grove.accounting.dropped", ledger,
+                Ledger::dropped)
                 .description("job and operation records dropped: too many waited for a database that refused them")
                 .register(registry);
     }
 
     /** Resource-seconds metered, per tree, pool, kind and resource, since the daemon started. */
-    private final java.util.Map<java.util.List<String>, double[]> metered = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<List<String>, double[]> metered = new ConcurrentHashMap<>();
 
     /** Metering's rows as they go to the database: the counters {@code grove_pool_resource_seconds_total} (scheduler thread). */
-    public void metered(java.util.List<io.grove.core.accounting.HourlyUsage> rows) {
-        for (io.grove.core.accounting.HourlyUsage row : rows) {
-            for (io.grove.core.resource.ResourceType r : io.grove.core.resource.ResourceType.values()) {
+    public void metered(List<HourlyUsage> rows) {
+        for (HourlyUsage row : rows) {
+            for (ResourceType r : ResourceType.values()) {
                 double seconds = row.get(r);
                 if (seconds == 0) {
                     continue;
                 }
-                java.util.List<String> key = java.util.List.of(row.tree(), row.pool(), r.key(), row.kind().key());
+                List<String> key = List.of(row.tree(), row.pool(), r.key(), row.kind().key());
                 double[] total = metered.computeIfAbsent(key, k -> {
                     double[] held = new double[1];
-                    io.micrometer.core.instrument.FunctionCounter.builder("grove.pool.resource.seconds", held, v -> v[0])
+                    FunctionCounter.builder("grove.pool.resource.seconds", held, v -> v[0])
                             .description("a pool's resource-seconds by kind (used, fair_share, strong_guarantee, "
                                     + "resource_flow, burst_guarantee), in the resource's units")
                             .tags("tree", k.get(0), "pool", k.get(1), "resource", k.get(2), "kind", k.get(3))

@@ -1,5 +1,7 @@
 package io.grove.server.net;
 
+import io.grove.protocol.HeartbeatNow;
+import io.netty.channel.Channel;
 import java.net.InetAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +18,7 @@ public final class NodeAddresses {
     private final Map<String, InetAddress> peers = new ConcurrentHashMap<>();
     private final Map<String, Object> sessions = new ConcurrentHashMap<>();
     /** The connections of nodes that may be asked to heartbeat now (protocol version 3 and later). */
-    private final Map<String, io.netty.channel.Channel> nudgeable = new ConcurrentHashMap<>();
+    private final Map<String, Channel> nudgeable = new ConcurrentHashMap<>();
 
     /**
      * Sets a node's address and the address its connection came from ({@code null} when it has
@@ -55,13 +57,13 @@ public final class NodeAddresses {
     /** The session's connection ended: the id is free. */
     void release(String nodeId, Object session) {
         sessions.remove(nodeId, session);
-        if (session instanceof io.netty.channel.Channel channel) {
+        if (session instanceof Channel channel) {
             nudgeable.remove(nodeId, channel);
         }
     }
 
     /** The node's connection speaks a version that may be asked to heartbeat now. */
-    void nudgeable(String nodeId, io.netty.channel.Channel channel) {
+    void nudgeable(String nodeId, Channel channel) {
         nudgeable.put(nodeId, channel);
     }
 
@@ -72,9 +74,9 @@ public final class NodeAddresses {
     public int nudge(Iterable<String> nodeIds) {
         int asked = 0;
         for (String nodeId : nodeIds) {
-            io.netty.channel.Channel channel = nudgeable.get(nodeId);
+            Channel channel = nudgeable.get(nodeId);
             if (channel != null && channel.isActive()) {
-                channel.writeAndFlush(new io.grove.protocol.HeartbeatNow());
+                channel.writeAndFlush(new HeartbeatNow());
                 asked++;
             }
         }

@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The TCP endpoint nodes connect to: frames, an idle timeout, and a {@link NodeSession} per
@@ -69,7 +71,7 @@ public final class NodeEndpoint implements AutoCloseable {
 
     /** Logs a refused TLS handshake (a bad or missing certificate) and closes the connection. */
     static final class TlsFailures extends ChannelInboundHandlerAdapter {
-        private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TlsFailures.class);
+        private static final Logger LOG = LoggerFactory.getLogger(TlsFailures.class);
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {

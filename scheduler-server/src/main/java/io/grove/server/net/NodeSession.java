@@ -1,7 +1,10 @@
 package io.grove.server.net;
 
+import io.grove.core.node.NodeCondition;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
+import io.grove.http.ConnectionLimiter;
+import io.grove.http.Futures;
 import io.grove.http.Secrets;
 import io.grove.protocol.Checks;
 import io.grove.protocol.DecodeFailure;
@@ -20,6 +23,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -136,14 +140,14 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         tags = Set.copyOf(handshake.tags());
         noImages = handshake.whyNoImages();
         String previous = addresses.put(nodeId, handshake.address(),
-                ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress peer ? peer.getAddress() : null);
+                ctx.channel().remoteAddress() instanceof InetSocketAddress peer ? peer.getAddress() : null);
         if (previous != null && !previous.equals(handshake.address()) && audit != null) {
             audit.record(clock.now(), "node:" + nodeId, String.valueOf(ctx.channel().remoteAddress()), "node address",
                     nodeId, "allowed", "address changed from " + previous + " to " + handshake.address());
         }
         Heartbeat registration = new Heartbeat(nodeId, tags, handshake.resourceLimits(), null,
                 Wire.running(handshake.runningJobs()), Wire.finished(handshake.finishedJobs()), false,
-                new io.grove.core.node.NodeCondition(-1, null, List.of(), noImages));
+                new NodeCondition(-1, null, List.of(), noImages));
         loop.call(cluster -> {
             cluster.report(registration, clock.now());
             return cluster.node(nodeId).treeProblem();
@@ -159,7 +163,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                         tags, handshake.runningJobs().size());
             }
             // a node that shook hands is not shed to make room for connections that have not
-            io.grove.http.ConnectionLimiter.trust(ctx.channel());
+            ConnectionLimiter.trust(ctx.channel());
             ctx.writeAndFlush(new Welcome(version, nodeId, heartbeatPeriod.toMillis()));
             if (version >= Message.HEARTBEAT_NOW_VERSION) {
                 addresses.nudgeable(nodeId, ctx.channel());
@@ -200,11 +204,11 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     }
 
     private void fail(ChannelHandlerContext ctx, Throwable error) {
-        Throwable cause = io.grove.http.Futures.cause(error);
+        Throwable cause = Futures.cause(error);
         if (cause instanceof HeartbeatBatcher.NotLeading) {
             // a leader whose lease lapsed answers nothing more: the node goes to the group's leader
             ctx.writeAndFlush(new ErrorReply(ErrorCode.NOT_LEADER, cause.getMessage(), true, null))
-                    .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                    .addListener(ChannelFutureListener.CLOSE);
             return;
         }
         LOG.error("node {}: request failed", nodeId, cause);

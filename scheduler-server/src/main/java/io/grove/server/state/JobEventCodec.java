@@ -3,6 +3,7 @@ package io.grove.server.state;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
+import io.grove.core.operation.PreemptedFor;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -122,8 +123,8 @@ final class JobEventCodec {
         String reason = text(in);
         String message = text(in);
         long at = in.readLong();
-        io.grove.core.operation.PreemptedFor preemptedFor = in.available() > 0
-                ? new io.grove.core.operation.PreemptedFor(text(in), text(in), text(in)) : null;
+        PreemptedFor preemptedFor = in.available() > 0
+                ? new PreemptedFor(text(in), text(in), text(in)) : null;
         try {
             return new JournalEvent.JobEnded(jobId, state == null ? null : JobState.valueOf(state),
                     reason == null ? null : JobEndReason.valueOf(reason), message, at, preemptedFor);

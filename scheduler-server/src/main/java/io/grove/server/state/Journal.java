@@ -3,11 +3,14 @@ package io.grove.server.state;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -179,7 +182,7 @@ public final class Journal extends QueuedStateLog {
      * replaced) under the daemon would take every acknowledged record with it at the next start.
      */
     private void checkSame() throws IOException {
-        if (lost || !java.util.Objects.equals(identity, identity(file))) {
+        if (lost || !Objects.equals(identity, identity(file))) {
             lost = true;
             throw new IOException("the journal " + file + " was deleted or replaced under the scheduler; "
                     + "nothing is acknowledged until a snapshot of the live state is written afresh");
@@ -189,8 +192,8 @@ public final class Journal extends QueuedStateLog {
     /** The file's identity, or {@code null} when there is none. */
     private static Object identity(Path file) {
         try {
-            return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class,
-                    java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+            return Files.readAttributes(file, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS).fileKey();
         } catch (IOException e) {
             return null;
         }

@@ -2,13 +2,17 @@ package io.grove.server.state;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.grove.core.accounting.JobRecord;
+import io.grove.core.accounting.OperationRecord;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.OperationState;
+import io.grove.core.operation.PreemptedFor;
 import io.grove.core.resource.Resources;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -55,7 +59,7 @@ public sealed interface JournalEvent {
 
     /** A job attempt ended. */
     record JobEnded(String jobId, JobState state, JobEndReason reason, String message, long at,
-            io.grove.core.operation.PreemptedFor preemptedFor) implements JournalEvent {
+            PreemptedFor preemptedFor) implements JournalEvent {
         public JobEnded(String jobId, JobState state, JobEndReason reason, String message, long at) {
             this(jobId, state, reason, message, at, null);
         }
@@ -81,11 +85,11 @@ public sealed interface JournalEvent {
      * In a snapshot: the job and operation records the ledger had not written to the accounting
      * database yet, whose ends the snapshot drops; written again at revival, kept once.
      */
-    record LedgerPending(java.util.List<io.grove.core.accounting.JobRecord> jobs,
-            java.util.List<io.grove.core.accounting.OperationRecord> operations) implements JournalEvent {
+    record LedgerPending(List<JobRecord> jobs,
+            List<OperationRecord> operations) implements JournalEvent {
         public LedgerPending {
-            jobs = jobs == null ? java.util.List.of() : java.util.List.copyOf(jobs);
-            operations = operations == null ? java.util.List.of() : java.util.List.copyOf(operations);
+            jobs = jobs == null ? List.of() : List.copyOf(jobs);
+            operations = operations == null ? List.of() : List.copyOf(operations);
         }
     }
 

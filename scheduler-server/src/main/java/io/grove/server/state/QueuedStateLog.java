@@ -7,6 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What both state logs share: callers queue events and compactions, and one writer thread takes
@@ -15,7 +17,7 @@ import java.util.function.Supplier;
  */
 abstract class QueuedStateLog implements StateLog {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QueuedStateLog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(QueuedStateLog.class);
 
     sealed interface Task {
     }
