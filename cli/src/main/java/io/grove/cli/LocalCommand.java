@@ -10,6 +10,7 @@ import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.client.Target;
 import io.grove.cli.out.Format;
 import io.grove.core.resource.Resources;
+import io.grove.http.DaemonThreads;
 import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
@@ -94,13 +95,13 @@ final class LocalCommand implements Callable<Integer> {
             running = cluster;
             CountDownLatch stopped = stop != null ? stop : new CountDownLatch(1);
             if (stop == null) {
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                Runtime.getRuntime().addShutdownHook(DaemonThreads.shutdownHook("grove-local-shutdown", () -> {
                     System.out.println("\nstopping: killing jobs, saving state ...");
                     cluster.close();
                     System.out.println("stopped; state kept in " + data);
                     System.out.flush();
                     stopped.countDown();
-                }, "grove-local-shutdown"));
+                }));
             }
             banner(out, cluster, pools, data);
             if (demo) {

@@ -202,11 +202,7 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
      * daemon threads so that they never hold a process open.
      */
     public static Executor blockingExecutor(String threadName) {
-        return Executors.newCachedThreadPool(task -> {
-            Thread thread = new Thread(task, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
+        return Executors.newCachedThreadPool(DaemonThreads.named(threadName));
     }
 
     /** A helper for handlers that already have their answer. */

@@ -16,6 +16,7 @@ import io.grove.api.AgentNodeView;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.http.ApiServer;
+import io.grove.http.DaemonThreads;
 import io.grove.http.HttpLimits;
 import io.grove.protocol.ErrorCode;
 import io.grove.protocol.ErrorReply;
@@ -40,7 +41,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -96,11 +96,11 @@ public final class AgentDaemon implements AutoCloseable {
 
     private AgentDaemon(AgentSettings settings, String nodeId, JobRunner runner) throws IOException, InterruptedException {
         this.settings = settings;
-        this.loop = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent"));
-        this.connector = Executors.newSingleThreadScheduledExecutor(r -> daemonThread(r, "grove-agent-connect"));
-        this.network = new NioEventLoopGroup(1, (ThreadFactory) r -> daemonThread(r, "grove-agent-net"));
+        this.loop = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("grove-agent"));
+        this.connector = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("grove-agent-connect"));
+        this.network = new NioEventLoopGroup(1, DaemonThreads.named("grove-agent-net"));
         this.metrics = new AgentMetrics();
-        this.gpuChecks = Executors.newSingleThreadExecutor(r -> daemonThread(r, "grove-agent-gpu-check"));
+        this.gpuChecks = Executors.newSingleThreadExecutor(DaemonThreads.named("grove-agent-gpu-check"));
         this.tls = settings.tls() == null ? null : settings.tls().client();
         JobUsers jobUsers = JobUsers.forAgent(settings.jobUsers(),
                 settings.jobUids(), JobUsers.processIsRoot(), Path.of("/etc/passwd"));
@@ -178,7 +178,7 @@ public final class AgentDaemon implements AutoCloseable {
                 settings.memorySampleInterval().toMillis(), settings.memorySampleInterval().toMillis(), TimeUnit.MILLISECONDS);
         daemon.loop.scheduleWithFixedDelay(() -> daemon.guarded(daemon.agent::expireLogs), 0, LOG_EXPIRY_PERIOD_MS,
                 TimeUnit.MILLISECONDS);
-        daemon.sampling = new NodeSampling(daemon.agent, daemon::onLoop, r -> daemonThread(r, "grove-agent-sampling"),
+        daemon.sampling = new NodeSampling(daemon.agent, daemon::onLoop, DaemonThreads.named("grove-agent-sampling"),
                 daemon.setup.gpusFound() ? settings.gpus().nvidiaSmi() : null, daemon.setup.gpus());
         daemon.loop.execute(() -> daemon.publish());
         daemon.connect();
@@ -463,11 +463,5 @@ public final class AgentDaemon implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         network.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    private static Thread daemonThread(Runnable r, String name) {
-        Thread thread = new Thread(r, name);
-        thread.setDaemon(true);
-        return thread;
     }
 }

@@ -3,6 +3,7 @@ package io.grove.agent;
 import io.grove.agent.job.ProcessJobRunner;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import io.grove.http.DaemonThreads;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
@@ -20,10 +21,10 @@ public final class AgentMain {
     public static void run(AgentSettings settings) throws Exception {
         AgentDaemon daemon = AgentDaemon.start(settings, ProcessJobRunner.system());
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(DaemonThreads.shutdownHook("grove-agent-shutdown", () -> {
             daemon.close();
             stopped.countDown();
-        }, "grove-agent-shutdown"));
+        }));
         System.out.println("ready node_id=" + daemon.nodeId() + " http_port=" + daemon.httpPort() + " broker_port="
                 + daemon.brokerPort());
         System.out.flush();

@@ -10,8 +10,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,10 +43,10 @@ final class NodeSampling implements AutoCloseable {
     /**
      * @param nvidiaSmi asked about {@code gpus} when they were found by it; {@code null} for declared or no GPUs
      */
-    NodeSampling(Agent agent, OnLoop loop, Function<Runnable, Thread> threads, Path nvidiaSmi, List<Gpu> gpus) {
+    NodeSampling(Agent agent, OnLoop loop, ThreadFactory threads, Path nvidiaSmi, List<Gpu> gpus) {
         this.agent = agent;
         this.loop = loop;
-        this.thread = Executors.newSingleThreadScheduledExecutor(threads::apply);
+        this.thread = Executors.newSingleThreadScheduledExecutor(threads);
         thread.scheduleWithFixedDelay(this::measureDisk, DISK_SAMPLE_MS, DISK_SAMPLE_MS, TimeUnit.MILLISECONDS);
         if (nvidiaSmi != null && !gpus.isEmpty()) {
             thread.scheduleWithFixedDelay(() -> sampleGpus(nvidiaSmi, gpus), GPU_SAMPLE_MS, GPU_SAMPLE_MS,

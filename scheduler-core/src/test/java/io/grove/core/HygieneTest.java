@@ -44,6 +44,22 @@ class HygieneTest {
     }
 
     @Test
+    void threadsAreMadeByTheOneHelper() throws IOException {
+        List<String> hits = new ArrayList<>();
+        for (Path file : mainSources()) {
+            if (file.endsWith(Path.of("io/grove/http/DaemonThreads.java"))) {
+                continue;
+            }
+            String code = codeOnly(Files.readString(file));
+            Matcher m = THREADS.matcher(code);
+            while (m.find()) {
+                hits.add(file + ":" + lineOf(code, m.start()) + ": " + m.group());
+            }
+        }
+        assertEquals(List.of(), hits);
+    }
+
+    @Test
     void theCheckSeesAnInlineNameAndAllowsAClash() {
         assertEquals(1, inlineNames(Path.of("A.java"), "package a;\nclass A { java.util.List<String> x; }").size());
         assertEquals(0, inlineNames(Path.of("A.java"), "package a;\n// java.util.List\nclass A { String s = \"java.util.List\"; }").size());

@@ -5,6 +5,7 @@ import io.grove.config.PoolsConfigLoader;
 import io.grove.core.operation.ReloadRefusedException;
 import io.grove.core.pool.ConfigProblem;
 import io.grove.core.pool.PoolsConfig;
+import io.grove.http.DaemonThreads;
 import io.grove.server.loop.SchedulerLoop;
 import io.grove.server.metrics.SchedulerMetrics;
 import java.io.IOException;
@@ -77,11 +78,7 @@ public final class ConfigReloader implements AutoCloseable {
     }
 
     /** Reloads run one at a time, on a thread of their own. */
-    private final ExecutorService reloads = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "grove-config-reload");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService reloads = Executors.newSingleThreadExecutor(DaemonThreads.named("grove-config-reload"));
 
     /**
      * Reads the file again and applies it, or refuses it whole. Reloads run one at a time; no
@@ -140,7 +137,7 @@ public final class ConfigReloader implements AutoCloseable {
         Path directory = file.toAbsolutePath().getParent();
         watcher = FileSystems.getDefault().newWatchService();
         directory.register(watcher, StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_CREATE);
-        watchThread = new Thread(() -> {
+        watchThread = DaemonThreads.start("grove-config-watch", () -> {
             try {
                 while (true) {
                     WatchKey key = watcher.take();
@@ -155,9 +152,7 @@ public final class ConfigReloader implements AutoCloseable {
             } catch (InterruptedException | ClosedWatchServiceException e) {
                 Thread.currentThread().interrupt();
             }
-        }, "grove-config-watch");
-        watchThread.setDaemon(true);
-        watchThread.start();
+        });
         try {
             SignalHandler before = Signal.handle(new Signal("HUP"), signal -> reload("SIGHUP"));
             if (before == SignalHandler.SIG_IGN) {

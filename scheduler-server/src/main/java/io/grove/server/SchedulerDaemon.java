@@ -9,6 +9,7 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.http.ApiServer;
+import io.grove.http.DaemonThreads;
 import io.grove.http.Secrets;
 import io.grove.http.Transport;
 import io.grove.server.accounting.Ledger;
@@ -328,11 +329,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             opened.add(handler, () -> role.apiHost().accept(null));
         }
         reloader.watch();
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "grove-timer");
-            t.setDaemon(true);
-            return t;
-        });
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("grove-timer"));
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
                 nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role, writeAhead, recovered.ledger(), arrival);
         arrival.bind(timer, daemon.guard("fair-share update", daemon::updateFairShare));

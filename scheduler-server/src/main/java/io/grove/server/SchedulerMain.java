@@ -1,5 +1,6 @@
 package io.grove.server;
 
+import io.grove.http.DaemonThreads;
 import io.grove.server.accounting.AccountingSettings;
 import io.grove.server.coord.ZkAuth;
 import io.grove.server.coord.ZkLayout;
@@ -25,10 +26,10 @@ public final class SchedulerMain {
     public static void run(DaemonSettings settings) throws SchedulerDaemon.DaemonException, InterruptedException {
         SchedulerDaemon daemon = SchedulerDaemon.start(settings, Clock.SYSTEM);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(DaemonThreads.shutdownHook("grove-shutdown", () -> {
             daemon.close();
             stopped.countDown();
-        }, "grove-shutdown"));
+        }));
         System.out.println("ready node_port=" + daemon.nodePort() + " http_port=" + daemon.httpPort()
                 + " api=http://" + settings.bindAddress() + ":" + daemon.httpPort() + "/api/v1");
         System.out.flush();
@@ -43,10 +44,10 @@ public final class SchedulerMain {
             InterruptedException {
         HaScheduler scheduler = HaScheduler.start(settings, Clock.SYSTEM, ha);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        Runtime.getRuntime().addShutdownHook(DaemonThreads.shutdownHook("grove-shutdown", () -> {
             scheduler.close();
             stopped.countDown();
-        }, "grove-shutdown"));
+        }));
         System.out.println("ready http_port=" + scheduler.httpPort() + " api=" + ha.advertisedApi() + "/api/v1"
                 + " zookeeper=" + ha.connect() + ha.root() + (scheduler.isLeader() ? " role=leader" : " role=standby"));
         System.out.flush();

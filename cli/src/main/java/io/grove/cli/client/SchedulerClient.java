@@ -3,6 +3,7 @@ package io.grove.cli.client;
 import io.grove.api.ApiError;
 import io.grove.api.ApiJson;
 import io.grove.api.Problem;
+import io.grove.http.DaemonThreads;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -179,7 +180,7 @@ public final class SchedulerClient {
             return null;
         }
         Stream<String> lines = response.body();
-        Thread reader = new Thread(() -> {
+        DaemonThreads.start("grove-events", () -> {
             try {
                 lines.forEach(line -> {
                     if (line.startsWith("data: ")) {
@@ -189,9 +190,7 @@ public final class SchedulerClient {
             } catch (RuntimeException ended) {
                 // the stream ended or was closed
             }
-        }, "grove-events");
-        reader.setDaemon(true);
-        reader.start();
+        });
         return lines::close;
     }
 

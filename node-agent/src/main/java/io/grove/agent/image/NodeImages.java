@@ -3,6 +3,7 @@ package io.grove.agent.image;
 import io.grove.agent.job.SafeDirs;
 import io.grove.agent.job.SystemPrograms;
 import io.grove.agent.job.Trees;
+import io.grove.http.DaemonThreads;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -38,11 +39,7 @@ public final class NodeImages {
         this.settings = settings;
         this.state = state;
         this.why = why;
-        this.workers = tools == null ? null : Executors.newFixedThreadPool(2, r -> {
-            Thread thread = new Thread(r, "grove-agent-images");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.workers = tools == null ? null : Executors.newFixedThreadPool(2, DaemonThreads.named("grove-agent-images"));
     }
 
     /** A node that runs no image jobs, for the reason given. */

@@ -11,6 +11,7 @@ import io.grove.core.accounting.PoolSamples;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
+import io.grove.http.DaemonThreads;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.Revival;
 import java.time.Duration;
@@ -125,9 +126,7 @@ public final class Ledger implements AutoCloseable {
             marks = Map.of();
         }
         marks.forEach((tree, mark) -> expected.put(tree, mark));
-        this.writer = new Thread(this::writeLoop, "grove-ledger");
-        writer.setDaemon(true);
-        writer.start();
+        this.writer = DaemonThreads.start("grove-ledger", this::writeLoop);
     }
 
     public String describe() {

@@ -4,6 +4,7 @@ import io.grove.api.Health;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import io.grove.http.ApiServer;
+import io.grove.http.DaemonThreads;
 import io.grove.http.Transport;
 import io.grove.server.Clock;
 import io.grove.server.DaemonRole;
@@ -30,7 +31,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -72,9 +72,9 @@ public final class HaScheduler implements AutoCloseable {
     private final ZkLogReader reader;
     private final LongSupplier nanos;
     private final RoleMachine machine;
-    private final ExecutorService transitions = Executors.newSingleThreadExecutor(daemonThread("grove-ha"));
-    private final ExecutorService confirmer = Executors.newSingleThreadExecutor(daemonThread("grove-ha-confirm"));
-    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, daemonThread("grove-ha-timer"));
+    private final ExecutorService transitions = Executors.newSingleThreadExecutor(DaemonThreads.named("grove-ha"));
+    private final ExecutorService confirmer = Executors.newSingleThreadExecutor(DaemonThreads.named("grove-ha-confirm"));
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, DaemonThreads.named("grove-ha-timer"));
     private volatile Published published = Published.NONE;
     private volatile Known known;
     private SchedulerDaemon leader;
@@ -359,14 +359,6 @@ public final class HaScheduler implements AutoCloseable {
         } catch (Exception e) {
             LOG.debug("cannot follow the leader's state: {}", e.toString());
         }
-    }
-
-    private static ThreadFactory daemonThread(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     /** Leaves the election (a leader saves a snapshot first), stops answering, disconnects. */

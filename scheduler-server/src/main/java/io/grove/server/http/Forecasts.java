@@ -5,6 +5,7 @@ import io.grove.core.cluster.Cluster;
 import io.grove.core.forecast.ForecastSnapshot;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
+import io.grove.http.DaemonThreads;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,11 +42,7 @@ final class Forecasts {
 
     /** One thread, a short queue: forecasts that cannot be queued are refused rather than piled up. */
     private final ExecutorService executor = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(16), runnable -> {
-                Thread thread = new Thread(runnable, "grove-forecast");
-                thread.setDaemon(true);
-                return thread;
-            });
+            new LinkedBlockingQueue<>(16), DaemonThreads.named("grove-forecast"));
 
     /** The forecast of every operation of one snapshot: after which updates, when, of which operations. */
     private record Shared(List<Object> updates, Instant at, Set<String> operations,

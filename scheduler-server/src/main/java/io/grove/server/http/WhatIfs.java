@@ -1,6 +1,7 @@
 package io.grove.server.http;
 
 import io.grove.http.ApiException;
+import io.grove.http.DaemonThreads;
 import io.grove.http.Futures;
 import java.time.Duration;
 import java.util.HashSet;
@@ -33,11 +34,7 @@ final class WhatIfs {
         this.maxRunning = maxRunning;
         this.deadline = deadline;
         ThreadPoolExecutor pool = new ThreadPoolExecutor(maxRunning, maxRunning, 1, TimeUnit.MINUTES,
-                new LinkedBlockingQueue<>(), task -> {
-                    Thread thread = new Thread(task, "grove-what-if");
-                    thread.setDaemon(true);
-                    return thread;
-                });
+                new LinkedBlockingQueue<>(), DaemonThreads.named("grove-what-if"));
         pool.allowCoreThreadTimeOut(true);
         this.threads = pool;
     }

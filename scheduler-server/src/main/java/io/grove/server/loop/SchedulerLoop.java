@@ -1,6 +1,7 @@
 package io.grove.server.loop;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.http.DaemonThreads;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -24,11 +25,7 @@ public final class SchedulerLoop implements AutoCloseable {
 
     public SchedulerLoop(Cluster cluster) {
         this.cluster = cluster;
-        this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new PriorityBlockingQueue<>(), runnable -> {
-            Thread t = new Thread(runnable, "grove-scheduler");
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new PriorityBlockingQueue<>(), DaemonThreads.named("grove-scheduler"));
     }
 
     /** Runs {@code work} on the loop; the future completes with its result or its exception. */

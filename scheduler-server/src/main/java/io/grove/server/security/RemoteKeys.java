@@ -6,6 +6,7 @@ import com.nimbusds.jose.jwk.JWKSelector;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
+import io.grove.http.DaemonThreads;
 import io.grove.server.Clock;
 import java.io.IOException;
 import java.net.URL;
@@ -49,11 +50,7 @@ final class RemoteKeys implements JWKSource<SecurityContext>, AutoCloseable {
         this.url = url;
         this.minIntervalMs = Math.max(1, minIntervalMs);
         this.clock = clock;
-        this.fetcher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "grove-jwks");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.fetcher = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("grove-jwks"));
         // the first fetch on the starting thread: tokens work from the first request when the provider answers
         fetch();
         fetcher.scheduleWithFixedDelay(this::fetchGuarded, REFRESH, REFRESH, TimeUnit.MILLISECONDS);

@@ -1,5 +1,6 @@
 package io.grove.server.state;
 
+import io.grove.http.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -74,9 +75,7 @@ abstract class QueuedStateLog implements StateLog {
 
     /** Starts the writer; call at the end of the subclass's constructor. */
     final void startWriter(String threadName) {
-        writer = new Thread(this::writeLoop, threadName);
-        writer.setDaemon(true);
-        writer.start();
+        writer = DaemonThreads.start(threadName, this::writeLoop);
     }
 
     /** Writes a group of appends and completes (or fails) their futures. */
