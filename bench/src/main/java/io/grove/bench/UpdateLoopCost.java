@@ -1,6 +1,8 @@
 package io.grove.bench;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ComputedUpdate;
+import io.grove.core.cluster.PreparedUpdate;
 
 /**
  * How long one fair-share update holds the scheduler thread on a full cluster: the daemon takes
@@ -26,9 +28,9 @@ public final class UpdateLoopCost {
             long[] publish = new long[rounds];
             for (int round = -10; round < rounds; round++) {
                 long t0 = System.nanoTime();
-                Cluster.PreparedUpdate prepared = cluster.prepareFairShare("t", FullCluster.NOW);
+                PreparedUpdate prepared = cluster.prepareFairShare("t", FullCluster.NOW);
                 long t1 = System.nanoTime();
-                Cluster.ComputedUpdate computed = Cluster.computeFairShare(prepared);
+                ComputedUpdate computed = Cluster.computeFairShare(prepared);
                 long t2 = System.nanoTime();
                 cluster.publishFairShare(computed);
                 long t3 = System.nanoTime();

@@ -4,6 +4,8 @@ import io.grove.accounting.AccountingException;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ComputedUpdate;
+import io.grove.core.cluster.PreparedUpdate;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
@@ -373,16 +375,16 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     private void updateFairShareNow() {
-        List<Cluster.PreparedUpdate> prepared = loop.call(cluster -> {
-            List<Cluster.PreparedUpdate> all = new ArrayList<>();
+        List<PreparedUpdate> prepared = loop.call(cluster -> {
+            List<PreparedUpdate> all = new ArrayList<>();
             for (String tree : cluster.treeNames()) {
                 all.add(cluster.prepareFairShare(tree, clock.now()));
             }
             return all;
         }).join();
-        List<Cluster.ComputedUpdate> computed = new ArrayList<>();
+        List<ComputedUpdate> computed = new ArrayList<>();
         long all = 0;
-        for (Cluster.PreparedUpdate update : prepared) {
+        for (PreparedUpdate update : prepared) {
             long started = System.nanoTime();
             computed.add(Cluster.computeFairShare(update));
             long took = System.nanoTime() - started;
@@ -391,7 +393,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         arrival.updated(all);
         loop.call(cluster -> {
-            for (Cluster.ComputedUpdate update : computed) {
+            for (ComputedUpdate update : computed) {
                 cluster.publishFairShare(update);
             }
             arrival.nudge(cluster, clock.now());

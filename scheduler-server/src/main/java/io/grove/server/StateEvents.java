@@ -1,6 +1,7 @@
 package io.grove.server;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.server.http.EventHub;
@@ -14,11 +15,11 @@ import java.util.Map;
  */
 final class StateEvents {
 
-    private final Cluster cluster;
+    private final ClusterView cluster;
     private final EventHub hub;
     private final Clock clock;
 
-    StateEvents(Cluster cluster, EventHub hub, Clock clock) {
+    StateEvents(ClusterView cluster, EventHub hub, Clock clock) {
         this.cluster = cluster;
         this.hub = hub;
         this.clock = clock;

@@ -1,6 +1,7 @@
 package io.grove.core.accounting;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.node.Node;
@@ -23,7 +24,7 @@ public final class PoolSamples {
     private PoolSamples() {
     }
 
-    public static List<PoolSample> of(Cluster cluster, String tree) {
+    public static List<PoolSample> of(ClusterView cluster, String tree) {
         Resources total = Resources.ZERO;
         for (Node node : cluster.nodes()) {
             if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {

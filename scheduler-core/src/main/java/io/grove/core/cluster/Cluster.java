@@ -4,7 +4,6 @@ import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
-import io.grove.core.fairshare.FairShareWorkspace;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.node.Node;
@@ -40,7 +39,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The scheduler's state and its single writer. Time comes in as {@code now}; nothing here reads a
@@ -50,7 +48,7 @@ import java.util.TreeSet;
  * three. Fair shares are recomputed by {@link #updateFairShare}; until the first update of a
  * tree, its nodes get nothing.
  */
-public final class Cluster {
+public final class Cluster implements ClusterView {
 
     private final ClusterSettings settings;
     private PoolsConfig config;
@@ -58,6 +56,7 @@ public final class Cluster {
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<String, TreeState> trees = new LinkedHashMap<>();
     private final PoolPauses pauses;
+    private final ClusterRevival revival = new ClusterRevival(this);
 
     public Cluster(PoolsConfig config, ClusterSettings settings) {
         this.settings = settings;
@@ -69,18 +68,25 @@ public final class Cluster {
         }
     }
 
+    /** The operations and running jobs, with their writers. */
+    @Override
     public OperationRegistry registry() {
         return registry;
     }
 
-    /** The pool configuration in force. */
+    @Override
     public PoolsConfig config() {
         return config;
     }
 
-    /** The node liveness settings. */
+    @Override
     public ClusterSettings settings() {
         return settings;
+    }
+
+    /** What puts back the state of before a restart (or into a forecast's copy). */
+    public ClusterRevival revival() {
+        return revival;
     }
 
     /**
@@ -134,30 +140,23 @@ public final class Cluster {
 
     // ---- nodes ------------------------------------------------------------------------------
 
+    @Override
     public Node node(String id) {
         return nodes.get(id);
     }
 
+    @Override
     public Collection<Node> nodes() {
         return Collections.unmodifiableCollection(nodes.values());
     }
 
+    /** The nodes by id, for the collaborators of this package that add and forget them. */
+    Map<String, Node> nodeMap() {
+        return nodes;
+    }
+
     void assignTree(Node node) {
-        List<String> matching = new ArrayList<>();
-        for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
-            if (tree.getValue().nodesFilter.matches(node.tags())) {
-                matching.add(tree.getKey());
-            }
-        }
-        if (matching.size() == 1) {
-            node.assignTree(matching.get(0), null, false);
-        } else if (matching.isEmpty()) {
-            node.assignTree(null, "node " + node.id() + " with tags " + new TreeSet<>(node.tags())
-                    + " matches no pool tree's nodes_filter", false);
-        } else {
-            node.assignTree(null, "node " + node.id() + " with tags " + new TreeSet<>(node.tags())
-                    + " matches more than one pool tree: " + matching + "; a node may belong to one tree only", true);
-        }
+        TreeState.assign(trees, node);
     }
 
     /**
@@ -335,12 +334,7 @@ public final class Cluster {
         return UpdateInputs.prepare(treeName, tree, nodes.values(), registry, now);
     }
 
-    /**
-     * What-if, its first step on the writer's thread: the input of {@code tree}'s update for the
-     * current demands if {@code candidate} were its configuration (with the current ephemeral pools
-     * in place); operations in pools the candidate lacks are left out. Changes nothing. Its result,
-     * {@code FairShareUpdate.run(input)}, is pure and may be computed on any thread.
-     */
+    @Override
     public FairShareInput whatIfInput(String tree, PoolTreeConfig candidate, Instant now) {
         PreparedUpdate prepared = prepareFairShare(tree, now);
         PoolTreeConfig config = registry.pools(tree).effectiveConfig(candidate);
@@ -380,12 +374,12 @@ public final class Cluster {
         return pauses.resume(tree, pool);
     }
 
-    /** The paused pools of a tree, by name. */
+    @Override
     public Map<String, PoolPause> pauses(String tree) {
         return pauses.of(tree);
     }
 
-    /** The pause that holds an operation's pool or one above it in {@code tree}, or {@code null}. */
+    @Override
     public PoolPause pauseOf(String tree, Operation operation) {
         return pauses.holding(tree, operation);
     }
@@ -398,28 +392,7 @@ public final class Cluster {
      * nothing is asked twice for the same work.
      */
     public List<String> nodesForNewWork(Instant now, Duration quiet, int limit) {
-        List<String> out = new ArrayList<>();
-        for (Map.Entry<String, TreeState> entry : trees.entrySet()) {
-            TreeState state = entry.getValue();
-            if (state.newWork == 0 || state.index == null) {
-                continue;
-            }
-            // as many nodes as the new work has jobs waiting, up to the limit
-            int wanted = out.size() + Math.min(state.newWork, limit - out.size());
-            state.newWork = 0;
-            for (Node node : nodes.values()) {
-                if (out.size() >= wanted) {
-                    break;
-                }
-                if (entry.getKey().equals(node.tree()) && node.state() == Node.State.ONLINE
-                        && node.condition().schedulable()
-                        && Duration.between(node.lastHeartbeat(), now).compareTo(quiet) >= 0
-                        && state.index.mayStartIn(node.limits().minusClamped(node.usage()))) {
-                    out.add(node.id());
-                }
-            }
-        }
-        return out;
+        return NewWork.nodes(trees, nodes.values(), now, quiet, limit);
     }
 
     /** The earliest time after {@code now} at which an element of some tree starves, or {@code null}. */
@@ -453,122 +426,54 @@ public final class Cluster {
         Set<String> before = tree.index == null ? Set.of() : tree.index.schedulableOperations();
         tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
                 prepared.operations(), starving, tree.pauses);
-        for (String id : tree.index.schedulableOperations()) {
-            Operation operation = before.contains(id) ? null : registry.operation(id);
-            if (operation != null) {
-                tree.newWork = (int) Math.min(Integer.MAX_VALUE, (long) tree.newWork + operation.pendingJobCount());
-            }
-        }
+        NewWork.published(tree, before, registry);
         return computed.result();
     }
 
-    /**
-     * An update's input, taken from the live state, and the tree's {@code workspace} to compute
-     * it in (kept from one update of the tree to the next; one update of a tree at a time).
-     */
-    public record PreparedUpdate(String tree, FairShareInput input, Map<String, Operation> operations,
-            Map<String, Integer> pendingJobs, double[] total, Instant now, FairShareWorkspace workspace) {
-    }
-
-    /** An update's result with its elements, ready to publish. */
-    public record ComputedUpdate(PreparedUpdate prepared, FairShareResult result,
-            List<ElementShares> elements) {
-    }
-
-    // ---- revival ----------------------------------------------------------------------------
-
-    /**
-     * Re-creates a running job from the journal after a restart. Its node is known as offline
-     * until it reconnects and reports the job (then it is kept) or not (then it is aborted); a node
-     * that never comes back loses its jobs after {@code node_registration_timeout} from now.
-     */
-    public Job restoreRunningJob(String operationId, String jobId, String task, int index, int attempt, String nodeId,
-            String tree, Instant started, Set<String> preempting, double preemptorFairShare, Instant now) {
-        Job job = registry.restoreJob(operationId, jobId, task, index, attempt, nodeId, tree, started, preempting,
-                preemptorFairShare);
-        Node node = nodes.computeIfAbsent(nodeId, id -> {
-            Node placeholder = new Node(id, Set.of(), Resources.ZERO, now);
-            placeholder.assignTree(tree, "node " + id + " has not reconnected since the scheduler restarted", false);
-            placeholder.markOffline();
-            return placeholder;
-        });
-        node.addJob(job);
-        jobStartedInIndex(job);
-        return job;
-    }
-
-    private void jobStartedInIndex(Job job) {
-        TreeState state = trees.get(job.tree());
-        if (state != null && state.index != null) {
-            state.index.jobStarted(job);
-        }
-    }
-
-    /**
-     * Replays a job's end from the journal; a job that is not running (it ended with its operation
-     * already, say) is skipped.
-     *
-     * @return whether the job was running
-     */
-    public boolean replayJobEnd(String jobId, JobState state, Instant at, JobEndReason reason, String message) {
-        Job job = registry.runningJob(jobId);
-        if (job == null) {
-            return false;
-        }
-        endJob(job, state, at, reason, message);
-        return true;
-    }
-
-    /** Restores a tree's integral volumes (from the journal); ignored for an unknown tree. */
-    public void restoreIntegralState(String tree, Map<String, IntegralState> state) {
-        TreeState known = trees.get(tree);
-        if (known != null) {
-            known.integralState = Map.copyOf(state);
-        }
-    }
-
-    /** The tree's integral volumes after its last update. */
+    @Override
     public Map<String, IntegralState> integralState(String tree) {
         TreeState known = trees.get(tree);
         return known == null ? Map.of() : known.integralState;
     }
 
-    /** Since when each element of the tree has been below its fair share, as of its last update. */
+    @Override
     public Map<String, StarvationTracker.Below> belowFairShare(String tree) {
         TreeState known = trees.get(tree);
         return known == null ? Map.of() : known.starvation.belowAll();
     }
 
-    /** Starts a tree's starvation clocks from {@code below} (a forecast's copy); ignored for an unknown tree. */
-    public void restoreBelowFairShare(String tree, Map<String, StarvationTracker.Below> below) {
-        TreeState known = trees.get(tree);
-        if (known != null) {
-            known.starvation.restore(below);
-        }
-    }
-
     // ---- queries ----------------------------------------------------------------------------
 
+    @Override
+    public StarvationTracker.Below belowFairShare(String tree, String element) {
+        TreeState known = trees.get(tree);
+        return known == null ? null : known.starvation.below(element);
+    }
+
+    @Override
+    public Instant lastUpdate(String tree) {
+        TreeState known = trees.get(tree);
+        return known == null ? null : known.lastUpdate;
+    }
+
+    @Override
     public Set<String> treeNames() {
         return Collections.unmodifiableSet(trees.keySet());
     }
 
-    /** The tree's last published fair shares, or {@code null} before its first update. */
+    @Override
     public FairShareResult fairShare(String tree) {
         TreeState state = trees.get(tree);
         return state == null ? null : state.result;
     }
 
-    /**
-     * The last published update's elements in tree order (root, pools and operations), built once
-     * at publication; empty before the first update.
-     */
+    @Override
     public List<ElementShares> elements(String tree) {
         TreeState state = trees.get(tree);
         return state == null ? List.of() : state.elements;
     }
 
-    /** The tree's scheduling view, or {@code null} before its first update. */
+    @Override
     public SchedulingIndex schedulingIndex(String tree) {
         TreeState state = trees.get(tree);
         return state == null ? null : state.index;
@@ -578,7 +483,7 @@ public final class Cluster {
         return trees.get(tree);
     }
 
-    /** Elements of the tree that starve, with their status, as of the last update. */
+    @Override
     public Map<String, StarvationStatus> starving(String tree) {
         TreeState state = trees.get(tree);
         return state == null ? Map.of() : state.starving;

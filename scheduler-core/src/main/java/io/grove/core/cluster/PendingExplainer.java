@@ -80,14 +80,14 @@ public final class PendingExplainer {
         return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 
-    public static List<TreeExplanation> explain(Cluster cluster, Operation operation) {
+    public static List<TreeExplanation> explain(ClusterView cluster, Operation operation) {
         List<TreeExplanation> trees = new ArrayList<>();
         operation.poolByTree().forEach((tree, pool) -> trees.add(new TreeExplanation(tree, pool,
                 checks(cluster, operation, tree))));
         return trees;
     }
 
-    private static List<PendingCheck> checks(Cluster cluster, Operation operation, String tree) {
+    private static List<PendingCheck> checks(ClusterView cluster, Operation operation, String tree) {
         List<PendingCheck> checks = new ArrayList<>();
         if (operation.state().isFinished()) {
             checks.add(PendingCheck.of(Code.FINISHED, true, "the operation is " + lower(operation.state())
@@ -164,7 +164,7 @@ public final class PendingExplainer {
         return path;
     }
 
-    private static List<Node> online(Cluster cluster, String tree) {
+    private static List<Node> online(ClusterView cluster, String tree) {
         List<Node> online = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             if (node.state() == Node.State.ONLINE && tree.equals(node.tree())) {
@@ -218,7 +218,7 @@ public final class PendingExplainer {
     }
 
     /** The nodes of the tree that match the operation's and its pools' tag filters, and their room. */
-    private static List<PendingCheck> nodes(Cluster cluster, Operation operation, String tree, List<ElementShares> path,
+    private static List<PendingCheck> nodes(ClusterView cluster, Operation operation, String tree, List<ElementShares> path,
             List<Node> online, Resources job, long disk, String image) {
         List<NodeFilter> filters = filters(cluster, operation, tree, path);
         List<Node> matching = new ArrayList<>();
@@ -290,7 +290,7 @@ public final class PendingExplainer {
         return fit;
     }
 
-    private static List<NodeFilter> filters(Cluster cluster, Operation operation, String tree, List<ElementShares> path) {
+    private static List<NodeFilter> filters(ClusterView cluster, Operation operation, String tree, List<ElementShares> path) {
         List<NodeFilter> filters = new ArrayList<>();
         filters.add(NodeFilter.parse(operation.spec().optionsFor(tree).schedulingTagFilter()));
         TreePools pools = cluster.registry().pools(tree);
@@ -303,14 +303,15 @@ public final class PendingExplainer {
         return filters;
     }
 
-    private static PendingCheck starvation(Cluster cluster, String id, String tree) {
+    private static PendingCheck starvation(ClusterView cluster, String id, String tree) {
         StarvationStatus status = cluster.starving(tree).getOrDefault(id, StarvationStatus.NON_STARVING);
-        TreeState state = cluster.treeState(tree);
-        StarvationTracker.Below below = state == null ? null : state.starvation.below(id);
+        StarvationTracker.Below below = cluster.belowFairShare(tree, id);
         if (status != StarvationStatus.NON_STARVING) {
             String protectedJobs = "";
-            if (state != null && state.index != null && state.lastUpdate != null) {
-                SchedulingIndex.Protection protection = state.index.protection(state.lastUpdate);
+            SchedulingIndex index = cluster.schedulingIndex(tree);
+            Instant lastUpdate = cluster.lastUpdate(tree);
+            if (index != null && lastUpdate != null) {
+                SchedulingIndex.Protection protection = index.protection(lastUpdate);
                 if (protection.jobs() > 0) {
                     protectedJobs = "; " + protection.jobs() + " job(s) are protected by min_job_runtime_before_preemption, "
                             + "the first until " + protection.firstFree();

@@ -4,15 +4,18 @@ import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareWorkspace;
 import io.grove.core.fairshare.IntegralState;
+import io.grove.core.node.Node;
 import io.grove.core.node.NodeFilter;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /** What the scheduler keeps per pool tree between updates. */
 final class TreeState {
@@ -40,5 +43,24 @@ final class TreeState {
 
     TreeState(NodeFilter nodesFilter) {
         this.nodesFilter = nodesFilter;
+    }
+
+    /** Puts a node in the one tree whose {@code nodes_filter} its tags match, or in none, saying why. */
+    static void assign(Map<String, TreeState> trees, Node node) {
+        List<String> matching = new ArrayList<>();
+        for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
+            if (tree.getValue().nodesFilter.matches(node.tags())) {
+                matching.add(tree.getKey());
+            }
+        }
+        if (matching.size() == 1) {
+            node.assignTree(matching.get(0), null, false);
+        } else if (matching.isEmpty()) {
+            node.assignTree(null, "node " + node.id() + " with tags " + new TreeSet<>(node.tags())
+                    + " matches no pool tree's nodes_filter", false);
+        } else {
+            node.assignTree(null, "node " + node.id() + " with tags " + new TreeSet<>(node.tags())
+                    + " matches more than one pool tree: " + matching + "; a node may belong to one tree only", true);
+        }
     }
 }

@@ -46,7 +46,7 @@ final class UpdateInputs {
         return online;
     }
 
-    static Cluster.PreparedUpdate prepare(String treeName, TreeState tree, Collection<Node> nodes,
+    static PreparedUpdate prepare(String treeName, TreeState tree, Collection<Node> nodes,
             OperationRegistry registry, Instant now) {
         double[] total = new double[ResourceType.COUNT];
         List<Node> online = online(treeName, nodes);
@@ -76,7 +76,7 @@ final class UpdateInputs {
                 : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
         FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed,
                 matching.poolCaps(config), tree.historicUsage);
-        return new Cluster.PreparedUpdate(treeName, input, operations, pendingJobs, total, now, tree.workspace);
+        return new PreparedUpdate(treeName, input, operations, pendingJobs, total, now, tree.workspace);
     }
 
     static Map<String, OperationPreemption> operationPreemption(

@@ -1,6 +1,7 @@
 package io.grove.core.forecast;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.cluster.ClusterSettings;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.node.Node;
@@ -54,7 +55,7 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
     }
 
     /** Takes the snapshot; on the scheduler's thread. */
-    public static ForecastSnapshot take(Cluster cluster, Instant now) {
+    public static ForecastSnapshot take(ClusterView cluster, Instant now) {
         List<NodeState> nodes = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             nodes.add(new NodeState(node.id(), node.tags(), node.limits(), node.condition(),

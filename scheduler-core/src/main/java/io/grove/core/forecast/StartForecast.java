@@ -236,8 +236,9 @@ public final class StartForecast {
                     operation.key());
             copy.registry().restoreProgress(operation.id(), operation.progress());
             for (ForecastSnapshot.JobState job : operation.running()) {
-                copy.restoreRunningJob(operation.id(), job.jobId(), job.task(), job.index(), job.attempt(), job.nodeId(),
-                        job.tree(), job.started(), job.startedByPreempting(), job.preemptorFairShare(), now);
+                copy.revival().restoreRunningJob(operation.id(), job.jobId(), job.task(), job.index(), job.attempt(),
+                        job.nodeId(), job.tree(), job.started(), job.startedByPreempting(), job.preemptorFairShare(),
+                        now);
                 SimNode node = nodes.get(job.nodeId());
                 if (node != null) {
                     Instant ends = ends(snapshot, operation, job.task(), job.started(), now, drawnFor, random);
@@ -247,8 +248,8 @@ public final class StartForecast {
             }
         }
         snapshot.trees().forEach((tree, memory) -> {
-            copy.restoreIntegralState(tree, memory.integral());
-            copy.restoreBelowFairShare(tree, memory.belowFairShare());
+            copy.revival().restoreIntegralState(tree, memory.integral());
+            copy.revival().restoreBelowFairShare(tree, memory.belowFairShare());
         });
         for (PoolPause pause : snapshot.pauses()) {
             try {

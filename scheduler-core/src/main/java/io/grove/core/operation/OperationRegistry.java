@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * limits. The single writer of operation state: submissions, job starts and ends, aborts. A
  * submission is checked in every tree before anything changes, so a refused one leaves no trace.
  */
-public final class OperationRegistry {
+public final class OperationRegistry implements OperationsView {
 
     private final Map<String, TreePools> trees = new LinkedHashMap<>();
     private final Map<String, OperationCounts> counts = new HashMap<>();
@@ -132,23 +132,22 @@ public final class OperationRegistry {
     public record Activation(String operationId, String tree) {
     }
 
+    @Override
     public String defaultTree() {
         return defaultTree;
     }
 
+    @Override
     public Set<String> treeNames() {
         return trees.keySet();
     }
 
-    /**
-     * An operation's pool in each of its trees as the path from it up to the root, its first tree
-     * first (a pool the tree no longer has: the pool alone); the same unmodifiable map until the
-     * operation moves or the trees are reloaded.
-     */
+    @Override
     public Map<String, List<String>> pathsToRoot(Operation operation) {
         return PoolPaths.of(operation, this, treesGeneration);
     }
 
+    @Override
     public TreePools pools(String tree) {
         TreePools pools = trees.get(tree);
         if (pools == null) {
@@ -157,12 +156,7 @@ public final class OperationRegistry {
         return pools;
     }
 
-    /**
-     * Where an operation would go, without submitting it: per tree, the path from its pool (an
-     * ephemeral one that does not exist yet included) up to the root. For access rules.
-     *
-     * @throws SubmitException for an unknown tree or pool, as a submit would
-     */
+    @Override
     public Map<String, List<String>> placementPaths(OperationSpec spec, String user) {
         Map<String, List<String>> paths = new LinkedHashMap<>();
         List<String> treeNames = spec.poolTrees().isEmpty() ? List.of(defaultTree) : spec.poolTrees();
@@ -185,6 +179,7 @@ public final class OperationRegistry {
         return paths;
     }
 
+    @Override
     public OperationCounts counts(String tree) {
         pools(tree);
         return counts.get(tree);
@@ -211,7 +206,7 @@ public final class OperationRegistry {
         return operation;
     }
 
-    /** The operation {@code user} submitted with {@code key} ({@code Idempotency-Key}), or {@code null}. */
+    @Override
     public Operation bySubmissionKey(String user, String key) {
         String id = key == null ? null : bySubmissionKey.get(user + "\u0000" + key);
         return id == null ? null : operations.get(id);
@@ -315,20 +310,17 @@ public final class OperationRegistry {
         return operation;
     }
 
+    @Override
     public Operation operation(String id) {
         return operations.get(id);
     }
 
-    /** Every operation, in submission order. */
+    @Override
     public Iterable<Operation> operations() {
         return operations.values();
     }
 
-    /**
-     * The operations submitted after {@code id}, in submission order ({@code null}: all of them).
-     *
-     * @throws IllegalArgumentException if there is no operation {@code id}
-     */
+    @Override
     public List<Operation> operationsAfter(String id) {
         if (id == null) {
             return Collections.unmodifiableList(inOrder);
@@ -340,19 +332,22 @@ public final class OperationRegistry {
         return Collections.unmodifiableList(inOrder.subList(place + 1, inOrder.size()));
     }
 
+    @Override
     public int operationCount() {
         return operations.size();
     }
 
+    @Override
     public Job runningJob(String jobId) {
         return runningJobs.get(jobId);
     }
 
+    @Override
     public int runningJobCount() {
         return runningJobs.size();
     }
 
-    /** Why the operation is pending in {@code tree}, or {@code null}. */
+    @Override
     public PendingReason pendingReason(String operationId, String tree) {
         return counts(tree).pendingReason(operationId);
     }

@@ -47,10 +47,10 @@ class RevivalAndReloadTest {
     @Test
     void restoredJobsAreKeptWhenTheirNodeReportsThemAndAbortedWhenItDoesNot() {
         Cluster cluster = new Cluster(pools(PoolConfig.builder("a").build()), ClusterSettings.DEFAULT);
-        cluster.restoreIntegralState("t", Map.of());
+        cluster.revival().restoreIntegralState("t", Map.of());
         cluster.registry().restoreSubmitted("op", OperationSpec.builder().pool("a").jobs(4, job(1, 1)).build(), "u", T0);
-        cluster.restoreRunningJob("op", "op-7", "main", 2, 0, "n1", "t", T0, Set.of(), 0, T0);
-        cluster.restoreRunningJob("op", "op-9", "main", 0, 1, "n1", "t", T0, Set.of(), 0, T0);
+        cluster.revival().restoreRunningJob("op", "op-7", "main", 2, 0, "n1", "t", T0, Set.of(), 0, T0);
+        cluster.revival().restoreRunningJob("op", "op-9", "main", 0, 1, "n1", "t", T0, Set.of(), 0, T0);
         assertEquals(2, cluster.registry().operation("op").pendingJobCount());
 
         Resources limits = node(4, 16);

@@ -9,6 +9,7 @@ import io.grove.core.accounting.Metering;
 import io.grove.core.accounting.OperationRecord;
 import io.grove.core.accounting.PoolSamples;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.http.DaemonThreads;
@@ -140,7 +141,7 @@ public final class Ledger implements AutoCloseable {
     // ---------------------------------------------------------------- the scheduler's thread
 
     /** A job ended (on the scheduler's thread). */
-    public void jobEnded(Job job, Cluster cluster) {
+    public void jobEnded(Job job, ClusterView cluster) {
         Operation operation = cluster.registry().operation(job.operationId());
         if (operation == null) {
             give(new LedgerItem.Ended(job, null, null, null));
@@ -172,7 +173,7 @@ public final class Ledger implements AutoCloseable {
      * snapshot kept because they were not written when it was taken, the job ends the journal (or
      * ZooKeeper) replayed since, and the finished operations. Written again; kept once.
      */
-    public void revived(Revival.Outcome revived, Cluster cluster) {
+    public void revived(Revival.Outcome revived, ClusterView cluster) {
         revived.ledgerPending().forEach(pending -> replayed(pending.jobs(), pending.operations()));
         revived.endedJobs().forEach(job -> jobEnded(job, cluster));
         revived.finished(cluster).forEach(this::operationFinished);
@@ -212,7 +213,7 @@ public final class Ledger implements AutoCloseable {
      * Samples every tree's pools at most every {@code meterEvery}, and queues what was metered
      * every {@code writeMeteringEvery} (on the scheduler's thread, after a fair-share update).
      */
-    public void meter(Cluster cluster, Instant now) {
+    public void meter(ClusterView cluster, Instant now) {
         resync.forEach((tree, mark) -> {
             meters.put(tree, new Metering(tree, mark));
             expected.put(tree, mark);

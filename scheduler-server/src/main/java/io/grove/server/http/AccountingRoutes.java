@@ -8,6 +8,7 @@ import io.grove.api.JobRecordView;
 import io.grove.api.UsageReport;
 import io.grove.core.accounting.JobRecord;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.operation.TreePools;
@@ -189,7 +190,7 @@ final class AccountingRoutes extends ApiResource {
         }
     }
 
-    private Visible visibility(ApiRequest request, Cluster cluster, String askedPool) {
+    private Visible visibility(ApiRequest request, ClusterView cluster, String askedPool) {
         AccessControl access = config.current().access();
         AccessControl.Identity who = identity(request);
         if (access.isAdmin(who)) {

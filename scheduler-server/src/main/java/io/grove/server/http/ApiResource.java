@@ -3,6 +3,7 @@ package io.grove.server.http;
 import io.grove.api.ConfigView;
 import io.grove.api.Problem;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.SubmitException;
@@ -80,7 +81,7 @@ abstract class ApiResource {
      * A view built on the scheduler's thread once no heartbeat or change waits, answered
      * {@code 200}; not built at all if its client has left by then.
      */
-    CompletableFuture<ApiResponse> read(ApiRequest request, Function<Cluster, ?> view) {
+    CompletableFuture<ApiResponse> read(ApiRequest request, Function<ClusterView, ?> view) {
         return loop.read(cluster -> {
             present(request);
             return view.apply(cluster);
@@ -96,7 +97,7 @@ abstract class ApiResource {
     }
 
     /** The operation {@code id}; 404 when there is none, or its submission is still being written. */
-    static Operation operation(Cluster cluster, String id) {
+    static Operation operation(ClusterView cluster, String id) {
         Operation operation = cluster.registry().operation(id);
         if (operation == null || operation.held()) {
             throw new ApiException(404, "NO_SUCH_OPERATION", "no operation " + id, Map.of("operation_id", id));
@@ -108,7 +109,7 @@ abstract class ApiResource {
      * The operation, if {@code request}'s user may change it: its owner, an administrator of its
      * pool (in any of its trees), or a cluster admin; else 403 with the rule.
      */
-    Operation mayChange(ApiRequest request, Cluster cluster, Operation operation,
+    Operation mayChange(ApiRequest request, ClusterView cluster, Operation operation,
             String action) {
         String rule = refusal(request, cluster, operation);
         if (rule == null) {
@@ -120,12 +121,12 @@ abstract class ApiResource {
     }
 
     /** Whether {@code request}'s user may see what the operation's jobs printed (as {@link #mayChange}). */
-    boolean mayReadOutput(ApiRequest request, Cluster cluster, Operation operation) {
+    boolean mayReadOutput(ApiRequest request, ClusterView cluster, Operation operation) {
         return refusal(request, cluster, operation) == null;
     }
 
     /** {@code null} when the user is the operation's owner or administers one of its pools; else the rule that refuses. */
-    private String refusal(ApiRequest request, Cluster cluster, Operation operation) {
+    private String refusal(ApiRequest request, ClusterView cluster, Operation operation) {
         if (operation.user().equals(request.user())) {
             return null;
         }
@@ -206,7 +207,7 @@ abstract class ApiResource {
         }
     }
 
-    static FairShareResult result(Cluster cluster, String tree) {
+    static FairShareResult result(ClusterView cluster, String tree) {
         if (!cluster.treeNames().contains(tree)) {
             throw new ApiException(404, "NO_SUCH_TREE", "no pool tree " + tree + "; trees: " + cluster.treeNames(),
                     Map.of("pool_tree", tree));

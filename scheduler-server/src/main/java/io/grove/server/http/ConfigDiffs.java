@@ -2,6 +2,7 @@ package io.grove.server.http;
 
 import io.grove.api.ConfigDiff;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareInput;
@@ -35,7 +36,7 @@ final class ConfigDiffs {
     }
 
     /** The diff's first step, on the scheduler's thread: the changes, the pools in use, each tree's inputs. */
-    static Prepared prepare(PoolsConfig current, PoolsConfig candidate, Cluster cluster, Instant now) {
+    static Prepared prepare(PoolsConfig current, PoolsConfig candidate, ClusterView cluster, Instant now) {
         PoolsDiff diff = PoolsDiff.of(current, candidate);
         List<ConfigDiff.Change> changes = new ArrayList<>();
         List<ConfigDiff.InUse> inUse = new ArrayList<>();
@@ -80,7 +81,7 @@ final class ConfigDiffs {
         return new ConfigDiff(prepared.changes(), prepared.inUse(), trees);
     }
 
-    private static int operationsIn(Cluster cluster, PoolsDiff.Change change) {
+    private static int operationsIn(ClusterView cluster, PoolsDiff.Change change) {
         if (change.kind() == PoolsDiff.Kind.TREE_REMOVED) {
             int count = 0;
             for (Operation operation : cluster.registry().operations()) {

@@ -5,6 +5,7 @@ import static io.grove.server.http.ApiValues.lower;
 
 import io.grove.api.Explanation;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.cluster.PendingCheck;
 import io.grove.core.cluster.PendingExplainer;
 import io.grove.core.operation.Job;
@@ -18,7 +19,7 @@ final class Explanations {
     private Explanations() {
     }
 
-    static Explanation of(Cluster cluster, Operation operation) {
+    static Explanation of(ClusterView cluster, Operation operation) {
         List<Explanation.Tree> trees = new ArrayList<>();
         for (PendingExplainer.TreeExplanation tree : PendingExplainer.explain(cluster, operation)) {
             List<Explanation.Check> checks = new ArrayList<>();

@@ -2,6 +2,7 @@ package io.grove.server.http;
 
 import io.grove.api.Explanation;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.forecast.ForecastSnapshot;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
@@ -63,7 +64,7 @@ final class Forecasts {
      * from a snapshot when the one in hand is older than the trees' updates (and {@link #KEPT}) or
      * does not know the operation.
      */
-    synchronized Request prepare(Cluster cluster, Operation operation, String user, Instant now) {
+    synchronized Request prepare(ClusterView cluster, Operation operation, String user, Instant now) {
         if (operation.state().isFinished() || operation.pendingJobCount() == 0) {
             return new Request(operation.id(), user, null);
         }
@@ -91,7 +92,7 @@ final class Forecasts {
         }
     }
 
-    private static List<Object> updates(Cluster cluster) {
+    private static List<Object> updates(ClusterView cluster) {
         List<Object> updates = new ArrayList<>();
         for (String tree : cluster.treeNames()) {
             updates.add(cluster.fairShare(tree));
@@ -141,7 +142,7 @@ final class Forecasts {
     }
 
     /** On the scheduler's thread: the cached outlook, or a snapshot to make one. */
-    synchronized OutlookRequest prepareOutlook(Cluster cluster, Instant now) {
+    synchronized OutlookRequest prepareOutlook(ClusterView cluster, Instant now) {
         List<Object> updates = updates(cluster);
         CachedOutlook kept = outlook;
         if (kept != null && (same(kept.updates(), updates) || now.isBefore(kept.at().plus(KEPT)))) {

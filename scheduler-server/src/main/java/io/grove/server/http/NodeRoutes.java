@@ -2,6 +2,7 @@ package io.grove.server.http;
 
 import io.grove.api.NodeView;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.node.Node;
 import io.grove.http.Routes;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ final class NodeRoutes extends ApiResource {
                 .doc(Routes.Doc.listOf("the nodes", NodeView.class));
     }
 
-    private List<NodeView> nodes(Cluster cluster) {
+    private List<NodeView> nodes(ClusterView cluster) {
         List<NodeView> list = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             list.add(views.node(node));

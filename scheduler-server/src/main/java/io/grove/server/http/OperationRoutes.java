@@ -11,6 +11,7 @@ import io.grove.config.LoadResult;
 import io.grove.config.spec.OperationSpecLoader;
 import io.grove.config.spec.ResourcesParser;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
@@ -131,7 +132,7 @@ final class OperationRoutes extends ApiResource {
     }
 
     /** The operation a retried submission made: its summary again, if the spec is the same. */
-    private ApiResponse earlier(ApiRequest request, Cluster cluster, Operation earlier,
+    private ApiResponse earlier(ApiRequest request, ClusterView cluster, Operation earlier,
             OperationSpec spec) {
         if (!earlier.spec().equals(spec)) {
             throw new ApiException(409, "IDEMPOTENCY_KEY_REUSED", "the Idempotency-Key '" + request.idempotencyKey()

@@ -6,6 +6,7 @@ import io.grove.api.PoolPauseRequest;
 import io.grove.api.PoolTreeView;
 import io.grove.api.PoolView;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.node.Node;
@@ -102,7 +103,7 @@ final class PoolRoutes extends ApiResource {
     }
 
     /** Refuses unless the pool exists and the user administers it. */
-    private void mayAdminister(ApiRequest request, Cluster cluster, String tree, String name, String action) {
+    private void mayAdminister(ApiRequest request, ClusterView cluster, String tree, String name, String action) {
         pool(cluster, tree, name);
         if (cluster.registry().pools(tree) == null || !cluster.registry().pools(tree).contains(name)) {
             throw new ApiException(404, "NO_SUCH_POOL", "no configured pool " + name + " in tree " + tree
@@ -116,7 +117,7 @@ final class PoolRoutes extends ApiResource {
         }
     }
 
-    private List<PoolTreeView> trees(Cluster cluster) {
+    private List<PoolTreeView> trees(ClusterView cluster) {
         List<PoolTreeView> list = new ArrayList<>();
         for (String tree : cluster.treeNames()) {
             PoolTreeConfig configured = config.current().trees().get(tree);
@@ -135,7 +136,7 @@ final class PoolRoutes extends ApiResource {
         return list;
     }
 
-    private List<PoolView> pools(Cluster cluster, String tree) {
+    private List<PoolView> pools(ClusterView cluster, String tree) {
         result(cluster, tree);
         List<PoolView> list = new ArrayList<>();
         for (ElementShares element : cluster.elements(tree)) {
@@ -146,7 +147,7 @@ final class PoolRoutes extends ApiResource {
         return list;
     }
 
-    private PoolHistoryView history(Cluster cluster, String tree, String name) {
+    private PoolHistoryView history(ClusterView cluster, String tree, String name) {
         pool(cluster, tree, name);
         List<PoolHistoryView.Sample> samples = new ArrayList<>();
         for (PoolHistory.Sample sample : history.samples(tree, name)) {
@@ -161,7 +162,7 @@ final class PoolRoutes extends ApiResource {
         return Math.round(share * 1e4) / 1e4;
     }
 
-    private PoolView pool(Cluster cluster, String tree, String name) {
+    private PoolView pool(ClusterView cluster, String tree, String name) {
         ElementShares element = result(cluster, tree).elements().get(name);
         if (element == null || element.kind() == ElementKind.OPERATION) {
             throw new ApiException(404, "NO_SUCH_POOL", "no pool " + name + " in tree " + tree,

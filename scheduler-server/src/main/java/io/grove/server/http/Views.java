@@ -12,6 +12,7 @@ import io.grove.api.PoolView;
 import io.grove.api.Progress;
 import io.grove.api.Shortfall;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.cluster.NodeFit;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
@@ -48,7 +49,7 @@ final class Views {
         return at == null ? null : at.toString();
     }
 
-    OperationSummary operationSummary(Operation operation, Cluster cluster) {
+    OperationSummary operationSummary(Operation operation, ClusterView cluster) {
         String tree = operation.poolByTree().keySet().iterator().next();
         PendingReason pending = cluster.registry().pendingReason(operation.id(), tree);
         io.grove.api.PendingReason reason = pending != null ? pendingReason(pending) : null;
@@ -76,7 +77,7 @@ final class Views {
                         : null);
     }
 
-    OperationDetails operation(Operation operation, Cluster cluster, boolean mayReadOutput) {
+    OperationDetails operation(Operation operation, ClusterView cluster, boolean mayReadOutput) {
         OperationPreemption own = operation.spec().preemption();
         Map<String, OperationDetails.InTree> trees = new LinkedHashMap<>();
         List<OperationDetails.Alert> alerts = new ArrayList<>();
@@ -148,7 +149,7 @@ final class Views {
                 ? job.status().preparing() : null;
     }
 
-    PoolView pool(Cluster cluster, String tree, ElementShares shares) {
+    PoolView pool(ClusterView cluster, String tree, ElementShares shares) {
         PoolOperationCounts counts = cluster.registry().counts(tree).counts(shares.id());
         TreePools pools = cluster.registry().pools(tree);
         PoolConfig config = pools.contains(shares.id()) ? pools.configOf(shares.id()) : null;
@@ -173,7 +174,7 @@ final class Views {
     }
 
     /** The pause that holds {@code pool} (its own or an ancestor's), or {@code null}. */
-    static PoolView.Paused paused(Cluster cluster, String tree, String pool) {
+    static PoolView.Paused paused(ClusterView cluster, String tree, String pool) {
         Map<String, PoolPause> pauses = cluster.pauses(tree);
         TreePools pools = cluster.registry().pools(tree);
         if (pauses.isEmpty() || pools == null || !pools.contains(pool)) {
@@ -206,11 +207,11 @@ final class Views {
                 node.condition().noImages());
     }
 
-    private static String starvation(Cluster cluster, String tree, String id) {
+    private static String starvation(ClusterView cluster, String tree, String id) {
         return lower(cluster.starving(tree).getOrDefault(id, StarvationStatus.NON_STARVING));
     }
 
-    static ElementShares shares(Cluster cluster, String tree, String id) {
+    static ElementShares shares(ClusterView cluster, String tree, String id) {
         FairShareResult result = cluster.fairShare(tree);
         return result == null ? null : result.elements().get(id);
     }

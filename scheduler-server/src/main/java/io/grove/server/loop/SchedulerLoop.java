@@ -1,6 +1,7 @@
 package io.grove.server.loop;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.http.DaemonThreads;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.PriorityBlockingQueue;
@@ -25,7 +26,8 @@ public final class SchedulerLoop implements AutoCloseable {
 
     public SchedulerLoop(Cluster cluster) {
         this.cluster = cluster;
-        this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new PriorityBlockingQueue<>(), DaemonThreads.named("grove-scheduler"));
+        this.thread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new PriorityBlockingQueue<>(),
+                DaemonThreads.named("grove-scheduler"));
     }
 
     /** Runs {@code work} on the loop; the future completes with its result or its exception. */
@@ -33,9 +35,12 @@ public final class SchedulerLoop implements AutoCloseable {
         return submit(work, false);
     }
 
-    /** Runs a user's read on the loop once no other work waits (heartbeats, changes, updates go first). */
-    public <T> CompletableFuture<T> read(Function<Cluster, T> work) {
-        return submit(work, true);
+    /**
+     * Runs a user's read on the loop once no other work waits (heartbeats, changes, updates go
+     * first). A read sees the cluster through its read-only view.
+     */
+    public <T> CompletableFuture<T> read(Function<ClusterView, T> work) {
+        return submit(work::apply, true);
     }
 
     private <T> CompletableFuture<T> submit(Function<Cluster, T> work, boolean read) {

@@ -1,6 +1,7 @@
 package io.grove.server.metrics;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.node.Node;
@@ -40,7 +41,7 @@ final class PoolGauges {
         this.registry = registry;
     }
 
-    void refresh(Cluster cluster) {
+    void refresh(ClusterView cluster) {
         written = new HashSet<>();
         int online = 0;
         for (Node node : cluster.nodes()) {
@@ -73,7 +74,7 @@ final class PoolGauges {
         }
     }
 
-    private void pool(Cluster cluster, String tree, ElementShares element, boolean starving, Resources total,
+    private void pool(ClusterView cluster, String tree, ElementShares element, boolean starving, Resources total,
             TreePools pools) {
         String pool = element.id();
         set("grove.pool.fair.share.ratio", "fair share, dominant share of the tree", element.fairShare().total().max(),

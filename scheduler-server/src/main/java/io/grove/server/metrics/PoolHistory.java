@@ -1,6 +1,7 @@
 package io.grove.server.metrics;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import java.time.Duration;
@@ -33,7 +34,7 @@ public final class PoolHistory {
     private Instant last;
 
     /** Samples every pool of every tree, unless the last sample is less than {@link #INTERVAL} old. */
-    public void record(Cluster cluster, Instant now) {
+    public void record(ClusterView cluster, Instant now) {
         if (last != null && now.isBefore(last.plus(INTERVAL))) {
             return;
         }

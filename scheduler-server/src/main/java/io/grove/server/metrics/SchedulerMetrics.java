@@ -2,6 +2,7 @@ package io.grove.server.metrics;
 
 import io.grove.core.accounting.HourlyUsage;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
@@ -186,7 +187,7 @@ public final class SchedulerMetrics {
      * per pool, and scrapes come every few seconds) and samples the pools' history; call on the
      * scheduler's thread after an update.
      */
-    public void refresh(Cluster cluster, Instant now) {
+    public void refresh(ClusterView cluster, Instant now) {
         if (lastGauges == null || !now.isBefore(lastGauges.plus(GAUGES_EVERY))) {
             lastGauges = now;
             gauges.refresh(cluster);

@@ -1,6 +1,7 @@
 package io.grove.server.state;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
@@ -44,7 +45,7 @@ public final class Revival {
         }
 
         /** The operations that are finished (their records are written again, and kept once). */
-        public List<Operation> finished(Cluster cluster) {
+        public List<Operation> finished(ClusterView cluster) {
             List<Operation> finished = new ArrayList<>();
             for (Operation operation : cluster.registry().operations()) {
                 if (operation.state().isFinished()) {
@@ -81,7 +82,7 @@ public final class Revival {
                 } else if (event instanceof JournalEvent.JobStarted started) {
                     Operation operation = cluster.registry().operation(started.operationId());
                     if (operation != null && !operation.state().isFinished()) {
-                        cluster.restoreRunningJob(started.operationId(), started.jobId(), started.task(), started.index(),
+                        cluster.revival().restoreRunningJob(started.operationId(), started.jobId(), started.task(), started.index(),
                                 started.attempt(), started.nodeId(), started.tree(), Instant.ofEpochMilli(started.at()),
                                 started.startedByPreempting(), started.preemptorFairShare(), now);
                     }
@@ -90,7 +91,7 @@ public final class Revival {
                     if (job != null && end.preemptedFor() != null) {
                         job.preemptedFor(end.preemptedFor());
                     }
-                    if (cluster.replayJobEnd(end.jobId(), end.state(), Instant.ofEpochMilli(end.at()), end.reason(),
+                    if (cluster.revival().replayJobEnd(end.jobId(), end.state(), Instant.ofEpochMilli(end.at()), end.reason(),
                             end.message())) {
                         ended.add(job);
                     }
@@ -113,7 +114,7 @@ public final class Revival {
                 LOG.warn("journal: skipped {}: {}", event.getClass().getSimpleName(), e.getMessage());
             }
         }
-        volumes.forEach(cluster::restoreIntegralState);
+        volumes.forEach(cluster.revival()::restoreIntegralState);
         int operations = 0;
         for (Operation operation : cluster.registry().operations()) {
             if (!operation.state().isFinished()) {
@@ -138,7 +139,7 @@ public final class Revival {
      * progress (which indexes are done or waiting, attempts, counts) and their running jobs;
      * integral volumes. Its size grows with the operations and running jobs, not with the jobs done.
      */
-    public static List<JournalEvent> snapshot(Cluster cluster, Instant now) {
+    public static List<JournalEvent> snapshot(ClusterView cluster, Instant now) {
         return capture(cluster, now).events();
     }
 
@@ -149,7 +150,7 @@ public final class Revival {
      * cluster's snapshot, is left to {@link Captured#events}, which may run on any thread: on the
      * scheduler thread a snapshot costs one reference per running job.
      */
-    public static Captured capture(Cluster cluster, Instant now) {
+    public static Captured capture(ClusterView cluster, Instant now) {
         List<Object> parts = new ArrayList<>();
         int size = 0;
         for (Operation operation : cluster.registry().operations()) {

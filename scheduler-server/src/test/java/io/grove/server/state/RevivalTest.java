@@ -56,8 +56,8 @@ class RevivalTest {
         cluster.updateFairShare(T0);
         Decision decision = cluster.heartbeat(empty, T0);
         assertEquals(4, decision.starts().size());
-        cluster.replayJobEnd("op-1-1", JobState.COMPLETED, T0, null, null);
-        cluster.replayJobEnd("op-1-2", JobState.FAILED, T0, JobEndReason.FAILED, "exit 1");
+        cluster.revival().replayJobEnd("op-1-1", JobState.COMPLETED, T0, null, null);
+        cluster.revival().replayJobEnd("op-1-2", JobState.FAILED, T0, JobEndReason.FAILED, "exit 1");
         return cluster;
     }
 
@@ -138,7 +138,7 @@ class RevivalTest {
     @Test
     void aCompactionWritesRunningJobsStraightFromTheJobsWithTheSameBytes() {
         Cluster live = busyCluster(null);
-        live.restoreRunningJob("op-2", "op-2-special", "main", 5, 0, "n1", "t", T0, Set.of("op-1", "op-3"), 0.25, T0);
+        live.revival().restoreRunningJob("op-2", "op-2-special", "main", 5, 0, "n1", "t", T0, Set.of("op-1", "op-3"), 0.25, T0);
         List<JournalEvent> events = Revival.capture(live, T0).events();
         RecordBuffer direct = new RecordBuffer();
         RecordBuffer generic = new RecordBuffer();
