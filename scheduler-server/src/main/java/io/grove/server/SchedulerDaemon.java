@@ -4,14 +4,8 @@ import io.grove.accounting.AccountingException;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.cluster.Cluster;
-import io.grove.core.cluster.ComputedUpdate;
-import io.grove.core.cluster.PreparedUpdate;
-import io.grove.core.operation.Job;
-import io.grove.core.operation.Operation;
-import io.grove.core.operation.OperationRegistry;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.http.ApiServer;
-import io.grove.http.DaemonThreads;
 import io.grove.http.Secrets;
 import io.grove.http.Transport;
 import io.grove.server.accounting.Ledger;
@@ -30,9 +24,9 @@ import io.grove.server.security.JwtIdentities;
 import io.grove.server.security.Security;
 import io.grove.server.security.TokenStore;
 import io.grove.server.state.Journal;
-import io.grove.server.state.JournalEvent;
 import io.grove.server.state.JournalingListener;
 import io.grove.server.state.Revival;
+import io.grove.server.state.StateListeners;
 import io.grove.server.state.StateLog;
 import io.grove.server.state.WriteAhead;
 import io.netty.channel.EventLoopGroup;
@@ -42,10 +36,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -54,8 +44,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler daemon, wired with constructors: the pools file, the journal and revival, the
- * scheduler loop, the node endpoint, the HTTP API, config reload, periodic fair-share updates,
- * node liveness checks, integral-volume saves and journal compaction.
+ * registry's listeners ({@link StateListeners}, the journal first), the scheduler loop, the node
+ * endpoint, the HTTP API and config reload. Its cadence (fair-share updates, node liveness,
+ * integral-volume saves, compaction) runs in {@link DaemonTimers}.
  */
 public final class SchedulerDaemon implements AutoCloseable {
 
@@ -67,7 +58,6 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final SchedulerLoop loop;
     private final SchedulerMetrics metrics;
     private final ConfigReloader reloader;
-    private volatile long lastSnapshotRecords;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     /** The node port's own event loops: no HTTP client can slow a heartbeat's reply. */
@@ -77,24 +67,20 @@ public final class SchedulerDaemon implements AutoCloseable {
     /** The daemon's own HTTP server; {@code null} when its role hosts the API. */
     private final ApiServer api;
     private final DaemonRole role;
-    private final ScheduledExecutorService timer;
-    /** Held by a fair-share update from preparing to publishing. */
-    private final Object updating = new Object();
+    private final DaemonTimers timers;
+    private final Compaction compaction;
 
     private final AuditLog audit;
-    private final WriteAhead writeAhead;
     /** The job ledger and the pools' metering; {@code null} with accounting off. */
     private final Ledger ledger;
-    private final WorkArrival arrival;
 
     private SchedulerDaemon(DaemonSettings settings, Clock clock, StateLog journal, SchedulerLoop loop,
             SchedulerMetrics metrics, ConfigReloader reloader, EventLoopGroup boss, EventLoopGroup workers,
-            EventLoopGroup nodeLoops, NodeEndpoint nodes, ApiServer api, ScheduledExecutorService timer, AuditLog audit, DaemonRole role,
-            WriteAhead writeAhead, Ledger ledger, WorkArrival arrival) {
+            EventLoopGroup nodeLoops, NodeEndpoint nodes, ApiServer api, DaemonTimers timers, Compaction compaction,
+            AuditLog audit, DaemonRole role, Ledger ledger) {
         this.role = role;
-        this.arrival = arrival;
         this.ledger = ledger;
-        this.writeAhead = writeAhead;
+        this.compaction = compaction;
         this.audit = audit;
         this.settings = settings;
         this.clock = clock;
@@ -107,7 +93,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         this.nodeLoops = nodeLoops;
         this.nodes = nodes;
         this.api = api;
-        this.timer = timer;
+        this.timers = timers;
     }
 
     /** The security stage's results: who may call ({@code null}: anyone, on loopback), the node token, TLS, the audit log. */
@@ -219,44 +205,16 @@ public final class SchedulerDaemon implements AutoCloseable {
         if (ledger != null) {
             ledger.revived(revived, cluster);
         }
-        JournalingListener journaling = new JournalingListener(journal);
         EventHub events = new EventHub();
-        StateEvents said = new StateEvents(cluster, events, clock);
-        cluster.registry().listener(new OperationRegistry.Listener() {
-            @Override
-            public void operationSubmitted(Operation operation) {
-                said.submitted(operation);
-            }
-
-            @Override
-            public void jobStarted(Job job) {
-                journaling.jobStarted(job);
-                said.jobStarted(job);
-                Operation operation = cluster.registry().operation(job.operationId());
-                metrics.jobStarted(job, operation == null ? null : operation.submitTime());
-            }
-
-            @Override
-            public void jobEnded(Job job) {
-                journaling.jobEnded(job);
-                said.jobEnded(job);
-                metrics.jobEnded(job);
-                if (ledger != null) {
-                    ledger.jobEnded(job, cluster);
-                }
-            }
-
-            @Override
-            public void operationFinished(Operation operation) {
-                said.finished(operation);
-                if (ledger != null) {
-                    ledger.operationFinished(operation);
-                }
-                LOG.info("operation {} {}{}", operation.id(), operation.state().name().toLowerCase(),
-                        operation.finalMessage() == null ? "" : ": " + operation.finalMessage());
-            }
-        });
-        journal.compact(withLedger(Revival.capture(cluster, clock.now()), ledger).events());
+        StateListeners listeners = StateListeners.journalFirst(new JournalingListener(journal))
+                .add("events", new StateEvents(cluster, events, clock))
+                .add("metrics", metrics.listener(cluster.registry()))
+                .add("ledger", ledger == null ? null : ledger.listener(cluster))
+                .add("log", new FinishedOperationsLog())
+                .build();
+        cluster.registry().listener(listeners);
+        LOG.debug("state listeners, in order: {}", listeners.names());
+        journal.compact(Compaction.withLedger(Revival.capture(cluster, clock.now()), ledger).events());
         return new Recovered(text, config.value(), journal, cluster, revived, metrics, ledger, events);
     }
 
@@ -276,11 +234,6 @@ public final class SchedulerDaemon implements AutoCloseable {
         } catch (AccountingException e) {
             throw new DaemonException(e.getMessage(), e);
         }
-    }
-
-    /** A snapshot with the records the ledger has not written yet, whose events the snapshot drops. */
-    private static Revival.Captured withLedger(Revival.Captured snapshot, Ledger ledger) {
-        return ledger == null ? snapshot : ledger.keepUnwritten(snapshot);
     }
 
     /** The scheduler's thread, the node endpoint, the API, the pools-file watch, then the timers. */
@@ -331,11 +284,13 @@ public final class SchedulerDaemon implements AutoCloseable {
             opened.add(handler, () -> role.apiHost().accept(null));
         }
         reloader.watch();
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("grove-timer"));
+        Compaction compaction = new Compaction(journal, loop, writeAhead, recovered.ledger(), clock,
+                settings.compactAfterRecords());
+        DaemonTimers timers = new DaemonTimers(settings, clock, loop, journal, metrics, recovered.ledger(), arrival,
+                compaction);
         SchedulerDaemon daemon = new SchedulerDaemon(settings, clock, journal, loop, metrics, reloader, boss, workers,
-                nodeLoops, nodeEndpoint, apiServer, timer, secured.audit(), role, writeAhead, recovered.ledger(), arrival);
-        arrival.bind(timer, daemon.guard("fair-share update", daemon::updateFairShare));
-        daemon.schedule();
+                nodeLoops, nodeEndpoint, apiServer, timers, compaction, secured.audit(), role, recovered.ledger());
+        timers.start();
         LOG.info("scheduler started: nodes on {}:{}, API on http://{}:{}; revived {} operations with {} running jobs; "
                 + "network over {}", settings.bindAddress(), daemon.nodePort(), settings.bindAddress(), daemon.httpPort(),
                 recovered.revived().operations(), recovered.revived().runningJobs(),
@@ -343,109 +298,14 @@ public final class SchedulerDaemon implements AutoCloseable {
         return daemon;
     }
 
-    private void schedule() {
-        long update = settings.fairShareUpdatePeriod().toMillis();
-        timer.scheduleWithFixedDelay(guard("fair-share update", this::updateFairShare), 0, update, TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(guard("node check", this::checkNodes), 1, 1, TimeUnit.SECONDS);
-        long integral = settings.integralStateEvery().toMillis();
-        timer.scheduleWithFixedDelay(guard("integral volumes", this::saveIntegralVolumes), integral, integral,
-                TimeUnit.MILLISECONDS);
-        timer.scheduleWithFixedDelay(guard("compaction", this::compactIfNeeded), 1, 1, TimeUnit.SECONDS);
-    }
-
-    private Runnable guard(String what, Runnable task) {
-        return () -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                LOG.error("{} failed", what, e);
-            }
-        };
-    }
-
-    /**
-     * Prepares on the loop, computes here, publishes on the loop: heartbeats go on meanwhile. One
-     * at a time: a caller waits for an update under way (each tree computes in its own kept
-     * workspace).
-     */
+    /** Runs a fair-share update now (one at a time; see {@link DaemonTimers#updateFairShare}). */
     public void updateFairShare() {
-        synchronized (updating) {
-            updateFairShareNow();
-        }
-    }
-
-    private void updateFairShareNow() {
-        List<PreparedUpdate> prepared = loop.call(cluster -> {
-            List<PreparedUpdate> all = new ArrayList<>();
-            for (String tree : cluster.treeNames()) {
-                all.add(cluster.prepareFairShare(tree, clock.now()));
-            }
-            return all;
-        }).join();
-        List<ComputedUpdate> computed = new ArrayList<>();
-        long all = 0;
-        for (PreparedUpdate update : prepared) {
-            long started = System.nanoTime();
-            computed.add(Cluster.computeFairShare(update));
-            long took = System.nanoTime() - started;
-            metrics.fairShareUpdated(took);
-            all += took;
-        }
-        arrival.updated(all);
-        loop.call(cluster -> {
-            for (ComputedUpdate update : computed) {
-                cluster.publishFairShare(update);
-            }
-            arrival.nudge(cluster, clock.now());
-            metrics.refresh(cluster, clock.now());
-            if (ledger != null) {
-                ledger.meter(cluster, clock.now());
-            }
-            return null;
-        }).join();
+        timers.updateFairShare();
     }
 
     /** Applies node liveness now: offline after the heartbeat timeout, jobs aborted after the registration timeout. */
     public void checkNodes() {
-        loop.call(cluster -> {
-            for (Job lost : cluster.checkNodes(clock.now())) {
-                LOG.info("job {} of {} aborted: node {} is lost", lost.id(), lost.operationId(), lost.nodeId());
-            }
-            return null;
-        }).join();
-    }
-
-    private void saveIntegralVolumes() {
-        loop.call(cluster -> {
-            for (String tree : cluster.treeNames()) {
-                journal.append(new JournalEvent.IntegralVolumes(tree, cluster.integralState(tree), clock.now().toEpochMilli()));
-            }
-            return null;
-        }).join();
-    }
-
-    /**
-     * Compacts once the journal holds {@code compactAfterRecords} records and twice the last
-     * snapshot: a snapshot holds every running job, so on a busy cluster compacting at a fixed
-     * count would rewrite more than the events it saves.
-     */
-    /** Compacts a long journal, and writes one afresh at once when it was lost under the daemon. */
-    private void compactIfNeeded() {
-        boolean lost = journal.needsSnapshot();
-        if (lost || journal.records() > Math.max(settings.compactAfterRecords(), 2 * lastSnapshotRecords)) {
-            if (lost) {
-                LOG.error("the journal was lost under the scheduler (deleted or replaced); writing the live state afresh");
-            }
-            // queued from the loop, so that every event after the snapshot is appended after it
-            loop.call(cluster -> {
-                long started = System.nanoTime();
-                Revival.Captured snapshot = withLedger(Revival.capture(cluster, clock.now()), ledger);
-                lastSnapshotRecords = snapshot.size();
-                LOG.info("compacting the journal: a snapshot of {} records captured in {} ms on the scheduler thread",
-                        snapshot.size(), (System.nanoTime() - started) / 1_000_000);
-                return journal.compact(writeAhead.withInFlight(snapshot::events));
-            }).join().join();
-        }
+        timers.checkNodes();
     }
 
     static boolean isLoopback(String address) {
@@ -484,7 +344,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     private void close(boolean snapshot) {
-        timer.shutdownNow();
+        timers.close();
         reloader.close();
         if (nodes != null) {
             nodes.close();
@@ -498,14 +358,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         try {
             if (snapshot) {
-                loop.call(cluster -> {
-                    if (ledger != null) {
-                        ledger.drainMetering();
-                    }
-                    Revival.Captured captured = withLedger(Revival.capture(cluster, clock.now()), ledger);
-                    return journal.compact(writeAhead.withInFlight(captured::events));
-                }).thenCompose(done -> done)
-                        .get(10, TimeUnit.SECONDS);
+                compaction.finalSnapshot().get(10, TimeUnit.SECONDS);
             }
         } catch (Exception e) {
             LOG.warn("final snapshot not taken ({}); the journal has everything anyway", e.toString());

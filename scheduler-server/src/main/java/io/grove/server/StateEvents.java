@@ -1,9 +1,9 @@
 package io.grove.server;
 
-import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationRegistry;
 import io.grove.server.http.EventHub;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.Map;
  * fields as they are (names and paths shared with the operation and the job), the time and the
  * JSON written only when a stream sends the event.
  */
-final class StateEvents {
+final class StateEvents implements OperationRegistry.Listener {
 
     private final ClusterView cluster;
     private final EventHub hub;
@@ -25,19 +25,23 @@ final class StateEvents {
         this.clock = clock;
     }
 
-    void submitted(Operation operation) {
+    @Override
+    public void operationSubmitted(Operation operation) {
         say(operation, "operation", null, "pending", null, null, null);
     }
 
-    void finished(Operation operation) {
+    @Override
+    public void operationFinished(Operation operation) {
         say(operation, "operation", null, operation.state().key(), null, null, operation.finalMessage());
     }
 
-    void jobStarted(Job job) {
+    @Override
+    public void jobStarted(Job job) {
         say(cluster.registry().operation(job.operationId()), "job", job, "running", job.nodeId(), null, null);
     }
 
-    void jobEnded(Job job) {
+    @Override
+    public void jobEnded(Job job) {
         say(cluster.registry().operation(job.operationId()), "job", job, job.state().key(), job.nodeId(),
                 job.endReason() == null ? null : job.endReason().key(), job.message());
     }

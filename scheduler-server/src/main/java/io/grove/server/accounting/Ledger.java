@@ -12,6 +12,7 @@ import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationRegistry;
 import io.grove.http.DaemonThreads;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.Revival;
@@ -139,6 +140,21 @@ public final class Ledger implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- the scheduler's thread
+
+    /** Hears the registry's job ends and finished operations, reading their pools from {@code cluster}. */
+    public OperationRegistry.Listener listener(ClusterView cluster) {
+        return new OperationRegistry.Listener() {
+            @Override
+            public void jobEnded(Job job) {
+                Ledger.this.jobEnded(job, cluster);
+            }
+
+            @Override
+            public void operationFinished(Operation operation) {
+                Ledger.this.operationFinished(operation);
+            }
+        };
+    }
 
     /** A job ended (on the scheduler's thread). */
     public void jobEnded(Job job, ClusterView cluster) {

@@ -6,6 +6,9 @@ import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.OperationsView;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.schedule.Decision;
 import io.grove.server.accounting.Ledger;
@@ -152,6 +155,22 @@ public final class SchedulerMetrics {
 
     public void reload(boolean applied) {
         (applied ? reloads : reloadFailures).increment();
+    }
+
+    /** Hears the registry's job starts and ends; a start's operation (for its wait) is read from {@code registry}. */
+    public OperationRegistry.Listener listener(OperationsView registry) {
+        return new OperationRegistry.Listener() {
+            @Override
+            public void jobStarted(Job job) {
+                Operation operation = registry.operation(job.operationId());
+                SchedulerMetrics.this.jobStarted(job, operation == null ? null : operation.submitTime());
+            }
+
+            @Override
+            public void jobEnded(Job job) {
+                SchedulerMetrics.this.jobEnded(job);
+            }
+        };
     }
 
     /**
