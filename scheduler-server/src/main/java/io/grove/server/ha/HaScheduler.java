@@ -25,7 +25,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,9 +41,10 @@ import org.slf4j.LoggerFactory;
 /**
  * A scheduler in a high-availability group. Its role is a {@link RoleMachine} fed on one thread
  * ("grove-ha") with the coordination's signals, the outcomes of what it asked for, and a tick;
- * this class performs the effects: claims an epoch, reads what it has not followed yet and runs a
- * {@link SchedulerDaemon} whose state goes to ZooKeeper, confirms the epoch to renew its lease,
- * and stops the daemon at once when it steps down. Standby schedulers follow the leader's state
+ * {@link RoleEffects} performs the effects — the same code the simulation runs — and this class is
+ * its port: it reads what it has not followed yet and runs a {@link SchedulerDaemon} whose state
+ * goes to ZooKeeper, confirms the epoch away from the role's thread, and stops the daemon at once
+ * when it steps down. Standby schedulers follow the leader's state
  * and answer {@code 503 NOT_LEADER} on the API. The daemon acts — answers as the leader, starts
  * jobs — only while the machine's lease runs ({@link #isLeader}).
  */
@@ -59,11 +59,6 @@ public final class HaScheduler implements AutoCloseable {
     private record Known(LeaderRecord info, long readAt) {
     }
 
-    /** What other threads may read of the role: published after every event. */
-    private record Published(boolean leads, Epoch epoch, long actFrom, long leaseEnd, long interruptions) {
-        static final Published NONE = new Published(false, null, 0, 0, 0);
-    }
-
     private final DaemonSettings settings;
     private final Clock clock;
     private final HaSettings ha;
@@ -71,11 +66,10 @@ public final class HaScheduler implements AutoCloseable {
     private final Coordination coordination;
     private final ZkLogReader reader;
     private final LongSupplier nanos;
-    private final RoleMachine machine;
+    private final RoleEffects effects;
     private final ExecutorService transitions = Executors.newSingleThreadExecutor(DaemonThreads.named("grove-ha"));
     private final ExecutorService confirmer = Executors.newSingleThreadExecutor(DaemonThreads.named("grove-ha-confirm"));
     private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, DaemonThreads.named("grove-ha-timer"));
-    private volatile Published published = Published.NONE;
     private volatile Known known;
     private SchedulerDaemon leader;
     private StateLog log;
@@ -96,7 +90,7 @@ public final class HaScheduler implements AutoCloseable {
         this.coordination = coordination;
         this.reader = new ZkLogReader(coordination, layout);
         this.nanos = nanos;
-        this.machine = new RoleMachine(ha.sessionTimeout());
+        this.effects = new RoleEffects(new RoleMachine(ha.sessionTimeout()), coordination, layout, new DaemonPort());
     }
 
     /**
@@ -132,10 +126,7 @@ public final class HaScheduler implements AutoCloseable {
 
     /** Whether this scheduler leads now: it is the leader and its lease runs. */
     public boolean isLeader() {
-        Published now = published;
-        long at = nanos.getAsLong();
-        return now.leads() && at - now.leaseEnd() < 0 && at - now.actFrom() >= 0 && coordination.connected()
-                && coordination.interruptions() == now.interruptions();
+        return effects.isLeader();
     }
 
     /** The API port, the same whatever the role. */
@@ -150,8 +141,8 @@ public final class HaScheduler implements AutoCloseable {
                 || nanos.getAsLong() - current.readAt() > ha.sessionTimeout().toNanos()) {
             return null;
         }
-        Published role = published;
-        if (role.epoch() != null && current.info().epoch() == role.epoch().number() && !isLeader()) {
+        Epoch own = effects.epoch();
+        if (own != null && current.info().epoch() == own.number() && !isLeader()) {
             return null;   // this scheduler's own record, while it does not lead: naming itself would loop clients
         }
         return current.info();
@@ -163,9 +154,9 @@ public final class HaScheduler implements AutoCloseable {
     }
 
     private Health health() {
-        Published role = published;
-        if (isLeader()) {
-            return Health.leader(role.epoch().number(), ha.advertisedApi());
+        Epoch own = effects.epoch();
+        if (isLeader() && own != null) {
+            return Health.leader(own.number(), ha.advertisedApi());
         }
         LeaderRecord info = leaderInfo();
         return Health.standby(info == null ? null : info.epoch(), info == null ? null : info.api());
@@ -175,157 +166,120 @@ public final class HaScheduler implements AutoCloseable {
 
     private void post(RoleMachine.Event event) {
         try {
-            transitions.execute(() -> handle(event));
+            transitions.execute(() -> effects.handle(event));
         } catch (RejectedExecutionException e) {
             // closed
         }
     }
 
-    private void handle(RoleMachine.Event event) {
-        List<RoleMachine.Effect> effects = machine.on(event, nanos.getAsLong());
-        publish();
-        for (RoleMachine.Effect effect : effects) {
-            perform(effect);
+    /** The daemon's side of the role's effects: its {@link SchedulerDaemon}, routers and log. */
+    private final class DaemonPort implements RolePort {
+
+        private long started;
+
+        @Override
+        public long nanos() {
+            return nanos.getAsLong();
         }
-    }
 
-    private void publish() {
-        Epoch epoch = machine.epoch();
-        published = machine.role() == RoleMachine.Role.LEADER
-                ? new Published(true, epoch, machine.actFrom(), machine.leaseEnd(), machine.leaseInterruptions())
-                : new Published(false, epoch, 0, 0, 0);
-    }
-
-    private void perform(RoleMachine.Effect effect) {
-        if (effect instanceof RoleMachine.Claim) {
-            long sent = nanos.getAsLong();
-            long interruptions = coordination.interruptions();
-            try {
-                Epoch epoch = coordination.claimEpoch();
-                boolean predecessor = LeaderRecord.present(coordination, layout);
-                LOG.info("elected: epoch {}; reading what the previous leader wrote{}", epoch.number(), predecessor
-                        ? " (its record is still there: acting only once a lease has passed)" : "");
-                handle(new RoleMachine.Claimed(epoch, sent, nanos.getAsLong(), interruptions, predecessor));
-            } catch (CoordinationException e) {
-                handle(new RoleMachine.Failed("cannot claim an epoch: " + e.getMessage()));
-            }
-        } else if (effect instanceof RoleMachine.Lead lead) {
-            lead(lead.epoch());
-        } else if (effect instanceof RoleMachine.Confirm confirm) {
-            confirmer.execute(() -> confirm(confirm.epoch()));
-        } else if (effect instanceof RoleMachine.StepDown stepDown) {
-            stepDown(stepDown);
-        } else if (effect instanceof RoleMachine.Rejoin) {
-            if (!closed) {
-                try {
-                    coordination.rejoin();
-                    handle(new RoleMachine.Rejoined());
-                } catch (CoordinationException e) {
-                    LOG.warn("cannot rejoin the election yet: {}; trying again", e.getMessage());
-                }
-            }
-        } else if (effect instanceof RoleMachine.Resign) {
-            resign();
-        }
-    }
-
-    private void lead(Epoch epoch) {
-        long started = System.nanoTime();
-        try {
+        @Override
+        public LeaderRecord start(Epoch epoch) throws Exception {
+            started = System.nanoTime();
             ZkStateLog[] opening = new ZkStateLog[1];
             opening[0] = ZkStateLog.open(coordination, layout, epoch, reader, () -> post(
                     opening[0] != null && opening[0].uncertain() ? new RoleMachine.Uncertain(epoch)
                             : new RoleMachine.Fenced(epoch)));
             log = opening[0];
-            StateLog opened = log;
-            leader = SchedulerDaemon.start(settings, clock, new DaemonRole() {
-                @Override
-                public StateLog openState(DaemonSettings ignored) {
-                    return opened;
-                }
+            leader = SchedulerDaemon.start(settings, clock, new LeaderRole(opening[0]));
+            return new LeaderRecord(epoch.number(), ha.advertisedApi(), ha.advertisedNodes());
+        }
 
-                @Override
-                public Health health() {
-                    return HaScheduler.this.health();
-                }
-
-                @Override
-                public boolean mayAct() {
-                    return isLeader();
-                }
-
-                @Override
-                public boolean startsWrittenFirst() {
-                    return true;
-                }
-
-                @Override
-                public Consumer<Function<ApiRequest, CompletableFuture<ApiResponse>>> apiHost() {
-                    return router::lead;
-                }
-
-                @Override
-                public Consumer<Supplier<? extends ChannelHandler>> nodeHost() {
-                    return nodeRouter::lead;
-                }
-            });
-            LeaderRecord record = new LeaderRecord(epoch.number(), ha.advertisedApi(), ha.advertisedNodes());
-            record.write(coordination, layout, epoch);
+        @Override
+        public void recovered(LeaderRecord record) {
             known = new Known(record, nanos.getAsLong());
-            handle(new RoleMachine.Led(epoch));
-            LOG.info("leading at epoch {}: revived {} events in {} ms", epoch.number(), opened.recovered().size(),
+            LOG.info("leading at epoch {}: revived {} events in {} ms", record.epoch(), log.recovered().size(),
                     (System.nanoTime() - started) / 1_000_000);
-        } catch (CoordinationException e) {
-            handle(e.kind() == CoordinationException.Kind.FENCED ? new RoleMachine.Fenced(epoch)
-                    : new RoleMachine.Failed(e.getMessage()));
-        } catch (Exception e) {
-            LOG.error("cannot lead: {}", e.getMessage(), e);
-            handle(new RoleMachine.Failed(String.valueOf(e.getMessage())));
+        }
+
+        @Override
+        public void stepDown(String why) {
+            router.lead(null);
+            nodeRouter.lead(null);
+            SchedulerDaemon current = leader;
+            leader = null;
+            if (current != null) {
+                current.stepDown();
+            } else if (log != null) {
+                log.close();
+            }
+            log = null;
+            LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());
+        }
+
+        @Override
+        public void resign() {
+            SchedulerDaemon current = leader;
+            leader = null;
+            if (current != null) {
+                current.close();
+            }
+            log = null;
+        }
+
+        @Override
+        public void post(RoleMachine.Event event) {
+            HaScheduler.this.post(event);
+        }
+
+        @Override
+        public void confirmAside(Runnable confirmation) {
+            confirmer.execute(confirmation);
+        }
+
+        @Override
+        public boolean closing() {
+            return closed;
         }
     }
 
-    private void confirm(Epoch epoch) {
-        long sent = nanos.getAsLong();
-        long interruptions = coordination.interruptions();
-        try {
-            coordination.confirm(epoch);
-            post(new RoleMachine.Confirmed(epoch, sent, interruptions));
-        } catch (CoordinationException e) {
-            post(e.kind() == CoordinationException.Kind.FENCED ? new RoleMachine.Fenced(epoch)
-                    : new RoleMachine.Unconfirmed(epoch));
-        }
-    }
+    /** The leading daemon's role: its state in ZooKeeper, its endpoints behind the routers, acting while it leads. */
+    private final class LeaderRole implements DaemonRole {
 
-    private void stepDown(RoleMachine.StepDown stepDown) {
-        Epoch epoch = log instanceof ZkStateLog zkLog ? zkLog.epoch() : null;
-        LOG.warn("stepping down: {}; no more scheduling, nodes go elsewhere", stepDown.why());
-        router.lead(null);
-        nodeRouter.lead(null);
-        SchedulerDaemon current = leader;
-        leader = null;
-        if (current != null) {
-            current.stepDown();
-        } else if (log != null) {
-            log.close();
-        }
-        log = null;
-        if (epoch != null) {
-            LeaderRecord.withdraw(coordination, layout, epoch);
-        }
-        LOG.info("standby: following the leader's state in ZooKeeper at {}{}", ha.connect(), ha.root());
-        handle(new RoleMachine.Stopped());
-    }
+        private final StateLog opened;
 
-    private void resign() {
-        SchedulerDaemon current = leader;
-        leader = null;
-        if (current != null) {
-            current.close();
+        LeaderRole(StateLog opened) {
+            this.opened = opened;
         }
-        if (log instanceof ZkStateLog zkLog) {
-            LeaderRecord.withdraw(coordination, layout, zkLog.epoch());
+
+        @Override
+        public StateLog openState(DaemonSettings ignored) {
+            return opened;
         }
-        log = null;
+
+        @Override
+        public Health health() {
+            return HaScheduler.this.health();
+        }
+
+        @Override
+        public boolean mayAct() {
+            return isLeader();
+        }
+
+        @Override
+        public boolean startsWrittenFirst() {
+            return true;
+        }
+
+        @Override
+        public Consumer<Function<ApiRequest, CompletableFuture<ApiResponse>>> apiHost() {
+            return router::lead;
+        }
+
+        @Override
+        public Consumer<Supplier<? extends ChannelHandler>> nodeHost() {
+            return nodeRouter::lead;
+        }
     }
 
     /** Opens the API and node ports for the scheduler's whole life; they answer as the role of the moment. */
@@ -351,7 +305,7 @@ public final class HaScheduler implements AutoCloseable {
         } catch (Exception e) {
             LOG.debug("cannot read the leader: {}", e.toString());
         }
-        if (published.epoch() != null) {
+        if (effects.epoch() != null) {
             return;
         }
         try {
@@ -371,7 +325,7 @@ public final class HaScheduler implements AutoCloseable {
         timer.shutdownNow();
         confirmer.shutdownNow();
         try {
-            transitions.submit(() -> handle(new RoleMachine.Close())).get(30, TimeUnit.SECONDS);
+            transitions.submit(() -> effects.handle(new RoleMachine.Close())).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("closing: {}", e.toString());
         }

@@ -122,6 +122,19 @@ public final class RoleMachine {
     public record Resign() implements Effect {
     }
 
+    /**
+     * A leader's lease: it may act from {@code actFrom} (an older leader's lease may run until then)
+     * to before {@code end} (monotonic nanoseconds), on a connection lost exactly {@code interruptions}
+     * times, as when the request that gave the lease was sent.
+     */
+    public record Lease(long actFrom, long end, long interruptions) {
+
+        /** Whether it runs at {@code now} on a connection lost {@code interruptionsNow} times: the one fencing check. */
+        public boolean runs(long now, long interruptionsNow) {
+            return now - end < 0 && now - actFrom >= 0 && interruptionsNow == interruptions;
+        }
+    }
+
     private final Duration sessionTimeout;
     private Role role = Role.FOLLOWER;
     private Epoch epoch;
@@ -159,27 +172,36 @@ public final class RoleMachine {
      * not lost since the request that gave the lease.
      */
     public boolean mayAct(long now, long interruptions) {
-        return role == Role.LEADER && connected && now - leaseEnd < 0 && interruptions == leaseInterruptions
-                && now - actFrom >= 0;
+        Lease lease = lease();
+        return lease != null && lease.runs(now, interruptions);
     }
 
-    /** Before this time it may not act even as the leader: an older leader's lease may still run. */
-    public long actFrom() {
-        return actFrom;
-    }
-
-    /** The connection's interruptions the lease was given under. */
-    public long leaseInterruptions() {
-        return leaseInterruptions;
-    }
-
-    /** The end of the lease (meaningful while it leads). */
-    public long leaseEnd() {
-        return leaseEnd;
+    /** The lease while it leads and is connected, or {@code null}. */
+    public Lease lease() {
+        return role == Role.LEADER && connected ? new Lease(actFrom, leaseEnd, leaseInterruptions) : null;
     }
 
     /** Takes one event at {@code now} (monotonic nanoseconds) and says what to do. */
     public List<Effect> on(Event event, long now) {
+        List<Effect> effects = take(event, now);
+        checkInvariants(event);
+        return effects;
+    }
+
+    /** What must hold after every event; a break is a bug in this class, named with the event that made it. */
+    private void checkInvariants(Event event) {
+        if (role == Role.LEADER && epoch == null) {
+            throw new IllegalStateException("a leader without an epoch, after " + event);
+        }
+        if (role == Role.FOLLOWER && (epoch != null || confirming)) {
+            throw new IllegalStateException("a follower that holds epoch " + epoch + " or confirms, after " + event);
+        }
+        if (role == Role.STEPPING_DOWN && confirming) {
+            throw new IllegalStateException("confirming while stepping down, after " + event);
+        }
+    }
+
+    private List<Effect> take(Event event, long now) {
         if (role == Role.CLOSED) {
             return List.of();
         }

@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A scheduler in the {@link HaSimulation}: the real {@link RoleMachine}, performing its effects as
- * {@link HaScheduler} does against the in-memory twin, and a model of the leading daemon — what it
- * writes (submissions, job starts and ends, through the real log format and {@link ZkLogReader}),
+ * A scheduler in the {@link HaSimulation}: the real {@link RoleMachine} and the real
+ * {@link RoleEffects} (the code {@link HaScheduler} runs) against the in-memory twin, behind a port
+ * to a model of the leading daemon — what it writes (submissions, job starts and ends, through the real log format and {@link ZkLogReader}),
  * whom it answers, which jobs it starts. Events from the coordination queue up and are taken a few
  * at a time, so that a scheduler may act before it has heard what happened.
  */
@@ -48,6 +48,7 @@ final class SimScheduler {
     private long nextTick;
     MemoryCoordination coordination;
     RoleMachine machine;
+    private RoleEffects effects;
     private final ArrayDeque<RoleMachine.Event> inbox = new ArrayDeque<>();
     /** The leading daemon's state, or {@code null}. */
     private Map<String, Op> ops;
@@ -72,6 +73,7 @@ final class SimScheduler {
         MemoryCoordination client = world.ensemble.client(name + "/" + incarnation);
         coordination = client;
         machine = new RoleMachine(HaSimulation.SESSION);
+        effects = new RoleEffects(machine, client, world.layout, new ModelPort());
         inbox.clear();
         unwritten.clear();
         leaveLeading();
@@ -123,9 +125,9 @@ final class SimScheduler {
         return alive && machine.mayAct(world.now, coordination.interruptions());
     }
 
-    /** What {@link HaScheduler#isLeader} answers: the lease runs and the connection is up. */
+    /** What {@link HaScheduler#isLeader} answers (the same code): the lease runs and the connection is up. */
     boolean answersAsLeader() {
-        return mayAct() && coordination.connected();
+        return alive && effects.isLeader();
     }
 
     Epoch writingEpoch() {
@@ -169,59 +171,23 @@ final class SimScheduler {
     // ---------------------------------------------------------------- the role
 
     private void handle(RoleMachine.Event event) {
-        for (RoleMachine.Effect effect : machine.on(event, world.now)) {
-            perform(effect);
-        }
+        effects.handle(event);
     }
 
-    private void perform(RoleMachine.Effect effect) {
-        long sent = world.now;
-        long interruptions = coordination.interruptions();
-        if (effect instanceof RoleMachine.Claim) {
-            try {
-                Epoch claimed = coordination.claimEpoch();
-                world.claimed(this, claimed);
-                boolean predecessor = LeaderRecord.present(coordination, world.layout);
-                handle(new RoleMachine.Claimed(claimed, sent, world.now, interruptions, predecessor));
-            } catch (CoordinationException e) {
-                handle(new RoleMachine.Failed(e.getMessage()));
-            }
-        } else if (effect instanceof RoleMachine.Lead lead) {
-            lead(lead.epoch());
-        } else if (effect instanceof RoleMachine.Confirm confirm) {
-            // the answer comes back later, as it does from the daemon's confirming thread
-            try {
-                coordination.confirm(confirm.epoch());
-                inbox.add(new RoleMachine.Confirmed(confirm.epoch(), sent, interruptions));
-            } catch (CoordinationException e) {
-                inbox.add(e.kind() == CoordinationException.Kind.FENCED ? new RoleMachine.Fenced(confirm.epoch())
-                        : new RoleMachine.Unconfirmed(confirm.epoch()));
-            }
-        } else if (effect instanceof RoleMachine.StepDown stepDown) {
-            world.trace(name + ": steps down: " + stepDown.why());
-            withdraw();
-            leaveLeading();
-            handle(new RoleMachine.Stopped());
-        } else if (effect instanceof RoleMachine.Rejoin) {
-            try {
-                coordination.rejoin();
-                handle(new RoleMachine.Rejoined());
-            } catch (CoordinationException e) {
-                // asked again at the next tick
-            }
-        } else if (effect instanceof RoleMachine.Resign) {
-            withdraw();
-            leaveLeading();
-        }
-    }
+    /** The model's side of the role's effects; the order of claim, read, record and lead is {@link RoleEffects}'. */
+    private final class ModelPort implements RolePort {
 
-    private void lead(Epoch claimed) {
-        try {
+        @Override
+        public long nanos() {
+            return world.now;
+        }
+
+        @Override
+        public LeaderRecord start(Epoch claimed) throws Exception {
             ZkLogReader reader = new ZkLogReader(coordination, world.layout);
             reader.catchUp();
             Map<String, Op> revived = revive(reader.events());
-            world.revived(this, claimed, revived.keySet());
-            new LeaderRecord(claimed.number(), name, name).write(coordination, world.layout, claimed);
+            world.revived(SimScheduler.this, claimed, revived.keySet());
             ops = revived;
             epoch = claimed;
             batchId = Fencing.firstBatchId(claimed);
@@ -230,20 +196,38 @@ final class SimScheduler {
                 heard.put(agent, world.now);
             }
             world.trace(name + ": leads at epoch " + claimed.number() + " with " + revived.size() + " operations");
-            handle(new RoleMachine.Led(claimed));
-        } catch (CoordinationException e) {
-            leaveLeading();
-            handle(e.kind() == CoordinationException.Kind.FENCED ? new RoleMachine.Fenced(claimed)
-                    : new RoleMachine.Failed(e.getMessage()));
-        } catch (java.io.IOException e) {
-            throw new AssertionError("the log cannot be read: " + e, e);
+            return new LeaderRecord(claimed.number(), name, name);
         }
-    }
 
-    /** Removes its own record (the daemon's code), if its epoch still holds. */
-    private void withdraw() {
-        if (epoch != null) {
-            LeaderRecord.withdraw(coordination, world.layout, epoch);
+        @Override
+        public void recovered(LeaderRecord record) {
+        }
+
+        @Override
+        public void stepDown(String why) {
+            world.trace(name + ": steps down: " + why);
+            leaveLeading();
+        }
+
+        @Override
+        public void resign() {
+            leaveLeading();
+        }
+
+        @Override
+        public void post(RoleMachine.Event event) {
+            inbox.add(event);
+        }
+
+        @Override
+        public void confirmAside(Runnable confirmation) {
+            // the answer comes back later, through the inbox, as it does from the daemon's confirming thread
+            confirmation.run();
+        }
+
+        @Override
+        public void claimed(Epoch claimed) {
+            world.claimed(SimScheduler.this, claimed);
         }
     }
 
