@@ -6,18 +6,14 @@ import io.grove.agent.broker.ResourceBroker;
 import io.grove.agent.gpu.Gpu;
 import io.grove.agent.gpu.GpuCheck;
 import io.grove.agent.gpu.GpuSample;
-import io.grove.agent.image.ImageConfig;
-import io.grove.agent.image.ImagePulls;
 import io.grove.agent.image.NodeImages;
 import io.grove.agent.job.DiskReserve;
 import io.grove.agent.job.JobContainment;
 import io.grove.agent.job.JobRunner;
-import io.grove.agent.job.JobSpec;
 import io.grove.agent.job.JobUsers;
 import io.grove.agent.job.ProcTable;
 import io.grove.agent.job.WorkDir;
 import io.grove.agent.node.NodeLedger;
-import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
@@ -75,6 +71,7 @@ public final class Agent {
     private final Map<String, AgentJob> jobs = new LinkedHashMap<>();
     private final Reports reports = new Reports();
     private final NodeTasks nodeTasks;
+    private final JobStarts starts;
 
     public Agent(AgentParts parts) {
         this.nodeId = parts.nodeId();
@@ -89,7 +86,8 @@ public final class Agent {
         this.brokerClients = parts.brokerClients();
         this.listener = parts.listener();
         this.nodeTasks = new NodeTasks(workDir, clock, parts.logRetentionMs(),
-                request -> dispatch(broker.submit(clock.millis(), SELF, request)), this::prepared, this::cleanedUp);
+                request -> dispatch(broker.submit(clock.millis(), SELF, request)), this::prepared,
+                this::cleanedUp);
         this.containment = new JobContainment(nodeId, workDir, parts.runner(), parts.jobUsers(), parts.cgroups(),
                 parts.policy(), parts.gpus());
         this.disk = new NodeDisk(workDir.root(), new DiskReserve(workDir.root(), parts.policy().diskReserveBytes()));
@@ -98,6 +96,23 @@ public final class Agent {
         ledger.gpusInService(parts.gpus().inService());
         this.images = new ImageJobs(parts.images(), timers, clock, nodeTasks,
                 taskId -> dispatch(broker.finish(clock.millis(), SELF, taskId)));
+        this.starts = new JobStarts(jobs, reports, ledger, containment, images, nodeTasks, timers, gpuCheck, disk,
+                workDir, proc, listener, clock, new JobStarts.Ends() {
+                    @Override
+                    public void finished(FinishedJob result, AgentJob job) {
+                        Agent.this.finished(result, job);
+                    }
+
+                    @Override
+                    public void exited(String jobId, Integer code) {
+                        Agent.this.exited(jobId, code);
+                    }
+
+                    @Override
+                    public void diskFull() {
+                        stopJobsOverDiskNow();
+                    }
+                });
         syncBroker();
     }
 
@@ -173,7 +188,7 @@ public final class Agent {
     public void reply(HeartbeatReply reply) {
         acknowledge(reply.wantsResync());
         for (HeartbeatReply.JobToStart start : reply.jobsToStart()) {
-            accept(start);
+            starts.accept(start);
         }
         for (HeartbeatReply.JobToAbort abort : reply.jobsToAbort()) {
             stop(abort.jobId(), FinishedJob.Outcome.ABORTED, "aborted by the scheduler (" + abort.reason() + ")"
@@ -203,146 +218,6 @@ public final class Agent {
 
     // ---------------------------------------------------------------- jobs
 
-    private void accept(HeartbeatReply.JobToStart start) {
-        if (jobs.containsKey(start.jobId()) || reports.hasResult(start.jobId())) {
-            return;
-        }
-        JobSpec spec = new JobSpec(start.jobId(), start.operationId(), start.task(), start.index(), start.command(),
-                start.env(), start.resources(), orZero(start.diskSpace()), orZero(start.defaultMemory()),
-                orZero(start.defaultDiskSpace()), start.dockerImage());
-        String noImage = images.refusal(spec);
-        if (noImage != null) {
-            finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + noImage, 0,
-                    clock.millis()), null);
-            return;
-        }
-        if (!WorkDir.isSafeId(start.jobId())) {
-            finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null,
-                    "could not start: the job id is not usable as a directory name", 0, clock.millis()), null);
-            return;
-        }
-        List<Gpu> devices;
-        try {
-            // specific devices, booked at once: no other job of this node can be given them
-            devices = containment.gpus().assign(spec.jobId(), (int) Math.ceil(spec.resources().gpu()));
-        } catch (IOException e) {
-            finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
-                    0, clock.millis()), null);
-            return;
-        }
-        AgentJob job = new AgentJob(spec);
-        job.acceptedAtMs = clock.millis();
-        jobs.put(spec.jobId(), job);
-        reports.started(new RunningJob(spec.jobId(), spec.operationId(), Resources.ZERO,
-                devices.stream().map(Gpu::uuid).toList()));
-        ledger.jobStarted(spec.resources());
-        if (spec.image() != null) {
-            String jobId = spec.jobId();
-            images.need(job, new ImagePulls.Waiter() {
-                @Override
-                public void ready(ImageConfig config, long pullMs) {
-                    imageReady(job, config, pullMs);
-                }
-
-                @Override
-                public void failed(String why) {
-                    if (jobs.get(jobId) == job && job.state == AgentJob.State.PULLING) {
-                        notStarted(job, FinishedJob.Outcome.FAILED, "could not start: " + why);
-                    }
-                }
-            });
-            return;
-        }
-        job.prepareTaskId = nodeTasks.submit(BrokerConfig.SANDBOX_PREPARE, "prepare:" + spec.jobId());
-    }
-
-    /** A job's image is in the cache: its sandbox is prepared next, as a bare job's. */
-    private void imageReady(AgentJob job, ImageConfig config, long pullMs) {
-        if (jobs.get(job.spec.jobId()) != job || job.state != AgentJob.State.PULLING) {
-            images.unwanted(config);
-            return;
-        }
-        job.image = config;
-        job.imagePullMs = pullMs;
-        job.statusChanged = true;
-        listener.imageReady(job.spec.jobId(), pullMs);
-        job.state = AgentJob.State.PREPARING;
-        job.prepareTaskId = nodeTasks.submit(BrokerConfig.SANDBOX_PREPARE, "prepare:" + job.spec.jobId());
-    }
-
-    /** A job that never started ends: its devices and its booking go back. */
-    private void notStarted(AgentJob job, FinishedJob.Outcome outcome, String message) {
-        String jobId = job.spec.jobId();
-        containment.gpus().release(jobId);
-        jobs.remove(jobId);
-        ledger.jobEnded(job.spec.resources());
-        images.released(job);
-        finished(new FinishedJob(jobId, outcome, null, message, 0, clock.millis()), null);
-    }
-
-    /**
-     * The broker allocated the preparation: the job's GPUs are checked first when a check is set
-     * (off this thread); a GPU that fails is taken out of service and the job fails.
-     */
-    private void launch(AgentJob job) {
-        List<Gpu> devices = containment.gpus().of(job.spec.jobId());
-        if (!gpuCheck.enabled() || devices.isEmpty()) {
-            start(job);
-            return;
-        }
-        job.state = AgentJob.State.CHECKING;
-        String jobId = job.spec.jobId();
-        gpuCheck.check(devices).whenComplete((failure, error) -> timers.after(0, () -> {
-            if (jobs.get(jobId) != job || job.state != AgentJob.State.CHECKING) {
-                return;
-            }
-            String why = error != null ? "check failed: " + error : failure;
-            if (why == null) {
-                start(job);
-                return;
-            }
-            devices.forEach(gpu -> containment.gpus().takeOut(gpu, why));
-            ledger.gpusInService(containment.gpus().inService());
-            containment.gpus().release(jobId);
-            jobs.remove(jobId);
-            ledger.jobEnded(job.spec.resources());
-            // aborted, not failed: the job did nothing wrong, and runs again elsewhere
-            finished(new FinishedJob(jobId, FinishedJob.Outcome.ABORTED, null, "could not start: the GPU check failed on "
-                    + devices + ": " + why + "; those GPUs are out of service", 0, clock.millis()), null);
-        }));
-    }
-
-    /** Makes the sandbox and starts the process. */
-    private void start(AgentJob job) {
-        JobSpec spec = job.spec;
-        long now = clock.millis();
-        try {
-            job.handle = job.image == null ? containment.start(spec) : containment.start(spec, images.imageOf(job));
-        } catch (IOException | RuntimeException e) {
-            jobs.remove(spec.jobId());
-            ledger.jobEnded(spec.resources());
-            images.released(job);
-            finished(new FinishedJob(spec.jobId(), FinishedJob.Outcome.FAILED, null, "could not start: " + e.getMessage(),
-                    now, clock.millis()), null);
-            return;
-        }
-        job.state = AgentJob.State.RUNNING;
-        job.statusChanged = job.spec.image() != null;
-        job.startedAtMs = now;
-        job.usage = spec.resources().with(ResourceType.MEMORY, 0);
-        try {
-            WorkDir.JobRecord record = new WorkDir.JobRecord(spec.jobId(), spec.operationId(), job.handle.pid(),
-                    proc.startTime(job.handle.pid()).orElse(-1), now,
-                    containment.gpus().of(spec.jobId()).stream().map(Gpu::index).toList());
-            disk.reserve().write(this::stopJobsOverDiskNow, () -> workDir.writeRecord(record));
-        } catch (IOException e) {
-            LOG.warn("job {}: cannot write its record ({}); it would survive an agent crash", spec.jobId(), e.getMessage());
-        }
-        listener.jobStarted(spec.jobId(), job.handle.pid(), clock.millis() - job.acceptedAtMs);
-        String jobId = spec.jobId();
-        job.handle.exit().whenComplete((code, error) -> timers.after(0, () -> exited(jobId, code)));
-    }
-
     /**
      * Stops a job: a job not started yet ends at once; a running one gets SIGTERM on its whole
      * process tree and SIGKILL after {@code graceMs} (at once when 0).
@@ -360,7 +235,7 @@ public final class Agent {
             } else if (job.state == AgentJob.State.PULLING) {
                 images.cancel(job);
             }
-            notStarted(job, outcome, message);
+            starts.notStarted(job, outcome, message);
             return;
         }
         if (job.state == AgentJob.State.STOPPING) {
@@ -508,19 +383,16 @@ public final class Agent {
         dispatch(broker.setNodeCapacity(clock.millis(), ledger.brokerCapacity()));
     }
 
+    /** A job's sandbox task was allocated: it goes on starting. */
+    private void prepared(String jobId) {
+        starts.prepared(jobId);
+    }
+
     private void cleanedUp(String jobId) {
         containment.cleanedUp(jobId);
         if (!jobs.containsKey(jobId)) {
             // a job of a previous run kept its devices until now
             containment.gpus().release(jobId);
-        }
-    }
-
-    /** A job's sandbox task was allocated: the job starts, unless it was stopped meanwhile. */
-    private void prepared(String jobId) {
-        AgentJob job = jobs.get(jobId);
-        if (job != null && job.state == AgentJob.State.PREPARING) {
-            launch(job);
         }
     }
 
@@ -549,10 +421,6 @@ public final class Agent {
 
     public String nodeId() {
         return nodeId;
-    }
-
-    private static long orZero(Long bytes) {
-        return bytes == null ? 0 : bytes;
     }
 
     private String tailOf(String jobId) {

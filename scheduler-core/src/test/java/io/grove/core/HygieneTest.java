@@ -44,6 +44,18 @@ class HygieneTest {
     }
 
     @Test
+    void noMainFileIsOverTheLimit() throws IOException {
+        List<String> over = new ArrayList<>();
+        for (Path file : mainSources()) {
+            long lines = Files.readAllLines(file).size();
+            if (lines > MAX_LINES) {
+                over.add(file + ": " + lines + " lines (at most " + MAX_LINES + ")");
+            }
+        }
+        assertEquals(List.of(), over);
+    }
+
+    @Test
     void threadsAreMadeByTheOneHelper() throws IOException {
         List<String> hits = new ArrayList<>();
         for (Path file : mainSources()) {

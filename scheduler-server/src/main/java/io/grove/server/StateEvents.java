@@ -3,7 +3,7 @@ package io.grove.server;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
-import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.RegistryListener;
 import io.grove.server.http.EventHub;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +13,7 @@ import java.util.Map;
  * fields as they are (names and paths shared with the operation and the job), the time and the
  * JSON written only when a stream sends the event.
  */
-final class StateEvents implements OperationRegistry.Listener {
+final class StateEvents implements RegistryListener {
 
     private final ClusterView cluster;
     private final EventHub hub;

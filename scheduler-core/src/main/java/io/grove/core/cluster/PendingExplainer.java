@@ -17,6 +17,7 @@ import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import io.grove.core.schedule.PreemptionProtection;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -311,7 +312,7 @@ public final class PendingExplainer {
             SchedulingIndex index = cluster.schedulingIndex(tree);
             Instant lastUpdate = cluster.lastUpdate(tree);
             if (index != null && lastUpdate != null) {
-                SchedulingIndex.Protection protection = index.protection(lastUpdate);
+                PreemptionProtection protection = PreemptionProtection.of(index, lastUpdate);
                 if (protection.jobs() > 0) {
                     protectedJobs = "; " + protection.jobs() + " job(s) are protected by min_job_runtime_before_preemption, "
                             + "the first until " + protection.firstFree();

@@ -1,6 +1,5 @@
 package io.grove.core.operation;
 
-import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.resource.Resources;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Every operation and running job of the scheduler, with the pools of every tree and their count
@@ -32,34 +30,12 @@ public final class OperationRegistry implements OperationsView {
     private final Map<String, String> bySubmissionKey = new HashMap<>();
     private final JobsById runningJobs = new JobsById();
     private String defaultTree;
-    private Listener listener = Listener.NONE;
+    private RegistryListener listener = RegistryListener.NONE;
     /** Counts reloads of the trees: operations' kept paths to their roots are made again after one. */
     private long treesGeneration;
 
-    /**
-     * Hears every job start and end and every operation's end, after the registry changed; the
-     * daemon journals them. Not called for what is restored from the journal.
-     */
-    public interface Listener {
-        Listener NONE = new Listener() {
-        };
-
-        /** A held submission was released: its record is durable, it may run. */
-        default void operationSubmitted(Operation operation) {
-        }
-
-        default void jobStarted(Job job) {
-        }
-
-        default void jobEnded(Job job) {
-        }
-
-        default void operationFinished(Operation operation) {
-        }
-    }
-
-    public void listener(Listener value) {
-        this.listener = value == null ? Listener.NONE : value;
+    public void listener(RegistryListener value) {
+        this.listener = value == null ? RegistryListener.NONE : value;
     }
 
     public OperationRegistry(PoolsConfig config) {
@@ -75,7 +51,7 @@ public final class OperationRegistry implements OperationsView {
      * @throws ReloadRefusedException naming the pools or trees in use and their operations
      */
     public List<Activation> reconfigure(PoolsConfig config) {
-        checkPoolsInUse(config);
+        PoolsInUse.check(config, operations.values(), trees);
         treesGeneration++;
         this.defaultTree = config.defaultTree();
         List<Activation> activated = new ArrayList<>();
@@ -95,37 +71,6 @@ public final class OperationRegistry implements OperationsView {
             }
         }
         return activated;
-    }
-
-    private void checkPoolsInUse(PoolsConfig config) {
-        Map<String, List<String>> inUse = new TreeMap<>();
-        for (Operation operation : operations.values()) {
-            if (operation.state().isFinished()) {
-                continue;
-            }
-            for (Map.Entry<String, String> placed : operation.poolByTree().entrySet()) {
-                String tree = placed.getKey();
-                PoolTreeConfig next = config.trees().get(tree);
-                if (next == null) {
-                    inUse.computeIfAbsent("tree \"" + tree + "\"", k -> new ArrayList<>()).add(operation.id());
-                    continue;
-                }
-                PoolTree shape = PoolTree.of(next);
-                TreePools current = trees.get(tree);
-                for (String pool : current.pathToRoot(placed.getValue())) {
-                    if (!PoolTreeConfig.ROOT.equals(pool) && !current.isEphemeral(pool) && !shape.contains(pool)) {
-                        inUse.computeIfAbsent("pool \"" + pool + "\" in tree \"" + tree + "\"", k -> new ArrayList<>())
-                                .add(operation.id());
-                    }
-                }
-            }
-        }
-        if (!inUse.isEmpty()) {
-            StringBuilder message = new StringBuilder("the new configuration removes what unfinished operations use:");
-            inUse.forEach((what, ops) -> message.append(' ').append(what).append(" holds ")
-                    .append(ops.size() <= 5 ? ops : ops.subList(0, 5) + " and " + (ops.size() - 5) + " more").append(';'));
-            throw new ReloadRefusedException(message.substring(0, message.length() - 1));
-        }
     }
 
     /** An operation that started running in a tree after waiting there. */
@@ -158,25 +103,7 @@ public final class OperationRegistry implements OperationsView {
 
     @Override
     public Map<String, List<String>> placementPaths(OperationSpec spec, String user) {
-        Map<String, List<String>> paths = new LinkedHashMap<>();
-        List<String> treeNames = spec.poolTrees().isEmpty() ? List.of(defaultTree) : spec.poolTrees();
-        for (String tree : treeNames) {
-            TreePools pools = trees.get(tree);
-            if (pools == null) {
-                throw new SubmitException(SubmitError.UNKNOWN_TREE, "Pool tree \"" + tree + "\" does not exist; trees: "
-                        + trees.keySet(), Map.of("pool_tree", tree));
-            }
-            TreePools.Placement placement = pools.resolve(spec.optionsFor(tree).pool(), user);
-            List<String> path = new ArrayList<>();
-            if (pools.contains(placement.pool())) {
-                path.addAll(pools.pathToRoot(placement.pool()));
-            } else {
-                path.add(placement.pool());
-                path.addAll(pools.pathToRoot(placement.ephemeralParent()));
-            }
-            paths.put(tree, path);
-        }
-        return paths;
+        return PoolPaths.placement(spec, user, defaultTree, trees);
     }
 
     @Override
@@ -365,14 +292,6 @@ public final class OperationRegistry implements OperationsView {
     }
 
     /**
-     * Updates an unfinished operation at run time: weight and resource limits in every tree, and
-     * optionally its pool in one tree, checked like a submit (the reference's pool-change rules).
-     *
-     * @param tree the tree whose pool changes; {@code null} with a pool means the operation's first tree
-     * @return operations that started running because the old pool had room now
-     * @throws SubmitException when there is no such operation, it finished, or the change is refused
-     */
-    /**
      * The operation, if an update may set {@code weight} on it (it is unfinished, the weight in
      * range); else the refusal {@link #update} would make. Changes nothing; a pool move is checked
      * when it is made.
@@ -393,6 +312,14 @@ public final class OperationRegistry implements OperationsView {
         return operation;
     }
 
+    /**
+     * Updates an unfinished operation at run time: weight and resource limits in every tree, and
+     * optionally its pool in one tree, checked like a submit (the reference's pool-change rules).
+     *
+     * @param tree the tree whose pool changes; {@code null} with a pool means the operation's first tree
+     * @return operations that started running because the old pool had room now
+     * @throws SubmitException when there is no such operation, it finished, or the change is refused
+     */
     public List<Activation> update(String id, Double weight, Resources limits, String tree,
             String pool) {
         Operation operation = checkUpdate(id, weight);

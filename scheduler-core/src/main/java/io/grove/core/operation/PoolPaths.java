@@ -1,5 +1,6 @@
 package io.grove.core.operation;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,5 +30,32 @@ record PoolPaths(long generation, Map<String, List<String>> byTree) {
         Map<String, List<String>> made = Collections.unmodifiableMap(paths);
         operation.paths(new PoolPaths(generation, made));
         return made;
+    }
+
+    /**
+     * Where a submission would go, per tree: the path from its pool (an ephemeral one that does not
+     * exist yet included) up to the root; see {@link OperationsView#placementPaths}.
+     */
+    static Map<String, List<String>> placement(OperationSpec spec, String user, String defaultTree,
+            Map<String, TreePools> trees) {
+        Map<String, List<String>> paths = new LinkedHashMap<>();
+        List<String> treeNames = spec.poolTrees().isEmpty() ? List.of(defaultTree) : spec.poolTrees();
+        for (String tree : treeNames) {
+            TreePools pools = trees.get(tree);
+            if (pools == null) {
+                throw new SubmitException(SubmitError.UNKNOWN_TREE, "Pool tree \"" + tree + "\" does not exist; trees: "
+                        + trees.keySet(), Map.of("pool_tree", tree));
+            }
+            TreePools.Placement placement = pools.resolve(spec.optionsFor(tree).pool(), user);
+            List<String> path = new ArrayList<>();
+            if (pools.contains(placement.pool())) {
+                path.addAll(pools.pathToRoot(placement.pool()));
+            } else {
+                path.add(placement.pool());
+                path.addAll(pools.pathToRoot(placement.ephemeralParent()));
+            }
+            paths.put(tree, path);
+        }
+        return paths;
     }
 }

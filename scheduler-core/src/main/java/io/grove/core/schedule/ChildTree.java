@@ -1,6 +1,7 @@
 package io.grove.core.schedule;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A pool's children's cached values in a tournament tree, so that a change of one child costs
@@ -100,5 +101,25 @@ final class ChildTree {
     /** Copies the smallest job of the children into {@code into[offset .. offset + N)}. */
     void copyMinJob(double[] into, int offset) {
         System.arraycopy(job, N, into, offset, N);
+    }
+
+    /**
+     * Each element's children as {@code [child, fifoIndex]} pairs in tree order, made into arrays; a
+     * pool scheduled in FIFO order has its children sorted by FIFO index.
+     */
+    static int[][] ordered(List<List<int[]>> childLists, boolean[] fifoScheduling) {
+        int[][] children = new int[childLists.size()][];
+        for (int i = 0; i < children.length; i++) {
+            List<int[]> list = childLists.get(i);
+            if (fifoScheduling[i]) {
+                list.sort((a, b) -> Integer.compare(a[1], b[1]));
+            }
+            int[] ordered = new int[list.size()];
+            for (int c = 0; c < ordered.length; c++) {
+                ordered[c] = list.get(c)[0];
+            }
+            children[i] = ordered;
+        }
+        return children;
     }
 }

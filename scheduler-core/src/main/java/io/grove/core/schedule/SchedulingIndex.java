@@ -16,7 +16,6 @@ import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.core.resource.ShareVector;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -178,18 +177,7 @@ public final class SchedulingIndex {
         }
         this.starvingOperations = starving.stream().mapToInt(Integer::intValue).toArray();
         markPaused(pauses);
-        this.children = new int[size][];
-        for (int i = 0; i < size; i++) {
-            List<int[]> list = childLists.get(i);
-            if (fifoScheduling[i]) {
-                list.sort((a, b) -> Integer.compare(a[1], b[1]));
-            }
-            int[] ordered = new int[list.size()];
-            for (int c = 0; c < ordered.length; c++) {
-                ordered[c] = list.get(c)[0];
-            }
-            children[i] = ordered;
-        }
+        this.children = ChildTree.ordered(childLists, fifoScheduling);
         this.position = new int[size];
         this.trees = new ChildTree[size];
         for (int i = 0; i < size; i++) {
@@ -220,30 +208,6 @@ public final class SchedulingIndex {
             drained[at] = own != null && own.drain() || parentDrained;
             anyDrained |= drained[at];
         }
-    }
-
-    /** Running jobs younger than their pool's {@code min_job_runtime_before_preemption}: how many, and when the first may be taken. */
-    public record Protection(int jobs, Instant firstFree) {
-    }
-
-    /** The jobs that {@code min_job_runtime_before_preemption} keeps from starving operations at {@code now}. */
-    public Protection protection(Instant now) {
-        int count = 0;
-        Instant first = null;
-        for (int at = 0; at < size; at++) {
-            long min = rights.minRuntimeMillis[at];
-            if (operations[at] == null || min <= 0) {
-                continue;
-            }
-            for (Job job : operations[at].runningJobs()) {
-                Instant free = job.startTime().plusMillis(min);
-                if (tree.equals(job.tree()) && free.isAfter(now)) {
-                    count++;
-                    first = first == null || free.isBefore(first) ? free : first;
-                }
-            }
-        }
-        return new Protection(count, first);
     }
 
     /** Applies pauses made since the index was built, at once (the next build takes them anyway). */
@@ -307,7 +271,6 @@ public final class SchedulingIndex {
             addUsage(at, job.resources().toArray(), -1);
         }
     }
-
 
     private boolean overLimits() {
         for (int e = 1; e < size; e++) {

@@ -8,11 +8,10 @@ import io.grove.core.accounting.JobRecord;
 import io.grove.core.accounting.Metering;
 import io.grove.core.accounting.OperationRecord;
 import io.grove.core.accounting.PoolSamples;
-import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
-import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.RegistryListener;
 import io.grove.http.DaemonThreads;
 import io.grove.server.state.JournalEvent;
 import io.grove.server.state.Revival;
@@ -142,8 +141,8 @@ public final class Ledger implements AutoCloseable {
     // ---------------------------------------------------------------- the scheduler's thread
 
     /** Hears the registry's job ends and finished operations, reading their pools from {@code cluster}. */
-    public OperationRegistry.Listener listener(ClusterView cluster) {
-        return new OperationRegistry.Listener() {
+    public RegistryListener listener(ClusterView cluster) {
+        return new RegistryListener() {
             @Override
             public void jobEnded(Job job) {
                 Ledger.this.jobEnded(job, cluster);

@@ -1,14 +1,13 @@
 package io.grove.server.metrics;
 
 import io.grove.core.accounting.HourlyUsage;
-import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
-import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.OperationsView;
+import io.grove.core.operation.RegistryListener;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.schedule.Decision;
 import io.grove.server.accounting.Ledger;
@@ -158,8 +157,8 @@ public final class SchedulerMetrics {
     }
 
     /** Hears the registry's job starts and ends; a start's operation (for its wait) is read from {@code registry}. */
-    public OperationRegistry.Listener listener(OperationsView registry) {
-        return new OperationRegistry.Listener() {
+    public RegistryListener listener(OperationsView registry) {
+        return new RegistryListener() {
             @Override
             public void jobStarted(Job job) {
                 Operation operation = registry.operation(job.operationId());

@@ -1,7 +1,7 @@
 package io.grove.server.state;
 
 import io.grove.core.operation.Job;
-import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.RegistryListener;
 
 /**
  * Journals every job start and end as the registry makes it (on the scheduler's thread, so in
@@ -9,7 +9,7 @@ import io.grove.core.operation.OperationRegistry;
  * that started but was not journaled before a crash is one the node reports and the revived
  * scheduler does not know, so it is aborted and retried.
  */
-public final class JournalingListener implements OperationRegistry.Listener {
+public final class JournalingListener implements RegistryListener {
 
     private final StateLog journal;
 

@@ -2,7 +2,7 @@ package io.grove.server.state;
 
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
-import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.RegistryListener;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,13 +15,13 @@ import java.util.Set;
  * listener in that order, on the scheduler's thread; a new listener (webhooks, an audit trail) is
  * one more entry, not one more branch.
  */
-public final class StateListeners implements OperationRegistry.Listener {
+public final class StateListeners implements RegistryListener {
 
     /** The name the first listener must have. */
     public static final String JOURNAL = "journal";
 
     /** A listener and what to call it in logs and tests. */
-    public record Named(String name, OperationRegistry.Listener listener) {
+    public record Named(String name, RegistryListener listener) {
         public Named {
             if (name == null || name.isBlank() || listener == null) {
                 throw new IllegalArgumentException("a state listener needs a name and a listener, not " + name);
@@ -36,7 +36,7 @@ public final class StateListeners implements OperationRegistry.Listener {
     }
 
     /** A list that starts with the journal's listener. */
-    public static Builder journalFirst(OperationRegistry.Listener journal) {
+    public static Builder journalFirst(RegistryListener journal) {
         return new Builder().add(JOURNAL, journal);
     }
 
@@ -101,7 +101,7 @@ public final class StateListeners implements OperationRegistry.Listener {
         }
 
         /** Adds {@code listener} next; {@code null} (a part that is off, such as the ledger) adds nothing. */
-        public Builder add(String name, OperationRegistry.Listener listener) {
+        public Builder add(String name, RegistryListener listener) {
             if (listener != null) {
                 listeners.add(new Named(name, listener));
             }

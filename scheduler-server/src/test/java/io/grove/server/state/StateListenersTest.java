@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
-import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.RegistryListener;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class StateListenersTest {
 
     /** Writes down, under its name, every change it hears. */
-    private record Heard(String name, List<String> log) implements OperationRegistry.Listener {
+    private record Heard(String name, List<String> log) implements RegistryListener {
         @Override
         public void operationSubmitted(Operation operation) {
             log.add(name + " submitted");
