@@ -1,5 +1,6 @@
 package io.grove.http;
 
+import io.grove.api.ErrorDetails;
 import java.util.Map;
 
 /**
@@ -16,6 +17,11 @@ public final class ApiException extends RuntimeException {
         this.status = status;
         this.code = code;
         this.details = details == null ? Map.of() : details;
+    }
+
+    /** A refusal whose details are one of the typed shapes. */
+    public ApiException(int status, String code, String message, ErrorDetails details) {
+        this(status, code, message, details.asMap());
     }
 
     public ApiException(int status, String code, String message) {

@@ -2,6 +2,7 @@ package io.grove.http;
 
 import io.grove.api.ApiError;
 import io.grove.api.ApiJson;
+import io.grove.api.ErrorDetails;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -103,7 +104,7 @@ public final class ApiServer implements AutoCloseable {
         @Override
         protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
             ctx.writeAndFlush(errorResponse(413, "TOO_LARGE", "the request's body is larger than " + max + " bytes",
-                    Map.of("max_bytes", max), false)).addListener(ChannelFutureListener.CLOSE);
+                    new ErrorDetails.MaxBytes(max).asMap(), false)).addListener(ChannelFutureListener.CLOSE);
         }
     }
 

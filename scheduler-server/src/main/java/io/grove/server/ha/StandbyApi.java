@@ -1,11 +1,11 @@
 package io.grove.server.ha;
 
+import io.grove.api.ErrorDetails;
 import io.grove.api.Health;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -33,6 +33,6 @@ final class StandbyApi implements Function<ApiRequest, CompletableFuture<ApiResp
         throw new ApiException(503, "NOT_LEADER", leader == null
                 ? "this scheduler is a standby and no leader is known yet; try again in a few seconds"
                 : "this scheduler is a standby; the leader is at " + leader,
-                leader == null ? Map.of() : Map.of("leader", leader));
+                new ErrorDetails.Leader(leader));
     }
 }

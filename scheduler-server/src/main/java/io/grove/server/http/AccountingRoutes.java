@@ -4,10 +4,10 @@ import io.grove.accounting.AccountingException;
 import io.grove.accounting.JobQuery;
 import io.grove.accounting.UsageQuery;
 import io.grove.accounting.UsageRow;
+import io.grove.api.ErrorDetails;
 import io.grove.api.JobRecordView;
 import io.grove.api.UsageReport;
 import io.grove.core.accounting.JobRecord;
-import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
@@ -252,7 +252,7 @@ final class AccountingRoutes extends ApiResource {
         } catch (DateTimeParseException | ArithmeticException e) {
             throw new ApiException(400, "BAD_PARAMETER", "'" + name + "' must be a time ago (7d, 24h, 30m), a date "
                     + "(2026-10-01, UTC) or an instant (2026-10-01T00:00:00Z), got '"
-                    + Checks.printable(text, 64) + "'", Map.of("parameter", name));
+                    + Checks.printable(text, 64) + "'", new ErrorDetails.Parameter(name));
         }
     }
 

@@ -1,8 +1,8 @@
 package io.grove.server.http;
 
 import io.grove.api.ConfigView;
+import io.grove.api.ErrorDetails;
 import io.grove.api.Problem;
-import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.operation.Operation;
@@ -100,7 +100,7 @@ abstract class ApiResource {
     static Operation operation(ClusterView cluster, String id) {
         Operation operation = cluster.registry().operation(id);
         if (operation == null || operation.held()) {
-            throw new ApiException(404, "NO_SUCH_OPERATION", "no operation " + id, Map.of("operation_id", id));
+            throw new ApiException(404, "NO_SUCH_OPERATION", "no operation " + id, new ErrorDetails.Operation(id));
         }
         return operation;
     }
@@ -175,7 +175,7 @@ abstract class ApiResource {
 
     ApiException forbidden(ApiRequest request, String action, String target, String message) {
         audit(request, action, target, "refused", "403: " + message);
-        return new ApiException(403, "FORBIDDEN", message, Map.of("rule", message));
+        return new ApiException(403, "FORBIDDEN", message, new ErrorDetails.Rule(message));
     }
 
     void audit(ApiRequest request, String action, String target, String outcome, String detail) {
@@ -210,7 +210,7 @@ abstract class ApiResource {
     static FairShareResult result(ClusterView cluster, String tree) {
         if (!cluster.treeNames().contains(tree)) {
             throw new ApiException(404, "NO_SUCH_TREE", "no pool tree " + tree + "; trees: " + cluster.treeNames(),
-                    Map.of("pool_tree", tree));
+                    new ErrorDetails.Tree(tree));
         }
         FairShareResult result = cluster.fairShare(tree);
         if (result == null) {

@@ -2,6 +2,7 @@ package io.grove.server.http;
 
 import io.grove.api.ConfigDiff;
 import io.grove.api.ConfigView;
+import io.grove.api.ErrorDetails;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.pool.PoolsConfig;
@@ -11,7 +12,6 @@ import io.grove.http.ApiResponse;
 import io.grove.http.Routes;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** The pools file: what is in force, what a candidate would change, and reloading it. */
@@ -68,7 +68,7 @@ final class ConfigRoutes extends ApiResource {
                 PoolsConfigLoader.load(request.body(), "the candidate file");
         if (!candidate.ok()) {
             throw new ApiException(400, "INVALID_CONFIG", "the candidate pools file has "
-                    + candidate.problems().size() + " problem(s)", Map.of("problems", problems(candidate.problems())));
+                    + candidate.problems().size() + " problem(s)", new ErrorDetails.Problems(problems(candidate.problems())));
         }
         return candidate.value();
     }
@@ -84,7 +84,7 @@ final class ConfigRoutes extends ApiResource {
             audit(request, "reload", "config", status.applied() ? "allowed" : "refused", status.message());
             if (!status.applied()) {
                 throw new ApiException(status.problems().isEmpty() ? 409 : 400, "RELOAD_REFUSED",
-                        status.message(), Map.of("problems", problems(status.problems())));
+                        status.message(), new ErrorDetails.Problems(problems(status.problems())));
             }
             return ApiResponse.ok(body);
         });

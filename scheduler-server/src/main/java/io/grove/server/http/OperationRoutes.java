@@ -1,6 +1,7 @@
 package io.grove.server.http;
 
 import io.grove.api.ApiJson;
+import io.grove.api.ErrorDetails;
 import io.grove.api.Explanation;
 import io.grove.api.OperationDetails;
 import io.grove.api.OperationSpecBody;
@@ -10,7 +11,6 @@ import io.grove.api.Quantities;
 import io.grove.config.LoadResult;
 import io.grove.config.spec.OperationSpecLoader;
 import io.grove.config.spec.ResourcesParser;
-import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
@@ -90,7 +90,7 @@ final class OperationRoutes extends ApiResource {
         LoadResult<OperationSpec> loaded = OperationSpecLoader.load(request.body(), "the spec");
         if (!loaded.ok()) {
             throw new ApiException(400, "INVALID_SPEC", loaded.problems().size() + " problem(s) in the spec:\n"
-                    + loaded.describe(), Map.of("problems", problems(loaded.problems())));
+                    + loaded.describe(), new ErrorDetails.Problems(problems(loaded.problems())));
         }
         OperationSpec spec = loaded.value();
         AccessControl access = config.current().access();
@@ -137,11 +137,11 @@ final class OperationRoutes extends ApiResource {
         if (!earlier.spec().equals(spec)) {
             throw new ApiException(409, "IDEMPOTENCY_KEY_REUSED", "the Idempotency-Key '" + request.idempotencyKey()
                     + "' was given to " + earlier.id() + " with another spec; use a new key for a new submission",
-                    Map.of("operation_id", earlier.id()));
+                    new ErrorDetails.Operation(earlier.id()));
         }
         if (earlier.held()) {
             throw new ApiException(409, "IN_PROGRESS", "the submission with this Idempotency-Key is being written; "
-                    + "ask again shortly", Map.of("operation_id", earlier.id()));
+                    + "ask again shortly", new ErrorDetails.Operation(earlier.id()));
         }
         return ApiResponse.json(200, views.operationSummary(earlier, cluster));
     }
@@ -249,7 +249,7 @@ final class OperationRoutes extends ApiResource {
                 audit(request, "update", id, "refused", "400: no tree " + tree);
                 throw new ApiException(400, "UNKNOWN_TREE", "operation " + id + " does not run in tree '"
                         + Checks.printable(tree, 64) + "' (it runs in " + target.poolByTree().keySet() + ")",
-                        Map.of("pool_tree", Checks.printable(tree, 64)));
+                        new ErrorDetails.Tree(Checks.printable(tree, 64)));
             }
             if (pool != null) {
                 String inTree = tree != null ? tree : target.poolByTree().keySet().iterator().next();
@@ -288,7 +288,7 @@ final class OperationRoutes extends ApiResource {
     private static Resources limits(Quantities quantities) {
         LoadResult<PartialResources> parsed = ResourcesParser.parse(ApiJson.write(quantities), "resource_limits");
         if (!parsed.ok()) {
-            throw new ApiException(400, "INVALID_SPEC", parsed.describe(), Map.of("problems", problems(parsed.problems())));
+            throw new ApiException(400, "INVALID_SPEC", parsed.describe(), new ErrorDetails.Problems(problems(parsed.problems())));
         }
         return parsed.value().asLimits();
     }

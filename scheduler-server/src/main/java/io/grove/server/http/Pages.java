@@ -1,5 +1,6 @@
 package io.grove.server.http;
 
+import io.grove.api.ErrorDetails;
 import io.grove.http.ApiException;
 import io.grove.http.ApiRequest;
 import io.grove.http.ApiResponse;
@@ -26,7 +27,7 @@ final class Pages {
         if (limit < 1 || limit > MAX_PAGE) {
             throw new ApiException(400, "BAD_PARAMETER", "'limit' must be 1 to " + MAX_PAGE + ", got " + limit
                     + "; page through longer lists with the cursor in the " + NEXT_CURSOR + " header",
-                    Map.of("max_limit", MAX_PAGE));
+                    new ErrorDetails.MaxLimit(MAX_PAGE));
         }
         return limit;
     }

@@ -1,11 +1,11 @@
 package io.grove.server.http;
 
 import io.grove.api.ApiJson;
+import io.grove.api.ErrorDetails;
 import io.grove.api.PoolHistoryView;
 import io.grove.api.PoolPauseRequest;
 import io.grove.api.PoolTreeView;
 import io.grove.api.PoolView;
-import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
@@ -22,7 +22,6 @@ import io.grove.server.state.JournalEvent;
 import io.grove.server.state.Revival;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** The pool trees and their pools with their shares; pausing and resuming a pool. */
@@ -90,7 +89,7 @@ final class PoolRoutes extends ApiResource {
                 throw new ApiException(409, "NOT_PAUSED", "pool " + name + " of tree " + tree + " is not paused"
                         + (Views.paused(cluster, tree, name) == null ? ""
                                 : "; it is held by the pause of " + Views.paused(cluster, tree, name).pool()),
-                        Map.of("pool", name, "pool_tree", tree));
+                        new ErrorDetails.Pool(name, tree));
             }
             return writeAhead.write(new JournalEvent.PoolResumed(tree, name, user, clock.now().toEpochMilli()),
                     done -> {
@@ -107,7 +106,7 @@ final class PoolRoutes extends ApiResource {
         pool(cluster, tree, name);
         if (cluster.registry().pools(tree) == null || !cluster.registry().pools(tree).contains(name)) {
             throw new ApiException(404, "NO_SUCH_POOL", "no configured pool " + name + " in tree " + tree
-                    + " (the root and ephemeral pools cannot be paused)", Map.of("pool", name, "pool_tree", tree));
+                    + " (the root and ephemeral pools cannot be paused)", new ErrorDetails.Pool(name, tree));
         }
         AccessControl.Decision decision = config.current().access().mayAdminister(tree,
                 cluster.registry().pools(tree).pathToRoot(name), identity(request));
@@ -166,7 +165,7 @@ final class PoolRoutes extends ApiResource {
         ElementShares element = result(cluster, tree).elements().get(name);
         if (element == null || element.kind() == ElementKind.OPERATION) {
             throw new ApiException(404, "NO_SUCH_POOL", "no pool " + name + " in tree " + tree,
-                    Map.of("pool", name, "pool_tree", tree));
+                    new ErrorDetails.Pool(name, tree));
         }
         return views.pool(cluster, tree, element);
     }

@@ -1,11 +1,11 @@
 package io.grove.server.http;
 
+import io.grove.api.ErrorDetails;
 import io.grove.http.ApiException;
 import io.grove.http.DaemonThreads;
 import io.grove.http.Futures;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -48,11 +48,11 @@ final class WhatIfs {
         synchronized (users) {
             if (users.contains(who)) {
                 throw new ApiException(429, "TOO_MANY_WHAT_IFS", "a what-if of " + (who.isEmpty() ? "yours" : who)
-                        + " is still running; one runs per user at a time", Map.of("max_running", maxRunning));
+                        + " is still running; one runs per user at a time", new ErrorDetails.MaxRunning(maxRunning));
             }
             if (users.size() >= maxRunning) {
                 throw new ApiException(429, "TOO_MANY_WHAT_IFS", maxRunning + " what-ifs are running; try again shortly",
-                        Map.of("max_running", maxRunning));
+                        new ErrorDetails.MaxRunning(maxRunning));
             }
             users.add(who);
         }
@@ -67,7 +67,7 @@ final class WhatIfs {
         return Futures.translate(done.copy().orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS),
                 cause -> cause instanceof TimeoutException ? new ApiException(503, "WHAT_IF_TIMEOUT",
                         "the what-if did not finish within " + deadline.toSeconds() + " s",
-                        Map.of("deadline_seconds", deadline.toSeconds())) : null);
+                        new ErrorDetails.Deadline(deadline.toSeconds())) : null);
     }
 
     private void release(String who) {

@@ -1,7 +1,7 @@
 package io.grove.server.security;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +28,11 @@ public final class AuditLog implements AutoCloseable {
 
     private final Writer out;
 
+    /** One line of the log, its fields in this order; {@code detail} is left out when there is none. */
+    record Entry(String at, String user, String source, String action, String target, String outcome,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String detail) {
+    }
+
     public AuditLog(Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         if (!Files.exists(file)) {
@@ -46,18 +51,10 @@ public final class AuditLog implements AutoCloseable {
      */
     public synchronized void record(Instant at, String user, String source, String action, String target, String outcome,
             String detail) {
-        ObjectNode line = JSON.createObjectNode();
-        line.put("at", at.toString());
-        line.put("user", cut(user, FIELD_LIMIT));
-        line.put("source", cut(source, FIELD_LIMIT));
-        line.put("action", cut(action, FIELD_LIMIT));
-        line.put("target", cut(target, FIELD_LIMIT));
-        line.put("outcome", outcome);
-        if (detail != null) {
-            line.put("detail", cut(detail, DETAIL_LIMIT));
-        }
+        Entry line = new Entry(at.toString(), cut(user, FIELD_LIMIT), cut(source, FIELD_LIMIT), cut(action, FIELD_LIMIT),
+                cut(target, FIELD_LIMIT), outcome, detail == null ? null : cut(detail, DETAIL_LIMIT));
         try {
-            out.write(line.toString());
+            out.write(JSON.writeValueAsString(line));
             out.write('\n');
             out.flush();
         } catch (IOException e) {
