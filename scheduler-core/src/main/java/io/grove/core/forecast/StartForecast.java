@@ -1,18 +1,11 @@
 package io.grove.core.forecast;
 
 import io.grove.core.cluster.Cluster;
-import io.grove.core.operation.Operation;
-import io.grove.core.operation.SubmitException;
 import io.grove.core.operation.TaskSpec;
-import io.grove.core.pool.PoolPause;
-import io.grove.core.schedule.Decision;
-import io.grove.core.schedule.Heartbeat;
-import io.grove.core.sim.SimNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -111,7 +103,7 @@ public final class StartForecast {
             if (withArrivals && !arriving) {
                 break;
             }
-            Map<String, Instant[]> runs = run(snapshot, target, new SplittableRandom(seed * 31 + draw), ticker,
+            Map<String, Instant[]> runs = ForecastDraw.run(snapshot, target, new SplittableRandom(seed * 31 + draw), ticker,
                     start + budgetNanos, untilLast, withArrivals);
             if (runs == null) {
                 return null;
@@ -193,7 +185,7 @@ public final class StartForecast {
         long start = ticker.getAsLong();
         Map<String, List<Instant>> nexts = new LinkedHashMap<>();
         for (int draw = 0; draw < DRAWS; draw++) {
-            Map<String, Instant[]> runs = run(snapshot, null, new SplittableRandom(seed * 31 + draw), ticker,
+            Map<String, Instant[]> runs = ForecastDraw.run(snapshot, null, new SplittableRandom(seed * 31 + draw), ticker,
                     start + budgetNanos, false, false);
             if (runs == null) {
                 return new Outlook(Map.of(), "the forecast took longer than " + budgetNanos / 1_000_000
@@ -213,136 +205,8 @@ public final class StartForecast {
         return new Outlook(bands, null);
     }
 
-    /**
-     * One draw: for each operation (or only {@code target}), when its next pending job starts and
-     * when its last one does ({@code null}: not within the horizon); {@code null} when the deadline
-     * passed.
-     */
-    private static Map<String, Instant[]> run(ForecastSnapshot snapshot, String target, SplittableRandom random,
-            LongSupplier ticker, long deadline, boolean untilLast, boolean busy) {
-        Instant now = snapshot.now();
-        Cluster copy = new Cluster(snapshot.config(), snapshot.settings());
-        Map<String, SimNode> nodes = new LinkedHashMap<>();
-        for (ForecastSnapshot.NodeState node : snapshot.nodes()) {
-            if (node.online()) {
-                nodes.put(node.id(), new SimNode(node.id(), node.tags(), node.limits()));
-            }
-        }
-        Map<String, ForecastSnapshot.OperationState> byId = new LinkedHashMap<>();
-        Map<String, Long> drawnFor = new HashMap<>();
-        for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
-            byId.put(operation.id(), operation);
-            copy.registry().restoreSubmitted(operation.id(), operation.spec(), operation.user(), operation.submitted(),
-                    operation.key());
-            copy.registry().restoreProgress(operation.id(), operation.progress());
-            for (ForecastSnapshot.JobState job : operation.running()) {
-                copy.revival().restoreRunningJob(operation.id(), job.jobId(), job.task(), job.index(), job.attempt(),
-                        job.nodeId(), job.tree(), job.started(), job.startedByPreempting(), job.preemptorFairShare(),
-                        now);
-                SimNode node = nodes.get(job.nodeId());
-                if (node != null) {
-                    Instant ends = ends(snapshot, operation, job.task(), job.started(), now, drawnFor, random);
-                    node.adopt(new SimNode.RunningJob(job.jobId(), operation.id(), job.task(), job.index(),
-                            operation.spec().tasks().get(job.task()).jobResources(), ends, Heartbeat.Outcome.COMPLETED));
-                }
-            }
-        }
-        snapshot.trees().forEach((tree, memory) -> {
-            copy.revival().restoreIntegralState(tree, memory.integral());
-            copy.revival().restoreBelowFairShare(tree, memory.belowFairShare());
-        });
-        for (PoolPause pause : snapshot.pauses()) {
-            try {
-                copy.pause(pause);
-            } catch (IllegalArgumentException gone) {
-                // its pool left the configuration
-            }
-        }
-        for (SimNode node : nodes.values()) {
-            copy.report(node.heartbeat(), now);
-        }
-        Function<Decision.JobStart, Duration> durationOf = start -> {
-            ForecastSnapshot.OperationState operation = byId.get(start.operationId());
-            Long millis = operation == null ? null : draw(snapshot, operation, start.task(), drawnFor, random);
-            return millis == null ? null : Duration.ofMillis(millis);
-        };
-        Map<String, Instant[]> starts = new LinkedHashMap<>();
-        Set<String> waiting = new LinkedHashSet<>();
-        for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
-            Operation copied = copy.registry().operation(operation.id());
-            if ((target == null || target.equals(operation.id())) && copied != null && copied.pendingJobCount() > 0) {
-                waiting.add(operation.id());
-            }
-        }
-        Instant t = now;
-        Instant end = now.plus(HORIZON);
-        Arrivals.Stream coming = busy ? snapshot.arrivals().start(now, random) : null;
-        int arrived = 0;
-        while (t.isBefore(end) && !waiting.isEmpty()) {
-            if (ticker.getAsLong() - deadline > 0) {
-                return null;
-            }
-            while (coming != null && coming.next() != null && !coming.next().isAfter(t)) {
-                Arrivals.Seen arrival = coming.take();
-                String id = "arrival-" + ++arrived;
-                try {
-                    copy.submit(id, arrival.spec(), arrival.user(), t);
-                    byId.put(id, new ForecastSnapshot.OperationState(id, arrival.spec(), arrival.user(), arrival.pool(), t,
-                            null, null, List.of()));
-                } catch (SubmitException refused) {
-                    // over a limit, as it would be
-                }
-            }
-            update(copy, t);
-            for (SimNode node : nodes.values()) {
-                for (Decision.JobStart started : node.beatEach(copy, t, durationOf).starts()) {
-                    if (waiting.contains(started.operationId())) {
-                        starts.computeIfAbsent(started.operationId(), id -> new Instant[2])[0] =
-                                starts.containsKey(started.operationId()) && starts.get(started.operationId())[0] != null
-                                        ? starts.get(started.operationId())[0] : t;
-                    }
-                }
-            }
-            for (var it = waiting.iterator(); it.hasNext();) {
-                String id = it.next();
-                Instant[] seen = starts.get(id);
-                Operation operation = copy.registry().operation(id);
-                boolean done = operation == null || operation.state().isFinished()
-                        || seen != null && (!untilLast || operation.pendingJobCount() == 0);
-                if (done) {
-                    if (seen != null && untilLast) {
-                        seen[1] = t;
-                    }
-                    it.remove();
-                }
-            }
-            if (waiting.isEmpty()) {
-                break;
-            }
-            // nothing changes before the next job end or starvation: every node heartbeated and took
-            // what it could, so the forecast jumps there (a second at least)
-            Instant jump = t.plus(MAX_JUMP);
-            Instant starves = copy.nextStarvation(t);
-            if (starves != null && starves.isBefore(jump)) {
-                // one step after: the update that sees it starving, then the heartbeat that preempts
-                jump = starves.plus(STEP);
-            }
-            for (SimNode node : nodes.values()) {
-                Instant ends = node.nextEnd();
-                if (ends != null && ends.isBefore(jump)) {
-                    jump = ends;
-                }
-            }
-            if (coming != null && coming.next() != null && coming.next().isBefore(jump)) {
-                jump = coming.next();
-            }
-            Instant step = t.plus(STEP);
-            t = jump.isAfter(step) ? jump : step;
-        }
-        return starts;
-    }
-
-    private static void update(Cluster copy, Instant t) {
+    /** A fair-share update of every tree of the copy, at {@code t}. */
+    static void update(Cluster copy, Instant t) {
         for (String tree : copy.treeNames()) {
             copy.publishFairShare(Cluster.computeFairShare(copy.prepareFairShare(tree, t)));
         }
@@ -353,7 +217,7 @@ public final class StartForecast {
      * finished jobs; otherwise once per task of an operation, kept in {@code drawnFor}, since one
      * task's jobs are alike while operations differ.
      */
-    private static Long draw(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
+    static Long draw(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
             Map<String, Long> drawnFor, SplittableRandom random) {
         Durations.Source source = source(snapshot, operation, task);
         if (source == null) {
@@ -375,7 +239,7 @@ public final class StartForecast {
      * than it has run already, else a duration drawn among those seen that are, or soon when it ran
      * longer than any.
      */
-    private static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
+    static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
             Instant started, Instant now, Map<String, Long> drawnFor, SplittableRandom random) {
         Long drawn = draw(snapshot, operation, task, drawnFor, random);
         if (drawn == null) {
