@@ -1,9 +1,12 @@
 package io.grove.accounting;
 
+import io.grove.testing.Ports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -39,13 +42,21 @@ public final class TestPostgres implements AutoCloseable {
         boolean root = "root".equals(System.getProperty("user.name"));
         if (root) {
             run(List.of("/usr/bin/chown", "-R", "postgres:postgres", dir.toString()), false);
-            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
-        int port = io.grove.testing.Ports.free();
         run(List.of(BIN.resolve("initdb").toString(), "-D", data.toString(), "-A", "trust", "-U", "grove", "--no-sync"), root);
-        TestPostgres postgres = new TestPostgres(dir, data, port);
-        postgres.resume();
-        try (var connection = java.sql.DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres",
+        TestPostgres postgres = Ports.bind(1, ports -> {
+            TestPostgres started = new TestPostgres(dir, data, ports[0]);
+            try {
+                started.resume();
+            } catch (IOException e) {
+                Path log = dir.resolve("pg.log");
+                Ports.refuseIfTaken(Files.exists(log) ? Files.readString(log) : null);
+                throw e;
+            }
+            return started;
+        });
+        try (var connection = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgres.port + "/postgres",
                 "grove", "")) {
             connection.createStatement().execute("CREATE DATABASE grove");
         }

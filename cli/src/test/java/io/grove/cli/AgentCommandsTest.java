@@ -10,6 +10,7 @@ import io.grove.agent.job.ProcessJobRunner;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.broker.BrokerClient;
 import io.grove.protocol.broker.BrokerMessage;
+import io.grove.testing.Ports;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class AgentCommandsTest {
 
     @Test
     void brokerStatusShowsQueuesTypesAndTasks(@TempDir Path dir) throws Exception {
-        int unusedPort = io.grove.testing.Ports.free();
+        int unusedPort = Ports.free();
         AgentSettings settings = AgentSettings.defaults("127.0.0.1", unusedPort, dir, new Resources(2, 2, 0, 4L << 30, 0))
                 .withNodeId("n1").withPorts(0, 0);
         try (AgentDaemon agent = AgentDaemon.start(settings, ProcessJobRunner.system());

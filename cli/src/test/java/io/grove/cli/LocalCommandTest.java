@@ -1,12 +1,9 @@
 package io.grove.cli;
 
-import io.grove.testing.Await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.testing.Await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -16,9 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code grove local}: the banner, the demo, and a clean stop that keeps the state. */
 class LocalCommandTest {
@@ -74,11 +76,9 @@ class LocalCommandTest {
 
     @Test
     void ctrlCKillsTheJobsAndKeepsTheState(@TempDir Path dir) throws Exception {
-        int http = io.grove.testing.Ports.free();
-        int node = io.grove.testing.Ports.free();
         String java = ProcessHandle.current().info().command().orElse("java");
         Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Grove.class.getName(),
-                "local", "--agents", "1", "--http-port", Integer.toString(http), "--node-port", Integer.toString(node),
+                "local", "--agents", "1", "--http-port", "0", "--node-port", "0",
                 "--data-dir", dir.toString(), "--config", pools(dir).toString()).redirectErrorStream(true).start();
         BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();
@@ -87,7 +87,10 @@ class LocalCommandTest {
             seen.append(line).append('\n');
         }
         assertTrue(line != null, "grove local did not start:\n" + seen);
-        String url = "http://127.0.0.1:" + http;
+        // the ports it was given, 0, are the kernel's choice: the API's is in what it printed
+        Matcher api = Pattern.compile("API +(http://127\\.0\\.0\\.1:\\d+)/api/v1").matcher(seen);
+        assertTrue(api.find(), seen.toString());
+        String url = api.group(1);
         String id = GroveCliTest.grove("submit", "--scheduler", url, "--cpu", "0.25", "--", "sleep 300").out().strip();
         Path jobs = dir.resolve("agents/local-1/jobs");
         Await.until("the job's record", () -> Files.exists(jobs.resolve(id + "-1/job.json")));

@@ -10,6 +10,7 @@ import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.ha.HaScheduler;
 import io.grove.server.ha.HaSettings;
+import io.grove.testing.Ports;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -70,33 +71,29 @@ class HaAgentTest {
     void anAgentFollowsTheLeaderAndItsRunningJobsAreKept(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("pools.yaml"), ClusterFixture.POOLS);
         try (TestingServer zookeeper = new TestingServer(true)) {
-            int nodeA = io.grove.testing.Ports.free();
-            int apiA = io.grove.testing.Ports.free();
-            int nodeB = io.grove.testing.Ports.free();
-            int apiB = io.grove.testing.Ports.free();
-            HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString(), nodeA, apiA);
+            HaScheduler a = Ports.bind(2, p -> scheduler(dir, "a", zookeeper.getConnectString(), p[0], p[1]));
             await("a leads", a::isLeader);
-            HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString(), nodeB, apiB);
-            AgentSettings settings = AgentSettings.defaults("127.0.0.1", nodeA, dir.resolve("agent"),
+            HaScheduler b = Ports.bind(2, p -> scheduler(dir, "b", zookeeper.getConnectString(), p[0], p[1]));
+            AgentSettings settings = AgentSettings.defaults("127.0.0.1", a.nodePort(), dir.resolve("agent"),
                     new Resources(4, 4, 0, 4L << 30, 0)).withNodeId("n1").withPorts(0, 0)
                     .withTimings(Duration.ofMillis(200), Duration.ofMillis(50)).toBuilder()
-                    .otherSchedulers(List.of("127.0.0.1:" + nodeB)).build();
+                    .otherSchedulers(List.of("127.0.0.1:" + b.nodePort())).build();
             try (AgentDaemon agent = AgentDaemon.start(settings, ProcessJobRunner.system())) {
-                HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + apiA
+                HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + a.httpPort()
                         + "/api/v1/operations")).header("X-Grove-User", "alice").POST(HttpRequest.BodyPublishers.ofString(
                         "{\"pool\": \"prod\", \"tasks\": {\"main\": {\"job_count\": 4, \"cpu\": 1, \"memory\": \"64Mi\", "
                                 + "\"command\": \"sleep 60\"}}}")).build(), HttpResponse.BodyHandlers.ofString());
                 assertEquals(201, created.statusCode(), created.body());
                 String id = json.readTree(created.body()).get("id").asText();
-                await("4 jobs run on a", () -> running(apiA, id).size() == 4);
+                await("4 jobs run on a", () -> running(a.httpPort(), id).size() == 4);
                 ClusterFixture.awaitStarted(agent, 4);
-                TreeSet<String> before = running(apiA, id);
+                TreeSet<String> before = running(a.httpPort(), id);
 
                 a.close();
                 await("b leads", b::isLeader);
-                await("n1 is back, on b", () -> get(apiB, "/api/v1/nodes").path(0).path("state").asText().equals("online"));
-                await("b keeps the 4 jobs n1 reports", () -> running(apiB, id).equals(before));
-                JsonNode op = get(apiB, "/api/v1/operations/" + id);
+                await("n1 is back, on b", () -> get(b.httpPort(), "/api/v1/nodes").path(0).path("state").asText().equals("online"));
+                await("b keeps the 4 jobs n1 reports", () -> running(b.httpPort(), id).equals(before));
+                JsonNode op = get(b.httpPort(), "/api/v1/operations/" + id);
                 assertEquals(4, op.at("/progress/running").asInt());
                 assertEquals(0, op.at("/progress/aborted").asInt(), "no job was aborted and started again");
             } finally {
@@ -110,22 +107,18 @@ class HaAgentTest {
     void aStandbyTellsTheAgentWhereTheLeaderIs(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("pools.yaml"), ClusterFixture.POOLS);
         try (TestingServer zookeeper = new TestingServer(true)) {
-            int nodeA = io.grove.testing.Ports.free();
-            int apiA = io.grove.testing.Ports.free();
-            int nodeB = io.grove.testing.Ports.free();
-            int apiB = io.grove.testing.Ports.free();
-            try (HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString(), nodeA, apiA)) {
+            try (HaScheduler a = Ports.bind(2, p -> scheduler(dir, "a", zookeeper.getConnectString(), p[0], p[1]))) {
                 await("a leads", a::isLeader);
-                try (HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString(), nodeB, apiB)) {
-                    await("b knows the leader", () -> get(apiB, "/healthz").path("leader").asText()
-                            .equals("http://127.0.0.1:" + apiA));
+                try (HaScheduler b = Ports.bind(2, p -> scheduler(dir, "b", zookeeper.getConnectString(), p[0], p[1]))) {
+                    await("b knows the leader", () -> get(b.httpPort(), "/healthz").path("leader").asText()
+                            .equals("http://127.0.0.1:" + a.httpPort()));
                     // the standby first: it answers not_leader with the leader's node endpoint, which is followed
-                    AgentSettings settings = AgentSettings.defaults("127.0.0.1", nodeB, dir.resolve("agent"),
+                    AgentSettings settings = AgentSettings.defaults("127.0.0.1", b.nodePort(), dir.resolve("agent"),
                             new Resources(2, 2, 0, 2L << 30, 0)).withNodeId("n2").withPorts(0, 0)
                             .withTimings(Duration.ofMillis(200), Duration.ofMillis(50)).toBuilder()
-                            .otherSchedulers(List.of("127.0.0.1:" + nodeA)).build();
+                            .otherSchedulers(List.of("127.0.0.1:" + a.nodePort())).build();
                     try (AgentDaemon agent = AgentDaemon.start(settings, ProcessJobRunner.system())) {
-                        await("n2 registers with the leader", () -> get(apiA, "/api/v1/nodes").path(0).path("id").asText()
+                        await("n2 registers with the leader", () -> get(a.httpPort(), "/api/v1/nodes").path(0).path("id").asText()
                                 .equals("n2"));
                     }
                 }

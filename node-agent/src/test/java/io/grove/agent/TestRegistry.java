@@ -1,6 +1,7 @@
 package io.grove.agent;
 
 import io.grove.agent.job.JobUsers;
+import io.grove.testing.Ports;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -60,8 +61,11 @@ final class TestRegistry implements AutoCloseable {
 
     /** A registry storing in {@code dir}; with a user, pulls and pushes need that login. */
     static TestRegistry start(Path dir, String user, String password) throws Exception {
+        return Ports.bind(1, ports -> start(dir, user, password, ports[0]));
+    }
+
+    private static TestRegistry start(Path dir, String user, String password, int port) throws Exception {
         Files.createDirectories(dir.resolve("storage"));
-        int port = io.grove.testing.Ports.free();
         StringBuilder config = new StringBuilder("version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n    rootdirectory: "
                 + dir.resolve("storage") + "\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:" + port + "\n");
         if (user != null) {
@@ -75,6 +79,11 @@ final class TestRegistry implements AutoCloseable {
         TestRegistry registry = new TestRegistry(process, dir, port, user, password);
         HttpClient http = HttpClient.newHttpClient();
         ClusterFixture.await("the registry to answer", ClusterFixture.unchecked(() -> {
+            if (!process.isAlive()) {
+                String log = Files.readString(dir.resolve("registry.log"));
+                Ports.refuseIfTaken(log);
+                throw new IllegalStateException("the registry exited: " + log);
+            }
             HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v2/"))
                     .build(), HttpResponse.BodyHandlers.discarding());
             return answer.statusCode() == 200 || answer.statusCode() == 401;

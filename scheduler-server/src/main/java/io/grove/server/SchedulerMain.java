@@ -48,8 +48,8 @@ public final class SchedulerMain {
             scheduler.close();
             stopped.countDown();
         }));
-        System.out.println("ready http_port=" + scheduler.httpPort() + " api=" + ha.advertisedApi() + "/api/v1"
-                + " zookeeper=" + ha.connect() + ha.root() + (scheduler.isLeader() ? " role=leader" : " role=standby"));
+        System.out.println("ready node_port=" + scheduler.nodePort() + " http_port=" + scheduler.httpPort()
+                + " api=" + ha.advertisedApi() + "/api/v1" + " zookeeper=" + ha.connect() + ha.root() + (scheduler.isLeader() ? " role=leader" : " role=standby"));
         System.out.flush();
         stopped.await();
     }

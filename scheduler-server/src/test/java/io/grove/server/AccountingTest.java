@@ -1,6 +1,7 @@
 package io.grove.server;
 
 import io.grove.testing.Await;
+import io.grove.testing.Ports;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -209,18 +210,14 @@ class AccountingTest {
         try (io.grove.accounting.TestPostgres postgres = io.grove.accounting.TestPostgres.start(dir.resolve("pg"));
                 org.apache.curator.test.TestingServer zookeeper = new org.apache.curator.test.TestingServer(true)) {
             Path config = DaemonFixture.config(dir, POOLS);
-            int httpA = io.grove.testing.Ports.free();
-            int nodeA = io.grove.testing.Ports.free();
-            int httpB = io.grove.testing.Ports.free();
-            int nodeB = io.grove.testing.Ports.free();
             List<String> common = List.of("--zookeeper", zookeeper.getConnectString(), "--zookeeper-session-timeout-ms",
                     "3000", "--accounting-db", postgres.url() + "?user=grove");
-            DaemonProcess a = DaemonProcess.start(List.of(), config, dir.resolve("a"), plus(common, "--http-port", httpA,
-                    "--node-port", nodeA));
-            DaemonFixture users = new DaemonFixture().at(httpA, nodeA);
+            DaemonProcess a = Ports.bind(2, p -> DaemonProcess.start(List.of(), config, dir.resolve("a"),
+                    plus(common, "--http-port", p[0], "--node-port", p[1])));
+            DaemonFixture users = new DaemonFixture().at(a.httpPort, a.nodePort);
             Await.untilChecked("a leads", () -> users.get("/healthz").body().path("role").asText().equals("leader"));
-            DaemonProcess b = DaemonProcess.start(List.of(), config, dir.resolve("b"), plus(common, "--http-port", httpB,
-                    "--node-port", nodeB));
+            DaemonProcess b = Ports.bind(2, p -> DaemonProcess.start(List.of(), config, dir.resolve("b"),
+                    plus(common, "--http-port", p[0], "--node-port", p[1])));
             try {
                 DaemonFixture.FakeNode node = users.node("n1", 4);
                 assertInstanceOf(Welcome.class, node.handshake());
@@ -238,7 +235,7 @@ class AccountingTest {
                 a.kill();
                 node.close();
                 postgres.resume();
-                users.at(httpB, nodeB);
+                users.at(b.httpPort, b.nodePort);
                 Await.untilChecked("b leads", () -> users.get("/healthz").body().path("role").asText().equals("leader"));
                 DaemonFixture.FakeNode back = users.node("n1", 4);
                 back.running.put(jobs.get(2), node.running.get(jobs.get(2)));

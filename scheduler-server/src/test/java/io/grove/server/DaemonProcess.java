@@ -1,5 +1,6 @@
 package io.grove.server;
 
+import io.grove.testing.Ports;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -62,6 +63,7 @@ final class DaemonProcess implements AutoCloseable {
                 return new DaemonProcess(daemon, http, node, seen.toString());
             }
         }
+        Ports.refuseIfTaken(seen.toString());
         throw new AssertionError("the daemon did not start:\n" + seen);
     }
 

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -31,8 +32,9 @@ public final class Ports {
     }
 
     /**
-     * A port no one listens on now, not handed out before in this run. Prefer {@link #bind} where a
-     * server binds it: between this call and the bind another process may take it.
+     * A port no one listens on now, not handed out before in this run: for a test that needs an
+     * address where nothing answers. A server is started with {@link #bind} instead: between this
+     * call and its bind another process may take the port.
      */
     public static int free() {
         while (true) {
@@ -60,6 +62,16 @@ public final class Ports {
                     throw e;
                 }
             }
+        }
+    }
+
+    /**
+     * Inside a binder that starts another process: fails with a {@link BindException} when the
+     * process's {@code output} says a port was taken, so that {@link #bind} chooses others.
+     */
+    public static void refuseIfTaken(String output) throws BindException {
+        if (output != null && output.toLowerCase(Locale.ROOT).contains("address already in use")) {
+            throw new BindException("a port was taken: " + output.strip());
         }
     }
 

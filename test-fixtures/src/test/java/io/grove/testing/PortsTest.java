@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.BindException;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -46,7 +47,23 @@ class PortsTest {
         }));
         assertEquals("the configuration is wrong", failure.getMessage());
         assertEquals(1, attempts[0]);
-        assertTrue(Ports.taken(new IllegalStateException("cannot start", new java.net.BindException("in use"))));
+        assertTrue(Ports.taken(new IllegalStateException("cannot start", new BindException("in use"))));
+    }
+
+    @Test
+    void anotherProcessThatSaysItsPortWasTakenIsStartedAgainOnOthers() throws Exception {
+        List<Integer> tried = new ArrayList<>();
+        int port = Ports.bind(1, ports -> {
+            tried.add(ports[0]);
+            if (tried.size() == 1) {
+                // what a server process prints when it cannot listen
+                Ports.refuseIfTaken("FATAL: could not bind IPv4 address \"127.0.0.1\": Address already in use");
+            }
+            Ports.refuseIfTaken("listening on 127.0.0.1:" + ports[0]);
+            return ports[0];
+        });
+        assertEquals(2, tried.size());
+        assertEquals(tried.get(1), port);
     }
 
     @Test

@@ -134,6 +134,11 @@ public final class HaScheduler implements AutoCloseable {
         return http.port();
     }
 
+    /** The node port, the same whatever the role. */
+    public int nodePort() {
+        return nodeEndpoint.port();
+    }
+
     /** The leader as this scheduler knows it: read lately while connected, and not itself unless it leads. */
     private LeaderRecord leaderInfo() {
         Known current = known;
