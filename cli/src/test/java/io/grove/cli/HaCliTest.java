@@ -2,15 +2,11 @@ package io.grove.cli;
 
 
 import io.grove.cli.client.ExitCodes;
-import io.grove.server.Clock;
-import io.grove.server.DaemonSettings;
+import io.grove.server.ha.HaGroup;
 import io.grove.server.ha.HaScheduler;
-import io.grove.server.ha.HaSettings;
 import io.grove.testing.Await;
 import io.grove.testing.Ports;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,25 +17,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HaCliTest {
 
 
-    static HaScheduler scheduler(Path dir, String name, String zookeeper) throws Exception {
-        return Ports.bind(2, ports -> scheduler(dir, name, zookeeper, ports[0], ports[1]));
-    }
-
-    private static HaScheduler scheduler(Path dir, String name, String zookeeper, int node, int api) throws Exception {
-        DaemonSettings settings = DaemonSettings.defaults(dir.resolve("pools.yaml"), dir.resolve(name))
-                .withPorts(node, api).withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
-        return HaScheduler.start(settings, Clock.SYSTEM, new HaSettings(zookeeper, "/grove", Duration.ofSeconds(3),
-                "http://127.0.0.1:" + api, "127.0.0.1:0"));
-    }
-
     @Test
     void theCommandFollowsAStandbyToTheLeaderOfItsGroupOnly(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("pools.yaml"), CliClusterTest.POOLS);
-        try (TestingServer zookeeper = new TestingServer(true)) {
+        try (TestingServer zookeeper = new TestingServer(true); HaGroup group = HaGroup.in(dir, CliClusterTest.POOLS)) {
             int down = Ports.free();
-            try (HaScheduler a = scheduler(dir, "a", zookeeper.getConnectString())) {
+            try (HaScheduler a = group.join("a", zookeeper.getConnectString()).scheduler()) {
                 Await.until("a to lead", a::isLeader);
-                try (HaScheduler b = scheduler(dir, "b", zookeeper.getConnectString())) {
+                try (HaScheduler b = group.join("b", zookeeper.getConnectString()).scheduler()) {
                     String leader = "http://127.0.0.1:" + a.httpPort();
                     String standby = "http://127.0.0.1:" + b.httpPort();
                     GroveCliTest.Run submitted = GroveCliTest.grove("submit", "--scheduler",

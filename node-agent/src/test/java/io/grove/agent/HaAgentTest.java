@@ -6,16 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.agent.job.ProcessJobRunner;
 import io.grove.core.resource.Resources;
-import io.grove.server.Clock;
-import io.grove.server.DaemonSettings;
 import io.grove.server.ha.HaScheduler;
-import io.grove.server.ha.HaSettings;
-import io.grove.testing.Ports;
+import io.grove.server.ha.HaGroup;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -35,13 +31,6 @@ class HaAgentTest {
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     final ObjectMapper json = new ObjectMapper();
 
-
-    HaScheduler scheduler(Path dir, String name, String zookeeper, int node, int api) throws Exception {
-        DaemonSettings settings = DaemonSettings.defaults(dir.resolve("pools.yaml"), dir.resolve(name))
-                .withPorts(node, api).withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
-        return HaScheduler.start(settings, Clock.SYSTEM, new HaSettings(zookeeper, "/grove", Duration.ofSeconds(3),
-                "http://127.0.0.1:" + api, "127.0.0.1:" + node));
-    }
 
     JsonNode get(int port, String path) {
         try {
@@ -69,11 +58,10 @@ class HaAgentTest {
 
     @Test
     void anAgentFollowsTheLeaderAndItsRunningJobsAreKept(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("pools.yaml"), ClusterFixture.POOLS);
-        try (TestingServer zookeeper = new TestingServer(true)) {
-            HaScheduler a = Ports.bind(2, p -> scheduler(dir, "a", zookeeper.getConnectString(), p[0], p[1]));
+        try (TestingServer zookeeper = new TestingServer(true); HaGroup group = HaGroup.in(dir, ClusterFixture.POOLS)) {
+            HaScheduler a = group.join("a", zookeeper.getConnectString()).scheduler();
             await("a leads", a::isLeader);
-            HaScheduler b = Ports.bind(2, p -> scheduler(dir, "b", zookeeper.getConnectString(), p[0], p[1]));
+            HaScheduler b = group.join("b", zookeeper.getConnectString()).scheduler();
             AgentSettings settings = AgentSettings.defaults("127.0.0.1", a.nodePort(), dir.resolve("agent"),
                     new Resources(4, 4, 0, 4L << 30, 0)).withNodeId("n1").withPorts(0, 0)
                     .withTimings(Duration.ofMillis(200), Duration.ofMillis(50)).toBuilder()
@@ -105,11 +93,10 @@ class HaAgentTest {
 
     @Test
     void aStandbyTellsTheAgentWhereTheLeaderIs(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("pools.yaml"), ClusterFixture.POOLS);
-        try (TestingServer zookeeper = new TestingServer(true)) {
-            try (HaScheduler a = Ports.bind(2, p -> scheduler(dir, "a", zookeeper.getConnectString(), p[0], p[1]))) {
+        try (TestingServer zookeeper = new TestingServer(true); HaGroup group = HaGroup.in(dir, ClusterFixture.POOLS)) {
+            try (HaScheduler a = group.join("a", zookeeper.getConnectString()).scheduler()) {
                 await("a leads", a::isLeader);
-                try (HaScheduler b = Ports.bind(2, p -> scheduler(dir, "b", zookeeper.getConnectString(), p[0], p[1]))) {
+                try (HaScheduler b = group.join("b", zookeeper.getConnectString()).scheduler()) {
                     await("b knows the leader", () -> get(b.httpPort(), "/healthz").path("leader").asText()
                             .equals("http://127.0.0.1:" + a.httpPort()));
                     // the standby first: it answers not_leader with the leader's node endpoint, which is followed

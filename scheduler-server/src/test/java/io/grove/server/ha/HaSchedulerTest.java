@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grove.server.Clock;
-import io.grove.server.DaemonSettings;
+import io.grove.server.ha.HaGroup.Member;
 import io.grove.testing.Await;
-import io.grove.testing.Ports;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,23 +41,20 @@ class HaSchedulerTest {
     @TempDir
     Path dir;
     TestingServer zookeeper;
-    final List<HaScheduler> schedulers = new ArrayList<>();
+    HaGroup group;
     final HttpClient http = HttpClient.newHttpClient();
     final ObjectMapper json = new ObjectMapper();
 
     @BeforeEach
     void start() throws Exception {
         zookeeper = new TestingServer(true);
-        Files.writeString(dir.resolve("pools.yaml"), POOLS);
+        group = HaGroup.in(dir, POOLS);
     }
 
     @AfterEach
     void stop() throws Exception {
-        schedulers.forEach(HaScheduler::close);
+        group.close();
         zookeeper.close();
-    }
-
-    record Member(HaScheduler scheduler, String api) {
     }
 
     Member member(String name) throws Exception {
@@ -68,17 +62,7 @@ class HaSchedulerTest {
     }
 
     Member member(String name, String connect) throws Exception {
-        Member member = Ports.bind(2, ports -> {
-            int http = ports[0];
-            int nodes = ports[1];
-            DaemonSettings settings = DaemonSettings.defaults(dir.resolve("pools.yaml"), dir.resolve(name))
-                    .withPorts(nodes, http).withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
-            String api = "http://127.0.0.1:" + http;
-            return new Member(HaScheduler.start(settings, Clock.SYSTEM, new HaSettings(connect,
-                    "/grove", Duration.ofSeconds(3), api, "127.0.0.1:" + nodes)), api);
-        });
-        schedulers.add(member.scheduler());
-        return member;
+        return group.join(name, connect);
     }
 
     record Reply(int status, JsonNode body) {

@@ -6,18 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grove.server.Clock;
-import io.grove.server.DaemonSettings;
 import io.grove.server.coord.MemoryCoordination;
 import io.grove.server.coord.MemoryEnsemble;
 import io.grove.server.coord.ZkLayout;
+import io.grove.server.ha.HaGroup.Member;
 import io.grove.testing.Await;
-import io.grove.testing.Ports;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,29 +33,22 @@ class HaTwinTest {
     Path dir;
     final ZkLayout layout = new ZkLayout(ZkLayout.DEFAULT_ROOT);
     final MemoryEnsemble ensemble = new MemoryEnsemble(System::nanoTime, Duration.ofSeconds(3), layout);
-    final List<HaScheduler> schedulers = new ArrayList<>();
+    HaGroup group;
     final HttpClient http = HttpClient.newHttpClient();
     final ObjectMapper json = new ObjectMapper();
 
     @AfterEach
     void stop() {
-        schedulers.forEach(HaScheduler::close);
-    }
-
-    record Member(HaScheduler scheduler, String api) {
+        if (group != null) {
+            group.close();
+        }
     }
 
     Member member(MemoryCoordination client, String pools) throws Exception {
-        Path config = Files.writeString(dir.resolve(client.name() + ".yaml"), pools);
-        Member member = Ports.bind(2, ports -> {
-            DaemonSettings settings = DaemonSettings.defaults(config, dir.resolve(client.name()))
-                    .withPorts(ports[1], ports[0]).withPeriods(Duration.ofMillis(200), Duration.ofMillis(100));
-            String api = "http://127.0.0.1:" + ports[0];
-            return new Member(HaScheduler.start(settings, Clock.SYSTEM, new HaSettings("twin", layout.root(),
-                    Duration.ofSeconds(3), api, "127.0.0.1:" + ports[1]), client, System::nanoTime), api);
-        });
-        schedulers.add(member.scheduler());
-        return member;
+        if (group == null) {
+            group = HaGroup.in(dir, HaSchedulerTest.POOLS);
+        }
+        return group.join(client.name(), client, pools);
     }
 
     HttpResponse<String> submit(Member member, String key) throws Exception {
