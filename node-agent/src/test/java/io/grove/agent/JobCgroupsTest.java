@@ -168,27 +168,108 @@ class JobCgroupsTest {
         }
     }
 
-    /** A cgroup v2 filesystem as a delegated subtree looks, in a directory (this machine has no delegated v2). */
-    private static Path fakeV2(Path dir) throws Exception {
-        Path mount = dir.resolve("cgroup2");
+    /**
+     * A cgroup v2 filesystem as a delegated subtree looks, built under {@code root} at the node's own
+     * paths ({@code /sys/fs/cgroup}); the mount table names them as a node's does.
+     */
+    private static Path fakeV2(Path root) throws Exception {
+        Path mount = root.resolve("sys/fs/cgroup");
         Path own = mount.resolve("grove-agent.service");
         Files.createDirectories(own);
         Files.writeString(mount.resolve("cgroup.controllers"), "cpuset cpu io memory hugetlb pids rdma misc\n");
         Files.writeString(own.resolve("cgroup.controllers"), "cpu memory pids\n");
-        Path self = dir.resolve("self");
+        Path self = root.resolve("proc/self");
         Files.createDirectories(self);
         Files.writeString(self.resolve("cgroup"), "0::/grove-agent.service\n");
-        Files.writeString(self.resolve("mountinfo"), "30 23 0:26 / " + mount
+        Files.writeString(self.resolve("mountinfo"), "30 23 0:26 / /sys/fs/cgroup"
                 + " rw,nosuid,nodev,noexec,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n");
         return self;
     }
 
+    /**
+     * A cgroup v1 node, one hierarchy per controller as Debian mounts them ({@code cpu,cpuacct}
+     * together), the agent in {@code /grove-agent.service} of each, built under {@code root}.
+     */
+    private static Path fakeV1(Path root) throws Exception {
+        StringBuilder mountinfo = new StringBuilder("25 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n");
+        StringBuilder membership = new StringBuilder();
+        String[][] hierarchies = {{"memory"}, {"cpu", "cpuacct"}, {"pids"}, {"devices"}, {"freezer"}};
+        int id = 30;
+        for (String[] controllers : hierarchies) {
+            String joined = String.join(",", controllers);
+            Path own = root.resolve("sys/fs/cgroup/" + joined + "/grove-agent.service");
+            Files.createDirectories(own);
+            mountinfo.append(id).append(" 24 0:").append(id).append(" / /sys/fs/cgroup/").append(joined)
+                    .append(" rw,nosuid shared:").append(id).append(" - cgroup cgroup rw,").append(joined).append('\n');
+            membership.append(id++).append(':').append(joined).append(":/grove-agent.service\n");
+        }
+        Path self = root.resolve("proc/self");
+        Files.createDirectories(self);
+        Files.writeString(self.resolve("mountinfo"), mountinfo);
+        Files.writeString(self.resolve("cgroup"), membership);
+        return self;
+    }
+
+    @Test
+    void onCgroupV1AJobGetsItsLimitsInEachOfItsControllersForAnyUser(@TempDir Path root) throws Exception {
+        JobCgroups v1 = JobCgroups.detect(fakeV1(root), root, "grove-jobs-test");
+        assertEquals(JobCgroups.Version.V1, v1.version(), v1.describe());
+        assertTrue(v1.describe().contains("[memory, cpu, pids, devices]"), v1.describe());
+        Path cgroups = root.resolve("sys/fs/cgroup");
+        v1.allowDevices(List.of("c 1:3 rwm", "c 195:* rwm"));
+        Path devices = cgroups.resolve("devices/grove-agent.service/grove-jobs-test");
+        assertEquals("c 195:* rwm", Files.readString(devices.resolve("devices.allow")), "one rule a write, the last here");
+        assertEquals("a", Files.readString(devices.resolve("devices.deny")), "everything denied first");
+
+        List<Path> procs = v1.create("op-1-1", new CgroupLimits(256L << 20, 0.5, CpuLimit.QUOTA, 100,
+                List.of("c 195:1 rwm")));
+        String job = "grove-agent.service/grove-jobs-test/op-1-1";
+        assertEquals(List.of("memory", "cpu,cpuacct", "pids", "devices", "freezer").stream()
+                .map(h -> cgroups.resolve(h + "/" + job + "/cgroup.procs")).toList(), procs,
+                "its first process joins every hierarchy, the freezer last");
+        assertEquals(Long.toString(256L << 20), Files.readString(cgroups.resolve("memory/" + job + "/memory.limit_in_bytes")));
+        Path cpu = cgroups.resolve("cpu,cpuacct/" + job);
+        assertEquals("100000", Files.readString(cpu.resolve("cpu.cfs_period_us")));
+        assertEquals("50000", Files.readString(cpu.resolve("cpu.cfs_quota_us")));
+        assertEquals("512", Files.readString(cpu.resolve("cpu.shares")));
+        assertEquals("100", Files.readString(cgroups.resolve("pids/" + job + "/pids.max")));
+        assertEquals("c 195:1 rwm", Files.readString(cgroups.resolve("devices/" + job + "/devices.deny")),
+                "a GPU it was not given");
+
+        v1.create("op-1-2", new CgroupLimits(0, 2, CpuLimit.WEIGHT, 0, List.of()));
+        Path weighted = cgroups.resolve("cpu,cpuacct/grove-agent.service/grove-jobs-test/op-1-2");
+        assertEquals("-1", Files.readString(weighted.resolve("cpu.cfs_quota_us")), "weight: no quota");
+        assertEquals("2048", Files.readString(weighted.resolve("cpu.shares")));
+        assertFalse(Files.exists(cgroups.resolve("memory/grove-agent.service/grove-jobs-test/op-1-2/memory.limit_in_bytes")),
+                "no memory ordered: none written");
+
+        Files.writeString(cpu.resolve("cpu.stat"), "nr_periods 40\nnr_throttled 30\nthrottled_time 1500000000\n");
+        Files.writeString(cpu.resolve("cpuacct.usage"), "2000000000\n");
+        assertEquals(new CpuUsage(2_000_000_000L, 1_500_000_000L, 40, 30), v1.cpuUsage("op-1-1").orElseThrow());
+        Files.writeString(cgroups.resolve("memory/" + job + "/memory.oom_control"),
+                "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n");
+        assertTrue(v1.oomKilled("op-1-1"));
+        assertFalse(v1.pidsLimitReached("op-1-2"), "no events yet");
+        Files.writeString(cgroups.resolve("pids/" + job + "/pids.events"), "max 2\n");
+        assertTrue(v1.pidsLimitReached("op-1-1"));
+    }
+
+    @Test
+    void aHierarchyWithoutTheMemoryControllerIsNoCgroupsAndSaysWhy(@TempDir Path root) throws Exception {
+        Path self = fakeV1(root);
+        Files.writeString(self.resolve("mountinfo"), Files.readString(self.resolve("mountinfo"))
+                .replaceAll("(?m)^.*/sys/fs/cgroup/memory .*\n", ""));
+        JobCgroups none = JobCgroups.detect(self, root, "grove-jobs-test");
+        assertEquals(JobCgroups.Version.NONE, none.version());
+        assertTrue(none.describe().contains("no cgroup hierarchy with the memory controller is mounted"), none.describe());
+    }
+
     @Test
     void onCgroupV2AJobGetsItsQuotaWeightProcessAndMemoryLimits(@TempDir Path dir) throws Exception {
-        JobCgroups v2 = JobCgroups.detect(fakeV2(dir), "grove-jobs-test");
+        JobCgroups v2 = JobCgroups.detect(fakeV2(dir), dir, "grove-jobs-test");
         assertEquals(JobCgroups.Version.V2, v2.version(), v2.describe());
         assertTrue(v2.describe().contains("[memory, cpu, pids]"), v2.describe());
-        Path own = dir.resolve("cgroup2/grove-agent.service");
+        Path own = dir.resolve("sys/fs/cgroup/grove-agent.service");
         assertEquals("+memory +cpu +pids", Files.readString(own.resolve("cgroup.subtree_control")));
         assertEquals("+memory +cpu +pids", Files.readString(own.resolve("grove-jobs-test/cgroup.subtree_control")));
         List<Path> procs = v2.create("op-1-1", new CgroupLimits(256L << 20, 1.5, CpuLimit.QUOTA, 100, null));

@@ -1,21 +1,29 @@
 package io.grove.agent.job;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.nio.file.Path;
 
 /**
  * Reads {@code /proc/self/mountinfo} and {@code /proc/self/cgroup}: where each cgroup hierarchy is
- * mounted and where this process sits in it.
+ * mounted and where this process sits in it. Mount points are taken under a root folder: {@code /}
+ * on a node, a temporary directory in tests, so that the same mount table and the same file logic
+ * run on a fake cgroup filesystem for any user.
  */
 final class CgroupMounts {
 
     private final List<String> mountinfo;
     private final List<String> membership;
+    private final Path root;
 
     CgroupMounts(List<String> mountinfo, List<String> membership) {
+        this(mountinfo, membership, Path.of("/"));
+    }
+
+    CgroupMounts(List<String> mountinfo, List<String> membership, Path root) {
         this.mountinfo = mountinfo;
         this.membership = membership;
+        this.root = root;
     }
 
     /** The cgroup v2 mount, if any. */
@@ -46,7 +54,7 @@ final class CgroupMounts {
             String[] after = line.substring(dash + 3).split(" ");
             if (after.length >= 3 && after[0].equals(type) && before.length >= 5 && before[3].equals("/")
                     && (option == null || List.of(after[2].split(",")).contains(option))) {
-                return Optional.of(Path.of(before[4]));
+                return Optional.of(root.resolve(relative(before[4])));
             }
         }
         return Optional.empty();

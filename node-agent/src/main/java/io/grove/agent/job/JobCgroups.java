@@ -75,9 +75,18 @@ public final class JobCgroups {
 
     /** As {@link #detect(String)}, reading {@code cgroup} and {@code mountinfo} in {@code self} (tests: a fake). */
     public static JobCgroups detect(Path self, String name) {
+        return detect(self, Path.of("/"), name);
+    }
+
+    /**
+     * As above, with every mount point of {@code mountinfo} taken under {@code root}: a test builds
+     * the cgroup filesystem of a node (v1 or v2, {@code /sys/fs/cgroup/...}) in a temporary
+     * directory and runs the same code on it, as any user.
+     */
+    public static JobCgroups detect(Path self, Path root, String name) {
         try {
             CgroupMounts mounts = new CgroupMounts(Files.readAllLines(self.resolve("mountinfo")),
-                    Files.readAllLines(self.resolve("cgroup")));
+                    Files.readAllLines(self.resolve("cgroup")), root);
             Optional<Path> v2 = mounts.v2();
             if (v2.isPresent() && read(v2.get().resolve("cgroup.controllers")).contains("memory")) {
                 return v2(mounts.v2Own(v2.get()), name);
