@@ -1,8 +1,6 @@
 package io.grove.agent.image;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.grove.agent.gpu.Gpu;
 import io.grove.agent.job.JobDevices;
 import java.io.IOException;
@@ -10,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -122,87 +121,45 @@ public final class OciBundle {
         Files.write(config, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(config(spec)));
     }
 
-    static ObjectNode config(Spec spec) {
-        ObjectNode root = JSON.createObjectNode();
-        root.put("ociVersion", "1.0.2");
-        ObjectNode process = root.putObject("process");
-        process.put("terminal", false);
-        ObjectNode user = process.putObject("user");
-        user.put("uid", spec.uid());
-        user.put("gid", spec.gid());
-        ArrayNode args = process.putArray("args");
-        spec.args().forEach(args::add);
-        ArrayNode env = process.putArray("env");
+    static OciConfig config(Spec spec) {
+        List<OciConfig.Rlimit> rlimits = spec.maxFileBytes() > 0
+                ? List.of(new OciConfig.Rlimit("RLIMIT_FSIZE", spec.maxFileBytes(), spec.maxFileBytes())) : List.of();
+        List<String> env = new ArrayList<>();
         spec.env().forEach((name, value) -> env.add(name + "=" + value));
-        process.put("cwd", spec.sandbox().toString());
-        process.put("noNewPrivileges", true);
-        if (spec.maxFileBytes() > 0) {
-            ObjectNode fsize = process.putArray("rlimits").addObject();
-            fsize.put("type", "RLIMIT_FSIZE");
-            fsize.put("hard", spec.maxFileBytes());
-            fsize.put("soft", spec.maxFileBytes());
-        }
-        ObjectNode caps = process.putObject("capabilities");
-        for (String set : List.of("bounding", "effective", "inheritable", "permitted", "ambient")) {
-            caps.putArray(set);
-        }
-        ObjectNode fsRoot = root.putObject("root");
-        fsRoot.put("path", spec.rootfs().toString());
-        fsRoot.put("readonly", true);
-        ArrayNode mounts = root.putArray("mounts");
-        mount(mounts, "/proc", "proc", "proc", "nosuid", "noexec", "nodev");
-        mount(mounts, "/dev", "tmpfs", "tmpfs", "nosuid", "strictatime", "mode=755", "size=65536k");
-        mount(mounts, "/dev/pts", "devpts", "devpts", "nosuid", "noexec", "newinstance", "ptmxmode=0666", "mode=0620");
-        mount(mounts, "/dev/shm", "tmpfs", "grove-shm", "nosuid", "nodev", "mode=1777", "size=" + spec.shmBytes());
-        mount(mounts, "/dev/mqueue", "mqueue", "mqueue", "nosuid", "noexec", "nodev");
-        mount(mounts, "/sys", "sysfs", "sysfs", "nosuid", "noexec", "nodev", "ro");
+        OciConfig.Process process = new OciConfig.Process(false, new OciConfig.User(spec.uid(), spec.gid()), spec.args(),
+                env, spec.sandbox().toString(), true, rlimits, OciConfig.Capabilities.NONE);
         String tmp = spec.sandbox().resolve("tmp").toString();
-        mount(mounts, "/tmp", "bind", tmp, "rbind", "nosuid", "nodev");
-        mount(mounts, "/var/tmp", "bind", tmp, "rbind", "nosuid", "nodev");
-        // the other jobs' sandboxes are not there: a small tmpfs covers the directory that holds them
-        mount(mounts, spec.sandboxes().toString(), "tmpfs", "grove-sandboxes", "nosuid", "nodev", "mode=755", "size=64k");
-        mount(mounts, spec.sandbox().toString(), "bind", spec.sandbox().toString(), "rbind", "nosuid", "nodev");
+        List<OciConfig.Mount> mounts = new ArrayList<>(List.of(
+                OciConfig.Mount.of("/proc", "proc", "proc", "nosuid", "noexec", "nodev"),
+                OciConfig.Mount.of("/dev", "tmpfs", "tmpfs", "nosuid", "strictatime", "mode=755", "size=65536k"),
+                OciConfig.Mount.of("/dev/pts", "devpts", "devpts", "nosuid", "noexec", "newinstance", "ptmxmode=0666",
+                        "mode=0620"),
+                OciConfig.Mount.of("/dev/shm", "tmpfs", "grove-shm", "nosuid", "nodev", "mode=1777",
+                        "size=" + spec.shmBytes()),
+                OciConfig.Mount.of("/dev/mqueue", "mqueue", "mqueue", "nosuid", "noexec", "nodev"),
+                OciConfig.Mount.of("/sys", "sysfs", "sysfs", "nosuid", "noexec", "nodev", "ro"),
+                OciConfig.Mount.of("/tmp", "bind", tmp, "rbind", "nosuid", "nodev"),
+                OciConfig.Mount.of("/var/tmp", "bind", tmp, "rbind", "nosuid", "nodev"),
+                // the other jobs' sandboxes are not there: a small tmpfs covers the directory that holds them
+                OciConfig.Mount.of(spec.sandboxes().toString(), "tmpfs", "grove-sandboxes", "nosuid", "nodev", "mode=755",
+                        "size=64k"),
+                OciConfig.Mount.of(spec.sandbox().toString(), "bind", spec.sandbox().toString(), "rbind", "nosuid",
+                        "nodev")));
         for (String file : HOST_FILES) {
             if (Files.isRegularFile(Path.of(file))) {
-                mount(mounts, file, "bind", file, "rbind", "ro", "nosuid", "nodev", "noexec");
+                mounts.add(OciConfig.Mount.of(file, "bind", file, "rbind", "ro", "nosuid", "nodev", "noexec"));
             }
         }
-        ObjectNode linux = root.putObject("linux");
-        ArrayNode namespaces = linux.putArray("namespaces");
-        for (String type : List.of("pid", "ipc", "mount")) {
-            namespaces.addObject().put("type", type);
-        }
-        ArrayNode devices = linux.putArray("devices");
+        List<OciConfig.Device> devices = new ArrayList<>();
         for (JobDevices.Node node : JobDevices.gpuNodes(spec.gpus())) {
-            device(devices, "/dev/" + node.name(), node.major(), node.minor());
+            devices.add(OciConfig.Device.character("/dev/" + node.name(), node.major(), node.minor()));
         }
-        ArrayNode masked = linux.putArray("maskedPaths");
-        List.of("/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
-                "/proc/timer_stats", "/proc/sched_debug", "/proc/scsi", "/sys/firmware").forEach(masked::add);
-        ArrayNode readonly = linux.putArray("readonlyPaths");
-        List.of("/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger").forEach(readonly::add);
-        return root;
-    }
-
-    private static void mount(ArrayNode mounts, String destination, String type, String source, String... options) {
-        ObjectNode mount = mounts.addObject();
-        mount.put("destination", destination);
-        mount.put("type", type);
-        mount.put("source", source);
-        ArrayNode list = mount.putArray("options");
-        for (String option : options) {
-            list.add(option);
-        }
-    }
-
-    private static void device(ArrayNode devices, String path, long major, long minor) {
-        ObjectNode device = devices.addObject();
-        device.put("path", path);
-        device.put("type", "c");
-        device.put("major", major);
-        device.put("minor", minor);
-        device.put("fileMode", 0666);
-        device.put("uid", 0);
-        device.put("gid", 0);
+        OciConfig.Linux linux = new OciConfig.Linux(
+                List.of(new OciConfig.Namespace("pid"), new OciConfig.Namespace("ipc"), new OciConfig.Namespace("mount")),
+                devices,
+                List.of("/proc/acpi", "/proc/asound", "/proc/kcore", "/proc/keys", "/proc/latency_stats",
+                        "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug", "/proc/scsi", "/sys/firmware"),
+                List.of("/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"));
+        return new OciConfig("1.0.2", process, new OciConfig.Root(spec.rootfs().toString(), true), mounts, linux);
     }
 }
