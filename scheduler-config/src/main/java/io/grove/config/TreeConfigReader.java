@@ -98,7 +98,8 @@ public final class TreeConfigReader {
                 readPools(tree, acls),
                 tree.number("infer_weight_from_guarantees_share_multiplier",
                         "infer_weight_from_strong_guarantee_share_multiplier", "infer_weight_from_min_share_ratio_multiplier"),
-                jobDefaults(tree));
+                jobDefaults(tree),
+                tree.strings("topology_levels"));
     }
 
     /** {@code default_job_memory} and {@code default_job_disk_space}: what nodes hold jobs that order none to. */

@@ -178,6 +178,23 @@ class PoolsConfigLoaderTest {
     }
 
     @Test
+    void aTreeDeclaresTheTopologyLevelsItKnowsWidestFirst() {
+        LoadResult<PoolsConfig> result = PoolsConfigLoader.load(
+                "pool_trees: {t: {topology_levels: [block, rack], pools: {a: {}}}}", "inline");
+        assertTrue(result.ok(), result.describe());
+        assertEquals(List.of("block", "rack"), result.value().trees().get("t").topologyLevels());
+        assertEquals(List.of(), PoolsConfigLoader.load("pool_trees: {t: {pools: {a: {}}}}", "inline").value().trees()
+                .get("t").topologyLevels(), "unset: none");
+        String bad = PoolsConfigLoader.load("pool_trees: {t: {topology_levels: [Block, rack, rack], pools: {a: {}}}}",
+                "inline").describe();
+        assertTrue(bad.contains("topology_levels") && bad.contains("level 'Block' is not a name")
+                && bad.contains("level 'rack' is listed twice"), bad);
+        String notAList = PoolsConfigLoader.load("pool_trees: {t: {topology_levels: rack, pools: {a: {}}}}", "inline")
+                .describe();
+        assertTrue(notAList.contains("topology_levels") && notAList.contains("expected a list"), notAList);
+    }
+
+    @Test
     void aTreeAndItsPoolsMaySetTheMinimumRuntimeBeforePreemption() {
         LoadResult<PoolsConfig> result = PoolsConfigLoader.load("pool_trees: {t: {min_job_runtime_before_preemption: 2m, "
                 + "pools: {a: {min_job_runtime_before_preemption: 15m}, b: {}}}}", "inline");

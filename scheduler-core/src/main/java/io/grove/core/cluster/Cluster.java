@@ -56,6 +56,7 @@ public final class Cluster implements ClusterView {
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Map<String, TreeState> trees = new LinkedHashMap<>();
     private final PoolPauses pauses;
+    private final TopologyCounts topologies = new TopologyCounts(trees);
     private final ClusterRevival revival = new ClusterRevival(this);
 
     public Cluster(PoolsConfig config, ClusterSettings settings) {
@@ -64,7 +65,7 @@ public final class Cluster implements ClusterView {
         this.registry = new OperationRegistry(config);
         this.pauses = new PoolPauses(trees, registry);
         for (PoolTreeConfig tree : config.trees().values()) {
-            trees.put(tree.name(), new TreeState(NodeFilter.parse(tree.nodesFilter())));
+            trees.put(tree.name(), new TreeState(NodeFilter.parse(tree.nodesFilter()), tree.topologyLevels()));
         }
     }
 
@@ -103,19 +104,22 @@ public final class Cluster implements ClusterView {
         trees.keySet().retainAll(config.trees().keySet());
         for (PoolTreeConfig tree : config.trees().values()) {
             NodeFilter filter = NodeFilter.parse(tree.nodesFilter());
-            TreeState state = trees.computeIfAbsent(tree.name(), name -> new TreeState(filter));
+            TreeState state = trees.computeIfAbsent(tree.name(), name -> new TreeState(filter, tree.topologyLevels()));
             state.nodesFilter = filter;
+            if (!state.topology.levels().equals(tree.topologyLevels())) {
+                topologies.relevel(tree.name(), tree.topologyLevels());
+            }
             // a pause of a pool the configuration no longer has goes with it
             state.pauses.keySet().removeIf(pool -> registry.pools(tree.name()) == null
                     || !registry.pools(tree.name()).contains(pool));
         }
         for (Node node : nodes.values()) {
             assignTree(node);
+            counted(node);
         }
         return activated;
     }
 
-    // ---- operations -------------------------------------------------------------------------
 
     /** Registers a submission; see {@link OperationRegistry#submit}. */
     public Operation submit(String id, OperationSpec spec, String user, Instant now) {
@@ -138,7 +142,6 @@ public final class Cluster implements ClusterView {
         return registry.update(id, weight, limits, tree, pool);
     }
 
-    // ---- nodes ------------------------------------------------------------------------------
 
     @Override
     public Node node(String id) {
@@ -166,24 +169,9 @@ public final class Cluster implements ClusterView {
      * @return the jobs aborted because their node was lost
      */
     public List<Job> checkNodes(Instant now) {
-        List<Job> lost = new ArrayList<>();
-        for (Node node : new ArrayList<>(nodes.values())) {
-            Duration silent = Duration.between(node.lastHeartbeat(), now);
-            if (silent.compareTo(settings.nodeRegistrationTimeout()) >= 0) {
-                for (Job job : new ArrayList<>(node.jobs())) {
-                    lost.add(job);
-                    endJob(job, JobState.ABORTED, now, JobEndReason.NODE_OFFLINE,
-                            "node " + node.id() + " was silent for " + silent.toSeconds() + " s");
-                }
-                nodes.remove(node.id());
-            } else if (silent.compareTo(settings.nodeHeartbeatTimeout()) >= 0) {
-                node.markOffline();
-            }
-        }
-        return lost;
+        return NodeReports.checkLiveness(this, nodes, topologies, now);
     }
 
-    // ---- heartbeats -------------------------------------------------------------------------
 
     /** Applies the node's reports, decides, and applies the decision. */
     public Decision heartbeat(Heartbeat heartbeat, Instant now) {
@@ -200,7 +188,9 @@ public final class Cluster implements ClusterView {
      * @return the jobs that ended
      */
     public List<Job> report(Heartbeat heartbeat, Instant now) {
-        return NodeReports.apply(this, nodes, heartbeat, now);
+        List<Job> ended = NodeReports.apply(this, nodes, heartbeat, now);
+        counted(nodes.get(heartbeat.nodeId()));
+        return ended;
     }
 
     /** The answer to a heartbeat whose reports were applied; changes nothing. */
@@ -266,6 +256,12 @@ public final class Cluster implements ClusterView {
         if (decision.preemptivePass()) {
             node.preemptivePassAt(now);
         }
+        counted(node);
+    }
+
+    /** Counts a node as it is now in its tree's topology; after anything that changes its tree, state, limits or jobs. */
+    void counted(Node node) {
+        topologies.counted(node);
     }
 
     /** What a preemption takes a job for: the preemptor and its pool in the tree, and the reason in a word. */
@@ -284,6 +280,7 @@ public final class Cluster implements ClusterView {
             if (state == JobState.ABORTED && reason != JobEndReason.ABORTED_BY_NODE) {
                 node.endedByScheduler(job.id(), message);
             }
+            counted(node);
         }
         jobEndedInIndex(job);
         forgetJobs(end.abortedWithOperation(), end.job().operationId() + " " + end.operationState().name().toLowerCase());
@@ -295,6 +292,7 @@ public final class Cluster implements ClusterView {
             if (node != null) {
                 node.removeJob(job);
                 node.endedByScheduler(job.id(), why);
+                counted(node);
             }
             jobEndedInIndex(job);
         }
@@ -307,7 +305,6 @@ public final class Cluster implements ClusterView {
         }
     }
 
-    // ---- fair share -------------------------------------------------------------------------
 
     /** Runs the fair-share update of every tree and publishes the results to heartbeats. */
     public void updateFairShare(Instant now) {
@@ -442,7 +439,6 @@ public final class Cluster implements ClusterView {
         return known == null ? Map.of() : known.starvation.belowAll();
     }
 
-    // ---- queries ----------------------------------------------------------------------------
 
     @Override
     public StarvationTracker.Below belowFairShare(String tree, String element) {
@@ -454,6 +450,12 @@ public final class Cluster implements ClusterView {
     public Instant lastUpdate(String tree) {
         TreeState known = trees.get(tree);
         return known == null ? null : known.lastUpdate;
+    }
+
+    @Override
+    public TopologyIndex topology(String tree) {
+        TreeState state = trees.get(tree);
+        return state == null ? null : state.topology;
     }
 
     @Override

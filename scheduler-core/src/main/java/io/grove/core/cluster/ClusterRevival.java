@@ -41,6 +41,7 @@ public final class ClusterRevival {
             return placeholder;
         });
         node.addJob(job);
+        cluster.counted(node);
         TreeState state = cluster.treeState(job.tree());
         if (state != null && state.index != null) {
             state.index.jobStarted(job);

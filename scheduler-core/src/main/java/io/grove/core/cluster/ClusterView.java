@@ -46,6 +46,9 @@ public interface ClusterView {
 
     Set<String> treeNames();
 
+    /** The tree's topology: each level's domains, their nodes and free resources; {@code null} for no tree. */
+    TopologyIndex topology(String tree);
+
     /** The tree's last published fair shares, or {@code null} before its first update. */
     FairShareResult fairShare(String tree);
 

@@ -3,10 +3,11 @@ package io.grove.core.cluster;
 import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobCpu;
-import io.grove.core.operation.JobStatus;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
+import io.grove.core.operation.JobStatus;
 import io.grove.core.schedule.Heartbeat;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,6 +33,7 @@ final class NodeReports {
             nodes.put(node.id(), node);
         }
         node.heard(heartbeat.tags(), heartbeat.resourceLimits(), heartbeat.condition(), now);
+        node.topology(heartbeat.topology());
         if (retag) {
             cluster.assignTree(node);
         }
@@ -110,5 +112,27 @@ final class NodeReports {
             return exit.isEmpty() ? "failed" : exit;
         }
         return exit.isEmpty() ? finished.error() : exit + ": " + finished.error();
+    }
+
+    /** See {@link Cluster#checkNodes}. */
+    static List<Job> checkLiveness(Cluster cluster, Map<String, Node> nodes, TopologyCounts topologies, Instant now) {
+        List<Job> lost = new ArrayList<>();
+        ClusterSettings settings = cluster.settings();
+        for (Node node : new ArrayList<>(nodes.values())) {
+            Duration silent = Duration.between(node.lastHeartbeat(), now);
+            if (silent.compareTo(settings.nodeRegistrationTimeout()) >= 0) {
+                for (Job job : new ArrayList<>(node.jobs())) {
+                    lost.add(job);
+                    cluster.endJob(job, JobState.ABORTED, now, JobEndReason.NODE_OFFLINE,
+                            "node " + node.id() + " was silent for " + silent.toSeconds() + " s");
+                }
+                nodes.remove(node.id());
+                topologies.forget(node.id());
+            } else if (silent.compareTo(settings.nodeHeartbeatTimeout()) >= 0) {
+                node.markOffline();
+                topologies.counted(node);
+            }
+        }
+        return lost;
     }
 }

@@ -21,6 +21,8 @@ import java.util.TreeSet;
 final class TreeState {
 
     NodeFilter nodesFilter;
+    /** Each level's domains of the tree's nodes, with what is free on them. */
+    TopologyIndex topology;
     final StarvationTracker starvation = new StarvationTracker();
     Map<String, IntegralState> integralState = Map.of();
     /** Usage averages of pools that infer their children's weights from them; not journaled. */
@@ -41,8 +43,9 @@ final class TreeState {
     /** The arrays its fair-share updates work in, kept from one to the next. */
     final FairShareWorkspace workspace = new FairShareWorkspace();
 
-    TreeState(NodeFilter nodesFilter) {
+    TreeState(NodeFilter nodesFilter, List<String> topologyLevels) {
         this.nodesFilter = nodesFilter;
+        this.topology = new TopologyIndex(topologyLevels);
     }
 
     /** Puts a node in the one tree whose {@code nodes_filter} its tags match, or in none, saying why. */

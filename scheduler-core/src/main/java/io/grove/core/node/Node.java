@@ -28,6 +28,7 @@ public final class Node {
 
     private final String id;
     private Set<String> tags;
+    private NodeTopology topology = NodeTopology.NONE;
     private Resources limits;
     private NodeCondition condition = NodeCondition.UNKNOWN;
     private String tree;
@@ -55,6 +56,18 @@ public final class Node {
 
     public Set<String> tags() {
         return tags;
+    }
+
+    /** Where the node sits in the network, as it last said. */
+    public NodeTopology topology() {
+        return topology;
+    }
+
+    /** The node says where it sits (in its handshake, and with every heartbeat after). */
+    public void topology(NodeTopology newTopology) {
+        if (!newTopology.equals(topology)) {
+            this.topology = newTopology;
+        }
     }
 
     public Resources limits() {

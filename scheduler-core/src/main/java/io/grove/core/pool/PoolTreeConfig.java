@@ -21,6 +21,8 @@ import java.util.List;
  *     its own gets {@code multiplier × (its largest strong guarantee share + its subtree's flow
  *     ratio) / (the same of its parent)}; {@code null}: weight 1
  * @param jobDefaults the memory and disk limits of jobs that order none, sent to the nodes with each start
+ * @param topologyLevels the levels of network topology the tree knows, widest first
+ *     ({@code [block, rack]}); the scheduler keeps each level's domains of the tree's nodes
  */
 public record PoolTreeConfig(
         String name,
@@ -35,7 +37,8 @@ public record PoolTreeConfig(
         IntegralGuaranteesSettings integralGuarantees,
         List<PoolConfig> pools,
         Double inferWeightFromGuaranteesShareMultiplier,
-        JobDefaults jobDefaults) {
+        JobDefaults jobDefaults,
+        List<String> topologyLevels) {
 
     /** Name of the root pool of every tree. */
     public static final String ROOT = "<Root>";
@@ -51,6 +54,18 @@ public record PoolTreeConfig(
         integralGuarantees = integralGuarantees == null ? IntegralGuaranteesSettings.DEFAULT : integralGuarantees;
         pools = List.copyOf(pools == null ? List.of() : pools);
         jobDefaults = jobDefaults == null ? JobDefaults.NODE : jobDefaults;
+        topologyLevels = List.copyOf(topologyLevels == null ? List.of() : topologyLevels);
+    }
+
+    /** A tree that knows no topology levels. */
+    public PoolTreeConfig(String name, String nodesFilter, ResourceType mainResource, String defaultParentPool,
+            FifoPoolSchedulingOrder fifoPoolSchedulingOrder, boolean enableStepFunctionForGangOperations,
+            OperationCountSettings counts, StarvationSettings starvation, PreemptionSettings preemption,
+            IntegralGuaranteesSettings integralGuarantees, List<PoolConfig> pools,
+            Double inferWeightFromGuaranteesShareMultiplier, JobDefaults jobDefaults) {
+        this(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools,
+                inferWeightFromGuaranteesShareMultiplier, jobDefaults, List.of());
     }
 
     /** A tree whose jobs get the nodes' own defaults. */
@@ -81,32 +96,39 @@ public record PoolTreeConfig(
     public PoolTreeConfig withIntegralGuarantees(IntegralGuaranteesSettings settings) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
                 enableStepFunctionForGangOperations, counts, starvation, preemption, settings, pools,
-                inferWeightFromGuaranteesShareMultiplier, jobDefaults);
+                inferWeightFromGuaranteesShareMultiplier, jobDefaults, topologyLevels);
     }
 
     /** The same tree with other top-level pools. */
     public PoolTreeConfig withPools(List<PoolConfig> newPools) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
                 enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, newPools,
-                inferWeightFromGuaranteesShareMultiplier, jobDefaults);
+                inferWeightFromGuaranteesShareMultiplier, jobDefaults, topologyLevels);
     }
 
     public PoolTreeConfig withStepFunctionForGangOperations(boolean enabled) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
                 enabled, counts, starvation, preemption, integralGuarantees, pools, inferWeightFromGuaranteesShareMultiplier,
-                jobDefaults);
+                jobDefaults, topologyLevels);
     }
 
     public PoolTreeConfig withInferredWeights(Double multiplier) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
                 enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools, multiplier,
-                jobDefaults);
+                jobDefaults, topologyLevels);
     }
 
     /** The same tree with other defaults for jobs that order no memory or disk. */
     public PoolTreeConfig withJobDefaults(JobDefaults defaults) {
         return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
                 enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools,
-                inferWeightFromGuaranteesShareMultiplier, defaults);
+                inferWeightFromGuaranteesShareMultiplier, defaults, topologyLevels);
+    }
+
+    /** The same tree knowing {@code levels} of topology, widest first. */
+    public PoolTreeConfig withTopologyLevels(List<String> levels) {
+        return new PoolTreeConfig(name, nodesFilter, mainResource, defaultParentPool, fifoPoolSchedulingOrder,
+                enableStepFunctionForGangOperations, counts, starvation, preemption, integralGuarantees, pools,
+                inferWeightFromGuaranteesShareMultiplier, jobDefaults, levels);
     }
 }

@@ -1,6 +1,7 @@
 package io.grove.core.pool;
 
 import io.grove.core.node.NodeFilter;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.ResourceType;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,6 +74,7 @@ public final class PoolTreeValidator {
         } catch (IllegalArgumentException e) {
             problem(path, "nodes_filter", ProblemCode.INVALID_NODES_FILTER, e.getMessage());
         }
+        checkTopologyLevels(tree, path);
         String defaultParent = tree.defaultParentPool();
         if (!PoolTreeConfig.ROOT.equals(defaultParent)) {
             PoolConfig parent = byName.get(defaultParent);
@@ -82,6 +84,24 @@ public final class PoolTreeValidator {
             } else if (parent.mode() == SchedulingMode.FIFO) {
                 problem(path, "default_parent_pool", ProblemCode.FIFO_DEFAULT_PARENT_POOL,
                         "default parent pool '" + defaultParent + "' is a FIFO pool; ephemeral pools cannot be created in it");
+            }
+        }
+    }
+
+    /** {@code topology_levels}: names as nodes give them, each once, at most as many as a node may give. */
+    private void checkTopologyLevels(PoolTreeConfig tree, String path) {
+        List<String> levels = tree.topologyLevels();
+        if (levels.size() > NodeTopology.MAX_LEVELS) {
+            problem(path, "topology_levels", ProblemCode.VALUE_OUT_OF_RANGE, "at most " + NodeTopology.MAX_LEVELS
+                    + " levels, got " + levels.size());
+        }
+        Set<String> seen = new HashSet<>();
+        for (String level : levels) {
+            if (level == null || !NodeTopology.LEVEL.matcher(level).matches()) {
+                problem(path, "topology_levels", ProblemCode.BAD_VALUE, "level '" + level + "' is not a name (expected "
+                        + NodeTopology.LEVEL.pattern() + ", as nodes give them: --topology block=b1,rack=r07)");
+            } else if (!seen.add(level)) {
+                problem(path, "topology_levels", ProblemCode.BAD_VALUE, "level '" + level + "' is listed twice");
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.grove.core.schedule;
 
 import io.grove.core.node.NodeCondition;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.JobCpu;
 import io.grove.core.operation.JobStatus;
 import io.grove.core.resource.Resources;
@@ -34,7 +35,16 @@ public record Heartbeat(
         boolean delta,
         NodeCondition condition,
         List<JobCpu> jobCpu,
-        List<JobStatus> jobStatus) {
+        List<JobStatus> jobStatus,
+        NodeTopology topology) {
+
+    /** A heartbeat of a node that gives no topology. */
+    public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
+            List<RunningJob> runningJobs, List<FinishedJob> finishedJobs, boolean delta, NodeCondition condition,
+            List<JobCpu> jobCpu, List<JobStatus> jobStatus) {
+        this(nodeId, tags, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, condition, jobCpu, jobStatus,
+                NodeTopology.NONE);
+    }
 
     /** A heartbeat without jobs' statuses. */
     public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
@@ -72,6 +82,7 @@ public record Heartbeat(
         condition = condition == null ? NodeCondition.UNKNOWN : condition;
         jobCpu = jobCpu == null ? List.of() : jobCpu;
         jobStatus = jobStatus == null ? List.of() : jobStatus;
+        topology = topology == null ? NodeTopology.NONE : topology;
     }
 
     /**

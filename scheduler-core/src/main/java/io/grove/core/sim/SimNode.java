@@ -2,6 +2,7 @@ package io.grove.core.sim;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.node.NodeCondition;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
@@ -35,6 +36,7 @@ public final class SimNode {
     /** Bytes of disk the node has for jobs; -1 when it does not say. */
     private long disk = -1;
     private final Map<String, Long> diskOrders = new LinkedHashMap<>();
+    private NodeTopology topology = NodeTopology.NONE;
 
     public SimNode(String id, Set<String> tags, Resources limits) {
         this.id = id;
@@ -59,6 +61,16 @@ public final class SimNode {
     public SimNode withDisk(long bytes) {
         this.disk = bytes;
         return this;
+    }
+
+    /** The node says where it sits in the network ({@code block=b1,rack=r07}) with every heartbeat. */
+    public SimNode withTopology(NodeTopology where) {
+        this.topology = where;
+        return this;
+    }
+
+    public NodeTopology topology() {
+        return topology;
     }
 
     public Resources limits() {
@@ -149,7 +161,8 @@ public final class SimNode {
         }
         long ordered = running.keySet().stream().mapToLong(job -> diskOrders.getOrDefault(job, 0L)).sum();
         Heartbeat heartbeat = new Heartbeat(id, tags, limits, Resources.of(usage), jobs, finished, false,
-                new NodeCondition(disk < 0 ? -1 : Math.max(0, disk - ordered), null, List.of(), noImages));
+                new NodeCondition(disk < 0 ? -1 : Math.max(0, disk - ordered), null, List.of(), noImages), List.of(),
+                List.of(), topology);
         finished.clear();
         return heartbeat;
     }

@@ -1,5 +1,6 @@
 package io.grove.core.cluster;
 
+import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
@@ -85,6 +86,14 @@ public final class ClusterHarness {
     /** Adds a machine with {@code diskBytes} of disk for jobs' disk orders. */
     public ClusterHarness nodeWithDisk(String id, Resources limits, long diskBytes) {
         SimNode machine = new SimNode(id, Set.of(), limits).withDisk(diskBytes);
+        machines.put(id, machine);
+        cluster.report(machine.heartbeat(), now);
+        return this;
+    }
+
+    /** Adds a machine that sits at {@code topology} ({@code block=b1,rack=r07}). */
+    public ClusterHarness nodeAt(String id, Resources limits, String topology) {
+        SimNode machine = new SimNode(id, Set.of(), limits).withTopology(NodeTopology.parse(topology));
         machines.put(id, machine);
         cluster.report(machine.heartbeat(), now);
         return this;
