@@ -4,23 +4,25 @@ import io.grove.agent.AgentMain;
 import io.grove.agent.AgentSettings;
 import io.grove.agent.MachineResources;
 import io.grove.agent.broker.BrokerConfig;
-import io.grove.agent.gpu.GpuSettings;
-import io.grove.agent.image.ImageSettings;
 import io.grove.agent.broker.BrokerResources;
 import io.grove.agent.config.BrokerConfigLoader;
 import io.grove.agent.config.BrokerConfigWriter;
+import io.grove.agent.gpu.GpuSettings;
+import io.grove.agent.image.ImageSettings;
 import io.grove.agent.job.CpuLimit;
 import io.grove.agent.job.JobNetwork;
 import io.grove.agent.job.JobPolicy;
 import io.grove.agent.job.JobUsers;
 import io.grove.config.LoadResult;
 import io.grove.config.yaml.Durations;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.ResourceAmounts;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.http.Secrets;
 import io.grove.protocol.Tls;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,6 +62,14 @@ final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--tags", split = ",", paramLabel = "TAG", description = "the node's tags, e.g. ssd,gpu")
     List<String> tags = List.of();
+
+    @Option(names = "--topology", paramLabel = "LEVEL=DOMAIN,...",
+            description = "where the node sits in the network, widest level first, e.g. block=b1,rack=r07")
+    String topology;
+
+    @Option(names = "--topology-file", paramLabel = "FILE",
+            description = "the same from a file (one level=domain a line, or commas; # comments), for provisioning tools")
+    Path topologyFile;
 
     @Option(names = "--cpu", paramLabel = "N", description = "CPUs offered (default: detected)")
     Double cpu;
@@ -266,7 +276,28 @@ final class AgentCommand implements Callable<Integer> {
                 nodeToken(), jobUsers, jobUids, tlsCa == null && tlsCert == null ? null : new Tls(tlsCert, tlsKey, tlsCa),
                 brokerBind, schedulers.subList(1, schedulers.size()), jobPolicy(),
                 new GpuSettings(nvidiaSmi, null, gpuCheck, Durations.parse(gpuCheckTimeout)), imageSettings(),
-                new JobNetwork(!noJobFirewall, controlPlane));
+                new JobNetwork(!noJobFirewall, controlPlane), topology());
+    }
+
+    /** {@code --topology} or {@code --topology-file} (not both), read and checked. */
+    private NodeTopology topology() {
+        if (topology != null && topologyFile != null) {
+            throw new IllegalArgumentException("give --topology or --topology-file, not both");
+        }
+        try {
+            if (topologyFile != null) {
+                if (Files.size(topologyFile) > 64 * 1024) {
+                    throw new IllegalArgumentException("--topology-file " + topologyFile + " is larger than 64 KiB");
+                }
+                return NodeTopology.parse(Files.readString(topologyFile));
+            }
+            return NodeTopology.parse(topology);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--topology-file: cannot read " + topologyFile + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException((topologyFile != null ? "--topology-file " + topologyFile : "--topology")
+                    + ": " + e.getMessage());
+        }
     }
 
     private ImageSettings imageSettings() {

@@ -9,6 +9,7 @@ import io.grove.cli.out.Format;
 import io.grove.cli.out.Printer;
 import io.grove.cli.out.Table;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -25,9 +26,16 @@ final class NodesCommand extends ClientCommand {
         if (printer.data(nodes)) {
             return ExitCodes.OK;
         }
-        Table table = new Table(Table.text("NODE"), Table.text("TREE"), Table.text("TAGS"), Table.number("CPU"),
-                Table.number("MEMORY"), Table.number("DISK FREE"), Table.number("JOBS"), Table.text("STATE"),
-                Table.text("ADDRESS"));
+        // the topology column only where some node gives one or some tree knows levels
+        boolean topology = nodes.stream().anyMatch(n -> n.topologyPath() != null
+                || n.topology() != null && !n.topology().isEmpty());
+        List<Table.Column> columns = new ArrayList<>(List.of(Table.text("NODE"), Table.text("TREE"), Table.text("TAGS"),
+                Table.number("CPU"), Table.number("MEMORY"), Table.number("DISK FREE"), Table.number("JOBS"),
+                Table.text("STATE"), Table.text("ADDRESS")));
+        if (topology) {
+            columns.add(Table.text("TOPOLOGY"));
+        }
+        Table table = new Table(columns.toArray(new Table.Column[0]));
         List<NodeView> sorted = new ArrayList<>(nodes);
         sorted.sort(Comparator.comparing(NodeView::id));
         for (NodeView node : sorted) {
@@ -41,7 +49,10 @@ final class NodesCommand extends ClientCommand {
                 Format.bytes(usage.get("memory", 0)) + "/" + Format.bytes(limits.get("memory", 0)),
                 node.diskSpaceFree() == null ? "-" : Format.bytes(node.diskSpaceFree()),
                 Integer.toString(node.jobs()), node.unschedulable() != null ? state + ", no new jobs" : state,
-                node.address() == null ? "-" : node.address()};
+                node.address() == null ? "-" : node.address(), topology(node)};
+            if (!topology) {
+                row = Arrays.copyOf(row, row.length - 1);
+            }
             String[] shown = row.clone();
             shown[7] = printer.style().state(row[7]);
             table.row(row, shown);
@@ -59,6 +70,11 @@ final class NodesCommand extends ClientCommand {
                 if (node.unschedulable() != null) {
                     printer.println("node " + node.id() + " starts no jobs: " + node.unschedulable());
                 }
+                if (node.topologyMissing() != null && !node.topologyMissing().isEmpty()) {
+                    printer.println("node " + node.id() + " gives no " + String.join(", no ", node.topologyMissing())
+                            + ": it is in no domain of " + (node.topologyMissing().size() == 1 ? "that level" : "those levels")
+                            + " (start its agent with --topology)");
+                }
                 if (node.gpusOutOfService() != null) {
                     node.gpusOutOfService().forEach(gpu -> printer.println("node " + node.id() + " " + gpu
                             + " (out of service; remove WORK/gpus-out-of-service/INDEX on the node to put it back)"));
@@ -66,5 +82,19 @@ final class NodesCommand extends ClientCommand {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** Its path in its tree's levels ({@code block=b1/rack=r07}), else what it gives, else {@code -}. */
+    private static String topology(NodeView node) {
+        if (node.topologyPath() != null && !node.topologyPath().isEmpty()) {
+            return node.topologyPath();
+        }
+        if (node.topology() != null && !node.topology().isEmpty()) {
+            StringBuilder given = new StringBuilder();
+            node.topology().forEach((level, domain) -> given.append(given.length() == 0 ? "" : ",").append(level)
+                    .append('=').append(domain));
+            return given.toString();
+        }
+        return "-";
     }
 }

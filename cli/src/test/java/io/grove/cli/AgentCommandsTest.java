@@ -11,6 +11,7 @@ import io.grove.core.resource.Resources;
 import io.grove.protocol.broker.BrokerClient;
 import io.grove.protocol.broker.BrokerMessage;
 import io.grove.testing.Ports;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -61,5 +62,18 @@ class AgentCommandsTest {
         assertEquals(3, down.exitCode());
         assertTrue(down.err().startsWith("grove broker status: cannot reach the agent at http://127.0.0.1:" + unusedPort),
                 down.err());
+    }
+
+    @Test
+    void aTopologyThatIsNotLevelEqualsDomainIsRefusedSayingWhere(@TempDir Path dir) throws Exception {
+        GroveCliTest.Run run = grove("agent", "--scheduler", "127.0.0.1:1", "--work-dir", dir.toString(), "--topology",
+                "block=b1,rack r07");
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().contains("--topology: topology part 'rack r07' is not level=domain"), run.err());
+        Path file = Files.writeString(dir.resolve("topology"), "block=b1\nrack=r07\nrack=r08\n");
+        GroveCliTest.Run twice = grove("agent", "--scheduler", "127.0.0.1:1", "--work-dir", dir.toString(),
+                "--topology-file", file.toString());
+        assertEquals(2, twice.exitCode(), twice.err());
+        assertTrue(twice.err().contains("--topology-file " + file + ": topology level rack is given twice"), twice.err());
     }
 }

@@ -247,7 +247,8 @@ public final class AgentDaemon implements AutoCloseable {
         // the scheduler has work this node has room for: heartbeat now, not at the period
         c.onPush(message -> heartbeatSoon());
         Handshake handshake = new Handshake(Message.VERSION, agent.nodeId(), address, tags, agent.offered(),
-                agent.runningJobs(), settings.nodeToken(), agent.handshakeResults(), images.runtime(), images.why());
+                agent.runningJobs(), settings.nodeToken(), agent.handshakeResults(), images.runtime(), images.why(),
+                settings.topology().domains());
         c.request(handshake, settings.requestTimeout()).whenComplete((reply, error) -> loop.execute(() -> guarded(() -> {
             if (client != c) {
                 return;

@@ -6,6 +6,7 @@ import io.grove.agent.gpu.GpuSettings;
 import io.grove.agent.image.ImageSettings;
 import io.grove.agent.job.JobNetwork;
 import io.grove.agent.job.JobPolicy;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.Resources;
 import io.grove.protocol.Tls;
 import java.nio.file.Path;
@@ -47,6 +48,8 @@ import java.util.List;
  * @param gpus how the node's GPUs are found and checked
  * @param images how the node runs jobs in container images
  * @param jobNetwork what jobs may not reach on the network
+ * @param topology where the node sits in the network ({@code --topology block=b1,rack=r07}), told to the
+ *     scheduler in every handshake
  */
 public record AgentSettings(String schedulerHost, int schedulerPort, String nodeId, List<String> tags,
         Resources resources, Path workDir, String bindHost, int httpPort, String advertisedHost, int brokerPort,
@@ -54,7 +57,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         Duration memorySampleInterval, Duration backoffBase, Duration backoffMax, Duration requestTimeout,
         String nodeToken, List<String> jobUsers, String jobUids, Tls tls, String brokerBind,
         List<String> otherSchedulers, JobPolicy jobPolicy, GpuSettings gpus,
-        ImageSettings images, JobNetwork jobNetwork) {
+        ImageSettings images, JobNetwork jobNetwork, NodeTopology topology) {
 
     public static final int DEFAULT_HTTP_PORT = 7078;
     public static final int DEFAULT_BROKER_PORT = 7079;
@@ -73,6 +76,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         gpus = gpus == null ? GpuSettings.DEFAULTS : gpus;
         images = images == null ? ImageSettings.DEFAULTS : images;
         jobNetwork = jobNetwork == null ? JobNetwork.DEFAULTS : jobNetwork;
+        topology = topology == null ? NodeTopology.NONE : topology;
     }
 
     /** Every scheduler to try, {@code HOST:PORT}, the first one first. */
@@ -106,6 +110,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         b.otherSchedulers = otherSchedulers;
         b.nodeId = nodeId;
         b.tags = tags;
+        b.topology = topology;
         b.resources = resources;
         b.workDir = workDir;
         b.bindHost = bindHost;
@@ -169,6 +174,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         private int schedulerPort;
         private String nodeId;
         private List<String> tags = List.of();
+        private NodeTopology topology = NodeTopology.NONE;
         private Resources resources;
         private Path workDir;
         private String bindHost = "127.0.0.1";
@@ -320,6 +326,11 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
             return this;
         }
 
+        public Builder topology(NodeTopology value) {
+            topology = value;
+            return this;
+        }
+
         public Builder resources(Resources value) {
             resources = value;
             return this;
@@ -331,7 +342,7 @@ public record AgentSettings(String schedulerHost, int schedulerPort, String node
         }
 
         public AgentSettings build() {
-            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy, gpus, images, jobNetwork);
+            return new AgentSettings(schedulerHost, schedulerPort, nodeId, tags, resources, workDir, bindHost, httpPort, advertisedHost, brokerPort, brokerConfig, brokerReserve, logRetention, memorySampleInterval, backoffBase, backoffMax, requestTimeout, nodeToken, jobUsers, jobUids, tls, brokerBind, otherSchedulers, jobPolicy, gpus, images, jobNetwork, topology);
         }
     }
 }

@@ -1,8 +1,10 @@
 package io.grove.protocol;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.Resources;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -26,8 +28,18 @@ public record Handshake(int protocolVersion, String nodeId, String address, List
         @JsonInclude(JsonInclude.Include.NON_NULL)
         String imageRuntime,
         @JsonInclude(JsonInclude.Include.NON_NULL)
-        String noImages)
+        String noImages,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        Map<String, String> topology)
         implements Message {
+
+    /** A handshake of a node that gives no topology. */
+    public Handshake(int protocolVersion, String nodeId, String address, List<String> tags, Resources resourceLimits,
+            List<RunningJob> runningJobs, String nodeToken, List<FinishedJob> finishedJobs, String imageRuntime,
+            String noImages) {
+        this(protocolVersion, nodeId, address, tags, resourceLimits, runningJobs, nodeToken, finishedJobs, imageRuntime,
+                noImages, Map.of());
+    }
 
     /** A handshake without finished jobs. */
     public Handshake(int protocolVersion, String nodeId, String address, List<String> tags, Resources resourceLimits,
@@ -67,11 +79,22 @@ public record Handshake(int protocolVersion, String nodeId, String address, List
         finishedJobs = Checks.list(finishedJobs);
         Checks.bounded(imageRuntime, "image_runtime", Checks.MAX_ID);
         Checks.bounded(noImages, "no_images", 1024);
+        try {
+            topology = new NodeTopology(topology).domains();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'topology': " + e.getMessage());
+        }
+    }
+
+    /** Where the node sits in the network, as it says. */
+    public NodeTopology where() {
+        return new NodeTopology(topology);
     }
 
     @Override
     public String toString() {
         return "Handshake[" + nodeId + ", v" + protocolVersion + ", tags " + tags + ", limits " + resourceLimits
-                + ", " + runningJobs.size() + " running jobs, " + finishedJobs.size() + " finished" + (nodeToken == null ? "" : ", with a token") + "]";
+                + ", " + runningJobs.size() + " running jobs, " + finishedJobs.size() + " finished"
+                + (topology.isEmpty() ? "" : ", at " + where()) + (nodeToken == null ? "" : ", with a token") + "]";
     }
 }

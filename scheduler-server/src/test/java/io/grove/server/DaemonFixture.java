@@ -67,6 +67,8 @@ final class DaemonFixture implements AutoCloseable {
         final List<io.grove.protocol.FinishedJob> finished = new ArrayList<>();
         /** The address it gives in its handshake ({@code host:port} of its agent), or empty. */
         String address = "";
+        /** Where it says it sits in its handshake: level to domain, widest first. */
+        Map<String, String> topology = Map.of();
 
         FakeNode(String id, Resources limits) throws Exception {
             this.id = id;
@@ -77,7 +79,8 @@ final class DaemonFixture implements AutoCloseable {
         Message handshake() throws Exception {
             List<RunningJob> jobs = new ArrayList<>();
             running.keySet().forEach(job -> jobs.add(new RunningJob(job, running.get(job).operationId(), null)));
-            return client.request(new Handshake(Message.VERSION, id, address, List.of(), limits, jobs, null), TIMEOUT).get();
+            return client.request(new Handshake(Message.VERSION, id, address, List.of(), limits, jobs, null, List.of(),
+                    null, null, topology), TIMEOUT).get();
         }
 
         HeartbeatReply heartbeat() throws Exception {

@@ -3,6 +3,7 @@ package io.grove.server.http;
 import io.grove.api.NodeView;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
+import io.grove.core.cluster.TopologyIndex;
 import io.grove.core.node.Node;
 import io.grove.http.Routes;
 import java.util.ArrayList;
@@ -24,7 +25,8 @@ final class NodeRoutes extends ApiResource {
     private List<NodeView> nodes(ClusterView cluster) {
         List<NodeView> list = new ArrayList<>();
         for (Node node : cluster.nodes()) {
-            list.add(views.node(node));
+            TopologyIndex topology = node.tree() == null ? null : cluster.topology(node.tree());
+            list.add(views.node(node, topology == null ? List.of() : topology.levels()));
         }
         return list;
     }

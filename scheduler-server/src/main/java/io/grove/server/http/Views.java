@@ -198,13 +198,15 @@ final class Views {
         return addresses.agent(nodeId);
     }
 
-    NodeView node(Node node) {
+    /** A node, its topology read in its tree's {@code levels} (widest first). */
+    NodeView node(Node node, List<String> levels) {
         return new NodeView(node.id(), lower(node.state()), node.tree(), addresses.of(node.id()), node.treeProblem(),
                 List.copyOf(new TreeSet<>(node.tags())), amounts(node.limits()), amounts(node.usage()), node.jobs().size(),
                 time(node.lastHeartbeat()), node.condition().diskSpaceFree() < 0 ? null : node.condition().diskSpaceFree(),
                 node.condition().unschedulable(),
                 node.condition().gpusOutOfService().isEmpty() ? null : node.condition().gpusOutOfService(),
-                node.condition().noImages());
+                node.condition().noImages(), node.topology().domains(),
+                levels.isEmpty() ? null : node.topology().path(levels), node.topology().missing(levels));
     }
 
     private static String starvation(ClusterView cluster, String tree, String id) {

@@ -1,6 +1,7 @@
 package io.grove.server.net;
 
 import io.grove.core.node.NodeCondition;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
 import io.grove.http.ConnectionLimiter;
@@ -56,6 +57,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     private int version;
     private int sinceFullList;
     private Set<String> tags = Set.of();
+    /** Where the node sits in the network, as its handshake said; carried into every heartbeat. */
+    private NodeTopology topology = NodeTopology.NONE;
     /** Why the node runs no image jobs, from its handshake; {@code null} when it runs them. */
     private String noImages;
 
@@ -138,6 +141,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         nodeId = handshake.nodeId();
         version = handshake.protocolVersion();
         tags = Set.copyOf(handshake.tags());
+        topology = handshake.where();
         noImages = handshake.whyNoImages();
         String previous = addresses.put(nodeId, handshake.address(),
                 ctx.channel().remoteAddress() instanceof InetSocketAddress peer ? peer.getAddress() : null);
@@ -147,7 +151,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         }
         Heartbeat registration = new Heartbeat(nodeId, tags, handshake.resourceLimits(), null,
                 Wire.running(handshake.runningJobs()), Wire.finished(handshake.finishedJobs()), false,
-                new NodeCondition(-1, null, List.of(), noImages));
+                new NodeCondition(-1, null, List.of(), noImages), List.of(), List.of(), topology);
         loop.call(cluster -> {
             cluster.report(registration, clock.now());
             return cluster.node(nodeId).treeProblem();
@@ -184,7 +188,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             return;
         }
         long started = System.nanoTime();
-        Heartbeat heartbeat = Wire.heartbeat(nodeId, tags, message, noImages);
+        Heartbeat heartbeat = Wire.heartbeat(nodeId, tags, message, noImages, topology);
         Boolean resync = version < 2 ? null : ++sinceFullList >= RESYNC_EVERY ? Boolean.TRUE : null;
         if (!message.deltaOnly()) {
             sinceFullList = 0;

@@ -1,7 +1,8 @@
 package io.grove.server.net;
 
-import io.grove.core.schedule.Decision;
 import io.grove.core.node.NodeCondition;
+import io.grove.core.node.NodeTopology;
+import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
 import io.grove.protocol.FinishedJob;
 import io.grove.protocol.HeartbeatReply;
@@ -19,11 +20,15 @@ final class Wire {
     }
 
     static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message) {
-        return heartbeat(nodeId, tags, message, null);
+        return heartbeat(nodeId, tags, message, null, NodeTopology.NONE);
     }
 
-    /** The heartbeat of a node that runs no image jobs for the reason given ({@code null}: it runs them). */
-    static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message, String noImages) {
+    /**
+     * The heartbeat of a node that runs no image jobs for the reason given ({@code null}: it runs
+     * them), at the topology its handshake gave.
+     */
+    static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message, String noImages,
+            NodeTopology topology) {
         return new Heartbeat(nodeId, tags, message.resourceLimits(), message.resourceUsage(),
                 running(message.deltaOnly() ? message.startedJobs() : message.runningJobs()),
                 finished(message.finishedJobs()), message.deltaOnly(),
@@ -32,7 +37,7 @@ final class Wire {
                         ? NodeCondition.UNKNOWN
                         : new NodeCondition(message.diskSpaceFree() == null ? -1 : message.diskSpaceFree(),
                                 message.unschedulable(), message.gpusOutOfService(), noImages),
-                cpu(message.jobCpu()), status(message.jobStatus()));
+                cpu(message.jobCpu()), status(message.jobStatus()), topology);
     }
 
     static List<io.grove.core.operation.JobStatus> status(List<io.grove.protocol.JobStatus> said) {
