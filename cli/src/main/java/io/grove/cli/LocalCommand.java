@@ -9,6 +9,7 @@ import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.client.Target;
 import io.grove.cli.out.Format;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.Resources;
 import io.grove.http.DaemonThreads;
 import io.grove.server.Clock;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -210,6 +212,13 @@ final class LocalCommand implements Callable<Integer> {
 
         static LocalCluster start(Path pools, Path data, int count, Resources each, int nodePort, int httpPort)
                 throws SchedulerDaemon.DaemonException, IOException, InterruptedException, CliException {
+            return start(pools, data, count, each, nodePort, httpPort, i -> NodeTopology.NONE);
+        }
+
+        /** As above, agent {@code i} (from 1) saying it sits at {@code topologyOf.apply(i)}. */
+        static LocalCluster start(Path pools, Path data, int count, Resources each, int nodePort, int httpPort,
+                IntFunction<NodeTopology> topologyOf)
+                throws SchedulerDaemon.DaemonException, IOException, InterruptedException, CliException {
             DaemonSettings settings = DaemonSettings.defaults(pools, data.resolve("scheduler"))
                     .withBindAddress("127.0.0.1").withPorts(nodePort, httpPort);
             SchedulerDaemon scheduler;
@@ -227,7 +236,8 @@ final class LocalCommand implements Callable<Integer> {
                 for (int i = 1; i <= count; i++) {
                     AgentSettings agent = AgentSettings.defaults("127.0.0.1", scheduler.nodePort(),
                             data.resolve("agents").resolve("local-" + i), each).withNodeId("local-" + i).withPorts(0, 0)
-                            .withTimings(Duration.ofSeconds(1), Duration.ofMillis(100));
+                            .withTimings(Duration.ofSeconds(1), Duration.ofMillis(100)).toBuilder()
+                            .topology(topologyOf.apply(i)).build();
                     agents.add(AgentDaemon.start(agent, ProcessJobRunner.system()));
                 }
                 for (AgentDaemon agent : agents) {

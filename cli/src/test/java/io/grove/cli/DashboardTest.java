@@ -1,11 +1,5 @@
 package io.grove.cli;
 
-import io.grove.testing.Await;
-import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserType;
@@ -19,10 +13,12 @@ import io.grove.api.PoolView;
 import io.grove.api.Quantity;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.client.Target;
+import io.grove.core.node.NodeTopology;
 import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.security.Security;
+import io.grove.testing.Await;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +28,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The dashboard in a real headless browser (Debian's chromium driven by Playwright) against a real
@@ -48,6 +49,7 @@ class DashboardTest {
             pool_trees:
               physical:
                 default_parent_pool: research
+                topology_levels: [block, rack]
                 pools:
                   prod:
                     weight: 2
@@ -70,7 +72,9 @@ class DashboardTest {
     static void start() throws Exception {
         assumeTrue(Files.isExecutable(CHROMIUM), "the dashboard tests need Debian's chromium at " + CHROMIUM);
         Files.writeString(dir.resolve("pools.yaml"), POOLS);
-        cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 2, 0, 0);
+        cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 2,
+                LocalCommand.LocalCluster.agentResources(2), 0, 0,
+                i -> NodeTopology.parse(i == 1 ? "block=b1,rack=r07" : "block=b1"));
         url = "http://127.0.0.1:" + cluster.httpPort();
         playwright = Playwright.create(new Playwright.CreateOptions()
                 .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
@@ -122,6 +126,16 @@ class DashboardTest {
         page.waitForFunction("n => window.groveStream.events > n", before);
         assertThat(page.locator("[data-test=operations] tr[data-operation=\"" + id + "\"]")).isVisible();
         alice.post("/operations/" + id + "/abort", null, null, OperationSummary.class);
+    }
+
+    @Test
+    void theNodesPageShowsEachNodesPlaceInTheTopologyAndTheLevelsItLacks() {
+        Page page = page();
+        page.navigate(url + "/ui/#/nodes");
+        assertThat(page.locator("[data-test=nodes] tr[data-node=local-1] [data-test=topology]"))
+                .hasText("block=b1/rack=r07");
+        assertThat(page.locator("[data-test=nodes] tr[data-node=local-2] [data-test=topology]"))
+                .hasText("block=b1; no rack");
     }
 
     @Test

@@ -476,15 +476,25 @@ async function renderLog(main, id, job, stream) {
 
 // ---------------------------------------------------------------- nodes
 
+// a node's path in its tree's topology levels (block=b1/rack=r07), the levels it lacks after it
+function topologyOf(n) {
+  const given = n.topology_path
+    || Object.entries(n.topology || {}).map(([level, domain]) => level + '=' + domain).join(',');
+  const missing = (n.topology_missing || []).map((level) => 'no ' + level).join(', ');
+  return [given, missing].filter((part) => part).join('; ') || '-';
+}
+
 async function renderNodes(main) {
   const nodes = await api('/nodes');
   nodes.sort((a, b) => a.id.localeCompare(b.id));
   main.replaceChildren(el('h2', {}, 'Nodes'), el('table', { 'data-test': 'nodes' }, el('thead', {}, el('tr', {},
-    ['node', 'tree', 'tags', 'cpu used/total', 'memory used/total', 'jobs', 'state', 'last heartbeat']
+    ['node', 'tree', 'tags', 'topology', 'cpu used/total', 'memory used/total', 'jobs', 'state', 'last heartbeat']
       .map((h) => el('th', {}, h)))),
   el('tbody', {}, nodes.map((n) => el('tr', { 'data-node': n.id },
     el('td', {}, n.id), el('td', {}, n.tree || (n.tree_problem ? '(none: ' + n.tree_problem + ')' : '-')),
     el('td', {}, (n.tags || []).join(', ') || '-'),
+    el('td', { 'data-test': 'topology', title: n.topology_missing ? 'in no ' + n.topology_missing.join(', no ') : '' },
+      topologyOf(n)),
     el('td', { class: 'num' }, (n.resource_usage.cpu || 0) + ' / ' + (n.resource_limits.cpu || 0)),
     el('td', { class: 'num' }, bytes(n.resource_usage.memory || 0) + ' / ' + bytes(n.resource_limits.memory || 0)),
     el('td', { class: 'num' }, n.jobs), el('td', { class: 'state-' + n.state }, n.state),
