@@ -74,9 +74,33 @@ public final class DaemonLoadDriver {
                   adhoc: {weight: 1}
             """;
 
+    /**
+     * {@code -Dgrove.load.topology=BLOCKSxRACKS} (e.g. {@code 4x8}): the nodes say they sit in that
+     * many blocks of that many racks each, in equal runs by index, and the tree knows both levels.
+     */
+    static final String TOPOLOGY = System.getProperty("grove.load.topology");
+
+    /** The pools, with {@code topology_levels} when the nodes give a topology. */
+    static String pools() {
+        return TOPOLOGY == null ? POOLS
+                : POOLS.replace("  physical:\n", "  physical:\n    topology_levels: [block, rack]\n");
+    }
+
+    /** Node {@code i} of {@code nodes}: its topology as a JSON object, or {@code null} without one. */
+    static String topologyOf(int i, int nodes) {
+        if (TOPOLOGY == null) {
+            return null;
+        }
+        String[] shape = TOPOLOGY.split("x");
+        int blocks = Integer.parseInt(shape[0]);
+        int racks = Integer.parseInt(shape[1]);
+        int rack = (int) ((long) i * blocks * racks / nodes);
+        return "{\"block\":\"b" + rack / racks + "\",\"rack\":\"r" + rack + "\"}";
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length == 1 && args[0].equals("--print-pools")) {
-            System.out.print(POOLS);
+            System.out.print(pools());
             return;
         }
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
@@ -92,7 +116,7 @@ public final class DaemonLoadDriver {
         }
         Path dir = Files.createTempDirectory("grove-load");
         Path pools = dir.resolve("pools.yaml");
-        Files.writeString(pools, POOLS);
+        Files.writeString(pools, pools());
         DaemonSettings settings = DaemonSettings.defaults(pools, dir.resolve("data")).withPorts(0, 0)
                 .withPeriods(Duration.ofMillis(periodMs), Duration.ofMillis(200))
                 // every simulated node connects from loopback
@@ -129,7 +153,8 @@ public final class DaemonLoadDriver {
         List<SimNode> all = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
             SimNode node = new SimNode("load-" + i, RawNode.connect(group, "127.0.0.1", port));
-            RawNode.Reply welcome = node.client.send(RawNode.handshake(node.id, SimNode.LIMITS, PROTOCOL))
+            RawNode.Reply welcome = node.client.send(RawNode.handshake(node.id, SimNode.LIMITS, PROTOCOL,
+                            topologyOf(i, nodes)))
                     .get(30, TimeUnit.SECONDS);
             if (!welcome.ok()) {
                 throw new IllegalStateException("handshake refused: " + welcome.text());

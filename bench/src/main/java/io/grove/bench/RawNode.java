@@ -102,8 +102,13 @@ final class RawNode {
 
     /** A handshake of protocol {@code version} (2: deltas; 3: deltas, and the scheduler may ask for a heartbeat now). */
     static String handshake(String nodeId, String limits, int version) {
+        return handshake(nodeId, limits, version, null);
+    }
+
+    /** The same at {@code topology}, a JSON object of level to domain ({@code null}: none). */
+    static String handshake(String nodeId, String limits, int version, String topology) {
         return "{\"type\":\"handshake\",\"protocol_version\":" + version + ",\"node_id\":\"" + nodeId
-                + "\",\"resource_limits\":" + limits + "}";
+                + "\",\"resource_limits\":" + limits + (topology == null ? "" : ",\"topology\":" + topology) + "}";
     }
 
     /** A heartbeat: the full list ({@code full}) or a delta of {@code jobs}, and the jobs that completed. */

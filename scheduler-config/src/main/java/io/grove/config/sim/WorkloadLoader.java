@@ -5,6 +5,7 @@ import io.grove.config.PoolsConfigLoader;
 import io.grove.config.yaml.MapReader;
 import io.grove.config.yaml.Problems;
 import io.grove.config.yaml.YamlDocument;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.OperationType;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.PoolsConfig;
@@ -22,6 +23,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -106,6 +108,15 @@ public final class WorkloadLoader {
         Integer count = group.integer("count");
         PartialResources resources = group.resources("resources");
         List<String> tags = group.strings("tags");
+        Map<String, String> where = group.stringMap("topology");
+        NodeTopology topology = NodeTopology.NONE;
+        if (where != null) {
+            try {
+                topology = new NodeTopology(where);
+            } catch (IllegalArgumentException e) {
+                problems.add(group.path(), "topology", ProblemCode.BAD_VALUE, e.getMessage(), group.line());
+            }
+        }
         if (name == null || resources == null) {
             problems.add(group.path(), name == null ? "name" : "resources", ProblemCode.MISSING_KEY,
                     "a node group needs 'name' and 'resources'", group.line());
@@ -120,7 +131,7 @@ public final class WorkloadLoader {
         if (!resources.isSet(ResourceType.USER_SLOTS)) {
             limits = limits.with(ResourceType.USER_SLOTS, Math.max(1, Math.floor(limits.cpu())));
         }
-        return new Workload.NodeGroup(name, n, limits, tags == null ? Set.of() : Set.copyOf(tags));
+        return new Workload.NodeGroup(name, n, limits, tags == null ? Set.of() : Set.copyOf(tags), topology);
     }
 
     private static Workload.OperationGroup operation(MapReader group, Problems problems) {

@@ -102,7 +102,8 @@ public final class Simulator {
         this.random = new SplittableRandom(seed);
         for (Workload.NodeGroup group : workload.nodes()) {
             for (int i = 1; i <= group.count(); i++) {
-                SimNode machine = new SimNode(group.name() + "-" + i, group.tags(), group.resources());
+                SimNode machine = new SimNode(group.name() + "-" + i, group.tags(), group.resources())
+                        .withTopology(group.topology());
                 machines.put(machine.id(), machine);
                 schedule(EPOCH.plusNanos(random.nextLong(workload.heartbeatPeriod().toNanos())),
                         new HeartbeatEvent(machine.id()));

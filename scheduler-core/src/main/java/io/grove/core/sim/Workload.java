@@ -1,5 +1,6 @@
 package io.grove.core.sim;
 
+import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.OperationType;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.resource.Resources;
@@ -36,12 +37,18 @@ public record Workload(
     }
 
     /** {@code count} nodes with the same resources and tags. */
-    public record NodeGroup(String name, int count, Resources resources, Set<String> tags) {
+    public record NodeGroup(String name, int count, Resources resources, Set<String> tags, NodeTopology topology) {
         public NodeGroup {
             if (count < 1) {
                 throw new IllegalArgumentException("node group " + name + ": count must be at least 1, got " + count);
             }
             tags = Set.copyOf(tags == null ? Set.of() : tags);
+            topology = topology == null ? NodeTopology.NONE : topology;
+        }
+
+        /** A group whose nodes give no topology. */
+        public NodeGroup(String name, int count, Resources resources, Set<String> tags) {
+            this(name, count, resources, tags, NodeTopology.NONE);
         }
     }
 
