@@ -2,6 +2,7 @@ package io.grove.cli;
 
 import io.grove.api.Amounts;
 import io.grove.api.NodeView;
+import io.grove.api.TopologyView;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
 import io.grove.cli.client.SchedulerClient;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import picocli.CommandLine.Command;
 
 /** {@code grove nodes}: the cluster's nodes. */
@@ -61,6 +64,7 @@ final class NodesCommand extends ClientCommand {
             printer.println("no nodes (start an agent with 'grove agent', or run 'grove local')");
         } else {
             printer.print(table);
+            largestFree(scheduler, printer, sorted);
             // in a cluster where some nodes run container images, say which do not and why
             boolean mixed = sorted.stream().anyMatch(n -> n.noImages() == null) && sorted.stream().anyMatch(n -> n.noImages() != null);
             for (NodeView node : sorted) {
@@ -82,6 +86,25 @@ final class NodesCommand extends ClientCommand {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** For each tree that knows topology levels: the domain of each level with the most free, as a gang would see it. */
+    private static void largestFree(SchedulerClient scheduler, Printer printer, List<NodeView> nodes)
+            throws CliException {
+        Set<String> trees = new TreeSet<>();
+        nodes.stream().filter(n -> n.topologyPath() != null && n.tree() != null).forEach(n -> trees.add(n.tree()));
+        for (String tree : trees) {
+            TopologyView topology = scheduler.get("/pool_trees/" + tree + "/topology", TopologyView.class);
+            List<String> parts = new ArrayList<>();
+            for (TopologyView.Level level : topology.levels()) {
+                TopologyView.Domain largest = level.domains().stream()
+                        .filter(d -> d.name().equals(level.largestFree())).findFirst().orElse(null);
+                parts.add(largest == null ? level.level() + " none" : level.level() + " " + largest.name() + " ("
+                        + Format.number(largest.free().get(topology.mainResource(), 0)) + " " + topology.mainResource()
+                        + " free on " + largest.nodes().size() + " node" + (largest.nodes().size() == 1 ? "" : "s") + ")");
+            }
+            printer.println("tree " + tree + ", the most free in one domain: " + String.join("; ", parts));
+        }
     }
 
     /** Its path in its tree's levels ({@code block=b1/rack=r07}), else what it gives, else {@code -}. */

@@ -49,6 +49,8 @@ class NodesTopologyTest {
             assertTrue(lines.get(1).startsWith("n1 ") && lines.get(1).endsWith("block=b1/rack=r07"), nodes.out());
             assertTrue(lines.get(2).startsWith("n2 ") && lines.get(2).endsWith("block=b2"), nodes.out());
             assertTrue(nodes.out().contains("node n2 gives no rack: it is in no domain of that level"), nodes.out());
+            assertTrue(nodes.out().contains("tree physical, the most free in one domain: block b1 (4 cpu free on 1 node); "
+                    + "rack r07 (4 cpu free on 1 node)"), nodes.out());
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         }

@@ -131,6 +131,20 @@ public final class TopologyIndex {
         return Collections.unmodifiableList(out);
     }
 
+    /**
+     * The domain of {@code level} with the most of {@code resource} free (ties: the first by name),
+     * or {@code null} when the level has none: the largest gang of that level that could start now.
+     */
+    public Domain largestFree(String level, ResourceType resource) {
+        Domain largest = null;
+        for (Domain domain : domains(level)) {
+            if (largest == null || domain.free().get(resource) > largest.free().get(resource)) {
+                largest = domain;
+            }
+        }
+        return largest;
+    }
+
     /** How many nodes of the tree are counted (given any level or none). */
     public int nodes() {
         return counted.size();

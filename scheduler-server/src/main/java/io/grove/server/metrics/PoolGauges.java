@@ -2,6 +2,7 @@ package io.grove.server.metrics;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
+import io.grove.core.cluster.TopologyIndex;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.node.Node;
@@ -17,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,6 +58,7 @@ final class PoolGauges {
                     total = total.plus(node.limits());
                 }
             }
+            topology(cluster, tree);
             Map<String, ?> starving = cluster.starving(tree);
             TreePools pools = cluster.registry().pools(tree);
             for (ElementShares element : cluster.elements(tree)) {
@@ -71,6 +74,19 @@ final class PoolGauges {
                 values.remove(gauge.getKey());
                 it.remove();
             }
+        }
+    }
+
+    /** Per level of the tree's topology: its domains, and the most of the tree's main resource free in one. */
+    private void topology(ClusterView cluster, String tree) {
+        TopologyIndex topology = cluster.topology(tree);
+        ResourceType main = cluster.config().trees().get(tree).mainResource();
+        for (String level : topology == null ? List.<String>of() : topology.levels()) {
+            set("grove.topology.domains", "domains of a topology level", topology.domains(level).size(), "tree", tree,
+                    "level", level);
+            TopologyIndex.Domain largest = topology.largestFree(level, main);
+            set("grove.topology.largest.free", "the most of the tree's main resource free in one domain of a level",
+                    largest == null ? 0 : largest.free().get(main), "tree", tree, "level", level, "resource", main.key());
         }
     }
 
