@@ -67,6 +67,7 @@ public final class Cluster implements ClusterView {
         for (PoolTreeConfig tree : config.trees().values()) {
             trees.put(tree.name(), new TreeState(NodeFilter.parse(tree.nodesFilter()), tree.topologyLevels()));
         }
+        topologies.refresh();
     }
 
     /** The operations and running jobs, with their writers. */
@@ -113,6 +114,7 @@ public final class Cluster implements ClusterView {
             state.pauses.keySet().removeIf(pool -> registry.pools(tree.name()) == null
                     || !registry.pools(tree.name()).contains(pool));
         }
+        topologies.refresh();
         for (Node node : nodes.values()) {
             assignTree(node);
             counted(node);

@@ -15,14 +15,24 @@ final class TopologyCounts {
     private final Map<String, TreeState> trees;
     /** Node id to the tree whose index counts it. */
     private final Map<String, String> countedIn = new HashMap<>();
+    /** Whether some tree knows levels: without one, a heartbeat's count costs one field read. */
+    private boolean active;
 
     TopologyCounts(Map<String, TreeState> trees) {
         this.trees = trees;
     }
 
+    /** Notes whether some tree knows levels (after the trees were made or reloaded). */
+    void refresh() {
+        active = false;
+        for (TreeState tree : trees.values()) {
+            active |= !tree.topology.empty();
+        }
+    }
+
     /** Counts {@code node} as it is now. */
     void counted(Node node) {
-        if (node == null) {
+        if (node == null || !active && countedIn.isEmpty()) {
             return;
         }
         String before = countedIn.get(node.id());

@@ -65,7 +65,7 @@ public final class Node {
 
     /** The node says where it sits (in its handshake, and with every heartbeat after). */
     public void topology(NodeTopology newTopology) {
-        if (!newTopology.equals(topology)) {
+        if (newTopology != topology && !newTopology.equals(topology)) {
             this.topology = newTopology;
         }
     }
