@@ -35,16 +35,22 @@ public record JobRecord(String jobId, String operationId, String task, int index
      * changes once it ended, so it may be made on any thread after the end was handed over.
      */
     public static JobRecord of(Job job, String user, String pool, List<String> toRoot) {
-        String path = null;
-        if (pool != null && toRoot != null) {
-            StringBuilder joined = new StringBuilder();
-            for (int i = toRoot.size() - 1; i >= 0; i--) {
-                if (!toRoot.get(i).equals(PoolTreeConfig.ROOT)) {
-                    joined.append(joined.length() == 0 ? "" : "/").append(toRoot.get(i));
-                }
+        return withPath(job, user, pool, pool != null && toRoot != null ? joinedPath(toRoot) : null);
+    }
+
+    /** The path {@code a/b/c} of a pool whose path up to its tree's root is {@code toRoot} (the root left out). */
+    public static String joinedPath(List<String> toRoot) {
+        StringBuilder joined = new StringBuilder();
+        for (int i = toRoot.size() - 1; i >= 0; i--) {
+            if (!toRoot.get(i).equals(PoolTreeConfig.ROOT)) {
+                joined.append(joined.length() == 0 ? "" : "/").append(toRoot.get(i));
             }
-            path = joined.toString();
         }
+        return joined.toString();
+    }
+
+    /** As above, with the pool's path joined already ({@code null}: unknown). */
+    public static JobRecord withPath(Job job, String user, String pool, String path) {
         long start = job.startTime().toEpochMilli();
         long end = job.finishTime() == null ? start : job.finishTime().toEpochMilli();
         JobCpu cpu = job.cpu();

@@ -68,6 +68,8 @@ public final class Ledger implements AutoCloseable {
     private final Duration writeMeteringEvery;
     /** Everything given and not yet written, in order: the writer takes written ones off the head. */
     private final WaitingItems<LedgerItem> waiting = new WaitingItems<>();
+    /** Pools' joined paths, on the writer's thread. */
+    private final JoinedPaths paths = new JoinedPaths();
     /** How many job and operation records {@link #waiting} holds. */
     private final AtomicInteger held = new AtomicInteger();
     private final int maxHeld;
@@ -211,11 +213,12 @@ public final class Ledger implements AutoCloseable {
         }
         // the records are made as the journal writes the snapshot, on its thread
         return snapshot.with(() -> {
+            JoinedPaths paths = new JoinedPaths();
             List<JobRecord> jobs = new ArrayList<>();
             List<OperationRecord> operations = new ArrayList<>();
             for (LedgerItem item : items) {
                 if (item instanceof LedgerItem.OfJob job) {
-                    jobs.add(job.record());
+                    jobs.add(job.record(paths));
                 } else if (item instanceof LedgerItem.OfOperation operation) {
                     operations.add(operation.record());
                 }
@@ -324,7 +327,7 @@ public final class Ledger implements AutoCloseable {
         List<CompletableFuture<Void>> barriers = new ArrayList<>();
         for (LedgerItem item : items) {
             if (item instanceof LedgerItem.OfJob job) {
-                jobs.add(job.record());
+                jobs.add(job.record(paths));
             } else if (item instanceof LedgerItem.OfOperation operation) {
                 operations.add(operation.record());
             } else if (item instanceof LedgerItem.MeteredHours metering) {

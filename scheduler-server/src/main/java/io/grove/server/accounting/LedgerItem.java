@@ -12,11 +12,16 @@ sealed interface LedgerItem {
 
     /** A job's record, given or made when it is written. */
     sealed interface OfJob extends LedgerItem permits Given, Ended {
-        JobRecord record();
+        /** The record, its pool's path joined by {@code paths}. */
+        JobRecord record(JoinedPaths paths);
     }
 
     /** A record given as it is (replayed at revival). */
     record Given(JobRecord record) implements OfJob {
+        @Override
+        public JobRecord record(JoinedPaths paths) {
+            return record;
+        }
     }
 
     /**
@@ -25,8 +30,8 @@ sealed interface LedgerItem {
      */
     record Ended(Job job, String user, String pool, List<String> toRoot) implements OfJob {
         @Override
-        public JobRecord record() {
-            return JobRecord.of(job, user, pool, toRoot);
+        public JobRecord record(JoinedPaths paths) {
+            return JobRecord.withPath(job, user, pool, pool != null && toRoot != null ? paths.of(toRoot) : null);
         }
     }
 
