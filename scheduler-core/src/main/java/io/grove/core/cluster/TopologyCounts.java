@@ -54,7 +54,7 @@ final class TopologyCounts {
         }
     }
 
-    /** A tree's levels changed: its index starts empty, and nodes are counted again as they are seen. */
+    /** A tree's levels changed: its index starts empty; the reload counts its nodes again at once. */
     void relevel(String tree, List<String> levels) {
         trees.get(tree).topology = new TopologyIndex(levels);
         countedIn.values().removeIf(tree::equals);

@@ -24,16 +24,6 @@ public final class HaGroup implements AutoCloseable {
 
     /** A scheduler of the group and where it answers. */
     public record Member(HaScheduler scheduler, String api, int nodePort) {
-
-        /** The API's port. */
-        public int apiPort() {
-            return scheduler.httpPort();
-        }
-
-        /** {@code host:port} of its node endpoint. */
-        public String nodes() {
-            return "127.0.0.1:" + nodePort;
-        }
     }
 
     private final Path dir;
