@@ -81,6 +81,15 @@ final class SubmitCommand extends ClientCommand {
     @Option(names = "--max-failed-jobs", description = "failed jobs allowed before the operation fails (default: scheduler's)")
     Integer maxFailedJobs;
 
+    @Option(names = "--gang", description = "a gang: all of its jobs start together or none, know their peers "
+            + "(RANK, WORLD_SIZE, MASTER_ADDR, ...) and restart as one")
+    boolean gang;
+
+    @Option(names = "--topology", paramLabel = "required=LEVEL|preferred=LEVEL", description = "where a gang's "
+            + "ranks sit: every one in one domain of LEVEL (required=rack), or as few as can be (preferred=rack); "
+            + "implies --gang")
+    Map<String, String> topology = new LinkedHashMap<>();
+
     @Option(names = "--wait", description = "follow the operation until it ends")
     boolean await;
 
@@ -132,6 +141,7 @@ final class SubmitCommand extends ClientCommand {
                 Quantity.of(memory), gpu > 0 ? Quantity.of(gpu) : null, null, env.isEmpty() ? null : env,
                 disk == null ? null : Quantity.of(disk), image, expectedDuration);
         return new OperationSpecBody(null, title, pool, tree == null ? null : List.of(tree), null, weight, null,
-                maxFailedJobs, null, null, null, null, null, null, Map.of("main", main));
+                maxFailedJobs, null, gang || !topology.isEmpty() ? Boolean.TRUE : null, null, null, null, null,
+                topology.isEmpty() ? null : topology, Map.of("main", main));
     }
 }

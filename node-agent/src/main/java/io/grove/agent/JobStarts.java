@@ -96,6 +96,13 @@ final class JobStarts {
                     "could not start: the job id is not usable as a directory name", 0, clock.millis()), null);
             return;
         }
+        String portTaken = GangPort.refusal(spec.env());
+        if (portTaken != null) {
+            // aborted, not failed: nothing of the job ran; its gang is planned again with another port
+            ends.finished(new FinishedJob(start.jobId(), FinishedJob.Outcome.ABORTED, null, "could not start: "
+                    + portTaken, 0, clock.millis()), null);
+            return;
+        }
         List<Gpu> devices;
         try {
             // specific devices, booked at once: no other job of this node can be given them

@@ -13,6 +13,9 @@ import java.util.Map;
  * @param poolTrees the trees; none: the default tree
  * @param fairShareStarvationTimeout a duration such as {@code 60s}
  * @param type {@code vanilla} or {@code map}
+ * @param isGang all of its jobs start together or none, and restart as one
+ * @param topology a gang's place: {@code {"required": "rack"}} (every rank in one rack) or
+ *     {@code {"preferred": "rack"}} (as few racks as can be)
  */
 public record OperationSpecBody(
         String type,
@@ -29,6 +32,7 @@ public record OperationSpecBody(
         @JsonAlias("fair_share_preemption_timeout") String fairShareStarvationTimeout,
         Quantities nonPreemptibleResourceUsageThreshold,
         @JsonAlias("scheduling_tag") String schedulingTagFilter,
+        Map<String, String> topology,
         Map<String, Task> tasks) {
 
     /** Settings for one tree. */
@@ -71,6 +75,6 @@ public record OperationSpecBody(
     /** A spec of one task {@code main} with everything else left to the daemon's defaults. */
     public static OperationSpecBody of(String title, String pool, Task main) {
         return new OperationSpecBody(null, title, pool, null, null, null, null, null, null, null, null, null, null, null,
-                Map.of("main", main));
+                null, Map.of("main", main));
     }
 }

@@ -1,6 +1,7 @@
 package io.grove.protocol;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -14,6 +15,8 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.grove.core.operation.GangTopology;
+import io.grove.core.operation.OperationSpec;
 import io.grove.core.resource.Resources;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,7 +43,30 @@ public final class ProtocolJson {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
             .addMixIn(Resources.class, ResourcesMixin.class)
+            .addMixIn(OperationSpec.class, OperationSpecMixin.class)
             .build();
+
+    /**
+     * A spec that is not a gang held to a topology is written without {@code topology}, as before
+     * there was one: its record reads the same to a build that does not know the field.
+     */
+    private abstract static class OperationSpecMixin {
+        @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoTopology.class)
+        abstract GangTopology topology();
+    }
+
+    /** Jackson's value filter: {@code equals} is true for what is left out. */
+    private static final class NoTopology {
+        @Override
+        public boolean equals(Object value) {
+            return value == null || GangTopology.NONE.equals(value);
+        }
+
+        @Override
+        public int hashCode() {
+            return 0;
+        }
+    }
 
     /** Resources travel as their five components only (not derived properties such as {@code isZero}). */
     @JsonAutoDetect(

@@ -206,8 +206,10 @@ public final class SchedulerDaemon implements AutoCloseable {
             ledger.revived(revived, cluster);
         }
         EventHub events = new EventHub();
+        StateEvents said = new StateEvents(cluster, events, clock);
+        cluster.gangListener(said);
         StateListeners listeners = StateListeners.journalFirst(new JournalingListener(journal))
-                .add("events", new StateEvents(cluster, events, clock))
+                .add("events", said)
                 .add("metrics", metrics.listener(cluster.registry()))
                 .add("ledger", ledger == null ? null : ledger.listener(cluster))
                 .add("log", new FinishedOperationsLog())
@@ -259,6 +261,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         WorkArrival arrival = new WorkArrival(addresses);
         HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock, new HeartbeatBatcher.Gate(role::mayAct,
                 role.startsWrittenFirst() ? journal::durable : null));
+        batcher.afterTurn(arrival::nudgeGangs);
         Supplier<NodeSession> sessions = () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics,
                 addresses, secured.nodeToken(), secured.audit());
         NodeEndpoint nodeEndpoint = null;

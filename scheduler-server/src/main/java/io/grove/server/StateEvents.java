@@ -1,9 +1,11 @@
 package io.grove.server;
 
 import io.grove.core.cluster.ClusterView;
+import io.grove.core.cluster.GangListener;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.RegistryListener;
+import io.grove.core.schedule.GangPlan;
 import io.grove.server.http.EventHub;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,7 @@ import java.util.Map;
  * fields as they are (names and paths shared with the operation and the job), the time and the
  * JSON written only when a stream sends the event.
  */
-final class StateEvents implements RegistryListener {
+final class StateEvents implements RegistryListener, GangListener {
 
     private final ClusterView cluster;
     private final EventHub hub;
@@ -44,6 +46,23 @@ final class StateEvents implements RegistryListener {
     public void jobEnded(Job job) {
         say(cluster.registry().operation(job.operationId()), "job", job, job.state().key(), job.nodeId(),
                 job.endReason() == null ? null : job.endReason().key(), job.message());
+    }
+
+    @Override
+    public void planned(GangPlan plan) {
+        say(cluster.registry().operation(plan.operationId()), "gang", null, "planned", plan.masterNode(), null,
+                "planned: " + plan.describe() + "; MASTER_ADDR on " + plan.masterNode() + ", port " + plan.masterPort());
+    }
+
+    @Override
+    public void started(GangPlan plan) {
+        say(cluster.registry().operation(plan.operationId()), "gang", null, "started", plan.masterNode(), null,
+                "every rank started: " + plan.describe());
+    }
+
+    @Override
+    public void restarting(String operationId, String tree, String why) {
+        say(cluster.registry().operation(operationId), "gang", null, "restarting", null, "gang_restart", why);
     }
 
     private void say(Operation operation, String type, Job job, String state, String node, String reason,

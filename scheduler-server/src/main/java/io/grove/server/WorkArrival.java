@@ -70,5 +70,17 @@ final class WorkArrival implements Runnable {
         if (!nodes.isEmpty()) {
             addresses.nudge(nodes);
         }
+        nudgeGangs(cluster);
+    }
+
+    /**
+     * On the scheduler's thread: the nodes a gang's plan just gave ranks, and those whose ranks of a
+     * restarting gang must stop, heartbeat now — every rank of a plan starts in the same turn.
+     */
+    void nudgeGangs(Cluster cluster) {
+        List<String> nodes = cluster.takeGangNudges();
+        if (!nodes.isEmpty()) {
+            addresses.nudge(nodes);
+        }
     }
 }

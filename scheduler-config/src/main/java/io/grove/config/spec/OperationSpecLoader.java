@@ -6,6 +6,8 @@ import io.grove.config.yaml.Problems;
 import io.grove.config.yaml.Sizes;
 import io.grove.config.yaml.YamlDocument;
 import io.grove.core.node.NodeFilter;
+import io.grove.core.node.NodeTopology;
+import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.ImageReference;
 import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.OperationSpec;
@@ -41,6 +43,8 @@ import java.util.Map;
  * fair_share_starvation_timeout: 60s                 # at least the pool's counts
  * non_preemptible_resource_usage_threshold: {cpu: 4} # at most the pool's counts, per resource
  * scheduling_tag_filter: "gpu &amp; !old"                 # the nodes its jobs may run on
+ * is_gang: true                  # all of its jobs start together or none, and restart as one
+ * topology: {required: rack}     # a gang's ranks in one rack (or preferred: as few racks as can be)
  * tasks:
  *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, disk_space: 10Gi, env: {MODE: fast}}
  *   in_image: {job_count: 4, docker_image: "registry.example:5000/team/tool:1.2", command: "tool --fast"}
@@ -88,6 +92,7 @@ public final class OperationSpecLoader {
         }
         PreemptionMode mode = top.enumValue("preemption_mode", PreemptionMode.class);
         Boolean gang = top.bool("is_gang");
+        GangTopology topology = topology(top, gang != null && gang);
         OperationPreemption preemption = preemption(top);
         String tagFilter = tagFilter(top);
         Map<String, TaskSpec> tasks = new LinkedHashMap<>();
@@ -118,7 +123,37 @@ public final class OperationSpecLoader {
         return new OperationSpec(type, title, tasks, pool, trees, options, weight == null ? 1.0 : weight,
                 limits == null ? null : limits.asLimits(),
                 maxFailed == null ? OperationSpec.DEFAULT_MAX_FAILED_JOB_COUNT : maxFailed, mode,
-                gang != null && gang, preemption, tagFilter);
+                gang != null && gang, preemption, tagFilter, topology);
+    }
+
+    /**
+     * {@code topology: {required: rack}} or {@code {preferred: rack}}: exactly one of the two, a
+     * level name, on a gang only (the tree's levels are checked at submit, where the tree is known).
+     */
+    private static GangTopology topology(MapReader top, boolean gang) {
+        MapReader map = top.map("topology");
+        if (map == null) {
+            return GangTopology.NONE;
+        }
+        String required = bounded(map, "required", map.string("required"), SpecBounds.MAX_NAME);
+        String preferred = bounded(map, "preferred", map.string("preferred"), SpecBounds.MAX_NAME);
+        map.finish();
+        if ((required == null) == (preferred == null)) {
+            top.problem("topology", ProblemCode.BAD_VALUE, "give one of required: LEVEL or preferred: LEVEL, e.g. "
+                    + "{required: rack}");
+            return GangTopology.NONE;
+        }
+        String level = required != null ? required : preferred;
+        if (!NodeTopology.LEVEL.matcher(level).matches()) {
+            top.problem("topology", ProblemCode.BAD_VALUE, "'" + level + "' is not a topology level name ("
+                    + NodeTopology.LEVEL.pattern() + ")");
+            return GangTopology.NONE;
+        }
+        if (!gang) {
+            top.problem("topology", ProblemCode.BAD_VALUE, "topology places the ranks of a gang: set is_gang: true");
+            return GangTopology.NONE;
+        }
+        return new GangTopology(level, required != null);
     }
 
     /** {@code scheduling_tag_filter} (alias {@code scheduling_tag}), checked: the nodes' filter syntax. */

@@ -9,6 +9,7 @@ import io.grove.api.OperationSpecBody;
 import io.grove.api.Quantities;
 import io.grove.api.Quantity;
 import io.grove.config.LoadResult;
+import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.resource.ResourceType;
 import java.lang.reflect.RecordComponent;
@@ -31,7 +32,7 @@ class SpecBodyTest {
                 "registry.example:5000/team/tool:1.2", "10m");
         OperationSpecBody body = new OperationSpecBody("map", "nightly etl", "etl", List.of("physical"),
                 Map.of("physical", new OperationSpecBody.TreeOptions("etl", 2.0, limits, "ssd")), 1.5, limits, 10,
-                "graceful", true, 0.8, "60s", limits, "ssd & !old", Map.of("main", task));
+                "graceful", true, 0.8, "60s", limits, "ssd & !old", Map.of("required", "rack"), Map.of("main", task));
         assertEverythingSet(body);
         assertEverythingSet(body.schedulingOptionsPerPoolTree().get("physical"));
         assertEverythingSet(task);
@@ -47,6 +48,7 @@ class SpecBodyTest {
         assertEquals(2L << 30, (long) spec.tasks().get("main").jobResources().get(ResourceType.MEMORY));
         assertEquals(60_000L, spec.preemption().fairShareStarvationTimeoutMillis());
         assertEquals(64L << 30, (long) spec.resourceLimits().get(ResourceType.MEMORY));
+        assertEquals(new GangTopology("rack", true), spec.topology());
     }
 
     private static void assertEverythingSet(Record record) {

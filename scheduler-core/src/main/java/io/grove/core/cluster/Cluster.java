@@ -14,8 +14,6 @@ import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.OperationSpec;
-import io.grove.core.operation.PreemptedFor;
-import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
@@ -32,11 +30,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -58,6 +53,7 @@ public final class Cluster implements ClusterView {
     private final PoolPauses pauses;
     private final TopologyCounts topologies = new TopologyCounts(trees);
     private final ClusterRevival revival = new ClusterRevival(this);
+    private final Gangs gangs = new Gangs(this, trees);
 
     public Cluster(PoolsConfig config, ClusterSettings settings) {
         this.settings = settings;
@@ -122,16 +118,45 @@ public final class Cluster implements ClusterView {
         return activated;
     }
 
-
     /** Registers a submission; see {@link OperationRegistry#submit}. */
     public Operation submit(String id, OperationSpec spec, String user, Instant now) {
+        checkGang(spec);
         return registry.submit(id, spec, user, now);
+    }
+
+    /**
+     * Refuses a gang that can never start: a topology level its tree does not know, or more ranks
+     * than any domain of its required level (or the tree) holds with every node empty.
+     *
+     * @throws io.grove.core.operation.SubmitException saying why
+     */
+    public void checkGang(OperationSpec spec) {
+        gangs.checkSubmit(spec);
+    }
+
+    /** The gangs' part of the state. */
+    Gangs gangs() {
+        return gangs;
+    }
+
+    /** Who hears of gangs planned, started and restarting. */
+    public void gangListener(GangListener listener) {
+        gangs.listener(listener);
+    }
+
+    /**
+     * The nodes to ask to heartbeat now for gangs — those a plan just gave ranks, those whose ranks
+     * must stop — each once since the last call.
+     */
+    public List<String> takeGangNudges() {
+        return gangs.takeNudges();
     }
 
     /** Aborts an operation; its running jobs end now and their nodes are told on their next heartbeat. */
     public OperationRegistry.JobEnd abort(String id, Instant now, String message) {
         OperationRegistry.JobEnd end = registry.abort(id, now, message);
         forgetJobs(end.abortedWithOperation(), "operation " + id + " was aborted: " + message);
+        gangs.forget(id);
         return end;
     }
 
@@ -143,7 +168,6 @@ public final class Cluster implements ClusterView {
             String pool) {
         return registry.update(id, weight, limits, tree, pool);
     }
-
 
     @Override
     public Node node(String id) {
@@ -162,6 +186,10 @@ public final class Cluster implements ClusterView {
 
     void assignTree(Node node) {
         TreeState.assign(trees, node);
+        TreeState tree = node.tree() == null ? null : trees.get(node.tree());
+        if (tree != null) {
+            tree.gangs.dirty = true;
+        }
     }
 
     /**
@@ -171,9 +199,10 @@ public final class Cluster implements ClusterView {
      * @return the jobs aborted because their node was lost
      */
     public List<Job> checkNodes(Instant now) {
-        return NodeReports.checkLiveness(this, nodes, topologies, now);
+        List<Job> lost = NodeReports.checkLiveness(this, nodes, topologies, now);
+        gangs.expire(now);
+        return lost;
     }
-
 
     /** Applies the node's reports, decides, and applies the decision. */
     public Decision heartbeat(Heartbeat heartbeat, Instant now) {
@@ -191,7 +220,9 @@ public final class Cluster implements ClusterView {
      */
     public List<Job> report(Heartbeat heartbeat, Instant now) {
         List<Job> ended = NodeReports.apply(this, nodes, heartbeat, now);
-        counted(nodes.get(heartbeat.nodeId()));
+        Node node = nodes.get(heartbeat.nodeId());
+        counted(node);
+        gangs.planIfChanged(node.tree(), now);
         return ended;
     }
 
@@ -202,7 +233,8 @@ public final class Cluster implements ClusterView {
             throw new IllegalArgumentException("node " + heartbeat.nodeId() + " has not reported yet");
         }
         SchedulingIndex index = node.tree() == null ? null : trees.get(node.tree()).index;
-        return HeartbeatScheduler.decide(index, node, heartbeat, now, registry, settings.descentShortcuts());
+        return HeartbeatScheduler.decide(index, node, heartbeat, now, registry, settings.descentShortcuts(),
+                gangs.due(node));
     }
 
     /**
@@ -211,54 +243,7 @@ public final class Cluster implements ClusterView {
      * node's preemptive backoff starts.
      */
     public void apply(Decision decision, Instant now) {
-        Node node = nodes.get(decision.nodeId());
-        Map<String, Set<String>> victimsByPreemptor = new HashMap<>();
-        for (Decision.JobPreemption preemption : decision.preemptions()) {
-            Job victim = registry.runningJob(preemption.jobId());
-            if (victim != null && preemption.preemptorJobId() != null) {
-                victimsByPreemptor.computeIfAbsent(preemption.preemptorJobId(), k -> new HashSet<>())
-                        .add(victim.operationId());
-            }
-        }
-        SchedulingIndex index = decision.tree() == null ? null : trees.get(decision.tree()).index;
-        for (Decision.JobStart start : decision.starts()) {
-            Operation operation = registry.operation(start.operationId());
-            TaskSpec task = operation.spec().tasks().get(start.task());
-            Job job = registry.startJob(operation, task, node.id(), decision.tree(), now,
-                    victimsByPreemptor.getOrDefault(start.jobId(), Set.of()),
-                    index.dominantFairShare(operation.id()));
-            if (!job.id().equals(start.jobId()) || job.index() != start.index()) {
-                throw new IllegalStateException("decision planned job " + start.jobId() + " #" + start.index()
-                        + " but the operation started " + job.id() + " #" + job.index());
-            }
-            node.addJob(job);
-            index.jobStarted(job);
-        }
-        for (Decision.JobAbort abort : decision.aborts()) {
-            Job job = registry.runningJob(abort.jobId());
-            if (job != null && abort.reason() == Decision.AbortReason.RESOURCE_OVERCOMMIT) {
-                endJob(job, JobState.ABORTED, now, JobEndReason.RESOURCE_OVERCOMMIT, abort.message());
-            }
-        }
-        for (Decision.JobPreemption preemption : decision.preemptions()) {
-            Job job = registry.runningJob(preemption.jobId());
-            if (job == null) {
-                continue;
-            }
-            job.preemptedFor(preemptedFor(preemption, decision.tree()));
-            if (preemption.reason() == Decision.PreemptionReason.GRACEFUL
-                    || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED) {
-                registry.markInterrupting(job.id());
-            } else if (preemption.reason() == Decision.PreemptionReason.RESOURCE_LIMITS_VIOLATED) {
-                endJob(job, JobState.ABORTED, now, JobEndReason.RESOURCE_LIMITS_VIOLATED, preemption.message());
-            } else {
-                endJob(job, JobState.ABORTED, now, JobEndReason.PREEMPTED, preemption.message());
-            }
-        }
-        if (decision.preemptivePass()) {
-            node.preemptivePassAt(now);
-        }
-        counted(node);
+        DecisionApply.apply(this, decision, now);
     }
 
     /** Counts a node as it is now in its tree's topology; after anything that changes its tree, state, limits or jobs. */
@@ -266,15 +251,12 @@ public final class Cluster implements ClusterView {
         topologies.counted(node);
     }
 
-    /** What a preemption takes a job for: the preemptor and its pool in the tree, and the reason in a word. */
-    private PreemptedFor preemptedFor(Decision.JobPreemption preemption, String tree) {
-        Operation preemptor = preemption.preemptorOperationId() == null ? null
-                : registry.operation(preemption.preemptorOperationId());
-        return new PreemptedFor(preemption.reason().name().toLowerCase(Locale.ROOT),
-                preemption.preemptorOperationId(), preemptor == null ? null : preemptor.poolByTree().get(tree));
-    }
-
     void endJob(Job job, JobState state, Instant now, JobEndReason reason, String message) {
+        boolean gang = registry.operation(job.operationId()).spec().gang();
+        if (gang) {
+            reason = gangs.reasonFor(job, state, reason);
+            state = reason == JobEndReason.GANG_RESTART ? JobState.ABORTED : state;
+        }
         OperationRegistry.JobEnd end = registry.endJob(job.id(), state, now, reason, message);
         Node node = nodes.get(job.nodeId());
         if (node != null) {
@@ -286,6 +268,9 @@ public final class Cluster implements ClusterView {
         }
         jobEndedInIndex(job);
         forgetJobs(end.abortedWithOperation(), end.job().operationId() + " " + end.operationState().name().toLowerCase());
+        if (gang) {
+            gangs.ended(job, state, message);
+        }
     }
 
     private void forgetJobs(List<Job> jobs, String why) {
@@ -304,9 +289,9 @@ public final class Cluster implements ClusterView {
         TreeState tree = trees.get(job.tree());
         if (tree != null && tree.index != null) {
             tree.index.jobEnded(job);
+            tree.gangs.dirty = true;
         }
     }
-
 
     /** Runs the fair-share update of every tree and publishes the results to heartbeats. */
     public void updateFairShare(Instant now) {
@@ -426,6 +411,8 @@ public final class Cluster implements ClusterView {
         tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
                 prepared.operations(), starving, tree.pauses);
         NewWork.published(tree, before, registry);
+        tree.gangs.dirty = true;
+        gangs.planIfChanged(prepared.tree(), prepared.now());
         return computed.result();
     }
 
@@ -440,7 +427,6 @@ public final class Cluster implements ClusterView {
         TreeState known = trees.get(tree);
         return known == null ? Map.of() : known.starvation.belowAll();
     }
-
 
     @Override
     public StarvationTracker.Below belowFairShare(String tree, String element) {
@@ -458,6 +444,12 @@ public final class Cluster implements ClusterView {
     public TopologyIndex topology(String tree) {
         TreeState state = trees.get(tree);
         return state == null ? null : state.topology;
+    }
+
+    @Override
+    public GangStatus gang(String tree, String operationId) {
+        TreeState state = trees.get(tree);
+        return state == null ? GangStatus.NONE : state.gangs.status(operationId);
     }
 
     @Override

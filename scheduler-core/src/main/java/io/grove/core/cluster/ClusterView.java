@@ -46,6 +46,9 @@ public interface ClusterView {
 
     Set<String> treeNames();
 
+    /** Where a gang stands in a tree: its plan, why it waits, whether it restarts. */
+    GangStatus gang(String tree, String operationId);
+
     /** The tree's topology: each level's domains, their nodes and free resources; {@code null} for no tree. */
     TopologyIndex topology(String tree);
 

@@ -34,6 +34,7 @@ final class NodeReports {
         }
         node.heard(heartbeat.tags(), heartbeat.resourceLimits(), heartbeat.condition(), now);
         node.topology(heartbeat.topology());
+        node.address(heartbeat.address());
         if (retag) {
             cluster.assignTree(node);
         }

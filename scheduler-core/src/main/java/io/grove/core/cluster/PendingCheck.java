@@ -53,6 +53,11 @@ public record PendingCheck(Code code, boolean blocks, String message, String poo
         NODES_FULL,
         /** Below its fair share; when it starves, preemption may free room for it. */
         STARVATION,
+        /**
+         * A gang: where its plan stands (its ranks being started on their nodes), or why it waits
+         * for room for every rank at once (the domains that came closest).
+         */
+        GANG,
         /** Nothing keeps it from starting a job: the next heartbeat of a node with room should. */
         SCHEDULABLE
     }

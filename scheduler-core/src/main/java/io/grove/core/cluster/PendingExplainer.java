@@ -5,6 +5,7 @@ import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.node.Node;
 import io.grove.core.node.NodeFilter;
+import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobCpu;
 import io.grove.core.operation.Operation;
@@ -15,8 +16,11 @@ import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
+import io.grove.core.resource.ResourceText;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import io.grove.core.schedule.GangPlan;
+import io.grove.core.schedule.GangPlanner;
 import io.grove.core.schedule.PreemptionProtection;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
@@ -139,12 +143,43 @@ public final class PendingExplainer {
         if (starvation != null) {
             checks.add(starvation);
         }
+        if (operation.spec().gang()) {
+            checks.add(gang(cluster, operation, tree));
+        }
         if (checks.stream().noneMatch(PendingCheck::blocks)) {
             checks.add(new PendingCheck(Code.SCHEDULABLE, false, "nothing keeps its next job from starting: the next "
                     + "heartbeat of a matching node with room for " + describe(job, job) + " starts it", null, null, null, null, job, null,
                     null, null));
         }
         return checks;
+    }
+
+    /** Where a gang's plan stands, or why it waits for room for every rank at once. */
+    private static PendingCheck gang(ClusterView cluster, Operation operation, String tree) {
+        GangStatus status = cluster.gang(tree, operation.id());
+        GangPlan plan = status.plan();
+        if (plan != null) {
+            List<String> waitingFor = new ArrayList<>();
+            for (GangPlan.Rank rank : plan.ranks()) {
+                if (!plan.startedJobs().containsKey(rank.rank()) && !waitingFor.contains(rank.nodeId())) {
+                    waitingFor.add(rank.nodeId());
+                }
+            }
+            return PendingCheck.of(Code.GANG, false, "planned at " + plan.planned() + ": " + plan.describe() + "; "
+                    + (waitingFor.isEmpty() ? "every rank started" : plan.startedJobs().size() + " of "
+                    + plan.ranks().size() + " ranks started, waiting for " + String.join(", ", waitingFor)
+                    + " to take theirs (the plan is dropped whole at " + plan.deadline() + ")"));
+        }
+        if (operation.runningJobCount() > 0) {
+            return PendingCheck.of(Code.GANG, true, "its ranks are stopping to start again as a whole ("
+                    + operation.runningJobCount() + " still running)");
+        }
+        GangPlanner.Waiting waiting = status.waiting();
+        GangTopology topology = operation.spec().topology();
+        return waiting == null
+                ? PendingCheck.of(Code.GANG, false, "a gang of " + operation.pendingJobCount() + " ranks (topology: "
+                        + topology.describe() + "): planned whole at the next try")
+                : PendingCheck.of(Code.GANG, true, "a gang starts every rank at once or none: it " + waiting.why());
     }
 
     private static TaskSpec nextTask(Operation operation) {
@@ -331,36 +366,8 @@ public final class PendingExplainer {
         return null;
     }
 
-    /** The amounts of the resources a job asks for: {@code 0.25 cpu, 64Mi memory}. */
     static String describe(Resources amounts, Resources job) {
-        List<String> parts = new ArrayList<>();
-        for (ResourceType r : ResourceType.values()) {
-            if (job.get(r) <= 0) {
-                continue;
-            }
-            double value = amounts.get(r);
-            parts.add(r == ResourceType.MEMORY || r == ResourceType.NETWORK ? bytes(value) + " " + r.key()
-                    : number(value) + " " + r.key());
-        }
-        return String.join(", ", parts);
-    }
-
-    private static String number(double value) {
-        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-            return Long.toString((long) value);
-        }
-        return String.format(Locale.ROOT, "%.3f", value).replaceAll("0+$", "").replaceAll("\\.$", "");
-    }
-
-    /** Bytes in the largest binary unit below them, one decimal: {@code 10.7Gi}. */
-    private static String bytes(double value) {
-        String[] units = {"", "Ki", "Mi", "Gi", "Ti", "Pi"};
-        int unit = 0;
-        while (Math.abs(value) >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return number(Math.round(value * 10) / 10.0) + units[unit];
+        return ResourceText.describe(amounts, job);
     }
 
     private static String kind(ElementShares element) {

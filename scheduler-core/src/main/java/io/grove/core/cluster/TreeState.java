@@ -40,6 +40,8 @@ final class TreeState {
     int newWork;
     /** Its paused pools by name, in the order they were paused. */
     final Map<String, PoolPause> pauses = new LinkedHashMap<>();
+    /** Its gangs' plans, why waiting gangs wait, and which are restarting. */
+    final GangPlans gangs = new GangPlans();
     /** The arrays its fair-share updates work in, kept from one to the next. */
     final FairShareWorkspace workspace = new FairShareWorkspace();
 

@@ -42,6 +42,10 @@ public final class Node {
     private final JobsById jobsById = new JobsById();
     private final double[] usage = new double[ResourceType.COUNT];
     private final Map<String, String> endedByScheduler = new LinkedHashMap<>();
+    /** Running jobs to stop gracefully at the node's next heartbeat (a gang's other ranks), with why. */
+    private final Map<String, String> toInterrupt = new LinkedHashMap<>();
+    /** The address its connection comes from, which a gang's ranks reach it at; {@code null}: unknown. */
+    private String address;
 
     public Node(String id, Set<String> tags, Resources limits, Instant now) {
         this.id = id;
@@ -174,6 +178,7 @@ public final class Node {
     }
 
     public void removeJob(Job job) {
+        toInterrupt.remove(job.id());
         Job removed = jobsById.remove(job);
         if (removed != null) {
             removeByIdentity(removed);
@@ -230,5 +235,32 @@ public final class Node {
     /** Forgets ended jobs the node no longer reports. */
     public void forgetEndedExcept(Set<String> stillReported) {
         endedByScheduler.keySet().retainAll(stillReported);
+    }
+
+    /** The address its connection comes from (a gang's {@code MASTER_ADDR} and hosts); {@code null}: unknown. */
+    public String address() {
+        return address;
+    }
+
+    /** Takes the address its connection comes from; {@code null} keeps the one known. */
+    public void address(String newAddress) {
+        if (newAddress != null) {
+            this.address = newAddress;
+        }
+    }
+
+    /** Asks for a running job to be stopped gracefully at the node's next heartbeat. */
+    public void interrupt(String jobId, String why) {
+        toInterrupt.put(jobId, why);
+    }
+
+    /** The jobs to stop gracefully at the next heartbeat, with why, in the order asked. */
+    public Map<String, String> toInterruptView() {
+        return Collections.unmodifiableMap(toInterrupt);
+    }
+
+    /** The node was told to stop the job (or it ended): nothing more to ask. */
+    public void interrupted(String jobId) {
+        toInterrupt.remove(jobId);
     }
 }

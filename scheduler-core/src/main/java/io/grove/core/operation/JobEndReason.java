@@ -19,7 +19,12 @@ public enum JobEndReason {
     /** The node ran a job the scheduler did not know, or reported it aborted. */
     ABORTED_BY_NODE,
     /** The operation was aborted or failed. */
-    OPERATION_FINISHED;
+    OPERATION_FINISHED,
+    /**
+     * Another rank of its gang failed, was lost or preempted, or the gang's plan was dropped: every
+     * rank stops and the gang starts again as a whole (not counted as a failure).
+     */
+    GANG_RESTART;
 
     private final String key = name().toLowerCase(Locale.ROOT);
 

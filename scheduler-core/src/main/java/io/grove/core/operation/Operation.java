@@ -101,14 +101,28 @@ public final class Operation {
         pendingTrees.remove(tree);
     }
 
-    /** Takes the next pending index of {@code task} and records a running attempt of it. */
-    Job start(TaskSpec task, String nodeId, String tree, Instant now, Set<String> preempting, double fairShare) {
+    /**
+     * Takes a pending index of {@code task} — the next one, or {@code index} when it is not -1 (a
+     * gang's rank) — and records a running attempt of it.
+     */
+    Job start(TaskSpec task, int wanted, String nodeId, String tree, Instant now, Set<String> preempting, double fairShare) {
         PendingIndexes queue = pendingIndexes.get(task.name());
         if (queue == null || queue.isEmpty()) {
             throw new IllegalStateException("operation " + id + " has no pending job of task " + task.name());
         }
-        int index = queue.poll();
-        int attempt = queue.startAttempt(index);
+        int index;
+        int attempt;
+        if (wanted < 0) {
+            index = queue.poll();
+            attempt = queue.startAttempt(index);
+        } else {
+            index = wanted;
+            attempt = queue.take(wanted);
+            if (attempt < 0) {
+                throw new IllegalStateException("operation " + id + ": job index " + wanted + " of task " + task.name()
+                        + " is not pending");
+            }
+        }
         addPending(task, -1);
         Job job = new Job(++jobSequence, id, task, index, attempt, nodeId, tree, now, preempting, fairShare);
         running.add(job);
@@ -427,6 +441,12 @@ public final class Operation {
     /** The resources of one job of the task at {@code position}; do not modify. */
     public double[] jobVector(int position) {
         return jobVectors[position];
+    }
+
+    /** The job indexes of {@code task} waiting to start, retries first; do not hold on to it across changes. */
+    public Iterable<Integer> pendingIndexes(String task) {
+        PendingIndexes queue = pendingIndexes.get(task);
+        return queue == null ? List.of() : queue;
     }
 
     /** Jobs of {@code task} waiting to start. */

@@ -279,13 +279,19 @@ public final class OperationRegistry implements OperationsView {
         return counts(tree).pendingReason(operationId);
     }
 
-    /** Records a started job (chosen by a heartbeat decision). */
+    /** Records a started job (chosen by a heartbeat decision): the task's next pending index. */
     public Job startJob(Operation operation, TaskSpec task, String nodeId, String tree, Instant now,
+            Set<String> preempting, double preemptorFairShare) {
+        return startJob(operation, task, -1, nodeId, tree, now, preempting, preemptorFairShare);
+    }
+
+    /** Records a started job of a given pending index (a gang's rank), or the next one for -1. */
+    public Job startJob(Operation operation, TaskSpec task, int index, String nodeId, String tree, Instant now,
             Set<String> preempting, double preemptorFairShare) {
         if (!operation.runsIn(tree)) {
             throw new IllegalStateException("operation " + operation.id() + " does not run in tree " + tree);
         }
-        Job job = operation.start(task, nodeId, tree, now, preempting, preemptorFairShare);
+        Job job = operation.start(task, index, nodeId, tree, now, preempting, preemptorFairShare);
         runningJobs.put(job);
         listener.jobStarted(job);
         return job;

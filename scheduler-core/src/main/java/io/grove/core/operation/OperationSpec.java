@@ -23,6 +23,7 @@ import java.util.Map;
  * @param gang all or nothing
  * @param preemption the operation's own starvation and preemption settings
  * @param schedulingTagFilter the nodes its jobs may run on, in every tree without its own; empty: any
+ * @param topology where a gang's ranks must or should sit ({@link GangTopology#NONE} for none; only a gang has one)
  */
 public record OperationSpec(
         OperationType type,
@@ -37,7 +38,8 @@ public record OperationSpec(
         PreemptionMode preemptionMode,
         boolean gang,
         OperationPreemption preemption,
-        String schedulingTagFilter) {
+        String schedulingTagFilter,
+        GangTopology topology) {
 
     /** The reference's default of {@code max_failed_job_count}. */
     public static final int DEFAULT_MAX_FAILED_JOB_COUNT = 10;
@@ -74,6 +76,10 @@ public record OperationSpec(
         preemptionMode = preemptionMode == null ? PreemptionMode.NORMAL : preemptionMode;
         preemption = preemption == null ? OperationPreemption.NONE : preemption;
         schedulingTagFilter = schedulingTagFilter == null ? "" : schedulingTagFilter.strip();
+        topology = topology == null ? GangTopology.NONE : topology;
+        if (topology.constrained() && !gang) {
+            throw new IllegalArgumentException("topology applies to gangs: set is_gang: true or drop topology");
+        }
         for (Map.Entry<String, TaskSpec> entry : tasks.entrySet()) {
             if (!entry.getKey().equals(entry.getValue().name())) {
                 throw new IllegalArgumentException("task key " + entry.getKey() + " differs from its name "
@@ -107,7 +113,7 @@ public record OperationSpec(
         }
         return new OperationSpec(type, title, tasks, pool, poolTrees, options, newWeight == null ? weight : newWeight,
                 newLimits == null ? resourceLimits : newLimits, maxFailedJobCount, preemptionMode, gang, preemption,
-                schedulingTagFilter);
+                schedulingTagFilter, topology);
     }
 
     /** Total number of jobs over all tasks. */
@@ -138,6 +144,7 @@ public record OperationSpec(
         private boolean gang;
         private OperationPreemption preemption = OperationPreemption.NONE;
         private String schedulingTagFilter = "";
+        private GangTopology topology = GangTopology.NONE;
 
         public Builder type(OperationType value) {
             this.type = value;
@@ -200,6 +207,13 @@ public record OperationSpec(
             return this;
         }
 
+        /** A gang held to a topology level ({@code required}) or preferring one. */
+        public Builder topology(String level, boolean required) {
+            this.gang = true;
+            this.topology = new GangTopology(level, required);
+            return this;
+        }
+
         public Builder schedulingTagFilter(String value) {
             this.schedulingTagFilter = value;
             return this;
@@ -212,7 +226,7 @@ public record OperationSpec(
 
         public OperationSpec build() {
             return new OperationSpec(type, title, tasks, pool, poolTrees, treeOptions, weight, limits,
-                    maxFailedJobCount, preemptionMode, gang, preemption, schedulingTagFilter);
+                    maxFailedJobCount, preemptionMode, gang, preemption, schedulingTagFilter, topology);
         }
     }
 }

@@ -81,6 +81,15 @@ public final class PendingIndexes implements Iterable<Integer> {
         return false;
     }
 
+    /** Takes a specific pending index out to start it (a gang's rank): its attempt's number, or -1 if it is not pending. */
+    int take(int index) {
+        Integer next = attempts.get(index);
+        if (!remove(index)) {
+            return -1;
+        }
+        return next == null ? 0 : next;
+    }
+
     void clear() {
         retries.clear();
         attempts.clear();

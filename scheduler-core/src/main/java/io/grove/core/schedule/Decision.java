@@ -69,7 +69,9 @@ public record Decision(
         /** Its operation, or a pool above it, uses more than its resource limits (lowered since it started). */
         RESOURCE_LIMITS_VIOLATED,
         /** Its pool, or one above it, is drained by an administrator. */
-        POOL_DRAINED
+        POOL_DRAINED,
+        /** Another rank of its gang ended: every rank stops, and the gang starts again as a whole. */
+        GANG_RESTART
     }
 
     /**

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,21 +56,36 @@ final class DecisionContext {
     /** Plans a start of the task at {@code position} for operation {@code at} and precommits it. */
     Decision.JobStart plan(int at, int position, boolean preemptive) {
         Operation operation = index.operations[at];
-        TaskSpec task = operation.task(position);
         int[] before = index.plans.plannedTasks(at);
         int offsetInTask = before == null ? 0 : before[position];
+        return plan(at, position, operation.pendingIndex(operation.task(position).name(), offsetInTask), Map.of(),
+                preemptive);
+    }
+
+    /** Plans the start of a gang's rank on this node (its index and variables fixed by its plan). */
+    Decision.JobStart planRank(int at, GangPlan.Rank rank) {
+        return plan(at, rank.position(), rank.index(), rank.env(), false);
+    }
+
+    private Decision.JobStart plan(int at, int position, int jobIndex, Map<String, String> extraEnv, boolean preemptive) {
+        Operation operation = index.operations[at];
+        TaskSpec task = operation.task(position);
         if (index.plans.count(at) == 0) {
             plannedOperations.add(at);
         }
         String jobId = operation.nextJobId(index.plans.count(at));
-        int jobIndex = operation.pendingIndex(task.name(), offsetInTask);
         index.plans.planTask(at, position);
         double[] job = operation.jobVector(position);
         take(job);
         diskFree -= task.diskSpace();
         changeUsage(at, job, 1);
+        Map<String, String> env = task.env();
+        if (!extraEnv.isEmpty()) {
+            env = new LinkedHashMap<>(task.env());
+            env.putAll(extraEnv);
+        }
         Decision.JobStart start = new Decision.JobStart(jobId, operation.id(), task.name(), jobIndex, task.command(),
-                task.env(), task.jobResources(), preemptive, task.diskSpace(), index.config.jobDefaults(), task.image());
+                env, task.jobResources(), preemptive, task.diskSpace(), index.config.jobDefaults(), task.image());
         starts.add(start);
         return start;
     }

@@ -1,6 +1,7 @@
 package io.grove.core.schedule;
 
 import io.grove.core.node.NodeTopology;
+import io.grove.core.resource.ResourceText;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
@@ -120,62 +121,59 @@ public final class GangPlanner {
 
     /** Every rank on some node, largest first, each on the fitting node with the least free; {@code null} if one fits nowhere. */
     private static Map<Integer, String> pack(List<Rank> ranks, List<Candidate> nodes, ResourceType main) {
+        Map<Integer, String> placed = new TreeMap<>();
+        return greedy(ranks, nodes, main, placed) == ranks.size() ? placed : null;
+    }
+
+    /** How many of the ranks fit on {@code nodes} together (the greedy pass of {@link #pack}, misfits left out). */
+    private static int fitCount(List<Rank> ranks, List<Candidate> nodes, ResourceType main) {
+        return greedy(ranks, nodes, main, new TreeMap<>());
+    }
+
+    /**
+     * One pass, largest rank first, each on the fitting node with the least of the main resource
+     * free; a rank that fits nowhere is left out. Fills {@code placed} and returns how many fit.
+     */
+    private static int greedy(List<Rank> ranks, List<Candidate> nodes, ResourceType main, Map<Integer, String> placed) {
         double[][] free = new double[nodes.size()][];
         for (int i = 0; i < free.length; i++) {
             free[i] = nodes.get(i).free().toArray();
         }
         List<Rank> order = new ArrayList<>(ranks);
         order.sort(Comparator.comparingDouble((Rank r) -> -r.resources().get(main)).thenComparingInt(Rank::index));
-        Map<Integer, String> placed = new TreeMap<>();
         for (Rank rank : order) {
             double[] wants = rank.resources().toArray();
             int chosen = -1;
             for (int i = 0; i < free.length; i++) {
-                if (fits(wants, free[i]) && (chosen < 0 || free[i][main.ordinal()] < free[chosen][main.ordinal()])) {
+                if (Fits.fits(wants, free[i]) && (chosen < 0 || free[i][main.ordinal()] < free[chosen][main.ordinal()])) {
                     chosen = i;
                 }
             }
-            if (chosen < 0) {
-                return null;
-            }
-            for (int r = 0; r < N; r++) {
-                free[chosen][r] -= wants[r];
-            }
-            placed.put(rank.index(), nodes.get(chosen).nodeId());
-        }
-        return placed;
-    }
-
-    /** How many of the ranks, largest first, would fit on {@code nodes} (the rest being left out). */
-    private static int fitCount(List<Rank> ranks, List<Candidate> nodes, ResourceType main) {
-        for (int count = ranks.size(); count > 0; count--) {
-            if (pack(ranks.subList(0, count), nodes, main) != null) {
-                return count;
+            if (chosen >= 0) {
+                for (int r = 0; r < N; r++) {
+                    free[chosen][r] -= wants[r];
+                }
+                placed.put(rank.index(), nodes.get(chosen).nodeId());
             }
         }
-        return 0;
+        return placed.size();
     }
 
-    private static boolean fits(double[] wants, double[] free) {
-        for (int r = 0; r < N; r++) {
-            if (wants[r] > free[r] + 1e-9) {
-                return false;
-            }
-        }
-        return true;
-    }
-
+    /** {@code 4 ranks (8 gpu, 1 cpu each)}, or without the amounts when the ranks differ. */
     private static String describe(List<Rank> ranks) {
-        return ranks.size() + " rank" + (ranks.size() == 1 ? "" : "s");
+        Resources first = ranks.get(0).resources();
+        boolean same = ranks.stream().allMatch(rank -> rank.resources().equals(first));
+        return ranks.size() + " rank" + (ranks.size() == 1 ? "" : "s")
+                + (same ? " (" + ResourceText.describe(first, first.with(ResourceType.USER_SLOTS, 0)) + " each)" : "");
     }
 
-    /** The domains that came closest, most fitting first: {@code rack r07 fits 3, rack r09 fits 2}. */
+    /** The domains that came closest, most fitting first: {@code rack r07 has room for 3, rack r09 has room for 2}. */
     private static String closest(Map<String, Integer> fitting, String level) {
         List<Map.Entry<String, Integer>> sorted = new ArrayList<>(fitting.entrySet());
         sorted.sort(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
         List<String> parts = new ArrayList<>();
         for (Map.Entry<String, Integer> domain : sorted.subList(0, Math.min(3, sorted.size()))) {
-            parts.add(level + " " + domain.getKey() + " fits " + domain.getValue());
+            parts.add(level + " " + domain.getKey() + " has room for " + domain.getValue());
         }
         return String.join(", ", parts);
     }

@@ -24,6 +24,9 @@ import java.util.Set;
  * @param jobCpu CPU time and throttling of some of the node's jobs (running ones now and then,
  *     ended ones once, with their end)
  * @param jobStatus how some of its jobs are getting on (those whose status changed)
+ * @param topology where the node sits, widest level first
+ * @param address the address the node's connection comes from (where a gang's ranks reach it), or
+ *     {@code null} when unknown
  */
 public record Heartbeat(
         String nodeId,
@@ -36,7 +39,16 @@ public record Heartbeat(
         NodeCondition condition,
         List<JobCpu> jobCpu,
         List<JobStatus> jobStatus,
-        NodeTopology topology) {
+        NodeTopology topology,
+        String address) {
+
+    /** A heartbeat whose address is not known. */
+    public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,
+            List<RunningJob> runningJobs, List<FinishedJob> finishedJobs, boolean delta, NodeCondition condition,
+            List<JobCpu> jobCpu, List<JobStatus> jobStatus, NodeTopology topology) {
+        this(nodeId, tags, resourceLimits, resourceUsage, runningJobs, finishedJobs, delta, condition, jobCpu, jobStatus,
+                topology, null);
+    }
 
     /** A heartbeat of a node that gives no topology. */
     public Heartbeat(String nodeId, Set<String> tags, Resources resourceLimits, Resources resourceUsage,

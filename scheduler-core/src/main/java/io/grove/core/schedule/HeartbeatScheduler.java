@@ -41,6 +41,15 @@ public final class HeartbeatScheduler {
      */
     public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
             OperationRegistry registry, boolean shortcuts) {
+        return decide(index, node, heartbeat, now, registry, shortcuts, List.of());
+    }
+
+    /**
+     * As above, with the gang ranks planned on this node ({@code due}), which start before anything
+     * else; the node's gang interruptions ({@link Node#toInterruptView}) go out too.
+     */
+    public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
+            OperationRegistry registry, boolean shortcuts, List<GangPlan.Rank> due) {
         List<Decision.JobAbort> unknown = unknownJobs(node, heartbeat, registry);
         if (node.tree() == null) {
             Decision.IdleCode code = node.matchesSeveralTrees() ? Decision.IdleCode.AMBIGUOUS_TREE : Decision.IdleCode.NO_TREE;
@@ -59,6 +68,7 @@ public final class HeartbeatScheduler {
             abortOvercommit(context, statuses);
             interruptDrained(context);
             interruptGraceful(context, statuses);
+            interruptGangs(context);
             context.excludeUnmatchedTags();
             if (!node.condition().schedulable()) {
                 // aborts and interruptions still go out; nothing starts on a node that says it cannot
@@ -66,6 +76,7 @@ public final class HeartbeatScheduler {
                         List.of(new Decision.IdleReason(Decision.IdleCode.UNSCHEDULABLE, 0, context.freeResources(),
                                 "node " + node.id() + " cannot start jobs: " + node.condition().unschedulable())), false);
             }
+            startRanks(context, due);
             scheduleRegular(context, shortcuts);
             boolean preemptive = PreemptiveScheduling.run(context, statuses);
             return new Decision(node.id(), index.tree(), context.starts, context.preemptions, context.aborts,
@@ -159,6 +170,31 @@ public final class HeartbeatScheduler {
         }
     }
 
+    /** The ranks of gangs that must stop because another rank ended, with the tree's graceful grace. */
+    private static void interruptGangs(DecisionContext context) {
+        if (context.node.toInterruptView().isEmpty()) {
+            return;
+        }
+        Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
+        context.node.toInterruptView().forEach((jobId, why) -> {
+            Job job = context.node.jobs().stream().filter(j -> j.id().equals(jobId)).findFirst().orElse(null);
+            if (job != null && !job.interrupting() && !context.released.contains(jobId)) {
+                context.preemptions.add(new Decision.JobPreemption(jobId, job.operationId(),
+                        Decision.PreemptionReason.GANG_RESTART, null, null, grace, why));
+            }
+        });
+    }
+
+    /** Starts the gang ranks planned on this node, each where it fits (a plan that cannot start here is dropped at its deadline). */
+    private static void startRanks(DecisionContext context, List<GangPlan.Rank> due) {
+        for (GangPlan.Rank rank : due) {
+            int at = context.index.indexOf(rank.operationId());
+            if (at >= 0 && Fits.fits(context.index.operations[at].jobVector(rank.position()), context.free)) {
+                context.planRank(at, rank);
+            }
+        }
+    }
+
     /**
      * Interrupts, with the tree's graceful grace, the node's jobs whose operation {@code chosen}
      * takes and for which {@code message} gives a reason ({@code null}: the job stays).
@@ -228,7 +264,7 @@ public final class HeartbeatScheduler {
         int task = index.plans.taskFitting(at, room, context.diskFree, images);
         if (task < 0) {
             double[] smallest = index.plans.smallestJob(at);
-            boolean fitsNode = smallest != null && SchedulingIndex.fits(smallest, available);
+            boolean fitsNode = smallest != null && Fits.fits(smallest, available);
             boolean fitsButImages = !images && index.plans.taskFitting(at, room, context.diskFree, true) >= 0;
             boolean fitsButDisk = !fitsButImages && index.plans.taskFitting(at, room, Long.MAX_VALUE, images) >= 0;
             context.deactivate(at, fitsButImages ? Decision.IdleCode.NO_IMAGES : fitsButDisk ? Decision.IdleCode.DISK

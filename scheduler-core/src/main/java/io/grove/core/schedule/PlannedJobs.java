@@ -59,7 +59,7 @@ final class PlannedJobs {
     int taskFitting(int operation, double[] room, long disk, boolean images) {
         Operation op = operations[operation];
         for (int t = 0; t < op.taskCount(); t++) {
-            if (left(op, operation, t) > 0 && SchedulingIndex.fits(op.jobVector(t), room)
+            if (left(op, operation, t) > 0 && Fits.fits(op.jobVector(t), room)
                     && op.task(t).diskSpace() <= disk && (images || op.task(t).image() == null)) {
                 return t;
             }

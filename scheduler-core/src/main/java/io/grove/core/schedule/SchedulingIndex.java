@@ -65,8 +65,12 @@ public final class SchedulingIndex {
     final StarvationStatus[] priority;
     /** Which preemption each element allows, inherited down the tree. */
     final PreemptionRights rights;
-    /** Operations whose preemption priority is starving or more, in tree order. */
+    /** Operations whose preemption priority is starving or more, in tree order (gangs excepted: they are planned). */
     final int[] starvingOperations;
+    /** Gang operations, in tree order: planned whole ({@link GangScheduling}), never started by the descent. */
+    final int[] gangOperations;
+    /** Whether each element is a gang operation. */
+    final boolean[] gang;
     /** What the current decision has planned, per operation and task. */
     final PlannedJobs plans;
     final boolean[] deactivated;
@@ -74,10 +78,7 @@ public final class SchedulingIndex {
     final SubtreeShapes shapes;
     /** The elements whose jobs may run only on nodes their tag filter matches. */
     final TagFilters tagFilters;
-    /**
-     * Whether an element (root excluded) used more than its limits when the index was built: limits
-     * lowered under running jobs. Scheduling never goes past limits, so only a rebuild sets it.
-     */
+    /** Whether an element (root excluded) used more than its limits at build (limits lowered under running jobs). */
     final boolean anyOverLimits;
     /** Whether an operation of the tree is graceful (else no job is interrupted for being above its share). */
     final boolean anyGraceful;
@@ -116,6 +117,7 @@ public final class SchedulingIndex {
         this.rights = new PreemptionRights(size, config.preemption());
         this.plans = new PlannedJobs(operations);
         this.deactivated = new boolean[size];
+        this.gang = new boolean[size];
         this.shapes = new SubtreeShapes(size);
         this.index = new HashMap<>(size * 4 / 3 + 1);
         PoolTree shape = PoolTree.of(config);
@@ -137,6 +139,7 @@ public final class SchedulingIndex {
             if (element.kind() == ElementKind.OPERATION) {
                 Operation operation = operationsById.get(element.id());
                 operations[at] = operation;
+                gang[at] = operation.spec().gang();
                 setLimits(at, operation.spec().optionsFor(tree).resourceLimits().toArray());
                 filters.add(at, operation.spec().optionsFor(tree).schedulingTagFilter());
                 double[] own = operation.usageIn(tree).toArray();
@@ -170,12 +173,16 @@ public final class SchedulingIndex {
         this.tagFilters = filters.build();
         this.anyOverLimits = overLimits();
         List<Integer> starving = new ArrayList<>();
+        List<Integer> gangs = new ArrayList<>();
         for (int i = 0; i < size; i++) {
-            if (operations[i] != null && priority[i] != StarvationStatus.NON_STARVING) {
+            if (operations[i] != null && gang[i]) {
+                gangs.add(i);
+            } else if (operations[i] != null && priority[i] != StarvationStatus.NON_STARVING) {
                 starving.add(i);
             }
         }
         this.starvingOperations = starving.stream().mapToInt(Integer::intValue).toArray();
+        this.gangOperations = gangs.stream().mapToInt(Integer::intValue).toArray();
         markPaused(pauses);
         this.children = ChildTree.ordered(childLists, fifoScheduling);
         this.position = new int[size];
@@ -336,9 +343,28 @@ public final class SchedulingIndex {
         return !deactivated[at] && isSchedulable(at);
     }
 
-    /** Runs in the tree and has jobs left to plan, whatever happened earlier in this decision. */
+    /** Runs in the tree and has jobs left to plan, whatever happened earlier in this decision; never a gang (planned whole). */
     boolean isSchedulable(int at) {
-        return !paused[at] && operations[at].runsIn(tree) && remainingPending(at) > 0;
+        return !gang[at] && !paused[at] && operations[at].runsIn(tree) && remainingPending(at) > 0;
+    }
+
+    /** Whether the tags of a node satisfy the tag filters of an element and of every pool above it. */
+    boolean tagsAllow(int at, Set<String> tags) {
+        return tagFilters.allow(at, parent, tags);
+    }
+
+    /** The tree's gang operations, in tree order. */
+    public List<Operation> gangs() {
+        List<Operation> out = new ArrayList<>(gangOperations.length);
+        for (int at : gangOperations) {
+            out.add(operations[at]);
+        }
+        return out;
+    }
+
+    /** Whether the tree has gang operations (else no plan is ever looked for). */
+    public boolean hasGangs() {
+        return gangOperations.length > 0;
     }
 
     /** Local satisfaction of an element with its current usage. */
@@ -470,20 +496,5 @@ public final class SchedulingIndex {
                 }
             }
         }
-    }
-
-    /** Whether job resources fit into {@code room}. */
-    static boolean fits(double[] job, double[] room) {
-        return fits(job, 0, room);
-    }
-
-    /** Whether the job at {@code offset} of {@code jobs} fits into {@code room}. */
-    static boolean fits(double[] jobs, int offset, double[] room) {
-        for (int r = 0; r < N; r++) {
-            if (jobs[offset + r] > room[r] + 1e-9) {
-                return false;
-            }
-        }
-        return true;
     }
 }

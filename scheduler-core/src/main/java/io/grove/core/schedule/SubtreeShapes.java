@@ -26,7 +26,7 @@ final class SubtreeShapes {
 
     /** Whether the smallest job left below element {@code at} fits in {@code free}. */
     boolean mayFit(int at, double[] free) {
-        return SchedulingIndex.fits(minJob, at * N, free);
+        return Fits.fits(minJob, at * N, free);
     }
 
     /**

@@ -52,4 +52,18 @@ final class TagFilters {
         }
         return out;
     }
+
+    /** Whether a node with these tags may run jobs of element {@code at}: no filter on it or above it fails. */
+    boolean allow(int at, int[] parent, Set<String> tags) {
+        for (int i = 0; i < elements.length; i++) {
+            if (!filters[i].matches(tags)) {
+                for (int e = at; e >= 0; e = parent[e]) {
+                    if (e == elements[i]) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
 }

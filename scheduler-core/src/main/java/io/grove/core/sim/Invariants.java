@@ -1,8 +1,11 @@
 package io.grove.core.sim;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.GangStatus;
 import io.grove.core.node.Node;
+import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.Job;
+import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationCounts;
 import io.grove.core.operation.PoolOperationCounts;
 import io.grove.core.pool.PoolConfig;
@@ -14,14 +17,18 @@ import io.grove.core.schedule.SchedulingIndex;
 import io.grove.core.schedule.UsageMismatches;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The simulator's invariants, checked after every event: no node over capacity (as the scheduler
  * counts and as the machine runs), no job index running twice, usage equal to the sum of running
- * jobs at every pool, count limits held, and no preemption ping-pong.
+ * jobs at every pool, count limits held, no preemption ping-pong, no gang running partially or
+ * outside its required domain.
  */
 final class Invariants {
 
@@ -48,6 +55,7 @@ final class Invariants {
             }
             over(Resources.of(used), machine.limits(), "machine " + machine.id(), out);
         }
+        gangs(cluster, machines, out);
         for (String tree : cluster.treeNames()) {
             SchedulingIndex index = cluster.schedulingIndex(tree);
             if (index != null) {
@@ -58,6 +66,42 @@ final class Invariants {
             }
         }
         return out;
+    }
+
+    /**
+     * No gang runs partially — some ranks running while others pend — unless its plan is being
+     * started or it is stopping to restart; no rank of a gang with a required level runs outside
+     * the one domain of that level its other ranks run in.
+     */
+    private static void gangs(Cluster cluster, Collection<SimNode> machines, List<String> out) {
+        Map<String, Set<String>> domains = new HashMap<>();
+        for (SimNode machine : machines) {
+            for (SimNode.RunningJob job : machine.running()) {
+                Operation operation = cluster.registry().operation(job.operationId());
+                GangTopology topology = operation == null ? GangTopology.NONE : operation.spec().topology();
+                if (topology.required() && cluster.registry().runningJob(job.jobId()) != null) {
+                    domains.computeIfAbsent(job.operationId(), id -> new TreeSet<>())
+                            .add(String.valueOf(machine.topology().domain(topology.level())));
+                }
+            }
+        }
+        domains.forEach((operation, seen) -> {
+            if (seen.size() > 1) {
+                out.add("gang " + operation + " runs in " + seen + ", outside one domain of its required level");
+            }
+        });
+        for (Operation operation : cluster.registry().operations()) {
+            if (!operation.spec().gang() || operation.runningJobCount() == 0 || operation.pendingJobCount() == 0) {
+                continue;
+            }
+            String tree = operation.runningJobsArray()[0].tree();
+            GangStatus status = cluster.gang(tree, operation.id());
+            boolean starting = status.plan() != null && !status.plan().complete();
+            if (!starting && !status.restarting()) {
+                out.add("gang " + operation.id() + " runs partially: " + operation.runningJobCount() + " ranks run, "
+                        + operation.pendingJobCount() + " pend, with no plan being started and no restart");
+            }
+        }
     }
 
     private static void over(Resources used, Resources limits, String what, List<String> out) {

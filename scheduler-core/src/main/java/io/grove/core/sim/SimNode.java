@@ -189,7 +189,8 @@ public final class SimNode {
                 continue;
             }
             if (preemption.reason() == Decision.PreemptionReason.GRACEFUL
-                    || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED) {
+                    || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED
+                    || preemption.reason() == Decision.PreemptionReason.GANG_RESTART) {
                 Instant graceEnd = now.plus(preemption.grace());
                 if (job.endsAt() == null || job.endsAt().isAfter(graceEnd)) {
                     running.put(job.jobId(), new RunningJob(job.jobId(), job.operationId(), job.task(), job.index(),
@@ -207,6 +208,15 @@ public final class SimNode {
             diskOrders.put(start.jobId(), start.diskSpace());
         }
         diskOrders.keySet().retainAll(running.keySet());
+    }
+
+    /** A running job fails now (exit 1), reported with the next heartbeat; whether it ran here. */
+    public boolean fail(String jobId) {
+        if (running.remove(jobId) == null) {
+            return false;
+        }
+        finished.add(new Heartbeat.FinishedJob(jobId, Heartbeat.Outcome.FAILED, 1, "simulated failure"));
+        return true;
     }
 
     private void kill(String jobId, String why) {

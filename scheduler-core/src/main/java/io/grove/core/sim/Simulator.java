@@ -47,6 +47,10 @@ public final class Simulator {
     private record UpdateEvent() implements Event {
     }
 
+    /** A heartbeat asked for now ({@code heartbeat_now}): the node's own period goes on as it was. */
+    private record NudgeEvent(String node) implements Event {
+    }
+
     private record SubmitEvent(Workload.OperationGroup group, int number) implements Event {
     }
 
@@ -179,7 +183,10 @@ public final class Simulator {
 
     private void handle(Event event) {
         if (event instanceof HeartbeatEvent heartbeat) {
+            schedule(now.plusNanos(period() + random.nextLong(period() / 5 + 1)), new HeartbeatEvent(heartbeat.node()));
             heartbeat(heartbeat.node());
+        } else if (event instanceof NudgeEvent nudge) {
+            heartbeat(nudge.node());
         } else if (event instanceof UpdateEvent) {
             update();
         } else if (event instanceof SubmitEvent submit) {
@@ -189,10 +196,21 @@ public final class Simulator {
         }
     }
 
+    private long period() {
+        return workload.heartbeatPeriod().toNanos();
+    }
+
+    /** The nodes the scheduler asks to heartbeat now for gangs come a millisecond later, as over a network. */
+    private void nudges() {
+        for (String id : cluster.takeGangNudges()) {
+            if (machines.containsKey(id)) {
+                schedule(now.plusMillis(1), new NudgeEvent(id));
+            }
+        }
+    }
+
     private void heartbeat(String id) {
         SimNode machine = machines.get(id);
-        long period = workload.heartbeatPeriod().toNanos();
-        schedule(now.plusNanos(period + random.nextLong(period / 5 + 1)), new HeartbeatEvent(id));
         if (!machine.isUp()) {
             return;
         }
@@ -215,6 +233,7 @@ public final class Simulator {
         }
         preempted += decision.preemptions().size();
         machine.apply(decision, now, durations::get, operation -> false);
+        nudges();
     }
 
     private void update() {
@@ -222,6 +241,7 @@ public final class Simulator {
         cluster.checkNodes(now);
         cluster.updateFairShare(now);
         updateNanos += ticker.getAsLong() - start;
+        nudges();
         sample();
         schedule(now.plus(workload.fairShareUpdatePeriod()), new UpdateEvent());
     }
@@ -232,6 +252,11 @@ public final class Simulator {
                 .task(TaskSpec.of("main", group.jobs(), group.job(), "simulated"));
         if (group.tree() != null) {
             spec.tree(group.tree());
+        }
+        if (group.gang() != null && group.gang().constrained()) {
+            spec.topology(group.gang().level(), group.gang().required());
+        } else if (group.gang() != null) {
+            spec.gang();
         }
         try {
             cluster.submit(id, spec.build(), group.user(), now);

@@ -1,6 +1,7 @@
 package io.grove.core.sim;
 
 import io.grove.core.node.NodeTopology;
+import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.OperationType;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.resource.Resources;
@@ -66,14 +67,22 @@ public record Workload(
      * @param duration how long each job runs; {@code null} runs forever
      * @param weight operation weight
      * @param type vanilla or another kind
+     * @param gang {@code null} for operations whose jobs start one by one; else each is a gang of
+     *     {@code jobs} ranks held to this topology ({@link GangTopology#NONE}: anywhere)
      */
     public record OperationGroup(String name, int count, Duration at, String pool, String tree, String user, int jobs,
-            Resources job, Duration duration, double weight, OperationType type) {
+            Resources job, Duration duration, double weight, OperationType type, GangTopology gang) {
         public OperationGroup {
             if (count < 1 || jobs < 1) {
                 throw new IllegalArgumentException("operation group " + name + ": count and jobs must be at least 1");
             }
             type = type == null ? OperationType.VANILLA : type;
+        }
+
+        /** A group of operations that are not gangs. */
+        public OperationGroup(String name, int count, Duration at, String pool, String tree, String user, int jobs,
+                Resources job, Duration duration, double weight, OperationType type) {
+            this(name, count, at, pool, tree, user, jobs, job, duration, weight, type, null);
         }
     }
 

@@ -59,14 +59,14 @@ class GangPlannerTest {
     void aGangThatFitsInNoRackWaitsAndSaysHowCloseEachRackCame() {
         Waiting waiting = assertInstanceOf(Waiting.class, GangPlanner.plan(ranks(3, 8), RACKS,
                 new Constraint("rack", true), ResourceType.GPU));
-        assertEquals("needs 3 ranks in one rack; rack r1 fits 2, rack r2 fits 1", waiting.why());
+        assertEquals("needs 3 ranks (8 cpu, 8 gpu each) in one rack; rack r1 has room for 2, rack r2 has room for 1", waiting.why());
         assertEquals(Map.of("r1", 2, "r2", 1), waiting.fitting());
         Planned spanning = assertInstanceOf(Planned.class, GangPlanner.plan(ranks(3, 8), RACKS,
                 new Constraint("rack", false), ResourceType.GPU));
         assertNull(spanning.domain(), "preferred, not required: it may span racks");
         Waiting tooBig = assertInstanceOf(Waiting.class, GangPlanner.plan(ranks(5, 8), RACKS, Constraint.NONE,
                 ResourceType.GPU));
-        assertEquals("needs 5 ranks at once; 4 fit on the tree's nodes now", tooBig.why());
+        assertEquals("needs 5 ranks (8 cpu, 8 gpu each) at once; 4 fit on the tree's nodes now", tooBig.why());
         Waiting noLevel = assertInstanceOf(Waiting.class, GangPlanner.plan(ranks(1, 1), RACKS,
                 new Constraint("pod", true), ResourceType.GPU));
         assertTrue(noLevel.why().endsWith("no node gives a pod"), noLevel.why());

@@ -111,6 +111,7 @@ final class OperationRoutes extends ApiResource {
                                         + placed.getKey() + "\": " + decision.rule());
                     }
                 }
+                cluster.checkGang(spec);
                 operation = cluster.registry().submitHeld(id, spec, user, clock.now(), key);
             } catch (SubmitException e) {
                 audit(request, "submit", String.valueOf(spec.pool()), "refused", e.getMessage());

@@ -62,6 +62,8 @@ public final class HeartbeatBatcher {
     private final Gate gate;
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** Runs on the scheduler's thread after each turn that decided heartbeats (the gangs' nudges). */
+    private volatile Consumer<Cluster> afterTurn = cluster -> { };
 
     public HeartbeatBatcher(SchedulerLoop loop, Clock clock) {
         this(loop, clock, Gate.NONE);
@@ -71,6 +73,11 @@ public final class HeartbeatBatcher {
         this.loop = loop;
         this.clock = clock;
         this.gate = gate;
+    }
+
+    /** What runs on the scheduler's thread after each turn of heartbeats. */
+    public void afterTurn(Consumer<Cluster> hook) {
+        this.afterTurn = hook;
     }
 
     /**
@@ -123,6 +130,9 @@ public final class HeartbeatBatcher {
             } catch (RuntimeException | Error e) {
                 outcomes.add(new Outcome(pending, null, e));
             }
+        }
+        if (acting) {
+            afterTurn.accept(cluster);
         }
         if (starts && gate.durable() != null) {
             // the starts go out once they are durable: a new leader then knows every job that may run

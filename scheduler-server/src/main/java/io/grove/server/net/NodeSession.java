@@ -24,6 +24,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.timeout.IdleStateEvent;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -59,6 +60,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     private Set<String> tags = Set.of();
     /** Where the node sits in the network, as its handshake said; carried into every heartbeat. */
     private NodeTopology topology = NodeTopology.NONE;
+    /** The address the connection comes from: where a gang's other ranks reach this node's. */
+    private String peerHost;
     /** Why the node runs no image jobs, from its handshake; {@code null} when it runs them. */
     private String noImages;
 
@@ -143,15 +146,16 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         tags = Set.copyOf(handshake.tags());
         topology = handshake.where();
         noImages = handshake.whyNoImages();
-        String previous = addresses.put(nodeId, handshake.address(),
-                ctx.channel().remoteAddress() instanceof InetSocketAddress peer ? peer.getAddress() : null);
+        InetAddress peer = ctx.channel().remoteAddress() instanceof InetSocketAddress socket ? socket.getAddress() : null;
+        peerHost = peer == null ? null : peer.getHostAddress();
+        String previous = addresses.put(nodeId, handshake.address(), peer);
         if (previous != null && !previous.equals(handshake.address()) && audit != null) {
             audit.record(clock.now(), "node:" + nodeId, String.valueOf(ctx.channel().remoteAddress()), "node address",
                     nodeId, "allowed", "address changed from " + previous + " to " + handshake.address());
         }
         Heartbeat registration = new Heartbeat(nodeId, tags, handshake.resourceLimits(), null,
                 Wire.running(handshake.runningJobs()), Wire.finished(handshake.finishedJobs()), false,
-                new NodeCondition(-1, null, List.of(), noImages), List.of(), List.of(), topology);
+                new NodeCondition(-1, null, List.of(), noImages), List.of(), List.of(), topology, peerHost);
         loop.call(cluster -> {
             cluster.report(registration, clock.now());
             return cluster.node(nodeId).treeProblem();
@@ -188,7 +192,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             return;
         }
         long started = System.nanoTime();
-        Heartbeat heartbeat = Wire.heartbeat(nodeId, tags, message, noImages, topology);
+        Heartbeat heartbeat = Wire.heartbeat(nodeId, tags, message, noImages, topology, peerHost);
         Boolean resync = version < 2 ? null : ++sinceFullList >= RESYNC_EVERY ? Boolean.TRUE : null;
         if (!message.deltaOnly()) {
             sinceFullList = 0;

@@ -20,15 +20,15 @@ final class Wire {
     }
 
     static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message) {
-        return heartbeat(nodeId, tags, message, null, NodeTopology.NONE);
+        return heartbeat(nodeId, tags, message, null, NodeTopology.NONE, null);
     }
 
     /**
      * The heartbeat of a node that runs no image jobs for the reason given ({@code null}: it runs
-     * them), at the topology its handshake gave.
+     * them), at the topology its handshake gave, from the address its connection comes from.
      */
     static Heartbeat heartbeat(String nodeId, Set<String> tags, NodeHeartbeat message, String noImages,
-            NodeTopology topology) {
+            NodeTopology topology, String address) {
         return new Heartbeat(nodeId, tags, message.resourceLimits(), message.resourceUsage(),
                 running(message.deltaOnly() ? message.startedJobs() : message.runningJobs()),
                 finished(message.finishedJobs()), message.deltaOnly(),
@@ -37,7 +37,7 @@ final class Wire {
                         ? NodeCondition.UNKNOWN
                         : new NodeCondition(message.diskSpaceFree() == null ? -1 : message.diskSpaceFree(),
                                 message.unschedulable(), message.gpusOutOfService(), noImages),
-                cpu(message.jobCpu()), status(message.jobStatus()), topology);
+                cpu(message.jobCpu()), status(message.jobStatus()), topology, address);
     }
 
     static List<io.grove.core.operation.JobStatus> status(List<io.grove.protocol.JobStatus> said) {

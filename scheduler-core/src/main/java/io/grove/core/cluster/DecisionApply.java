@@ -1,0 +1,91 @@
+package io.grove.core.cluster;
+
+import io.grove.core.node.Node;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.JobEndReason;
+import io.grove.core.operation.JobState;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationRegistry;
+import io.grove.core.operation.PreemptedFor;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.SchedulingIndex;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** {@link Cluster#apply}: a heartbeat's decision made real. */
+final class DecisionApply {
+
+    private DecisionApply() {
+    }
+
+    static void apply(Cluster cluster, Decision decision, Instant now) {
+        OperationRegistry registry = cluster.registry();
+        Node node = cluster.node(decision.nodeId());
+        Map<String, Set<String>> victimsByPreemptor = new HashMap<>();
+        for (Decision.JobPreemption preemption : decision.preemptions()) {
+            Job victim = registry.runningJob(preemption.jobId());
+            if (victim != null && preemption.preemptorJobId() != null) {
+                victimsByPreemptor.computeIfAbsent(preemption.preemptorJobId(), k -> new HashSet<>())
+                        .add(victim.operationId());
+            }
+        }
+        SchedulingIndex index = decision.tree() == null ? null : cluster.schedulingIndex(decision.tree());
+        for (Decision.JobStart start : decision.starts()) {
+            Operation operation = registry.operation(start.operationId());
+            TaskSpec task = operation.spec().tasks().get(start.task());
+            boolean gang = operation.spec().gang();
+            Job job = registry.startJob(operation, task, gang ? start.index() : -1, node.id(), decision.tree(), now,
+                    victimsByPreemptor.getOrDefault(start.jobId(), Set.of()),
+                    index.dominantFairShare(operation.id()));
+            if (!job.id().equals(start.jobId()) || job.index() != start.index()) {
+                throw new IllegalStateException("decision planned job " + start.jobId() + " #" + start.index()
+                        + " but the operation started " + job.id() + " #" + job.index());
+            }
+            node.addJob(job);
+            index.jobStarted(job);
+            if (gang) {
+                cluster.gangs().started(job);
+            }
+        }
+        for (Decision.JobAbort abort : decision.aborts()) {
+            Job job = registry.runningJob(abort.jobId());
+            if (job != null && abort.reason() == Decision.AbortReason.RESOURCE_OVERCOMMIT) {
+                cluster.endJob(job, JobState.ABORTED, now, JobEndReason.RESOURCE_OVERCOMMIT, abort.message());
+            }
+        }
+        for (Decision.JobPreemption preemption : decision.preemptions()) {
+            Job job = registry.runningJob(preemption.jobId());
+            if (job == null) {
+                continue;
+            }
+            job.preemptedFor(preemptedFor(registry, preemption, decision.tree()));
+            switch (preemption.reason()) {
+                case GRACEFUL, POOL_DRAINED -> registry.markInterrupting(job.id());
+                case GANG_RESTART -> {
+                    registry.markInterrupting(job.id());
+                    node.interrupted(job.id());
+                }
+                case RESOURCE_LIMITS_VIOLATED -> cluster.endJob(job, JobState.ABORTED, now,
+                        JobEndReason.RESOURCE_LIMITS_VIOLATED, preemption.message());
+                default -> cluster.endJob(job, JobState.ABORTED, now, JobEndReason.PREEMPTED, preemption.message());
+            }
+        }
+        if (decision.preemptivePass()) {
+            node.preemptivePassAt(now);
+        }
+        cluster.counted(node);
+    }
+
+    /** What a preemption takes a job for: the preemptor and its pool in the tree, and the reason in a word. */
+    private static PreemptedFor preemptedFor(OperationRegistry registry, Decision.JobPreemption preemption, String tree) {
+        Operation preemptor = preemption.preemptorOperationId() == null ? null
+                : registry.operation(preemption.preemptorOperationId());
+        return new PreemptedFor(preemption.reason().name().toLowerCase(Locale.ROOT),
+                preemption.preemptorOperationId(), preemptor == null ? null : preemptor.poolByTree().get(tree));
+    }
+}

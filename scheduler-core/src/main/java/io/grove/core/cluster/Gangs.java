@@ -1,0 +1,248 @@
+package io.grove.core.cluster;
+
+import io.grove.core.node.Node;
+import io.grove.core.operation.GangTopology;
+import io.grove.core.operation.Job;
+import io.grove.core.operation.JobEndReason;
+import io.grove.core.operation.JobState;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.SubmitError;
+import io.grove.core.operation.SubmitException;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.schedule.GangPlan;
+import io.grove.core.schedule.GangPlanner;
+import io.grove.core.schedule.GangScheduling;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The cluster's gangs (docs/scheduling.md#gangs): plans them when something may let one fit,
+ * hands each planned node its ranks, drops a plan whole when a node leaves or is late, and stops
+ * every rank of a gang one of whose ranks ended otherwise than completing, so that it starts again
+ * as a whole. Works on the cluster's state, on its writer's thread.
+ */
+final class Gangs {
+
+    private final Cluster cluster;
+    private final Map<String, TreeState> trees;
+    private final Set<String> nudges = new LinkedHashSet<>();
+    private GangListener listener = GangListener.NONE;
+
+    Gangs(Cluster cluster, Map<String, TreeState> trees) {
+        this.cluster = cluster;
+        this.trees = trees;
+    }
+
+    void listener(GangListener value) {
+        this.listener = value == null ? GangListener.NONE : value;
+    }
+
+    /** The nodes that should heartbeat now for gangs (planned ranks, ranks to stop), once each. */
+    List<String> takeNudges() {
+        if (nudges.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(nudges);
+        nudges.clear();
+        return out;
+    }
+
+    /** Plans the tree's waiting gangs if something changed since the last try. */
+    void planIfChanged(String tree, Instant now) {
+        TreeState state = tree == null ? null : trees.get(tree);
+        if (state == null || state.index == null || !state.index.hasGangs() || !state.gangs.dirty) {
+            return;
+        }
+        state.gangs.dirty = false;
+        stopPartial(tree, state);
+        List<Node> nodes = new ArrayList<>();
+        for (Node node : cluster.nodes()) {
+            if (tree.equals(node.tree())) {
+                nodes.add(node);
+            }
+        }
+        state.gangs.waiting(GangScheduling.plan(state.index, nodes, state.gangs, now,
+                cluster.settings().gangStartTimeout(), plan -> {
+                    state.gangs.add(plan);
+                    nudges.addAll(plan.nodes());
+                    listener.planned(plan);
+                }));
+    }
+
+    /**
+     * A gang some of whose ranks run while others pend, with no plan being started and no restart
+     * under way — its plan was lost with a restart of the scheduler between two of its starts — is
+     * stopped, to start again as a whole: a gang never runs partially.
+     */
+    private void stopPartial(String tree, TreeState state) {
+        for (Operation operation : state.index.gangs()) {
+            if (operation.runningJobCount() > 0 && operation.pendingJobCount() > 0
+                    && !state.gangs.planned(operation.id()) && !state.gangs.restarting(operation.id())) {
+                stop(operation, tree, operation.runningJobCount() + " of its ranks run without the others (its plan "
+                        + "was lost with a restart of the scheduler); the gang stops and starts again as a whole");
+            }
+        }
+    }
+
+    /** The ranks planned on a node that it has not started. */
+    List<GangPlan.Rank> due(Node node) {
+        TreeState state = node.tree() == null ? null : trees.get(node.tree());
+        return state == null ? List.of() : state.gangs.due(node.id());
+    }
+
+    /** A gang's rank started on its node. */
+    void started(Job job) {
+        TreeState state = trees.get(job.tree());
+        GangPlan plan = state == null ? null : state.gangs.plan(job.operationId());
+        GangPlan.Rank rank = plan == null ? null : plan.rankOf(job.task().name(), job.index());
+        if (rank != null) {
+            plan.started(rank.rank(), job.id());
+            if (plan.complete()) {
+                listener.started(plan);
+            }
+        }
+    }
+
+    /**
+     * What a gang's job ends as: a failure while its gang already restarts is not counted again,
+     * and a rank its node stopped for the restart ended for it.
+     */
+    JobEndReason reasonFor(Job job, JobState state, JobEndReason reason) {
+        TreeState tree = trees.get(job.tree());
+        if (tree == null || !tree.gangs.restarting(job.operationId())) {
+            return reason;
+        }
+        return state == JobState.FAILED || reason == JobEndReason.ABORTED_BY_NODE ? JobEndReason.GANG_RESTART : reason;
+    }
+
+    /** After a gang's job ended: a rank that did not complete stops every other, and the gang is planned again when none runs. */
+    void ended(Job job, JobState state, String message) {
+        TreeState tree = trees.get(job.tree());
+        Operation operation = cluster.registry().operation(job.operationId());
+        if (tree == null || operation == null) {
+            return;
+        }
+        GangPlans gangs = tree.gangs;
+        if (operation.state().isFinished()) {
+            gangs.forget(operation.id());
+            return;
+        }
+        if (state != JobState.COMPLETED && !gangs.restarting(operation.id())) {
+            String why = "rank " + rankOf(operation, job) + " (job " + job.id() + " on node " + job.nodeId() + ") "
+                    + state.name().toLowerCase() + (message == null ? "" : ": " + message)
+                    + "; the gang stops and starts again as a whole";
+            stop(operation, job.tree(), why);
+        }
+        if (operation.runningJobCount() == 0) {
+            gangs.forget(operation.id());
+        }
+    }
+
+    /** Stops every running rank of a gang gracefully, its plan going with it. */
+    private void stop(Operation operation, String tree, String why) {
+        trees.get(tree).gangs.markRestarting(operation.id());
+        for (Job other : operation.runningJobsArray()) {
+            Node node = cluster.node(other.nodeId());
+            if (node != null && !other.interrupting()) {
+                node.interrupt(other.id(), why);
+                nudges.add(node.id());
+            }
+        }
+        listener.restarting(operation.id(), tree, why);
+    }
+
+    /** The gang's rank of a job: its index after the jobs of the tasks before its own. */
+    private static int rankOf(Operation operation, Job job) {
+        int offset = 0;
+        for (TaskSpec task : operation.spec().tasks().values()) {
+            if (task.name().equals(job.task().name())) {
+                return offset + job.index();
+            }
+            offset += task.jobCount();
+        }
+        return job.index();
+    }
+
+    /** Drops, whole, every plan whose node left or that did not start within its bound: its started ranks are aborted. */
+    void expire(Instant now) {
+        for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
+            GangPlans gangs = tree.getValue().gangs;
+            for (Map.Entry<GangPlan, String> overdue : gangs.overdue(now, cluster.nodeMap()).entrySet()) {
+                GangPlan plan = overdue.getKey();
+                String why = "the gang's plan (" + plan.describe() + ") was dropped: " + overdue.getValue();
+                gangs.markRestarting(plan.operationId());
+                listener.restarting(plan.operationId(), tree.getKey(), why);
+                for (String jobId : plan.startedJobs().values()) {
+                    Job job = cluster.registry().runningJob(jobId);
+                    if (job != null) {
+                        cluster.endJob(job, JobState.ABORTED, now, JobEndReason.GANG_RESTART, why);
+                    }
+                }
+                Operation operation = cluster.registry().operation(plan.operationId());
+                if (operation == null || operation.runningJobCount() == 0) {
+                    gangs.forget(plan.operationId());
+                }
+            }
+        }
+    }
+
+    /** The operation finished (aborted, failed): its plans go. */
+    void forget(String operationId) {
+        for (TreeState tree : trees.values()) {
+            if (tree.gangs.planned(operationId) || tree.gangs.restarting(operationId)) {
+                tree.gangs.forget(operationId);
+            }
+        }
+    }
+
+    /**
+     * Refuses a gang that can never run: a topology level its tree does not know, or more than any
+     * domain of its required level (or the tree) holds even with every job gone. A tree with no
+     * node yet refuses nothing for size (its nodes may be on their way).
+     */
+    void checkSubmit(OperationSpec spec) {
+        if (!spec.gang()) {
+            return;
+        }
+        List<String> treeNames = spec.poolTrees().isEmpty() ? List.of(cluster.registry().defaultTree()) : spec.poolTrees();
+        GangTopology topology = spec.topology();
+        for (String tree : treeNames) {
+            TreeState state = trees.get(tree);
+            if (state == null) {
+                continue;   // the registry names the unknown tree
+            }
+            if (topology.constrained() && !state.topology.levels().contains(topology.level())) {
+                throw new SubmitException(SubmitError.INVALID_SPEC, "topology: tree \"" + tree + "\" knows no level '"
+                        + topology.level() + "'; its topology_levels: " + state.topology.levels(),
+                        Map.of("pool_tree", tree));
+            }
+            List<GangPlanner.Candidate> empty = new ArrayList<>();
+            for (Node node : cluster.nodes()) {
+                if (tree.equals(node.tree())) {
+                    empty.add(new GangPlanner.Candidate(node.id(), node.topology(), node.limits()));
+                }
+            }
+            if (empty.isEmpty()) {
+                continue;
+            }
+            List<GangPlanner.Rank> ranks = new ArrayList<>();
+            int rank = 0;
+            for (TaskSpec task : spec.tasks().values()) {
+                for (int i = 0; i < task.jobCount(); i++) {
+                    ranks.add(new GangPlanner.Rank(rank++, task.jobResources()));
+                }
+            }
+            GangPlanner.Outcome outcome = GangPlanner.plan(ranks, empty, new GangPlanner.Constraint(topology.level(),
+                    topology.required()), cluster.config().trees().get(tree).mainResource());
+            if (outcome instanceof GangPlanner.Waiting why) {
+                throw new SubmitException(SubmitError.INVALID_SPEC, "the gang can never start in tree \"" + tree
+                        + "\", even with every node empty: it " + why.why(), Map.of("pool_tree", tree));
+            }
+        }
+    }
+}

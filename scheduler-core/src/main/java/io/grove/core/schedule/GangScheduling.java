@@ -1,0 +1,214 @@
+package io.grove.core.schedule;
+
+import io.grove.core.node.Node;
+import io.grove.core.operation.GangTopology;
+import io.grove.core.operation.Operation;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.resource.Resources;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Plans the tree's waiting gangs (docs/scheduling.md#gangs): each gang operation with every job
+ * pending and none running, lowest satisfaction first, gets a node for every rank at once from
+ * what is free on the tree's nodes less what earlier plans hold ({@link GangPlanner}), within the
+ * limits on its path, on nodes its tag filters allow; or a reason it waits. A gang that waits
+ * holds nothing, so the jobs of other operations go on using what is free.
+ */
+public final class GangScheduling {
+
+    /** The first port a gang's rank 0 is given ({@code MASTER_PORT}), as torchrun's default. */
+    public static final int FIRST_MASTER_PORT = 29500;
+    /** How many ports from {@link #FIRST_MASTER_PORT} gangs take turns on. */
+    public static final int MASTER_PORTS = 500;
+
+    /** What planning needs of the plans already made. */
+    public interface Held {
+        /** Whether the operation has a plan already (being started, or running). */
+        boolean planned(String operationId);
+
+        /** What plans hold on a node for ranks not started yet. */
+        Resources held(String nodeId);
+
+        /** Whether a plan's rank 0 on this node listens on this port. */
+        boolean portTaken(String nodeId, int port);
+
+        /** The port to try first on a node: the one after the last given there. */
+        int nextPort(String nodeId);
+    }
+
+    private GangScheduling() {
+    }
+
+    /**
+     * Plans every waiting gang of the index's tree that fits now; each plan is handed to
+     * {@code accept} at once, so that the next gang sees it held.
+     *
+     * @param nodes the nodes of the tree
+     * @return why each gang that did not fit waits, by operation id
+     */
+    public static Map<String, GangPlanner.Waiting> plan(SchedulingIndex index, Collection<Node> nodes, Held held,
+            Instant now, Duration startTimeout, Consumer<GangPlan> accept) {
+        Map<String, GangPlanner.Waiting> waiting = new LinkedHashMap<>();
+        List<Integer> gangs = new ArrayList<>();
+        for (int at : index.gangOperations) {
+            Operation operation = index.operations[at];
+            if (waits(index, at) && !held.planned(operation.id())) {
+                gangs.add(at);
+            }
+        }
+        gangs.sort(Comparator.comparingDouble(index::localSatisfaction));
+        for (int at : gangs) {
+            Operation operation = index.operations[at];
+            List<RankSlot> slots = pendingRanks(operation);
+            List<GangPlanner.Rank> ranks = new ArrayList<>();
+            double[] total = new double[SchedulingIndex.N];
+            for (RankSlot slot : slots) {
+                ranks.add(new GangPlanner.Rank(slot.rank, slot.resources));
+                for (int r = 0; r < total.length; r++) {
+                    total[r] += slot.resources.get(r);
+                }
+            }
+            double[] room = new double[SchedulingIndex.N];
+            Arrays.fill(room, Double.POSITIVE_INFINITY);
+            index.limitRoom(at, room);
+            if (!Fits.fits(total, room)) {
+                waiting.put(operation.id(), new GangPlanner.Waiting("its " + ranks.size() + " ranks need "
+                        + Resources.of(total) + " at once, more than the resource limits of its pools or its own leave ("
+                        + Resources.of(room) + ")", Map.of()));
+                continue;
+            }
+            GangTopology topology = operation.spec().topology();
+            GangPlanner.Outcome outcome = GangPlanner.plan(ranks, candidates(index, at, nodes, held, slots),
+                    new GangPlanner.Constraint(topology.level(), topology.required()), index.config.mainResource());
+            if (outcome instanceof GangPlanner.Waiting why) {
+                waiting.put(operation.id(), why);
+                continue;
+            }
+            GangPlanner.Planned planned = (GangPlanner.Planned) outcome;
+            accept.accept(plan(index, operation, slots, planned, nodes, held, now, startTimeout));
+        }
+        return waiting;
+    }
+
+    /** Whether a gang waits to be planned: it runs in the tree, its pool is not paused, nothing of it runs, jobs pend. */
+    static boolean waits(SchedulingIndex index, int at) {
+        Operation operation = index.operations[at];
+        return operation.runsIn(index.tree) && !index.paused[at] && operation.runningJobCount() == 0
+                && operation.pendingJobCount() > 0;
+    }
+
+    /** A pending job of the gang: its rank, task and index. */
+    private record RankSlot(int rank, int position, TaskSpec task, int index, Resources resources) {
+    }
+
+    /** The gang's pending jobs as ranks: task by task in the spec's order, each task's indexes after the tasks before. */
+    private static List<RankSlot> pendingRanks(Operation operation) {
+        List<RankSlot> slots = new ArrayList<>();
+        int offset = 0;
+        for (int t = 0; t < operation.taskCount(); t++) {
+            TaskSpec task = operation.task(t);
+            List<Integer> indexes = new ArrayList<>();
+            operation.pendingIndexes(task.name()).forEach(indexes::add);
+            indexes.sort(null);
+            for (int index : indexes) {
+                slots.add(new RankSlot(offset + index, t, task, index, task.jobResources()));
+            }
+            offset += task.jobCount();
+        }
+        return slots;
+    }
+
+    /** The nodes the gang may go to, each with what is free for it. */
+    private static List<GangPlanner.Candidate> candidates(SchedulingIndex index, int at, Collection<Node> nodes, Held held,
+            List<RankSlot> slots) {
+        long disk = 0;
+        boolean images = false;
+        for (RankSlot slot : slots) {
+            disk = Math.max(disk, slot.task.diskSpace());
+            images |= slot.task.image() != null;
+        }
+        List<GangPlanner.Candidate> out = new ArrayList<>();
+        for (Node node : nodes) {
+            if (node.state() != Node.State.ONLINE || !node.condition().schedulable()
+                    || node.condition().diskForJobs() < disk || images && !node.condition().runsImages()
+                    || !index.tagsAllow(at, node.tags())) {
+                continue;
+            }
+            double[] free = node.limits().toArray();
+            double[] used = node.usage().toArray();
+            double[] hold = held.held(node.id()).toArray();
+            for (int r = 0; r < free.length; r++) {
+                free[r] = Math.max(0, free[r] - used[r] - hold[r]);
+            }
+            out.add(new GangPlanner.Candidate(node.id(), node.topology(), Resources.of(free)));
+        }
+        return out;
+    }
+
+    /** The plan of a placement: each rank's node and the variables its job gets. */
+    private static GangPlan plan(SchedulingIndex index, Operation operation, List<RankSlot> slots,
+            GangPlanner.Planned planned, Collection<Node> nodes, Held held, Instant now, Duration startTimeout) {
+        Map<String, Node> byId = new HashMap<>();
+        for (Node node : nodes) {
+            byId.put(node.id(), node);
+        }
+        List<String> hosts = new ArrayList<>();
+        List<String> nodeOrder = new ArrayList<>();
+        Map<String, Integer> perNode = new HashMap<>();
+        for (RankSlot slot : slots) {
+            String nodeId = planned.nodeOfRank().get(slot.rank);
+            Node node = byId.get(nodeId);
+            hosts.add(node.address() != null ? node.address() : nodeId);
+            if (!nodeOrder.contains(nodeId)) {
+                nodeOrder.add(nodeId);
+            }
+            perNode.merge(nodeId, 1, Integer::sum);
+        }
+        String master = planned.nodeOfRank().get(slots.get(0).rank);
+        int port = masterPort(held, master);
+        Map<String, Integer> local = new HashMap<>();
+        List<GangPlan.Rank> ranks = new ArrayList<>();
+        for (int i = 0; i < slots.size(); i++) {
+            RankSlot slot = slots.get(i);
+            String nodeId = planned.nodeOfRank().get(slot.rank);
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("GROVE_GANG_RANK", Integer.toString(i));
+            env.put("GROVE_GANG_SIZE", Integer.toString(slots.size()));
+            env.put("GROVE_GANG_HOSTS", String.join(",", hosts));
+            env.put("MASTER_ADDR", hosts.get(0));
+            env.put("MASTER_PORT", Integer.toString(port));
+            env.put("WORLD_SIZE", Integer.toString(slots.size()));
+            env.put("RANK", Integer.toString(i));
+            env.put("NODE_RANK", Integer.toString(nodeOrder.indexOf(nodeId)));
+            env.put("GROVE_GANG_NODES", Integer.toString(nodeOrder.size()));
+            env.put("LOCAL_RANK", Integer.toString(local.merge(nodeId, 1, Integer::sum) - 1));
+            env.put("LOCAL_WORLD_SIZE", Integer.toString(perNode.get(nodeId)));
+            ranks.add(new GangPlan.Rank(operation.id(), i, slot.position, slot.task.name(), slot.index, nodeId, slot.resources, env));
+        }
+        GangTopology topology = operation.spec().topology();
+        String domain = planned.domain() == null ? null : topology.level() + " " + planned.domain();
+        return new GangPlan(operation.id(), index.tree, now, now.plus(startTimeout), domain, ranks, port);
+    }
+
+    /** The first port of the range, from the node's turn on, that no plan's rank 0 there listens on. */
+    private static int masterPort(Held held, String nodeId) {
+        int start = held.nextPort(nodeId);
+        for (int k = 0; k < MASTER_PORTS; k++) {
+            int port = FIRST_MASTER_PORT + Math.floorMod(start - FIRST_MASTER_PORT + k, MASTER_PORTS);
+            if (!held.portTaken(nodeId, port)) {
+                return port;
+            }
+        }
+        return FIRST_MASTER_PORT + Math.floorMod(start - FIRST_MASTER_PORT, MASTER_PORTS);
+    }
+}
