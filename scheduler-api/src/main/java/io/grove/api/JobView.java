@@ -22,7 +22,7 @@ public record JobView(String id, String operationId, String task, int index, int
         String nodeAddress, String tree, Amounts resources, String startedAt, String finishedAt, String reason,
         String message, List<String> gpus, Double cpuSeconds, Double cpuThrottledSeconds,
         Double cpuThrottledShare, String preparing, String image, String imageDigest, Long imagePullMs,
-        PreemptedFor preemptedFor) {
+        PreemptedFor preemptedFor, Integer gangRank) {
 
     /**
      * What a preempted job was taken for: {@code reason} ({@code starvation},

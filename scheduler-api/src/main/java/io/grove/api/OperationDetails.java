@@ -12,6 +12,7 @@ import java.util.Map;
  * @param fairShareStarvationTimeout its own timeout as written in specs ({@code 60.0s}), when its spec sets one
  * @param message why it failed or was aborted
  * @param images the container image of each task that runs in one ({@code docker_image}); absent for none
+ * @param gang for a gang: its plan, its ranks' nodes and why it waits; absent for other operations
  */
 public record OperationDetails(
         @JsonUnwrapped OperationSummary summary,
@@ -26,7 +27,9 @@ public record OperationDetails(
         Map<String, InTree> trees,
         List<Alert> alerts,
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
-        Map<String, String> images) {
+        Map<String, String> images,
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        GangView gang) {
 
     /** The operation in one tree: its pool, usage and demand, and its shares once fair shares include it. */
     public record InTree(String pool, String schedulingTagFilter, boolean running, Amounts usage, Amounts demand,

@@ -133,7 +133,7 @@ final class Gangs {
             return;
         }
         if (state != JobState.COMPLETED && !gangs.restarting(operation.id())) {
-            String why = "rank " + rankOf(operation, job) + " (job " + job.id() + " on node " + job.nodeId() + ") "
+            String why = "rank " + operation.spec().jobNumber(job.task().name(), job.index()) + " (job " + job.id() + " on node " + job.nodeId() + ") "
                     + state.name().toLowerCase() + (message == null ? "" : ": " + message)
                     + "; the gang stops and starts again as a whole";
             stop(operation, job.tree(), why);
@@ -154,18 +154,6 @@ final class Gangs {
             }
         }
         listener.restarting(operation.id(), tree, why);
-    }
-
-    /** The gang's rank of a job: its index after the jobs of the tasks before its own. */
-    private static int rankOf(Operation operation, Job job) {
-        int offset = 0;
-        for (TaskSpec task : operation.spec().tasks().values()) {
-            if (task.name().equals(job.task().name())) {
-                return offset + job.index();
-            }
-            offset += task.jobCount();
-        }
-        return job.index();
     }
 
     /** Drops, whole, every plan whose node left or that did not start within its bound: its started ranks are aborted. */

@@ -125,6 +125,21 @@ public record OperationSpec(
         return count;
     }
 
+    /**
+     * A job's number across all tasks: its index after the jobs of the tasks before its own (a
+     * gang's rank); -1 for a task the spec does not have.
+     */
+    public int jobNumber(String task, int index) {
+        int offset = 0;
+        for (TaskSpec each : tasks.values()) {
+            if (each.name().equals(task)) {
+                return offset + index;
+            }
+            offset += each.jobCount();
+        }
+        return -1;
+    }
+
     public static Builder builder() {
         return new Builder();
     }

@@ -65,7 +65,8 @@ final class JobRoutes extends ApiResource {
             int total = finished.size() + running.size();
             List<JobView> list = new ArrayList<>();
             for (int i = from; i < total && list.size() < limit; i++) {
-                list.add(views.job(i < finished.size() ? finished.get(i) : running.get(i - finished.size()), output));
+                list.add(views.job(i < finished.size() ? finished.get(i) : running.get(i - finished.size()), operation,
+                        output));
             }
             int next = from + list.size();
             return Pages.page(list, next < total ? String.valueOf(next) : null);

@@ -102,7 +102,8 @@ final class Views {
                 own.fairShareStarvationTimeoutMillis() == null ? null : own.fairShareStarvationTimeoutMillis() / 1000.0 + "s",
                 own.nonPreemptibleResourceUsageThreshold() == null ? null
                         : amounts(own.nonPreemptibleResourceUsageThreshold()),
-                JobOutput.forReader(operation.finalMessage(), mayReadOutput), trees, alerts, images(operation));
+                JobOutput.forReader(operation.finalMessage(), mayReadOutput), trees, alerts, images(operation),
+                GangViews.of(operation, cluster));
     }
 
     /** The image of each task that runs in one, in spec order. */
@@ -126,8 +127,11 @@ final class Views {
                 operation.completedJobCount(), operation.failedJobCount(), operation.abortedJobCount());
     }
 
-    /** A job as {@code mayReadOutput} says its reader may see it: with or without what it printed. */
-    JobView job(Job job, boolean mayReadOutput) {
+    /**
+     * A job of {@code operation} as {@code mayReadOutput} says its reader may see it: with or without
+     * what it printed.
+     */
+    JobView job(Job job, Operation operation, boolean mayReadOutput) {
         return new JobView(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(),
                 preparing(job) != null ? "preparing" : lower(job.state()),
                 job.nodeId(), addresses.of(job.nodeId()), job.tree(), amounts(job.resources()), time(job.startTime()),
@@ -140,7 +144,8 @@ final class Views {
                 job.status() == null ? null : job.status().imageDigest(),
                 job.status() == null || job.status().imagePullMs() < 0 ? null : job.status().imagePullMs(),
                 job.preemptedFor() == null ? null : new JobView.PreemptedFor(job.preemptedFor().reason(),
-                        job.preemptedFor().operationId(), job.preemptedFor().pool()));
+                        job.preemptedFor().operationId(), job.preemptedFor().pool()),
+                GangViews.rank(operation, job));
     }
 
     /** What a running job waits for on its node before its process starts, or {@code null}. */
