@@ -5,6 +5,7 @@ import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.Playwright;
 import io.grove.api.Explanation;
 import io.grove.api.OperationSpecBody;
@@ -113,6 +114,25 @@ class DashboardTest {
     static List<String> poolRows(Page page) {
         return page.locator("[data-test=pools] tbody tr[data-pool]").all().stream()
                 .map(row -> row.getAttribute("data-pool")).toList();
+    }
+
+    @Test
+    void aGangShowsItsRanksTheirNodesAndRankZerosPort() throws Exception {
+        SchedulerClient alice = as(url, "alice", null);
+        OperationSpecBody gang = new OperationSpecBody(null, "ranks", "etl", null, null, null, null, null, null, true,
+                null, null, null, null, null, Map.of("main", new OperationSpecBody.Task(2, "sleep 30", Quantity.of(0.25),
+                        Quantity.of("64Mi"), null, null, null)));
+        OperationSummary op = alice.post("/operations", gang, OperationSummary.class);
+        Page page = page();
+        page.navigate(url + "/ui/#/operations/" + op.id());
+        // other tests' jobs may hold the nodes for a while: the gang waits for room for both ranks at once
+        assertThat(page.locator("[data-test=operation] [data-field=gang]")).containsText("running: 2 ranks (topology none)",
+                new LocatorAssertions.ContainsTextOptions().setTimeout(90_000));
+        assertThat(page.locator("[data-test=operation] [data-field=gang]")).containsText(", port 295");
+        assertThat(page.locator("[data-test=ranks] tbody tr")).hasCount(2);
+        assertThat(page.locator("[data-test=jobs] tbody tr").first()).containsText("(rank ");
+        alice.post("/operations/" + op.id() + "/abort", null, null, OperationSummary.class);
+        page.close();
     }
 
     @Test

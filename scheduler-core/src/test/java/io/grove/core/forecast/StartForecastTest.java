@@ -65,6 +65,24 @@ class StartForecastTest {
     }
 
     @Test
+    void aGangIsPredictedToStartEveryRankAtOnceWhenRoomForAllOfThemFrees() {
+        ClusterHarness h = withHistory();
+        h.submit("a", ops(3));
+        h.jobsOf("a", Duration.ofSeconds(60));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("g", OperationSpec.builder().pool("queue").jobs(4, job(1, 1)).gang().build());
+        h.rounds(1, SECOND);
+        assertEquals(0, h.running("g"), "one cpu is free; the gang needs four at once");
+
+        StartForecast.Prediction g = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "g", 1, BUDGET,
+                System::nanoTime);
+        assertNull(g.unknown(), g.toString());
+        assertEquals(startedA.plusSeconds(60), g.nextStart().likely(), "not when one cpu is free: when four are");
+        assertEquals(g.nextStart().likely(), g.lastStart().likely(), "every rank at once");
+    }
+
+    @Test
     void submissionsGoingOnAsInTheLastHourMoveOnlyTheLateEdge() {
         // a fair-share pool: a new operation is served alongside the waiting one
         ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("shared")).node("n1", node(4, 64));

@@ -412,8 +412,13 @@ async function renderOperation(main, id) {
         + ' pending of ' + op.progress.total + '; ' + op.progress.failed + ' failed, ' + op.progress.aborted + ' aborted'],
       ['weight', op.weight], ['fair share', percent(op.fair_share)], ['usage', percent(op.usage_share)],
       ['submitted', time(op.submitted_at)], ['finished', time(op.finished_at)], ['message', op.message || ''],
-      ...(op.images ? [['images', Object.entries(op.images).map(([t, i]) => t + ': ' + i).join(', ')]] : [])]
+      ...(op.images ? [['images', Object.entries(op.images).map(([t, i]) => t + ': ' + i).join(', ')]] : []),
+      ...(op.gang ? [['gang', gangText(op.gang)]] : [])]
       .flatMap(([k, v]) => [el('dt', {}, k), el('dd', { 'data-field': k }, v)]));
+  const ranks = !op.gang || !op.gang.ranks ? '' : el('table', { 'data-test': 'ranks' }, el('thead', {}, el('tr', {},
+    ['rank', 'node', 'job'].map((h) => el('th', {}, h)))),
+  el('tbody', {}, op.gang.ranks.map((r) => el('tr', {}, el('td', { class: 'num' }, r.rank), el('td', {}, r.node),
+    el('td', {}, r.job_id || 'not started')))));
   const why = el('div', { 'data-test': 'explain' }, explanation.trees.map((tree) => el('div', {},
     el('p', {}, 'tree ' + tree.tree + ' (pool ' + tree.pool + '): ', el('strong', { 'data-test': 'verdict' }, tree.verdict.replace(/_/g, ' '))),
     el('ul', { class: 'checks' }, tree.checks.map((c) => el('li', { class: c.blocks ? 'blocks' : '', 'data-check': c.code },
@@ -433,7 +438,8 @@ async function renderOperation(main, id) {
   const jobTable = el('table', { 'data-test': 'jobs' }, el('thead', {}, el('tr', {},
     ['job', 'index', 'try', 'state', 'node', 'started', 'finished', 'reason', 'image', 'logs'].map((h) => el('th', {}, h)))),
   el('tbody', {}, jobs.map((job) => el('tr', {},
-    el('td', {}, job.id), el('td', { class: 'num' }, job.index), el('td', { class: 'num' }, job.attempt),
+    el('td', {}, job.id), el('td', { class: 'num' }, job.gang_rank != null ? job.index + ' (rank ' + job.gang_rank + ')' : job.index),
+    el('td', { class: 'num' }, job.attempt),
     el('td', { class: 'state-' + job.state }, job.state), el('td', {}, job.node || '-'),
     el('td', {}, time(job.started_at)), el('td', {}, time(job.finished_at)),
     el('td', { class: 'wrap' }, job.preparing || (job.reason || '') + (job.message ? ': ' + job.message.split('\n')[0] : '')),
@@ -441,8 +447,16 @@ async function renderOperation(main, id) {
       + (job.image_pull_ms != null ? ', pulled in ' + (job.image_pull_ms / 1000).toFixed(1) + ' s' : '') + ')' : '') : ''),
     el('td', {}, el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) }, 'stdout'),
       ' ', el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) + '/stderr' }, 'stderr'))))));
-  main.replaceChildren(el('h2', {}, 'Operation ' + op.id), fields, el('h3', {}, 'Why is it pending?'), why, when,
-    el('h3', {}, 'Actions'), actions, el('h3', {}, 'Jobs'), jobTable);
+  main.replaceChildren(el('h2', {}, 'Operation ' + op.id), fields, ...(ranks ? [el('h3', {}, 'Ranks'), ranks] : []),
+    el('h3', {}, 'Why is it pending?'), why, when, el('h3', {}, 'Actions'), actions, el('h3', {}, 'Jobs'), jobTable);
+}
+
+/** A gang in a line: its state, size and topology, where it sits, or why it waits. */
+function gangText(g) {
+  const where = g.domain ? ' in ' + g.domain : '';
+  const master = g.master_node ? '; rank 0 on ' + g.master_node + ', port ' + g.master_port : '';
+  return g.state + ': ' + g.size + ' ranks (topology ' + g.topology + ')' + where + master
+    + (g.waiting ? ' — ' + g.waiting : '');
 }
 
 async function act(kind, id) {
