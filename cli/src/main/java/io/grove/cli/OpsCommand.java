@@ -2,6 +2,7 @@ package io.grove.cli;
 
 import io.grove.api.Amounts;
 import io.grove.api.ApiJson;
+import io.grove.api.GangView;
 import io.grove.api.OperationDetails;
 import io.grove.api.OperationSummary;
 import io.grove.api.OperationUpdate;
@@ -220,6 +221,18 @@ final class OpsCommand implements Runnable {
             }
             if (details.message() != null) {
                 table.row("message", details.message());
+            }
+            GangView gang = details.gang();
+            if (gang != null) {
+                table.row("gang", gang.state() + ": " + gang.size() + " ranks, topology " + gang.topology()
+                        + (gang.domain() == null ? "" : ", in " + gang.domain())
+                        + (gang.masterNode() == null ? "" : "; rank 0 on " + gang.masterNode() + " port " + gang.masterPort())
+                        + (gang.waiting() == null ? "" : "; " + gang.waiting()));
+                if (gang.ranks() != null) {
+                    for (GangView.Rank rank : gang.ranks()) {
+                        table.row("rank " + rank.rank(), rank.node() + (rank.jobId() == null ? ", not started" : ", " + rank.jobId()));
+                    }
+                }
             }
             details.trees().forEach((tree, t) -> table.row("tree " + tree, "pool " + t.pool() + ", usage "
                     + resources(t.usage()) + ", demand " + resources(t.demand()) + ", "

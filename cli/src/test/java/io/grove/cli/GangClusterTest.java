@@ -158,6 +158,19 @@ class GangClusterTest {
         startedTogether(all);
         JsonNode gang = new ObjectMapper().readTree(grove("ops", "get", id, "-o", "json").out()).get("gang");
         assertEquals("finished", gang.get("state").asText(), gang.toString());
+        assertTrue(grove("ops", "get", id).out().contains("finished: 4 ranks, topology required rack"));
+    }
+
+    @Test
+    void aGangThatCanNeverStartIsRefusedAtSubmitSayingWhy() {
+        GroveCliTest.Run block = grove("submit", "--pool", "train", "--topology", "required=block", "--jobs", "2", "--",
+                "true");
+        assertTrue(block.exitCode() != 0, block.out());
+        assertTrue(block.err().contains("knows no level 'block'; its topology_levels: [rack]"), block.err());
+        GroveCliTest.Run large = grove("submit", "--pool", "train", "--gang", "--jobs", "5", "--cpu", "1", "--", "true");
+        assertTrue(large.exitCode() != 0, large.out());
+        assertTrue(large.err().contains("the gang can never start in tree \"physical\", even with every node empty: it "
+                + "needs 5 ranks (1 cpu, 512Mi memory each) at once; 4 fit"), large.err());
     }
 
     @Test
