@@ -67,6 +67,11 @@ final class SchedulerCommand implements Callable<Integer> {
             description = "a silent node's jobs are aborted after this (default: ${DEFAULT-VALUE})")
     String registrationTimeout;
 
+    @Option(names = "--gang-start-timeout", defaultValue = "30s", paramLabel = "DURATION",
+            description = "how long a gang's plan waits for every planned node to take its ranks before it is dropped "
+                    + "whole and the gang planned again (default: ${DEFAULT-VALUE})")
+    String gangStartTimeout;
+
     @Option(names = "--tokens-file", paramLabel = "FILE",
             description = "users' bearer tokens (token -> user, groups); reloaded when it changes. Required unless --insecure-local or --oidc-issuer")
     Path tokensFile;
@@ -208,7 +213,8 @@ final class SchedulerCommand implements Callable<Integer> {
             DaemonSettings defaults = DaemonSettings.defaults(config, dataDir);
             settings = defaults.withBindAddress(bind).withPorts(nodePort, httpPort)
                     .withPeriods(Durations.parse(heartbeatPeriod), Durations.parse(updatePeriod))
-                    .withCluster(new ClusterSettings(Durations.parse(heartbeatTimeout), Durations.parse(registrationTimeout)))
+                    .withCluster(new ClusterSettings(Durations.parse(heartbeatTimeout), Durations.parse(registrationTimeout))
+                            .withGangStartTimeout(Durations.parse(gangStartTimeout)))
                     .withSecurity(new Security(insecureLocal, tokensFile, nodeTokenFile, auditLog)
                             .withTls(nodeTlsCert == null ? null : new Tls(nodeTlsCert, nodeTlsKey, nodeTlsCa),
                                     httpTlsCert == null ? null : new Tls(httpTlsCert, httpTlsKey, null))

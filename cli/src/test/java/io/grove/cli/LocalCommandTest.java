@@ -44,9 +44,10 @@ class LocalCommandTest {
             assertTrue(text.contains("submit --pool etl --jobs 8"), text);
             assertTrue(text.contains("alice -> etl: 40 jobs of 0.25 cpu"), text);
             assertTrue(text.contains("carol -> research/carol (ephemeral)"), text);
+            assertTrue(text.contains("erin -> serving-batch: a gang of 2 ranks of 0.25 cpu, started together"), text);
             GroveCliTest.Run ops = GroveCliTest.grove("ops", "list", "--all-users", "--scheduler",
                     "http://127.0.0.1:" + local.running.httpPort());
-            assertEquals(5, ops.out().lines().count(), ops.out());
+            assertEquals(6, ops.out().lines().count(), ops.out());
             // the example is sized to this machine: every demo pool has a visible share at once
             java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
             java.net.URI pools = java.net.URI.create("http://127.0.0.1:" + local.running.httpPort()

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.config.LoadResult;
+import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.PreemptionMode;
 import io.grove.core.operation.TaskSpec;
@@ -217,6 +218,34 @@ class OperationSpecLoaderTest {
         LoadResult<OperationSpec> loaded = OperationSpecLoader.load(text, "etl.yaml");
         assertTrue(loaded.ok(), loaded.describe());
         assertEquals(24, loaded.value().jobCount());
+    }
+
+    @Test
+    void theExampleGangLoadsWithItsTopology() throws java.io.IOException {
+        String text = java.nio.file.Files.readString(java.nio.file.Path.of("..", "config", "operations", "train.yaml"));
+        LoadResult<OperationSpec> loaded = OperationSpecLoader.load(text, "train.yaml");
+        assertTrue(loaded.ok(), loaded.describe());
+        assertTrue(loaded.value().gang());
+        assertEquals(new GangTopology("rack", true), loaded.value().topology());
+    }
+
+    @Test
+    void aGangTopologyNamesOneLevelRequiredOrPreferredAndOnlyAGangHasOne() {
+        assertEquals(new GangTopology("rack", false), OperationSpecLoader.load(
+                "is_gang: true\ntopology: {preferred: rack}\ntasks: {main: {job_count: 2, command: x}}", "s").value().topology());
+        String both = OperationSpecLoader.load("is_gang: true\ntopology: {required: rack, preferred: block}\n"
+                + "tasks: {main: {job_count: 2, command: x}}", "s").describe();
+        assertTrue(both.contains("give one of required: LEVEL or preferred: LEVEL"), both);
+        String notGang = OperationSpecLoader.load("topology: {required: rack}\ntasks: {main: {job_count: 2, command: x}}",
+                "s").describe();
+        assertTrue(notGang.contains("s:1: topology: topology places the ranks of a gang: set is_gang: true"),
+                notGang);
+        String badName = OperationSpecLoader.load("is_gang: true\ntopology: {required: Rack!}\n"
+                + "tasks: {main: {job_count: 2, command: x}}", "s").describe();
+        assertTrue(badName.contains("'Rack!' is not a topology level name"), badName);
+        String unknown = OperationSpecLoader.load("is_gang: true\ntopology: {required: rack, spread: 2}\n"
+                + "tasks: {main: {job_count: 2, command: x}}", "s").describe();
+        assertTrue(unknown.contains("spread"), unknown);
     }
 
     @Test
