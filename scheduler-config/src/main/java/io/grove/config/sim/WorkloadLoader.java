@@ -2,10 +2,12 @@ package io.grove.config.sim;
 
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
+import io.grove.config.spec.GangTopologyReader;
 import io.grove.config.yaml.MapReader;
 import io.grove.config.yaml.Problems;
 import io.grove.config.yaml.YamlDocument;
 import io.grove.core.node.NodeTopology;
+import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.OperationType;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.PoolsConfig;
@@ -150,6 +152,8 @@ public final class WorkloadLoader {
         }
         Double weight = group.number("weight");
         OperationType type = group.enumValue("type", OperationType.class);
+        Boolean gang = group.bool("is_gang");
+        GangTopology topology = GangTopologyReader.read(group, gang != null && gang);
         if (name == null || jobs == null || job == null) {
             problems.add(group.path(), name == null ? "name" : jobs == null ? "jobs" : "job", ProblemCode.MISSING_KEY,
                     "an operation group needs 'name', 'jobs' and 'job'", group.line());
@@ -163,7 +167,7 @@ public final class WorkloadLoader {
         try {
             return new Workload.OperationGroup(name, count == null ? 1 : count, at == null ? Duration.ZERO : at, pool,
                     tree, user == null ? "user" : user, jobs, job.orElse(0).with(ResourceType.USER_SLOTS, 1), duration,
-                    weight == null ? 1.0 : weight, type);
+                    weight == null ? 1.0 : weight, type, gang != null && gang ? topology : null);
         } catch (IllegalArgumentException e) {
             problems.add(group.path(), null, ProblemCode.BAD_VALUE, e.getMessage(), group.line());
             return null;

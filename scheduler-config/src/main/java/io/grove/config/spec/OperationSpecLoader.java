@@ -92,7 +92,7 @@ public final class OperationSpecLoader {
         }
         PreemptionMode mode = top.enumValue("preemption_mode", PreemptionMode.class);
         Boolean gang = top.bool("is_gang");
-        GangTopology topology = topology(top, gang != null && gang);
+        GangTopology topology = GangTopologyReader.read(top, gang != null && gang);
         OperationPreemption preemption = preemption(top);
         String tagFilter = tagFilter(top);
         Map<String, TaskSpec> tasks = new LinkedHashMap<>();
@@ -124,36 +124,6 @@ public final class OperationSpecLoader {
                 limits == null ? null : limits.asLimits(),
                 maxFailed == null ? OperationSpec.DEFAULT_MAX_FAILED_JOB_COUNT : maxFailed, mode,
                 gang != null && gang, preemption, tagFilter, topology);
-    }
-
-    /**
-     * {@code topology: {required: rack}} or {@code {preferred: rack}}: exactly one of the two, a
-     * level name, on a gang only (the tree's levels are checked at submit, where the tree is known).
-     */
-    private static GangTopology topology(MapReader top, boolean gang) {
-        MapReader map = top.map("topology");
-        if (map == null) {
-            return GangTopology.NONE;
-        }
-        String required = bounded(map, "required", map.string("required"), SpecBounds.MAX_NAME);
-        String preferred = bounded(map, "preferred", map.string("preferred"), SpecBounds.MAX_NAME);
-        map.finish();
-        if ((required == null) == (preferred == null)) {
-            top.problem("topology", ProblemCode.BAD_VALUE, "give one of required: LEVEL or preferred: LEVEL, e.g. "
-                    + "{required: rack}");
-            return GangTopology.NONE;
-        }
-        String level = required != null ? required : preferred;
-        if (!NodeTopology.LEVEL.matcher(level).matches()) {
-            top.problem("topology", ProblemCode.BAD_VALUE, "'" + level + "' is not a topology level name ("
-                    + NodeTopology.LEVEL.pattern() + ")");
-            return GangTopology.NONE;
-        }
-        if (!gang) {
-            top.problem("topology", ProblemCode.BAD_VALUE, "topology places the ranks of a gang: set is_gang: true");
-            return GangTopology.NONE;
-        }
-        return new GangTopology(level, required != null);
     }
 
     /** {@code scheduling_tag_filter} (alias {@code scheduling_tag}), checked: the nodes' filter syntax. */
