@@ -15,19 +15,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -150,10 +144,15 @@ public final class DaemonLoadDriver {
 
     private static void run(int port, int httpPort, int nodes, int seconds, long periodMs) throws Exception {
         EventLoopGroup group = Transport.group(2); // epoll, or NIO with -Dgrove.nio=true
-        List<SimNode> all = new ArrayList<>();
+        List<LoadNode> all = new ArrayList<>();
         for (int i = 0; i < nodes; i++) {
-            SimNode node = new SimNode("load-" + i, RawNode.connect(group, "127.0.0.1", port));
-            RawNode.Reply welcome = node.client.send(RawNode.handshake(node.id, SimNode.LIMITS, PROTOCOL,
+            LoadNode node = new LoadNode("load-" + i, RawNode.connect(group, "127.0.0.1", port), LoadNode.CPU_LIMITS, true,
+                    start -> {
+                        if (SUBMITS > 0) {
+                            STARTED.putIfAbsent(start[1], System.nanoTime());
+                        }
+                    });
+            RawNode.Reply welcome = node.client.send(RawNode.handshake(node.id, node.limits, PROTOCOL,
                             topologyOf(i, nodes)))
                     .get(30, TimeUnit.SECONDS);
             if (!welcome.ok()) {
@@ -164,8 +163,8 @@ public final class DaemonLoadDriver {
         long cpuBefore = ownCpuNanos();
         long warmup = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.min(10, seconds / 4));
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        Stats stats = new Stats();
-        for (SimNode node : all) {
+        LoadStats stats = new LoadStats();
+        for (LoadNode node : all) {
             long delay = ThreadLocalRandom.current().nextLong(periodMs);
             node.start(group, periodMs, warmup, end, stats, delay);
         }
@@ -196,7 +195,7 @@ public final class DaemonLoadDriver {
                     + "max %.1f ms%n", toStart.length, SUBMITS, pct(toStart, 0.5), pct(toStart, 0.9), pct(toStart, 0.99),
                     toStart.length == 0 ? 0 : toStart[toStart.length - 1] / 1e6);
         }
-        for (SimNode node : all) {
+        for (LoadNode node : all) {
             node.client.close();
         }
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
@@ -244,166 +243,4 @@ public final class DaemonLoadDriver {
         return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, (int) (sorted.length * q))] / 1e6;
     }
 
-    /** Round trips measured after the warm-up. */
-    private static final class Stats {
-        private long[] values = new long[1 << 20];
-        private int size;
-        /** The slowest round trip of each second of the run (by the wall clock of the reply). */
-        private final Map<Long, Long> slowestPerSecond = new HashMap<>();
-        /** Round trips over 10 ms in each second, for {@link #timeline}. */
-        private final Map<Long, Integer> slowPerSecond = new HashMap<>();
-        final AtomicLong missed = new AtomicLong();
-        final AtomicLong started = new AtomicLong();
-        final AtomicLong pushed = new AtomicLong();
-
-        synchronized void add(long nanos) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = nanos;
-            long second = System.currentTimeMillis() / 1000;
-            slowestPerSecond.merge(second, nanos, Math::max);
-            slowPerSecond.merge(second, nanos > 10_000_000 ? 1 : 0, Integer::sum);
-        }
-
-        /** One line per second (UTC seconds): round trips over 10 ms, and the slowest in ms. */
-        synchronized List<String> timeline() {
-            List<String> lines = new ArrayList<>();
-            new TreeMap<>(slowestPerSecond).forEach((second, slowest) -> lines.add(
-                    Instant.ofEpochSecond(second) + " " + slowPerSecond.get(second) + " " + slowest / 1_000_000));
-            return lines;
-        }
-
-        /** How many seconds had their slowest round trip under {@code limitNanos}, of how many. */
-        synchronized int[] secondsUnder(long limitNanos) {
-            int under = 0;
-            for (long slowest : slowestPerSecond.values()) {
-                under += slowest < limitNanos ? 1 : 0;
-            }
-            return new int[] {under, slowestPerSecond.size()};
-        }
-
-        synchronized long[] rtts() {
-            return Arrays.copyOf(values, size);
-        }
-    }
-
-    /** One simulated node: its running jobs, completing one per heartbeat. */
-    private static final class SimNode {
-        static final String LIMITS = "{\"user_slots\":32,\"cpu\":32,\"gpu\":0,\"memory\":1.28E11,\"network\":0}";
-        final String id;
-        final RawNode client;
-        final Map<String, String> running = new LinkedHashMap<>();
-        /** Jobs started since the last acknowledged heartbeat (protocol version 2 deltas). */
-        List<String[]> started = new ArrayList<>();
-        boolean fullNext;
-
-        /** Whether a heartbeat is out, whether the scheduler asked for another meanwhile, and the next one planned. */
-        private boolean inFlight;
-        private boolean again;
-        private ScheduledFuture<?> planned;
-        private EventLoopGroup group;
-        private long periodMs;
-        private long warmup;
-        private long end;
-        private Stats stats;
-
-        SimNode(String id, RawNode client) {
-            this.id = id;
-            this.client = client;
-        }
-
-        /** Starts heartbeating after {@code delayMs}; a {@code heartbeat_now} brings the next one forward. */
-        void start(EventLoopGroup group, long periodMs, long warmup, long end, Stats stats, long delayMs) {
-            this.group = group;
-            this.periodMs = periodMs;
-            this.warmup = warmup;
-            this.end = end;
-            this.stats = stats;
-            client.onPush = this::pushed;
-            plan(delayMs);
-        }
-
-        private synchronized void plan(long delayMs) {
-            planned = group.schedule(this::beat, delayMs, TimeUnit.MILLISECONDS);
-        }
-
-        /** The scheduler asked for a heartbeat now: at once, or right after the one out. */
-        private void pushed() {
-            stats.pushed.incrementAndGet();
-            synchronized (this) {
-                if (inFlight) {
-                    again = true;
-                    return;
-                }
-                if (planned != null) {
-                    planned.cancel(false);
-                }
-            }
-            beat();
-        }
-
-        void beat() {
-            long now = System.nanoTime();
-            if (now > end) {
-                return;
-            }
-            List<String> finished = new ArrayList<>(1);
-            String heartbeat;
-            synchronized (this) {
-                if (inFlight) {
-                    return;
-                }
-                inFlight = true;
-                if (!running.isEmpty()) {
-                    String done = running.keySet().iterator().next();
-                    running.remove(done);
-                    finished.add(done);
-                }
-                if (fullNext) {
-                    List<String[]> jobs = new ArrayList<>(running.size());
-                    running.forEach((job, operation) -> jobs.add(new String[] {job, operation}));
-                    heartbeat = RawNode.heartbeat(id, LIMITS, true, jobs, finished);
-                    fullNext = false;
-                } else {
-                    heartbeat = RawNode.heartbeat(id, LIMITS, false, started, finished);
-                }
-                started = new ArrayList<>();
-            }
-            client.send(heartbeat).orTimeout(60, TimeUnit.SECONDS).whenComplete((reply, error) -> {
-                long rtt = System.nanoTime() - now;
-                boolean soon;
-                synchronized (this) {
-                    if (error != null || !reply.ok()) {
-                        fullNext = true;
-                        if (now > warmup) {
-                            stats.missed.incrementAndGet();
-                        }
-                    } else {
-                        fullNext |= reply.resync();
-                        if (now > warmup) {
-                            stats.add(rtt);
-                            if (rtt > TimeUnit.MILLISECONDS.toNanos(periodMs)) {
-                                stats.missed.incrementAndGet();
-                            }
-                        }
-                        for (String[] start : reply.started()) {
-                            running.put(start[0], start[1]);
-                            started.add(start);
-                            stats.started.incrementAndGet();
-                            if (SUBMITS > 0) {
-                                STARTED.putIfAbsent(start[1], System.nanoTime());
-                            }
-                        }
-                        reply.dropped().forEach(running::remove);
-                    }
-                    inFlight = false;
-                    soon = again;
-                    again = false;
-                }
-                long next = soon ? 0 : Math.max(0, periodMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - now));
-                plan(next);
-            });
-        }
-    }
 }

@@ -222,7 +222,7 @@ public final class Cluster implements ClusterView {
         List<Job> ended = NodeReports.apply(this, nodes, heartbeat, now);
         Node node = nodes.get(heartbeat.nodeId());
         counted(node);
-        gangs.planIfChanged(node.tree(), now);
+        gangs.planIfChanged(node.tree(), now, false);
         return ended;
     }
 
@@ -412,7 +412,7 @@ public final class Cluster implements ClusterView {
                 prepared.operations(), starving, tree.pauses);
         NewWork.published(tree, before, registry);
         tree.gangs.dirty = true;
-        gangs.planIfChanged(prepared.tree(), prepared.now());
+        gangs.planIfChanged(prepared.tree(), prepared.now(), true);
         return computed.result();
     }
 

@@ -29,6 +29,8 @@ final class GangPlans implements GangScheduling.Held {
     private final Map<String, Integer> nextPort = new HashMap<>();
     /** Whether something changed that may let a waiting gang fit (a job ended, a node came, a publication). */
     boolean dirty = true;
+    /** When the tree's gangs were last planned, or {@code null}. */
+    Instant lastTry;
 
     @Override
     public boolean planned(String operationId) {

@@ -13,6 +13,7 @@ import io.grove.core.operation.TaskSpec;
 import io.grove.core.schedule.GangPlan;
 import io.grove.core.schedule.GangPlanner;
 import io.grove.core.schedule.GangScheduling;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -27,6 +28,9 @@ import java.util.Set;
  * as a whole. Works on the cluster's state, on its writer's thread.
  */
 final class Gangs {
+
+    /** The least time between two tries to plan a tree's gangs on heartbeats. */
+    static final Duration MIN_INTERVAL = Duration.ofMillis(100);
 
     private final Cluster cluster;
     private final Map<String, TreeState> trees;
@@ -52,13 +56,23 @@ final class Gangs {
         return out;
     }
 
-    /** Plans the tree's waiting gangs if something changed since the last try. */
-    void planIfChanged(String tree, Instant now) {
+    /**
+     * Plans the tree's waiting gangs if something changed since the last try, and the last try was
+     * on a heartbeat at least {@link #MIN_INTERVAL} ago (a publication's try is not held back, and
+     * holds none back): a cluster whose jobs end on every heartbeat does not pay a plan per heartbeat.
+     */
+    void planIfChanged(String tree, Instant now, boolean published) {
         TreeState state = tree == null ? null : trees.get(tree);
         if (state == null || state.index == null || !state.index.hasGangs() || !state.gangs.dirty) {
             return;
         }
+        if (!published && state.gangs.lastTry != null && now.isBefore(state.gangs.lastTry.plus(MIN_INTERVAL))) {
+            return;
+        }
         state.gangs.dirty = false;
+        if (!published) {
+            state.gangs.lastTry = now;
+        }
         stopPartial(tree, state);
         List<Node> nodes = new ArrayList<>();
         for (Node node : cluster.nodes()) {

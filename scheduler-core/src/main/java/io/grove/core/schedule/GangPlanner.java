@@ -160,7 +160,7 @@ public final class GangPlanner {
     }
 
     /** {@code 4 ranks (8 gpu, 1 cpu each)}, or without the amounts when the ranks differ. */
-    private static String describe(List<Rank> ranks) {
+    static String describe(List<Rank> ranks) {
         Resources first = ranks.get(0).resources();
         boolean same = ranks.stream().allMatch(rank -> rank.resources().equals(first));
         return ranks.size() + " rank" + (ranks.size() == 1 ? "" : "s")

@@ -4,6 +4,8 @@ import io.grove.core.node.Node;
 import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.TaskSpec;
+import io.grove.core.resource.ResourceText;
+import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,6 +69,7 @@ public final class GangScheduling {
             }
         }
         gangs.sort(Comparator.comparingDouble(index::localSatisfaction));
+        double[] treeFree = gangs.isEmpty() ? null : treeFree(nodes, held);
         for (int at : gangs) {
             Operation operation = index.operations[at];
             List<RankSlot> slots = pendingRanks(operation);
@@ -81,10 +84,20 @@ public final class GangScheduling {
             double[] room = new double[SchedulingIndex.N];
             Arrays.fill(room, Double.POSITIVE_INFINITY);
             index.limitRoom(at, room);
+            Resources all = Resources.of(total);
             if (!Fits.fits(total, room)) {
-                waiting.put(operation.id(), new GangPlanner.Waiting("its " + ranks.size() + " ranks need "
-                        + Resources.of(total) + " at once, more than the resource limits of its pools or its own leave ("
-                        + Resources.of(room) + ")", Map.of()));
+                Resources shown = all.with(ResourceType.USER_SLOTS, 0);
+                waiting.put(operation.id(), new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
+                        + " at once, more than the resource limits of its pools or its own leave ("
+                        + ResourceText.describe(Resources.of(room), shown) + ")", Map.of()));
+                continue;
+            }
+            if (!Fits.fits(total, treeFree)) {
+                // the common case on a full cluster, found without looking at a node
+                Resources shown = all.with(ResourceType.USER_SLOTS, 0);
+                waiting.put(operation.id(), new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
+                        + " at once; the tree's nodes have " + ResourceText.describe(Resources.of(treeFree), shown)
+                        + " free in all", Map.of()));
                 continue;
             }
             GangTopology topology = operation.spec().topology();
@@ -96,8 +109,28 @@ public final class GangScheduling {
             }
             GangPlanner.Planned planned = (GangPlanner.Planned) outcome;
             accept.accept(plan(index, operation, slots, planned, nodes, held, now, startTimeout));
+            for (int r = 0; r < total.length; r++) {
+                treeFree[r] -= total[r];
+            }
         }
         return waiting;
+    }
+
+    /** What is free on the online nodes that start jobs, less what plans hold, in all. */
+    private static double[] treeFree(Collection<Node> nodes, Held held) {
+        double[] free = new double[SchedulingIndex.N];
+        for (Node node : nodes) {
+            if (node.state() != Node.State.ONLINE || !node.condition().schedulable()) {
+                continue;
+            }
+            double[] limits = node.limits().toArray();
+            double[] used = node.usage().toArray();
+            double[] hold = held.held(node.id()).toArray();
+            for (int r = 0; r < free.length; r++) {
+                free[r] += Math.max(0, limits[r] - used[r] - hold[r]);
+            }
+        }
+        return free;
     }
 
     /** Whether a gang waits to be planned: it runs in the tree, its pool is not paused, nothing of it runs, jobs pend. */
