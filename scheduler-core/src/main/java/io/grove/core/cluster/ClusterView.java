@@ -22,10 +22,7 @@ import java.util.Set;
 /**
  * The scheduler's state as its readers see it: the API's views and explanations, the event
  * stream, the ledger, metrics and forecasts. Nothing here changes the state; the one writer is
- * {@link Cluster}, and the daemon hands readers this view only ({@code SchedulerLoop.read}). A
- * planner that decides from the whole cluster at once (a gang's placement, say) reads this view
- * and returns a decision for {@link Cluster#apply}, as {@code HeartbeatScheduler} does for one
- * node.
+ * {@link Cluster}, and the daemon hands readers this view only ({@code SchedulerLoop.read}).
  */
 public interface ClusterView {
 
