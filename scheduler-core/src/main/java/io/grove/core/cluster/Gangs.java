@@ -10,6 +10,7 @@ import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.SubmitError;
 import io.grove.core.operation.SubmitException;
 import io.grove.core.operation.TaskSpec;
+import io.grove.core.resource.Resources;
 import io.grove.core.schedule.GangPlan;
 import io.grove.core.schedule.GangPlanner;
 import io.grove.core.schedule.GangScheduling;
@@ -80,7 +81,33 @@ final class Gangs {
                 nodes.add(node);
             }
         }
-        state.gangs.waiting(GangScheduling.plan(state.index, nodes, state.gangs, now,
+        GangScheduling.Held held = new GangScheduling.Held() {
+            @Override
+            public boolean planned(String operationId) {
+                for (TreeState other : trees.values()) {
+                    if (other.gangs.planned(operationId)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+
+            @Override
+            public Resources held(String nodeId) {
+                return state.gangs.held(nodeId);
+            }
+
+            @Override
+            public boolean portTaken(String nodeId, int port) {
+                return state.gangs.portTaken(nodeId, port);
+            }
+
+            @Override
+            public int nextPort(String nodeId) {
+                return state.gangs.nextPort(nodeId);
+            }
+        };
+        state.gangs.waiting(GangScheduling.plan(state.index, nodes, held, now,
                 cluster.settings().gangStartTimeout(), plan -> {
                     state.gangs.add(plan);
                     nudges.addAll(plan.nodes());

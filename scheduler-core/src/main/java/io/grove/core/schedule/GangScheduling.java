@@ -35,7 +35,10 @@ public final class GangScheduling {
 
     /** What planning needs of the plans already made. */
     public interface Held {
-        /** Whether the operation has a plan already (being started, or running). */
+        /**
+         * Whether the operation has a plan already (being started, or running), in this tree or
+         * another: a gang in several trees runs in the first that plans it.
+         */
         boolean planned(String operationId);
 
         /** What plans hold on a node for ranks not started yet. */

@@ -189,7 +189,8 @@ public final class HeartbeatScheduler {
     private static void startRanks(DecisionContext context, List<GangPlan.Rank> due) {
         for (GangPlan.Rank rank : due) {
             int at = context.index.indexOf(rank.operationId());
-            if (at >= 0 && Fits.fits(context.index.operations[at].jobVector(rank.position()), context.free)) {
+            if (at >= 0 && context.index.operations[at].runsIn(context.index.tree) && !context.index.paused[at]
+                    && Fits.fits(context.index.operations[at].jobVector(rank.position()), context.free)) {
                 context.planRank(at, rank);
             }
         }

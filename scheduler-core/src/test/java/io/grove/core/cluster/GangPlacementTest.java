@@ -201,4 +201,20 @@ class GangPlacementTest {
         Decision kill = h.heartbeat("n1");
         assertEquals(1, kill.aborts().size(), "its node is told to kill the started rank");
     }
+
+    @Test
+    void aGangInTwoTreesRunsInTheFirstThatPlansItAndNeverInBoth() {
+        PoolTreeConfig a = new PoolTreeConfig("a", "!b", null, null, null, false, null, null, null, null,
+                List.of(PoolConfig.builder("p").build()));
+        PoolTreeConfig b = new PoolTreeConfig("b", "b", null, null, null, false, null, null, null, null,
+                List.of(PoolConfig.builder("p").build()));
+        ClusterHarness h = ClusterHarness.of(a, b).node("na", node(2, 16)).node("nb", node(2, 16), "b");
+        h.submit("g", OperationSpec.builder().pool("p").tree("a").tree("b").jobs(2, job(1, 1)).gang().build());
+        h.rounds(3, STEP);
+        Operation gang = h.cluster().registry().operation("g");
+        assertEquals(2, gang.runningJobCount());
+        assertEquals(1, gang.runningJobs().stream().map(Job::tree).distinct().count(), "one tree's plan only");
+        assertEquals(1, (h.cluster().gang("a", "g").plan() == null ? 0 : 1) + (h.cluster().gang("b", "g").plan() == null
+                ? 0 : 1));
+    }
 }

@@ -64,4 +64,25 @@ class RevivalAndReloadTest {
         Decision decision = cluster.decide(back, T0.plusSeconds(5));
         assertEquals(List.of("op-10", "op-11", "op-12"), decision.starts().stream().map(Decision.JobStart::jobId).toList());
     }
+
+    @Test
+    void aGangRevivedWithSomeRanksRunningAndOthersPendingIsStoppedToStartAgainWhole() {
+        Cluster cluster = new Cluster(pools(PoolConfig.builder("a").build()), ClusterSettings.DEFAULT);
+        cluster.registry().restoreSubmitted("g", OperationSpec.builder().pool("a").jobs(2, job(1, 1)).gang().build(), "u",
+                T0);
+        // the scheduler stopped between the two starts of the gang's plan: one rank runs, one waits
+        cluster.revival().restoreRunningJob("g", "g-1", "main", 0, 0, "n1", "t", T0, Set.of(), 0, T0);
+        Heartbeat n1 = new Heartbeat("n1", Set.of(), node(1, 16), null, List.of(new Heartbeat.RunningJob("g-1", job(1, 1))),
+                List.of());
+        Heartbeat n2 = new Heartbeat("n2", Set.of(), node(1, 16), null, List.of(), List.of());
+        cluster.report(n1, T0.plusSeconds(1));
+        cluster.report(n2, T0.plusSeconds(1));
+        cluster.updateFairShare(T0.plusSeconds(1));
+        Decision stop = cluster.decide(n1, T0.plusSeconds(1));
+        assertEquals(List.of(Decision.PreemptionReason.GANG_RESTART),
+                stop.preemptions().stream().map(Decision.JobPreemption::reason).toList());
+        assertTrue(stop.preemptions().get(0).message().contains("its plan was lost with a restart of the scheduler"),
+                stop.preemptions().get(0).message());
+        assertTrue(cluster.decide(n2, T0.plusSeconds(1)).starts().isEmpty(), "the other rank does not start alone");
+    }
 }
