@@ -50,18 +50,8 @@ public final class GangPlacementLatency {
         int racks = Integer.parseInt(shape[1]);
         Path dir = Files.createTempDirectory("grove-gangs");
         Path pools = dir.resolve("pools.yaml");
-        Files.writeString(pools, """
-                pool_trees:
-                  physical:
-                    main_resource: gpu
-                    topology_levels: [block, rack]
-                    max_operation_count_per_pool: 10000
-                    max_running_operation_count_per_pool: 10000
-                    pools:
-                      batch: {weight: 1}
-                      prod: {weight: 2}
-                      adhoc: {weight: 1}
-                """);
+        Files.writeString(pools, DaemonLoadDriver.POOLS.replace("  physical:\n",
+                "  physical:\n    main_resource: gpu\n    topology_levels: [block, rack]\n"));
         DaemonSettings settings = DaemonSettings.defaults(pools, dir.resolve("data")).withPorts(0, 0)
                 .withPeriods(Duration.ofSeconds(1), Duration.ofMillis(200))
                 .withNodeConnectionsPerAddress(NodeEndpoint.MAX_CONNECTIONS);

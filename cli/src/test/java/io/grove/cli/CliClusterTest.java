@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.cli.client.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,11 +49,7 @@ class CliClusterTest {
     }
 
     static GroveCliTest.Run grove(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        int split = all.indexOf("--");
-        List<String> options = List.of("--scheduler", url, "--user", "alice");
-        all.addAll(split < 0 ? all.size() : split, options);
-        return GroveCliTest.grove(all.toArray(String[]::new));
+        return GroveCliTest.groveAt(url, args);
     }
 
     @Test

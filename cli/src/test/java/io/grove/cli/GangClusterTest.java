@@ -104,10 +104,7 @@ class GangClusterTest {
     }
 
     static GroveCliTest.Run grove(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        int split = all.indexOf("--");
-        all.addAll(split < 0 ? all.size() : split, List.of("--scheduler", url, "--user", "alice"));
-        return GroveCliTest.grove(all.toArray(String[]::new));
+        return GroveCliTest.groveAt(url, args);
     }
 
     private static String submit(String... env) {

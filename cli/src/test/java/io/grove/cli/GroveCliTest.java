@@ -11,6 +11,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +22,14 @@ class GroveCliTest {
 
     /** Output of one run. */
     record Run(int exitCode, String out, String err) {
+    }
+
+    /** A command against the scheduler at {@code url} as alice: the options go before {@code --}, if any. */
+    static Run groveAt(String url, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        int split = all.indexOf("--");
+        all.addAll(split < 0 ? all.size() : split, List.of("--scheduler", url, "--user", "alice"));
+        return grove(all.toArray(String[]::new));
     }
 
     static Run grove(String... args) {
