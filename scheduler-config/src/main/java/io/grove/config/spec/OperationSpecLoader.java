@@ -108,6 +108,10 @@ public final class OperationSpecLoader {
             top.problem("tasks", ProblemCode.BAD_VALUE, "an operation may have at most " + SpecBounds.MAX_JOBS
                     + " jobs over all its tasks, got " + jobs);
         }
+        if (gang != null && gang && jobs > SpecBounds.MAX_GANG_RANKS) {
+            top.problem("is_gang", ProblemCode.BAD_VALUE, "a gang may have at most " + SpecBounds.MAX_GANG_RANKS
+                    + " ranks (jobs over all its tasks), got " + jobs);
+        }
         if (tasks.size() > SpecBounds.MAX_TASKS) {
             top.problem("tasks", ProblemCode.BAD_VALUE, "an operation may have at most " + SpecBounds.MAX_TASKS
                     + " tasks, got " + tasks.size());

@@ -243,6 +243,9 @@ class OperationSpecLoaderTest {
         String badName = OperationSpecLoader.load("is_gang: true\ntopology: {required: Rack!}\n"
                 + "tasks: {main: {job_count: 2, command: x}}", "s").describe();
         assertTrue(badName.contains("'Rack!' is not a topology level name"), badName);
+        String huge = OperationSpecLoader.load("is_gang: true\ntasks: {main: {job_count: 5000, command: x}}", "s")
+                .describe();
+        assertTrue(huge.contains("s:1: is_gang: a gang may have at most 4096 ranks"), huge);
         String unknown = OperationSpecLoader.load("is_gang: true\ntopology: {required: rack, spread: 2}\n"
                 + "tasks: {main: {job_count: 2, command: x}}", "s").describe();
         assertTrue(unknown.contains("spread"), unknown);

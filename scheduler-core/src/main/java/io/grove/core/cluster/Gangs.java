@@ -84,12 +84,7 @@ final class Gangs {
         GangScheduling.Held held = new GangScheduling.Held() {
             @Override
             public boolean planned(String operationId) {
-                for (TreeState other : trees.values()) {
-                    if (other.gangs.planned(operationId)) {
-                        return true;
-                    }
-                }
-                return false;
+                return anyTree(operationId, true);
             }
 
             @Override
@@ -123,11 +118,21 @@ final class Gangs {
     private void stopPartial(String tree, TreeState state) {
         for (Operation operation : state.index.gangs()) {
             if (operation.runningJobCount() > 0 && operation.pendingJobCount() > 0
-                    && !state.gangs.planned(operation.id()) && !state.gangs.restarting(operation.id())) {
+                    && !anyTree(operation.id(), true) && !anyTree(operation.id(), false)) {
                 stop(operation, tree, operation.runningJobCount() + " of its ranks run without the others (its plan "
                         + "was lost with a restart of the scheduler); the gang stops and starts again as a whole");
             }
         }
+    }
+
+    /** Whether some tree has a plan for the gang ({@code planned}), or has it restarting. */
+    private boolean anyTree(String operationId, boolean planned) {
+        for (TreeState tree : trees.values()) {
+            if (planned ? tree.gangs.planned(operationId) : tree.gangs.restarting(operationId)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The ranks planned on a node that it has not started. */
@@ -174,12 +179,15 @@ final class Gangs {
             return;
         }
         if (state != JobState.COMPLETED && !gangs.restarting(operation.id())) {
-            String why = "rank " + operation.spec().jobNumber(job.task().name(), job.index()) + " (job " + job.id() + " on node " + job.nodeId() + ") "
-                    + state.name().toLowerCase() + (message == null ? "" : ": " + message)
-                    + "; the gang stops and starts again as a whole";
+            String why = "rank " + operation.spec().jobNumber(job.task().name(), job.index()) + " (job " + job.id()
+                    + " on node " + job.nodeId() + ") " + state.name().toLowerCase()
+                    + (message == null ? "" : ": " + message) + "; the gang stops and starts again as a whole";
             stop(operation, job.tree(), why);
         }
-        if (operation.runningJobCount() == 0) {
+        GangPlan plan = gangs.plan(operation.id());
+        boolean starting = plan != null && !plan.complete() && !gangs.restarting(operation.id());
+        if (operation.runningJobCount() == 0 && !starting) {
+            // a plan still being started keeps its other ranks even when the first ones completed already
             gangs.forget(operation.id());
         }
     }

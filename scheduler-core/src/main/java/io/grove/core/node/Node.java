@@ -254,6 +254,11 @@ public final class Node {
         toInterrupt.put(jobId, why);
     }
 
+    /** Whether some running job is to be stopped gracefully at the next heartbeat. */
+    public boolean hasInterrupts() {
+        return !toInterrupt.isEmpty();
+    }
+
     /** The jobs to stop gracefully at the next heartbeat, with why, in the order asked. */
     public Map<String, String> toInterruptView() {
         return Collections.unmodifiableMap(toInterrupt);

@@ -69,6 +69,10 @@ public record OperationSpec(
             throw new IllegalArgumentException("an operation may have at most " + SpecBounds.MAX_JOBS
                     + " jobs over all its tasks, got " + jobs);
         }
+        if (gang && jobs > SpecBounds.MAX_GANG_RANKS) {
+            throw new IllegalArgumentException("a gang may have at most " + SpecBounds.MAX_GANG_RANKS
+                    + " ranks (jobs over all its tasks), got " + jobs);
+        }
         resourceLimits = resourceLimits == null ? Resources.UNLIMITED : resourceLimits;
         if (maxFailedJobCount < 0) {
             throw new IllegalArgumentException("max_failed_job_count must not be negative, got " + maxFailedJobCount);

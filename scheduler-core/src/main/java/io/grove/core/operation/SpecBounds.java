@@ -12,6 +12,11 @@ public final class SpecBounds {
     /** Jobs of one operation over all its tasks. */
     public static final long MAX_JOBS = 10_000_000;
     public static final int MAX_TASKS = 256;
+    /**
+     * Ranks of one gang: its placement is planned at once, at a cost of ranks × nodes (the largest
+     * gangs of today's clusters: 64 nodes of 8 GPUs, 512 ranks).
+     */
+    public static final int MAX_GANG_RANKS = 4096;
     public static final int MAX_NAME = 256;
     public static final int MAX_TITLE = 1024;
     public static final int MAX_COMMAND = 64 * 1024;

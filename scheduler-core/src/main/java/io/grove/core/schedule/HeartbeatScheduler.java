@@ -172,7 +172,7 @@ public final class HeartbeatScheduler {
 
     /** The ranks of gangs that must stop because another rank ended, with the tree's graceful grace. */
     private static void interruptGangs(DecisionContext context) {
-        if (context.node.toInterruptView().isEmpty()) {
+        if (!context.node.hasInterrupts()) {
             return;
         }
         Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
