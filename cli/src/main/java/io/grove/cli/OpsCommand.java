@@ -354,7 +354,8 @@ final class OpsCommand implements Runnable {
             String what = event.type().equals("job") ? event.jobId() : event.operationId();
             StringBuilder line = new StringBuilder(at).append("  ").append(what).append("  ");
             line.append(event.type().equals("operation") && event.state().equals("pending")
-                    ? "submitted by " + event.user() + " to " + event.pool() : event.state());
+                    ? "submitted by " + event.user() + " to " + event.pool()
+                    : event.type().equals("gang") ? "gang " + event.state() : event.state());
             if (event.node() != null) {
                 line.append(" on ").append(event.node());
             }

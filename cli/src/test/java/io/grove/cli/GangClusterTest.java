@@ -7,6 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.Resources;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -156,6 +164,28 @@ class GangClusterTest {
         JsonNode gang = new ObjectMapper().readTree(grove("ops", "get", id, "-o", "json").out()).get("gang");
         assertEquals("finished", gang.get("state").asText(), gang.toString());
         assertTrue(grove("ops", "get", id).out().contains("finished: 4 ranks, topology required rack"));
+        List<String> said = gangEvents(id, "started");
+        assertTrue(said.get(0).contains("\"state\":\"planned\"") && said.get(0).contains("4 ranks on "), said.toString());
+        assertTrue(said.get(1).contains("every rank started"), said.toString());
+    }
+
+    /** The gang events of an operation, replayed from the event stream, up to the first in {@code last} state. */
+    private static List<String> gangEvents(String id, String last) throws Exception {
+        HttpResponse<InputStream> stream = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(url + "/api/v1/events?operation=" + id + "&last_event_id=0")).header("X-Grove-User", "alice")
+                .build(), HttpResponse.BodyHandlers.ofInputStream());
+        List<String> said = new ArrayList<>();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {
+            for (String line; (line = lines.readLine()) != null;) {
+                if (line.startsWith("data:") && line.contains("\"type\":\"gang\"")) {
+                    said.add(line);
+                    if (line.contains("\"state\":\"" + last + "\"")) {
+                        return said;
+                    }
+                }
+            }
+        }
+        return said;
     }
 
     @Test
@@ -194,5 +224,8 @@ class GangClusterTest {
         JsonNode op = new ObjectMapper().readTree(grove("ops", "get", id, "-o", "json").out());
         assertEquals(1, op.get("progress").get("failed").asInt(), "counted once against max_failed_job_count");
         assertEquals("completed", op.get("state").asText());
+        List<String> said = gangEvents(id, "restarting");
+        assertTrue(said.get(said.size() - 1).contains("rank 1 (job ") && said.get(said.size() - 1).contains("failed"),
+                said.toString());
     }
 }
