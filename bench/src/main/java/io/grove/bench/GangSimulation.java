@@ -28,13 +28,14 @@ import java.util.TreeMap;
 
 /**
  * A GPU cluster in the simulator: 512 nodes of 8 GPUs in 4 blocks of 8 racks of 16 nodes, three
- * pools by weight, and a saturating mix over two hours — one-GPU jobs, 8-GPU one-node jobs, and
- * gangs of 2 to 64 nodes (8 GPUs a rank) held to one rack (up to 16 nodes) or one block. The same
+ * pools by weight, and a mix over two hours — one-GPU jobs, 8-GPU one-node jobs, and gangs of 2 to
+ * 64 nodes (8 GPUs a rank) held to one rack (up to 16 nodes) or one block; {@code load} scales the
+ * one-GPU and one-node jobs (1: they saturate the cluster; 0.4: they leave room to churn). The same
  * workload runs twice: with the gangs' topology, and with it ignored. Reported: GPU utilisation,
  * each gang size's wait from submission to its start (p50/p99, and how many never started), the
  * largest free rack and block over time, and gangs found running outside their required domain.
  *
- * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.GangSimulation [seed]</pre>
+ * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.GangSimulation [seed] [load]</pre>
  */
 public final class GangSimulation {
 
@@ -49,12 +50,13 @@ public final class GangSimulation {
 
     public static void main(String[] args) {
         long seed = args.length > 0 ? Long.parseLong(args[0]) : 1;
-        System.out.println(run(seed, true));
-        System.out.println(run(seed, false));
+        double load = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
+        System.out.println(run(seed, load, true));
+        System.out.println(run(seed, load, false));
     }
 
     /** One run; {@code topology}: gangs keep their required level, else they go anywhere. */
-    static String run(long seed, boolean topology) {
+    static String run(long seed, double load, boolean topology) {
         List<Workload.NodeGroup> nodes = new ArrayList<>();
         for (int b = 0; b < BLOCKS; b++) {
             for (int r = 0; r < RACKS; r++) {
@@ -69,11 +71,11 @@ public final class GangSimulation {
         int[] counts = {12, 10, 8, 6, 4, 2};
         for (int i = 0; i < 60; i++) {
             operations.add(new Workload.OperationGroup("gpu1-" + i, 1, Duration.ofMinutes(2L * i), pools[i % 3], null,
-                    "u" + i % 5, 400, new Resources(1, 4, 1, 32e9, 0), Duration.ofMinutes(20), 1, OperationType.VANILLA));
+                    "u" + i % 5, (int) Math.ceil(400 * load), new Resources(1, 4, 1, 32e9, 0), Duration.ofMinutes(20), 1, OperationType.VANILLA));
         }
         for (int i = 0; i < 40; i++) {
             operations.add(new Workload.OperationGroup("node-" + i, 1, Duration.ofMinutes(3L * i), pools[(i + 1) % 3],
-                    null, "u" + i % 5, 30, new Resources(1, 32, 8, 256e9, 0), Duration.ofMinutes(20), 1,
+                    null, "u" + i % 5, (int) Math.ceil(30 * load), new Resources(1, 32, 8, 256e9, 0), Duration.ofMinutes(20), 1,
                     OperationType.VANILLA));
         }
         for (int s = 0; s < sizes.length; s++) {
@@ -125,8 +127,8 @@ public final class GangSimulation {
             }
         }
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-                "%s: 512 nodes x 8 GPUs, 2 h simulated (%.1f s wall deciding and updating); GPU utilisation %.1f%%; invariant violations %d; "
-                        + "gangs seen outside their required domain: %d%n", topology ? "topology kept" : "topology ignored",
+                "%s, load %.1f: 512 nodes x 8 GPUs, 2 h simulated (%.1f s wall deciding and updating); GPU utilisation %.1f%%; invariant violations %d; "
+                        + "gangs seen outside their required domain: %d%n", topology ? "topology kept" : "topology ignored", load,
                 report.decisionSeconds() + report.fairShareUpdateSeconds(), 100 * report.utilization().get("gpu"),
                 report.invariantViolations(), outside));
         for (int size : sizes) {
