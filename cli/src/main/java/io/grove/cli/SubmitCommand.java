@@ -65,6 +65,10 @@ final class SubmitCommand extends ClientCommand {
             + "e.g. registry.example:5000/team/tool:1.2 or name@sha256:...; without a command the image's own entry point runs")
     String image;
 
+    @Option(names = {"--time", "-t"}, paramLabel = "DURATION", description = "how long a job may run, e.g. 2h: past it the "
+            + "job is stopped, failed for \"time limit\" (default: the pool's default_time_limit)")
+    String timeLimit;
+
     @Option(names = "--expected-duration", paramLabel = "DURATION", description = "how long a job should run, e.g. 10m "
             + "(expected_duration): what predicted starts assume until jobs like it have finished")
     String expectedDuration;
@@ -139,7 +143,7 @@ final class SubmitCommand extends ClientCommand {
     private OperationSpecBody spec() {
         OperationSpecBody.Task main = new OperationSpecBody.Task(jobs, String.join(" ", command), Quantity.of(cpu),
                 Quantity.of(memory), gpu > 0 ? Quantity.of(gpu) : null, null, env.isEmpty() ? null : env,
-                disk == null ? null : Quantity.of(disk), image, expectedDuration);
+                disk == null ? null : Quantity.of(disk), image, expectedDuration, timeLimit);
         return new OperationSpecBody(null, title, pool, tree == null ? null : List.of(tree), null, weight, null,
                 maxFailedJobs, null, gang || !topology.isEmpty() ? Boolean.TRUE : null, null, null, null, null,
                 topology.isEmpty() ? null : topology, Map.of("main", main));

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.cli.client.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,6 +52,23 @@ class CliClusterTest {
 
     static GroveCliTest.Run grove(String... args) {
         return GroveCliTest.groveAt(url, args);
+    }
+
+    @Test
+    void aJobPastItsTimeLimitIsStoppedAndFailsForTheTimeLimit() throws Exception {
+        GroveCliTest.Run submitted = grove("submit", "--pool", "prod", "--cpu", "0.25", "--time", "2s",
+                "--max-failed-jobs", "0", "--wait", "--", "sleep 60");
+        assertEquals(ExitCodes.FAILED, submitted.exitCode(), submitted.out() + submitted.err());
+        String id = submitted.out().lines().findFirst().orElseThrow();
+        JsonNode job = new ObjectMapper().readTree(grove("jobs", "list", id, "-o", "json").out()).get(0);
+        assertEquals("failed", job.get("state").asText(), job.toString());
+        assertEquals("time_limit", job.get("reason").asText(), job.toString());
+        Duration ran = Duration.between(Instant.parse(job.get("started_at").asText()),
+                Instant.parse(job.get("finished_at").asText()));
+        assertTrue(ran.compareTo(Duration.ofSeconds(2)) >= 0 && ran.compareTo(Duration.ofSeconds(10)) < 0,
+                "stopped within moments of its limit: " + ran);
+        GroveCliTest.Run bad = grove("submit", "--pool", "prod", "--time", "0s", "--", "true");
+        assertTrue(bad.exitCode() != 0 && bad.err().contains("time_limit"), bad.err());
     }
 
     @Test

@@ -49,9 +49,17 @@ public record OperationSpecBody(
      * @param dockerImage the container image its jobs run in, e.g. {@code registry.example:5000/team/tool:1.2}
      *     or {@code name@sha256:HEX}; absent: they run on the node itself. With an image, a task
      *     without a command runs the image's own entry point
+     * @param timeLimit how long a job may run, e.g. {@code 2h}: past it the job is stopped (its pool's
+     *     {@code default_time_limit} when absent, at most its {@code max_time_limit})
      */
     public record Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
-            Map<String, String> env, Quantity diskSpace, String dockerImage, String expectedDuration) {
+            Map<String, String> env, Quantity diskSpace, String dockerImage, String expectedDuration, String timeLimit) {
+
+        /** A task without a time limit of its own. */
+        public Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,
+                Map<String, String> env, Quantity diskSpace, String dockerImage, String expectedDuration) {
+            this(jobCount, command, cpu, memory, gpu, network, env, diskSpace, dockerImage, expectedDuration, null);
+        }
 
         /** A task without an expected duration. */
         public Task(Integer jobCount, String command, Quantity cpu, Quantity memory, Quantity gpu, Quantity network,

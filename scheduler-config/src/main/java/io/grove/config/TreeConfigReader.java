@@ -13,6 +13,7 @@ import io.grove.core.pool.JobDefaults;
 import io.grove.core.pool.OperationCountSettings;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolPreemptionConfig;
+import io.grove.core.pool.PoolTimeLimits;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.pool.ProblemCode;
@@ -177,9 +178,31 @@ public final class TreeConfigReader {
                 preemption,
                 readPools(pool, acls),
                 pool.string("scheduling_tag_filter", "scheduling_tag"),
-                historicUsagePeriod(pool));
+                historicUsagePeriod(pool),
+                timeLimits(pool));
         pool.finish();
         return config;
+    }
+
+    /** {@code default_time_limit} and {@code max_time_limit}: positive, the default not above the maximum. */
+    private static PoolTimeLimits timeLimits(MapReader pool) {
+        Duration defaultLimit = positive(pool, "default_time_limit");
+        Duration max = positive(pool, "max_time_limit");
+        if (defaultLimit != null && max != null && defaultLimit.compareTo(max) > 0) {
+            pool.problem("default_time_limit", ProblemCode.BAD_VALUE, "is above max_time_limit ("
+                    + PoolTimeLimits.text(defaultLimit) + " > " + PoolTimeLimits.text(max) + ")");
+            return PoolTimeLimits.NONE;
+        }
+        return new PoolTimeLimits(defaultLimit, max);
+    }
+
+    private static Duration positive(MapReader pool, String key) {
+        Duration value = pool.duration(key);
+        if (value != null && (value.isZero() || value.isNegative())) {
+            pool.problem(key, ProblemCode.BAD_VALUE, "must be positive, got " + pool.rawScalar(key));
+            return null;
+        }
+        return value;
     }
 
     /** The aggregation period where {@code infer_children_weights_from_historic_usage} is on, else {@code null}. */

@@ -9,6 +9,7 @@ import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PoolTimeLimits;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.pool.ProblemCode;
 import io.grove.core.pool.SchedulingMode;
@@ -252,5 +253,28 @@ class PoolsConfigLoaderTest {
         LoadResult<PoolsConfig> low = PoolsConfigLoader.load(
                 "pool_trees: {t: {infer_weight_from_guarantees_share_multiplier: 0.5}}", "low");
         assertEquals(ProblemCode.VALUE_OUT_OF_RANGE, low.problems().get(0).code(), low.describe());
+    }
+
+    @Test
+    void timeLimitsLoadAndADefaultAboveTheMaximumIsAProblemWithItsLine() {
+        LoadResult<PoolsConfig> ok = PoolsConfigLoader.load("""
+                pool_trees:
+                  t:
+                    pools:
+                      batch: {default_time_limit: 2h, max_time_limit: 1d}
+                """, "ok");
+        assertTrue(ok.ok(), ok.describe());
+        assertEquals(new PoolTimeLimits(java.time.Duration.ofHours(2), java.time.Duration.ofDays(1)),
+                ok.value().trees().get("t").pools().get(0).timeLimits());
+        LoadResult<PoolsConfig> bad = PoolsConfigLoader.load("""
+                pool_trees:
+                  t:
+                    pools:
+                      batch: {default_time_limit: 2h, max_time_limit: 1h}
+                      zero: {max_time_limit: 0s}
+                """, "bad");
+        assertTrue(bad.describe().contains("bad:4: t/batch.default_time_limit: is above max_time_limit (2h > 1h)"),
+                bad.describe());
+        assertTrue(bad.describe().contains("max_time_limit: must be positive"), bad.describe());
     }
 }

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.TaskSpec;
 import io.grove.core.resource.Resources;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,6 +45,7 @@ public final class ProtocolJson {
             .enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL)
             .addMixIn(Resources.class, ResourcesMixin.class)
             .addMixIn(OperationSpec.class, OperationSpecMixin.class)
+            .addMixIn(TaskSpec.class, TaskSpecMixin.class)
             .build();
 
     /**
@@ -53,6 +55,12 @@ public final class ProtocolJson {
     private abstract static class OperationSpecMixin {
         @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoTopology.class)
         abstract GangTopology topology();
+    }
+
+    /** A task without a time limit of its own is written as before there was one. */
+    private abstract static class TaskSpecMixin {
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Long timeLimitMillis();
     }
 
     /** Jackson's value filter: {@code equals} is true for what is left out. */

@@ -119,7 +119,7 @@ final class DaemonTimers implements AutoCloseable {
             for (Job lost : cluster.checkNodes(clock.now())) {
                 LOG.info("job {} of {} aborted: node {} is lost", lost.id(), lost.operationId(), lost.nodeId());
             }
-            arrival.nudgeGangs(cluster);
+            arrival.nudgeAsked(cluster);
             return null;
         }).join();
     }

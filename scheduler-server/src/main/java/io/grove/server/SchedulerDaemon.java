@@ -261,7 +261,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         WorkArrival arrival = new WorkArrival(addresses);
         HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock, new HeartbeatBatcher.Gate(role::mayAct,
                 role.startsWrittenFirst() ? journal::durable : null));
-        batcher.afterTurn(arrival::nudgeGangs);
+        batcher.afterTurn(arrival::nudgeAsked);
         Supplier<NodeSession> sessions = () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics,
                 addresses, secured.nodeToken(), secured.audit());
         NodeEndpoint nodeEndpoint = null;

@@ -70,15 +70,16 @@ final class WorkArrival implements Runnable {
         if (!nodes.isEmpty()) {
             addresses.nudge(nodes);
         }
-        nudgeGangs(cluster);
+        nudgeAsked(cluster);
     }
 
     /**
-     * On the scheduler's thread: the nodes a gang's plan just gave ranks, and those whose ranks of a
-     * restarting gang must stop, heartbeat now — every rank of a plan starts in the same turn.
+     * On the scheduler's thread: the nodes a gang's plan just gave ranks, and those with jobs to stop
+     * (a restarting gang's ranks, jobs past their time limit), heartbeat now — every rank of a plan
+     * starts in the same turn.
      */
-    void nudgeGangs(Cluster cluster) {
-        List<String> nodes = cluster.takeGangNudges();
+    void nudgeAsked(Cluster cluster) {
+        List<String> nodes = cluster.takeNudges();
         if (!nodes.isEmpty()) {
             addresses.nudge(nodes);
         }

@@ -46,7 +46,8 @@ import java.util.Map;
  * is_gang: true                  # all of its jobs start together or none, and restart as one
  * topology: {required: rack}     # a gang's ranks in one rack (or preferred: as few racks as can be)
  * tasks:
- *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, disk_space: 10Gi, env: {MODE: fast}}
+ *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, disk_space: 10Gi, env: {MODE: fast},
+ *          time_limit: 2h}           # stopped past it (else its pool's default_time_limit)
  *   in_image: {job_count: 4, docker_image: "registry.example:5000/team/tool:1.2", command: "tool --fast"}
  * </pre>
  */
@@ -189,7 +190,12 @@ public final class OperationSpecLoader {
         Map<String, String> env = task.stringMap("env");
         String image = task.string("docker_image");
         Duration expected = task.duration("expected_duration");
+        Duration limit = task.duration("time_limit");
         boolean ok = disk == null || disk >= 0;
+        if (limit != null && (limit.isZero() || limit.isNegative())) {
+            task.problem("time_limit", ProblemCode.BAD_VALUE, "a job's time limit is positive, got " + task.rawScalar("time_limit"));
+            ok = false;
+        }
         if (expected != null && (expected.isZero() || expected.isNegative())) {
             task.problem("expected_duration", ProblemCode.BAD_VALUE, "a job's expected duration is positive, got "
                     + expected);
@@ -235,7 +241,8 @@ public final class OperationSpecLoader {
         }
         Resources job = new PartialResources(values).orElse(0);
         return new TaskSpec(name, count, command == null || command.isBlank() ? "" : command, job, env,
-                disk == null ? 0 : disk, image, expected == null ? null : expected.toMillis());
+                disk == null ? 0 : disk, image, expected == null ? null : expected.toMillis(),
+                limit == null ? null : limit.toMillis());
     }
 
     /** Env names must be valid variable names; entries and values are bounded. */

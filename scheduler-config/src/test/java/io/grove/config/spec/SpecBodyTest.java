@@ -13,6 +13,7 @@ import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.resource.ResourceType;
 import java.lang.reflect.RecordComponent;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class SpecBodyTest {
                 Quantity.of(1000));
         OperationSpecBody.Task task = new OperationSpecBody.Task(100, "./work.sh", Quantity.of(1), Quantity.of("2Gi"),
                 Quantity.of(1), Quantity.of(10), Map.of("MODE", "fast"), Quantity.of("10Gi"),
-                "registry.example:5000/team/tool:1.2", "10m");
+                "registry.example:5000/team/tool:1.2", "10m", "2h");
         OperationSpecBody body = new OperationSpecBody("map", "nightly etl", "etl", List.of("physical"),
                 Map.of("physical", new OperationSpecBody.TreeOptions("etl", 2.0, limits, "ssd")), 1.5, limits, 10,
                 "graceful", true, 0.8, "60s", limits, "ssd & !old", Map.of("required", "rack"), Map.of("main", task));
@@ -49,6 +50,7 @@ class SpecBodyTest {
         assertEquals(60_000L, spec.preemption().fairShareStarvationTimeoutMillis());
         assertEquals(64L << 30, (long) spec.resourceLimits().get(ResourceType.MEMORY));
         assertEquals(new GangTopology("rack", true), spec.topology());
+        assertEquals(Duration.ofHours(2), spec.tasks().get("main").timeLimit());
     }
 
     private static void assertEverythingSet(Record record) {

@@ -54,6 +54,7 @@ public final class Cluster implements ClusterView {
     private final TopologyCounts topologies = new TopologyCounts(trees);
     private final ClusterRevival revival = new ClusterRevival(this);
     private final Gangs gangs = new Gangs(this, trees);
+    private final TimeLimits timeLimits = new TimeLimits();
 
     public Cluster(PoolsConfig config, ClusterSettings settings) {
         this.settings = settings;
@@ -139,16 +140,21 @@ public final class Cluster implements ClusterView {
         return gangs;
     }
 
+    /** The running jobs' time limits. */
+    TimeLimits timeLimits() {
+        return timeLimits;
+    }
+
     /** Who hears of gangs planned, started and restarting. */
     public void gangListener(GangListener listener) {
         gangs.listener(listener);
     }
 
     /**
-     * The nodes to ask to heartbeat now for gangs — those a plan just gave ranks, those whose ranks
-     * must stop — each once since the last call.
+     * The nodes to ask to heartbeat now — those a gang's plan just gave ranks, those with jobs to stop
+     * (a restarting gang's ranks, jobs past their time limit) — each once since the last call.
      */
-    public List<String> takeGangNudges() {
+    public List<String> takeNudges() {
         return gangs.takeNudges();
     }
 
@@ -201,6 +207,7 @@ public final class Cluster implements ClusterView {
     public List<Job> checkNodes(Instant now) {
         List<Job> lost = NodeReports.checkLiveness(this, nodes, topologies, now);
         gangs.expire(now);
+        timeLimits.enforce(this, now);
         return lost;
     }
 
@@ -252,6 +259,10 @@ public final class Cluster implements ClusterView {
     }
 
     void endJob(Job job, JobState state, Instant now, JobEndReason reason, String message) {
+        if (reason == JobEndReason.ABORTED_BY_NODE && TimeLimits.stoppedFor(job)) {
+            state = JobState.FAILED;
+            reason = JobEndReason.TIME_LIMIT;
+        }
         boolean gang = registry.operation(job.operationId()).spec().gang();
         if (gang) {
             reason = gangs.reasonFor(job, state, reason);
@@ -286,6 +297,7 @@ public final class Cluster implements ClusterView {
     }
 
     private void jobEndedInIndex(Job job) {
+        timeLimits.ended(job.id());
         TreeState tree = trees.get(job.tree());
         if (tree != null && tree.index != null) {
             tree.index.jobEnded(job);

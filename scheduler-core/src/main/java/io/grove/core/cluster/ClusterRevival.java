@@ -5,6 +5,7 @@ import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
+import io.grove.core.operation.Operation;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.Resources;
 import java.time.Instant;
@@ -42,6 +43,8 @@ public final class ClusterRevival {
         });
         node.addJob(job);
         cluster.counted(node);
+        Operation operation = cluster.registry().operation(operationId);
+        cluster.timeLimits().started(job, operation.timeLimit(tree, operation.position(job.task())));
         TreeState state = cluster.treeState(job.tree());
         if (state != null && state.index != null) {
             state.index.jobStarted(job);

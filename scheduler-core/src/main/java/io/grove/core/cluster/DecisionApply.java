@@ -51,6 +51,7 @@ final class DecisionApply {
             if (gang) {
                 cluster.gangs().started(job);
             }
+            cluster.timeLimits().started(job, operation.timeLimit(decision.tree(), operation.position(task)));
         }
         for (Decision.JobAbort abort : decision.aborts()) {
             Job job = registry.runningJob(abort.jobId());
@@ -66,7 +67,7 @@ final class DecisionApply {
             job.preemptedFor(preemptedFor(registry, preemption, decision.tree()));
             switch (preemption.reason()) {
                 case GRACEFUL, POOL_DRAINED -> registry.markInterrupting(job.id());
-                case GANG_RESTART -> {
+                case GANG_RESTART, TIME_LIMIT -> {
                     registry.markInterrupting(job.id());
                     node.interrupted(job.id());
                 }

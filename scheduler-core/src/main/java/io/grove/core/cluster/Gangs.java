@@ -47,7 +47,12 @@ final class Gangs {
         this.listener = value == null ? GangListener.NONE : value;
     }
 
-    /** The nodes that should heartbeat now for gangs (planned ranks, ranks to stop), once each. */
+    /** A node to ask to heartbeat now (jobs to start or to stop there). */
+    void nudge(String nodeId) {
+        nudges.add(nodeId);
+    }
+
+    /** The nodes that should heartbeat now (planned ranks, jobs to stop), once each. */
     List<String> takeNudges() {
         if (nudges.isEmpty()) {
             return List.of();
@@ -198,7 +203,7 @@ final class Gangs {
         for (Job other : operation.runningJobsArray()) {
             Node node = cluster.node(other.nodeId());
             if (node != null && !other.interrupting()) {
-                node.interrupt(other.id(), why);
+                node.interrupt(other.id(), "gang_restart", why);
                 nudges.add(node.id());
             }
         }

@@ -50,7 +50,9 @@ final class ForecastDraw {
             ForecastSnapshot.OperationState operation = byId.get(start.operationId());
             Long millis = operation == null ? null
                     : StartForecast.draw(snapshot, operation, start.task(), drawnFor, random);
-            return millis == null ? null : Duration.ofMillis(millis);
+            Duration limit = limit(start.operationId(), start.task(), null);
+            return limit != null && (millis == null || millis > limit.toMillis()) ? limit
+                    : millis == null ? null : Duration.ofMillis(millis);
         };
     }
 
@@ -104,6 +106,11 @@ final class ForecastDraw {
                 if (node != null) {
                     Instant ends = StartForecast.ends(snapshot, operation, job.task(), job.started(), now, drawnFor,
                             random);
+                    Duration limit = limit(operation.id(), job.task(), job.tree());
+                    if (limit != null && (ends == null || ends.isAfter(job.started().plus(limit)))) {
+                        // stopped at its limit, as the daemon stops it
+                        ends = job.started().plus(limit).isAfter(now) ? job.started().plus(limit) : now.plus(StartForecast.STEP);
+                    }
                     node.adopt(new SimNode.RunningJob(job.jobId(), operation.id(), job.task(), job.index(),
                             operation.spec().tasks().get(job.task()).jobResources(), ends, Heartbeat.Outcome.COMPLETED));
                 }
@@ -123,6 +130,19 @@ final class ForecastDraw {
         for (SimNode node : nodes.values()) {
             copy.report(node.heartbeat(), now);
         }
+    }
+
+    /**
+     * How long a job of an operation's task may run in {@code tree} (its first tree for
+     * {@code null}), or {@code null}: a job's time limit bounds its end.
+     */
+    private Duration limit(String operationId, String task, String tree) {
+        Operation operation = copy.registry().operation(operationId);
+        if (operation == null) {
+            return null;
+        }
+        String in = tree != null ? tree : operation.poolByTree().keySet().iterator().next();
+        return operation.timeLimit(in, operation.position(operation.spec().tasks().get(task)));
     }
 
     /** The operations to wait for: {@code target} (or every one) with jobs pending. */

@@ -42,8 +42,8 @@ public final class Node {
     private final JobsById jobsById = new JobsById();
     private final double[] usage = new double[ResourceType.COUNT];
     private final Map<String, String> endedByScheduler = new LinkedHashMap<>();
-    /** Running jobs to stop gracefully at the node's next heartbeat (a gang's other ranks), with why. */
-    private final Map<String, String> toInterrupt = new LinkedHashMap<>();
+    /** Running jobs to stop gracefully at the node's next heartbeat (a gang's other ranks, a time limit). */
+    private final Map<String, Interrupt> toInterrupt = new LinkedHashMap<>();
     /** The address its connection comes from, which a gang's ranks reach it at; {@code null}: unknown. */
     private String address;
 
@@ -249,9 +249,18 @@ public final class Node {
         }
     }
 
+    /**
+     * Why a running job is to be stopped at the next heartbeat.
+     *
+     * @param reason the preemption's reason as the API writes it ({@code gang_restart}, {@code time_limit})
+     * @param why the full reason for the job's view and logs
+     */
+    public record Interrupt(String reason, String why) {
+    }
+
     /** Asks for a running job to be stopped gracefully at the node's next heartbeat. */
-    public void interrupt(String jobId, String why) {
-        toInterrupt.put(jobId, why);
+    public void interrupt(String jobId, String reason, String why) {
+        toInterrupt.put(jobId, new Interrupt(reason, why));
     }
 
     /** Whether some running job is to be stopped gracefully at the next heartbeat. */
@@ -260,7 +269,7 @@ public final class Node {
     }
 
     /** The jobs to stop gracefully at the next heartbeat, with why, in the order asked. */
-    public Map<String, String> toInterruptView() {
+    public Map<String, Interrupt> toInterruptView() {
         return Collections.unmodifiableMap(toInterrupt);
     }
 

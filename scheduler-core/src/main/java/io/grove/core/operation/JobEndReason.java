@@ -24,7 +24,9 @@ public enum JobEndReason {
      * Another rank of its gang failed, was lost or preempted, or the gang's plan was dropped: every
      * rank stops and the gang starts again as a whole (not counted as a failure).
      */
-    GANG_RESTART;
+    GANG_RESTART,
+    /** It ran past its time limit and was stopped (a failure: it is retried up to max_failed_job_count). */
+    TIME_LIMIT;
 
     private final String key = name().toLowerCase(Locale.ROOT);
 

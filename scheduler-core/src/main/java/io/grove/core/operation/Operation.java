@@ -2,6 +2,7 @@ package io.grove.core.operation;
 
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -48,6 +49,8 @@ public final class Operation {
     private int failedJobs;
     private int abortedJobs;
     private long jobSequence;
+    /** Each tree's job time limit per task position, in milliseconds (0: none), fixed at submission. */
+    private final Map<String, long[]> timeLimits = new HashMap<>();
     /** Its pools' paths to their roots as the registry last made them; dropped when it moves. */
     private PoolPaths paths;
 
@@ -87,6 +90,25 @@ public final class Operation {
             pendingTrees.remove(tree);
         }
         usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]);
+    }
+
+    void timeLimits(String tree, long[] millisByTask) {
+        for (long millis : millisByTask) {
+            if (millis > 0) {
+                timeLimits.put(tree, millisByTask);
+                return;
+            }
+        }
+    }
+
+    /**
+     * How long a job of the task at {@code position} may run in {@code tree} — its task's
+     * {@code time_limit}, else its pool's default, else its pool's maximum, as at submission — or
+     * {@code null} for no limit.
+     */
+    public Duration timeLimit(String tree, int position) {
+        long[] limits = timeLimits.isEmpty() ? null : timeLimits.get(tree);
+        return limits == null || limits[position] <= 0 ? null : Duration.ofMillis(limits[position]);
     }
 
     /** Takes a new spec with the same tasks (a runtime update of weight, limits or pool). */
@@ -421,6 +443,16 @@ public final class Operation {
             }
         }
         throw new IllegalArgumentException("task " + task + " of " + id + " has only " + k + " pending jobs");
+    }
+
+    /** The position of one of its tasks in the spec's order. */
+    public int position(TaskSpec task) {
+        for (int t = 0; t < tasks.length; t++) {
+            if (tasks[t] == task || tasks[t].name().equals(task.name())) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException("operation " + id + " has no task " + task.name());
     }
 
     /** Number of tasks; positions follow the spec's order. */

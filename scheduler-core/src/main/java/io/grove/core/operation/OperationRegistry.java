@@ -1,5 +1,6 @@
 package io.grove.core.operation;
 
+import io.grove.core.pool.PoolTimeLimits;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.resource.Resources;
@@ -207,6 +208,7 @@ public final class OperationRegistry implements OperationsView {
             throw new SubmitException(SubmitError.INVALID_SPEC, "pool_trees names a tree twice: " + treeNames);
         }
         Map<String, TreePools.Placement> placements = new LinkedHashMap<>();
+        Map<String, long[]> timeLimits = new LinkedHashMap<>();
         for (String tree : treeNames) {
             TreePools pools = trees.get(tree);
             if (pools == null) {
@@ -218,6 +220,11 @@ public final class OperationRegistry implements OperationsView {
                 pools.checkEphemeralLimit(placement);
                 counts.get(tree).checkCanAdd(pools.contains(placement.pool()) ? placement.pool() : placement.ephemeralParent());
             }
+            PoolTimeLimits limits = pools.timeLimits(placement);
+            if (enforceLimits) {
+                JobTimeLimits.check(spec, limits, tree, placement.pool());
+            }
+            timeLimits.put(tree, JobTimeLimits.byTask(spec, limits));
             placements.put(tree, placement);
         }
         for (Map.Entry<String, TreePools.Placement> entry : placements.entrySet()) {
@@ -230,6 +237,7 @@ public final class OperationRegistry implements OperationsView {
             boolean lightweight = trees.get(tree).isLightweight(spec.type(), pool);
             boolean runs = counts.get(tree).add(id, pool, lightweight, enforceLimits);
             operation.place(tree, pool, !runs);
+            operation.timeLimits(tree, timeLimits.get(tree));
         }
         operations.put(id, operation);
         places.put(id, inOrder.size());

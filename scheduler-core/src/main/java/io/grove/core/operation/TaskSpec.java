@@ -21,9 +21,22 @@ import java.util.Map;
  * @param expectedDurationMillis how long a job is expected to run ({@code expected_duration}), in
  *     milliseconds, or {@code null}: only predicted starts read it, when no job like it has finished
  *     yet (milliseconds, as the journal keeps a spec)
+ * @param timeLimitMillis how long a job may run ({@code time_limit}), in milliseconds, or
+ *     {@code null} for its pool's default: past it the job is stopped, with "time limit" as its reason
  */
 public record TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env,
-        long diskSpace, String image, Long expectedDurationMillis) {
+        long diskSpace, String image, Long expectedDurationMillis, Long timeLimitMillis) {
+
+    /** A task without a time limit of its own. */
+    public TaskSpec(String name, int jobCount, String command, Resources jobResources, Map<String, String> env,
+            long diskSpace, String image, Long expectedDurationMillis) {
+        this(name, jobCount, command, jobResources, env, diskSpace, image, expectedDurationMillis, null);
+    }
+
+    /** The task's own time limit, or {@code null}. */
+    public Duration timeLimit() {
+        return timeLimitMillis == null ? null : Duration.ofMillis(timeLimitMillis);
+    }
 
     /** The expected duration, or {@code null}. */
     public Duration expectedDuration() {
@@ -68,6 +81,10 @@ public record TaskSpec(String name, int jobCount, String command, Resources jobR
         if (expectedDurationMillis != null && expectedDurationMillis <= 0) {
             throw new IllegalArgumentException("task " + name + ": expected_duration must be positive, got "
                     + expectedDurationMillis + " ms");
+        }
+        if (timeLimitMillis != null && timeLimitMillis <= 0) {
+            throw new IllegalArgumentException("task " + name + ": time_limit must be positive, got " + timeLimitMillis
+                    + " ms");
         }
         if (image != null) {
             try {

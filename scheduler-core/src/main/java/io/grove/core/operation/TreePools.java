@@ -2,6 +2,7 @@ package io.grove.core.operation;
 
 import io.grove.core.pool.EphemeralSubpoolConfig;
 import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTimeLimits;
 import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.SchedulingMode;
@@ -149,6 +150,20 @@ public final class TreePools {
             path.add(at);
         }
         return path;
+    }
+
+    /**
+     * The time limits in force where a placement puts an operation: its pool's own and its
+     * ancestors' ({@link PoolTimeLimits#along}); an ephemeral pool not made yet has none of its own.
+     */
+    public PoolTimeLimits timeLimits(Placement placement) {
+        String from = contains(placement.pool()) ? placement.pool() : placement.ephemeralParent();
+        List<PoolTimeLimits> path = new ArrayList<>();
+        for (String pool : pathToRoot(from)) {
+            PoolConfig config = configOf(pool);
+            path.add(config == null ? PoolTimeLimits.NONE : config.timeLimits());
+        }
+        return PoolTimeLimits.along(path);
     }
 
     public int maxOperationCount(String pool) {

@@ -33,6 +33,7 @@ import java.util.List;
  * @param historicUsageAggregationPeriod with {@code infer_children_weights_from_historic_usage}: the
  *     half-life of the children's usage average that lowers their weights (zero: the last usage);
  *     {@code null} when the pool does not infer its children's weights
+ * @param timeLimits how long its jobs may run ({@code default_time_limit}, {@code max_time_limit})
  */
 public record PoolConfig(
         String name,
@@ -55,7 +56,8 @@ public record PoolConfig(
         PoolPreemptionConfig preemption,
         List<PoolConfig> children,
         String schedulingTagFilter,
-        Duration historicUsageAggregationPeriod) {
+        Duration historicUsageAggregationPeriod,
+        PoolTimeLimits timeLimits) {
 
     /** The default FIFO order: weight descending, then start time ascending. */
     public static final List<FifoSortParameter> DEFAULT_FIFO_SORT =
@@ -73,6 +75,23 @@ public record PoolConfig(
         preemption = preemption == null ? PoolPreemptionConfig.INHERIT : preemption;
         children = List.copyOf(children == null ? List.of() : children);
         schedulingTagFilter = schedulingTagFilter == null ? "" : schedulingTagFilter.strip();
+        timeLimits = timeLimits == null ? PoolTimeLimits.NONE : timeLimits;
+    }
+
+    /** A pool without time limits of its own. */
+    public PoolConfig(String name, Double weight, PartialResources strongGuaranteeResources, PartialResources resourceLimits,
+            Double maxShareRatio, SchedulingMode mode, List<FifoSortParameter> fifoSortParameters,
+            FifoPoolSchedulingOrder fifoPoolSchedulingOrder, IntegralGuaranteesConfig integralGuarantees,
+            Integer maxOperationCount, Integer maxRunningOperationCount, boolean enableLightweightOperations,
+            boolean forbidImmediateOperations, boolean createEphemeralSubpools, EphemeralSubpoolConfig ephemeralSubpoolConfig,
+            boolean computePromisedGuaranteeFairShare, Boolean enableStepFunctionForGangOperations,
+            PoolPreemptionConfig preemption, List<PoolConfig> children, String schedulingTagFilter,
+            Duration historicUsageAggregationPeriod) {
+        this(name, weight, strongGuaranteeResources, resourceLimits, maxShareRatio, mode, fifoSortParameters,
+                fifoPoolSchedulingOrder, integralGuarantees, maxOperationCount, maxRunningOperationCount,
+                enableLightweightOperations, forbidImmediateOperations, createEphemeralSubpools, ephemeralSubpoolConfig,
+                computePromisedGuaranteeFairShare, enableStepFunctionForGangOperations, preemption, children,
+                schedulingTagFilter, historicUsageAggregationPeriod, PoolTimeLimits.NONE);
     }
 
     /** A pool without a scheduling tag filter. */
@@ -106,7 +125,7 @@ public record PoolConfig(
                 maxRunningOperationCount, enableLightweightOperations, forbidImmediateOperations,
                 createEphemeralSubpools, ephemeralSubpoolConfig, computePromisedGuaranteeFairShare,
                 enableStepFunctionForGangOperations, preemption, newChildren, schedulingTagFilter,
-                historicUsageAggregationPeriod);
+                historicUsageAggregationPeriod, timeLimits);
     }
 
     /** An ephemeral pool: created for operations on demand, removed when its last one leaves. */
@@ -142,6 +161,7 @@ public record PoolConfig(
         private final List<PoolConfig> children = new ArrayList<>();
         private String schedulingTagFilter = "";
         private Duration historicUsagePeriod;
+        private PoolTimeLimits timeLimits = PoolTimeLimits.NONE;
 
         private Builder(String name) {
             this.name = name;
@@ -238,6 +258,12 @@ public record PoolConfig(
             return this;
         }
 
+        /** {@code default_time_limit} and {@code max_time_limit}; {@code null} for either unset. */
+        public Builder timeLimits(Duration defaultLimit, Duration maxLimit) {
+            this.timeLimits = new PoolTimeLimits(defaultLimit, maxLimit);
+            return this;
+        }
+
         public Builder schedulingTagFilter(String value) {
             this.schedulingTagFilter = value;
             return this;
@@ -247,7 +273,7 @@ public record PoolConfig(
             return new PoolConfig(name, weight, strongGuarantee, limits, maxShareRatio, mode, fifoSort, fifoOrder,
                     integral, maxOperationCount, maxRunningOperationCount, lightweight, forbidImmediate,
                     createEphemeral, ephemeralConfig, computePromised, null, preemption, children, schedulingTagFilter,
-                    historicUsagePeriod);
+                    historicUsagePeriod, timeLimits);
         }
     }
 }

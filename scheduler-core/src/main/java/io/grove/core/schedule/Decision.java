@@ -71,7 +71,9 @@ public record Decision(
         /** Its pool, or one above it, is drained by an administrator. */
         POOL_DRAINED,
         /** Another rank of its gang ended: every rank stops, and the gang starts again as a whole. */
-        GANG_RESTART
+        GANG_RESTART,
+        /** It ran past its time limit ({@code time_limit}, or its pool's default or maximum). */
+        TIME_LIMIT
     }
 
     /**

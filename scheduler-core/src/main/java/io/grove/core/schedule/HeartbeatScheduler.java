@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 
@@ -68,7 +69,7 @@ public final class HeartbeatScheduler {
             abortOvercommit(context, statuses);
             interruptDrained(context);
             interruptGraceful(context, statuses);
-            interruptGangs(context);
+            interruptAsked(context);
             context.excludeUnmatchedTags();
             if (!node.condition().schedulable()) {
                 // aborts and interruptions still go out; nothing starts on a node that says it cannot
@@ -170,17 +171,21 @@ public final class HeartbeatScheduler {
         }
     }
 
-    /** The ranks of gangs that must stop because another rank ended, with the tree's graceful grace. */
-    private static void interruptGangs(DecisionContext context) {
+    /**
+     * The jobs the scheduler asked to stop at this heartbeat — a restarting gang's ranks, jobs past
+     * their time limit — with the tree's graceful grace.
+     */
+    private static void interruptAsked(DecisionContext context) {
         if (!context.node.hasInterrupts()) {
             return;
         }
         Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
-        context.node.toInterruptView().forEach((jobId, why) -> {
+        context.node.toInterruptView().forEach((jobId, asked) -> {
             Job job = context.node.jobs().stream().filter(j -> j.id().equals(jobId)).findFirst().orElse(null);
             if (job != null && !job.interrupting() && !context.released.contains(jobId)) {
                 context.preemptions.add(new Decision.JobPreemption(jobId, job.operationId(),
-                        Decision.PreemptionReason.GANG_RESTART, null, null, grace, why));
+                        Decision.PreemptionReason.valueOf(asked.reason().toUpperCase(Locale.ROOT)), null, null, grace,
+                        asked.why()));
             }
         });
     }

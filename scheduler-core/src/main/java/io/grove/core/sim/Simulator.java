@@ -202,7 +202,7 @@ public final class Simulator {
 
     /** The nodes the scheduler asks to heartbeat now for gangs come a millisecond later, as over a network. */
     private void nudges() {
-        for (String id : cluster.takeGangNudges()) {
+        for (String id : cluster.takeNudges()) {
             if (machines.containsKey(id)) {
                 schedule(now.plusMillis(1), new NudgeEvent(id));
             }

@@ -77,10 +77,10 @@ class GangPlacementTest {
     void everyPlannedNodeGetsItsRanksInOneTurnWithVariablesThatLetThemFindEachOther() {
         ClusterHarness h = ClusterHarness.of(tree()).node("n1", node(2, 16)).node("n2", node(2, 16));
         h.rounds(1, STEP);
-        h.cluster().takeGangNudges();
+        h.cluster().takeNudges();
         h.submit("g", gang(4, 1));
         h.update();
-        assertEquals(List.of("n1", "n2"), h.cluster().takeGangNudges(), "both planned nodes are asked to come now");
+        assertEquals(List.of("n1", "n2"), h.cluster().takeNudges(), "both planned nodes are asked to come now");
         assertEquals(2, h.heartbeat("n2").starts().size());
         assertFalse(h.cluster().gang("physical", "g").plan().complete());
         assertEquals(2, h.heartbeat("n1").starts().size());
@@ -160,10 +160,10 @@ class GangPlacementTest {
         Operation gang = h.cluster().registry().operation("g");
         Job failing = gang.runningJobs().get(0);
         String other = failing.nodeId().equals("n1") ? "n2" : "n1";
-        h.cluster().takeGangNudges();
+        h.cluster().takeNudges();
         h.machine(failing.nodeId()).fail(failing.id());
         h.heartbeat(failing.nodeId());
-        assertEquals(List.of(other), h.cluster().takeGangNudges(), "the other rank's node is asked to come now");
+        assertEquals(List.of(other), h.cluster().takeNudges(), "the other rank's node is asked to come now");
         Decision stop = h.heartbeat(other);
         assertEquals(1, stop.preemptions().size());
         assertEquals(Decision.PreemptionReason.GANG_RESTART, stop.preemptions().get(0).reason());

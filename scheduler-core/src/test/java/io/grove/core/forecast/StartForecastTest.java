@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.core.cluster.ClusterHarness;
 import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolConfig;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,6 +85,23 @@ class StartForecastTest {
     }
 
     @Test
+    void aRunningJobsTimeLimitBoundsItsEndInTheForecast() {
+        ClusterHarness h = withHistory();
+        OperationSpec limited = OperationSpec.builder().pool("queue").task(new TaskSpec("main", 4,
+                "work", job(1, 1), Map.of(), 0, null, null, 20_000L)).build();
+        h.submit("a", limited);
+        h.jobsOf("a", Duration.ofSeconds(600));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", ops(4));
+        h.rounds(1, SECOND);
+        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
+                System::nanoTime);
+        assertNull(b.unknown(), b.toString());
+        assertEquals(startedA.plusSeconds(20), b.nextStart().likely(), "a's jobs are stopped at their 20-s limit");
+    }
+
+    @Test
     void submissionsGoingOnAsInTheLastHourMoveOnlyTheLateEdge() {
         // a fair-share pool: a new operation is served alongside the waiting one
         ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("shared")).node("n1", node(4, 64));
@@ -144,8 +163,8 @@ class StartForecastTest {
     @Test
     void withoutHistoryTheSpecsExpectedDurationIsTaken() {
         ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
-        OperationSpec expected = OperationSpec.builder().pool("queue").task(new io.grove.core.operation.TaskSpec("main", 4,
-                "work", job(1, 1), java.util.Map.of(), 0, null, 90_000L)).build();
+        OperationSpec expected = OperationSpec.builder().pool("queue").task(new TaskSpec("main", 4,
+                "work", job(1, 1), Map.of(), 0, null, 90_000L)).build();
         h.submit("a", expected);
         h.rounds(1, SECOND);
         Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
