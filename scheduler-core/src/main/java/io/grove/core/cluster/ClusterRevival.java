@@ -44,7 +44,9 @@ public final class ClusterRevival {
         node.addJob(job);
         cluster.counted(node);
         Operation operation = cluster.registry().operation(operationId);
-        cluster.timeLimits().started(job, operation.timeLimit(tree, operation.position(job.task())));
+        if (operation.hasTimeLimits()) {
+            cluster.timeLimits().started(job, operation.timeLimit(tree, operation.position(job.task())));
+        }
         TreeState state = cluster.treeState(job.tree());
         if (state != null && state.index != null) {
             state.index.jobStarted(job);

@@ -51,7 +51,9 @@ final class DecisionApply {
             if (gang) {
                 cluster.gangs().started(job);
             }
-            cluster.timeLimits().started(job, operation.timeLimit(decision.tree(), operation.position(task)));
+            if (operation.hasTimeLimits()) {
+                cluster.timeLimits().started(job, operation.timeLimit(decision.tree(), operation.position(task)));
+            }
         }
         for (Decision.JobAbort abort : decision.aborts()) {
             Job job = registry.runningJob(abort.jobId());

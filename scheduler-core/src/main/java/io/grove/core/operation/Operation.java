@@ -101,6 +101,11 @@ public final class Operation {
         }
     }
 
+    /** Whether a job of it has a time limit in some tree (else nothing about limits costs anything). */
+    public boolean hasTimeLimits() {
+        return !timeLimits.isEmpty();
+    }
+
     /**
      * How long a job of the task at {@code position} may run in {@code tree} — its task's
      * {@code time_limit}, else its pool's default, else its pool's maximum, as at submission — or
