@@ -87,9 +87,8 @@ public final class GangScheduling {
             double[] room = new double[SchedulingIndex.N];
             Arrays.fill(room, Double.POSITIVE_INFINITY);
             index.limitRoom(at, room);
-            Resources all = Resources.of(total);
+            Resources shown = Resources.of(total).with(ResourceType.USER_SLOTS, 0);
             if (!Fits.fits(total, room)) {
-                Resources shown = all.with(ResourceType.USER_SLOTS, 0);
                 waiting.put(operation.id(), new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
                         + " at once, more than the resource limits of its pools or its own leave ("
                         + ResourceText.describe(Resources.of(room), shown) + ")", Map.of()));
@@ -97,7 +96,6 @@ public final class GangScheduling {
             }
             if (!Fits.fits(total, treeFree)) {
                 // the common case on a full cluster, found without looking at a node
-                Resources shown = all.with(ResourceType.USER_SLOTS, 0);
                 waiting.put(operation.id(), new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
                         + " at once; the tree's nodes have " + ResourceText.describe(Resources.of(treeFree), shown)
                         + " free in all", Map.of()));
