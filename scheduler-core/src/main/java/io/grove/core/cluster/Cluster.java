@@ -280,7 +280,7 @@ public final class Cluster implements ClusterView {
         jobEndedInIndex(job);
         forgetJobs(end.abortedWithOperation(), end.job().operationId() + " " + end.operationState().name().toLowerCase());
         if (gang) {
-            gangs.ended(job, state, message);
+            gangs.ended(job, state);
         }
     }
 

@@ -172,7 +172,7 @@ final class Gangs {
     }
 
     /** After a gang's job ended: a rank that did not complete stops every other, and the gang is planned again when none runs. */
-    void ended(Job job, JobState state, String message) {
+    void ended(Job job, JobState state) {
         TreeState tree = trees.get(job.tree());
         Operation operation = cluster.registry().operation(job.operationId());
         if (tree == null || operation == null) {
@@ -184,9 +184,13 @@ final class Gangs {
             return;
         }
         if (state != JobState.COMPLETED && !gangs.restarting(operation.id())) {
+            // the failure's own message stays with its job: it may hold the tail of its stderr, which
+            // must not travel to the other ranks' nodes and views
             String why = "rank " + operation.spec().jobNumber(job.task().name(), job.index()) + " (job " + job.id()
                     + " on node " + job.nodeId() + ") " + state.name().toLowerCase()
-                    + (message == null ? "" : ": " + message) + "; the gang stops and starts again as a whole";
+                    + (job.exitCode() == null ? "" : " with exit code " + job.exitCode())
+                    + (job.endReason() == null ? "" : " (" + job.endReason().key() + ")")
+                    + "; the gang stops and starts again as a whole";
             stop(operation, job.tree(), why);
         }
         GangPlan plan = gangs.plan(operation.id());

@@ -167,7 +167,10 @@ class GangPlacementTest {
         Decision stop = h.heartbeat(other);
         assertEquals(1, stop.preemptions().size());
         assertEquals(Decision.PreemptionReason.GANG_RESTART, stop.preemptions().get(0).reason());
-        assertTrue(stop.preemptions().get(0).message().contains("the gang stops and starts again as a whole"));
+        assertTrue(stop.preemptions().get(0).message().contains("failed with exit code 1 (failed); the gang stops and "
+                + "starts again as a whole"), stop.preemptions().get(0).message());
+        assertFalse(stop.preemptions().get(0).message().contains("simulated failure"),
+                "the failure's own message (its stderr) stays with its job");
         assertTrue(stop.starts().isEmpty(), "no rank starts again while one still runs");
 
         h.advance(Duration.ofSeconds(60));
