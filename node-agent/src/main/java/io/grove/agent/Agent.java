@@ -53,6 +53,7 @@ public final class Agent {
     private final String nodeId;
     private final Resources node;
     private final WorkDir workDir;
+    private final JobCheckpoints checkpoints;
     private final ProcTable proc;
     private final ResourceBroker broker;
     private final NodeLedger ledger;
@@ -77,6 +78,7 @@ public final class Agent {
         this.nodeId = parts.nodeId();
         this.node = parts.node();
         this.workDir = parts.workDir();
+        this.checkpoints = new JobCheckpoints(workDir);
         this.proc = parts.proc();
         this.clock = parts.clock();
         this.broker = new ResourceBroker(parts.brokerConfig().withNodeTasks(), clock.millis());
@@ -167,6 +169,7 @@ public final class Agent {
     public void welcomed(int version) {
         acknowledge(false);
         reports.welcomed(version);
+        checkpoints.tellAgain(jobs.values());
     }
 
     /** A heartbeat is going out: running jobs, results not yet acknowledged, the limits offered. */
@@ -181,7 +184,8 @@ public final class Agent {
         List<RunningJob> started = reports.reportStarted();
         NodeHeartbeat heartbeat = started != null ? NodeHeartbeat.delta(nodeId, limits, usage, started, finishedJobs)
                 : new NodeHeartbeat(nodeId, limits, usage, runningJobs(), finishedJobs);
-        return meters.told(heartbeat, jobs.values()).withJobStatus(images.statuses(jobs.values()));
+        return meters.told(heartbeat, jobs.values())
+                .withJobStatus(checkpoints.withCheckpoints(images.statuses(jobs.values()), jobs.values(), clock.millis()));
     }
 
     /** The scheduler answered the heartbeat: results acknowledged, jobs to start, stop and kill. */
@@ -212,6 +216,7 @@ public final class Agent {
     /** The heartbeat got no reply (the connection dropped): its results will be sent again. */
     public void heartbeatLost() {
         reports.lost();
+        checkpoints.tellAgain(jobs.values());
         ledger.heartbeatLost();
         syncBroker();
     }
@@ -273,6 +278,7 @@ public final class Agent {
         boolean outOfMemory = containment.ended(jobId, job.handle);
         ledger.jobEnded(job.spec.resources());
         images.exited(job);
+        checkpoints.exited(job, clock.millis());
         long diskLimit = containment.policy().diskOf(job.spec);
         JobEnding ending = JobEnding.of(job, code, outOfMemory, pidsLimited, meters.memoryLimit(job),
                 containment.policy().pidsLimit(), diskLimit, workDir.outputReached(jobId, diskLimit), tailOf(jobId));

@@ -50,6 +50,8 @@ final class AgentJob {
     /** What it waited for as last told to the scheduler, and whether its status changed since. */
     String toldPreparing;
     boolean statusChanged;
+    /** The modification time of its checkpoint file as last told to the scheduler. */
+    long toldCheckpointMs = Long.MIN_VALUE;
 
     AgentJob(JobSpec spec) {
         this.spec = spec;

@@ -96,7 +96,7 @@ final class ImageJobs {
     void exited(AgentJob job) {
         released(job);
         if (job.image != null && job.statusChanged) {
-            ended.add(status(job, null));
+            ended.add(status(job, null, null));
         }
     }
 
@@ -122,7 +122,7 @@ final class ImageJobs {
             if (job.statusChanged || !Objects.equals(preparing, job.toldPreparing)) {
                 job.statusChanged = false;
                 job.toldPreparing = preparing;
-                changed.add(status(job, preparing));
+                changed.add(status(job, preparing, null));
                 if (changed.size() == NodeHeartbeat.MAX_JOB_STATUS) {
                     break;
                 }
@@ -131,9 +131,11 @@ final class ImageJobs {
         return changed;
     }
 
-    private static JobStatus status(AgentJob job, String preparing) {
+    /** A job's status as told: what it waits for, its image, and the age of a new checkpoint ({@code null}: none). */
+    static JobStatus status(AgentJob job, String preparing, Long checkpointAgeMs) {
         return new JobStatus(job.spec.jobId(), preparing == null ? null
                 : preparing.length() > JobStatus.MAX_PREPARING ? preparing.substring(0, JobStatus.MAX_PREPARING) : preparing,
-                job.image == null ? null : job.image.digest(), job.imagePullMs < 0 ? null : job.imagePullMs);
+                job.image == null ? null : job.image.digest(), job.imagePullMs < 0 ? null : job.imagePullMs,
+                checkpointAgeMs);
     }
 }

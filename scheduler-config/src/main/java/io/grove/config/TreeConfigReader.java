@@ -16,6 +16,7 @@ import io.grove.core.pool.PoolPreemptionConfig;
 import io.grove.core.pool.PoolTimeLimits;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.pool.VictimOrder;
 import io.grove.core.pool.ProblemCode;
 import io.grove.core.pool.SchedulingMode;
 import io.grove.core.pool.StarvationSettings;
@@ -73,7 +74,8 @@ public final class TreeConfigReader {
                 or(tree.duration("allocation_graceful_preemption_timeout", "job_graceful_interrupt_timeout"),
                         pd.allocationGracefulPreemptionTimeout()),
                 or(tree.bool("allow_aggressive_preemption_for_gang_operations"), pd.allowAggressivePreemptionForGangOperations()),
-                or(tree.duration("min_job_runtime_before_preemption"), pd.minJobRuntimeBeforePreemption()));
+                or(tree.duration("min_job_runtime_before_preemption"), pd.minJobRuntimeBeforePreemption()),
+                or(tree.enumValue("preemption_victim_order", VictimOrder.class), pd.victimOrder()));
         IntegralGuaranteesSettings integral = readIntegralSettings(tree.map("integral_guarantees"));
         ResourceType mainResource = null;
         String main = tree.string("main_resource");

@@ -11,10 +11,18 @@ import java.util.stream.Collectors;
 /**
  * The whole environment of a job: a fixed base ({@code PATH}, {@code HOME} and {@code TMPDIR} in
  * its sandbox, {@code LANG}, and {@code USER}/{@code LOGNAME} when it runs as a user of its own),
- * then its spec's {@code env}, then the {@code GROVE_*} variables, which the spec cannot replace.
+ * then its spec's {@code env}, then the {@code GROVE_*} variables (among them
+ * {@code GROVE_CHECKPOINT_FILE}), which the spec cannot replace.
  * Nothing of the agent's own environment is passed on.
  */
 public final class JobEnvironment {
+
+    /**
+     * The file in a job's sandbox whose modification time is its last checkpoint
+     * ({@code $GROVE_CHECKPOINT_FILE}): a job touches it after it saved its state, and a preemption
+     * then costs only the work done since (docs/agent.md#checkpoints).
+     */
+    public static final String CHECKPOINT_FILE = ".grove-checkpoint";
 
     /** The PATH a job starts with unless its spec sets one. */
     public static final String BASE_PATH = "/usr/local/bin:/usr/bin:/bin";
@@ -61,6 +69,7 @@ public final class JobEnvironment {
         env.put("GROVE_JOB_INDEX", Integer.toString(job.index()));
         env.put("GROVE_TASK", job.task() == null ? "" : job.task());
         env.put("GROVE_NODE_ID", nodeId);
+        env.put("GROVE_CHECKPOINT_FILE", sandbox.resolve(CHECKPOINT_FILE).toString());
         if (!gpus.isEmpty()) {
             String uuids = gpus.stream().map(Gpu::uuid).collect(Collectors.joining(","));
             env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");

@@ -5,7 +5,6 @@ import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.fairshare.FairShareUpdate;
 import io.grove.core.fairshare.IntegralState;
-import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.node.Node;
 import io.grove.core.node.NodeFilter;
 import io.grove.core.operation.Job;
@@ -15,7 +14,6 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.pool.PoolPause;
-import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.preempt.StarvationStatus;
@@ -208,6 +206,9 @@ public final class Cluster implements ClusterView {
         List<Job> lost = NodeReports.checkLiveness(this, nodes, topologies, now);
         gangs.expire(now);
         timeLimits.enforce(this, now);
+        for (TreeState tree : trees.values()) {
+            tree.offers.expire(now).forEach(gangs::nudge);
+        }
         return lost;
     }
 
@@ -241,7 +242,7 @@ public final class Cluster implements ClusterView {
         }
         SchedulingIndex index = node.tree() == null ? null : trees.get(node.tree()).index;
         return HeartbeatScheduler.decide(index, node, heartbeat, now, registry, settings.descentShortcuts(),
-                gangs.due(node));
+                gangs.due(node), node.tree() == null ? null : trees.get(node.tree()).offers);
     }
 
     /**
@@ -267,6 +268,9 @@ public final class Cluster implements ClusterView {
         if (gang) {
             reason = gangs.reasonFor(job, state, reason);
             state = reason == JobEndReason.GANG_RESTART ? JobState.ABORTED : state;
+        }
+        if (job.preemptedFor() != null && state != JobState.COMPLETED && reason != JobEndReason.TIME_LIMIT) {
+            job.lostWork(now.toEpochMilli());
         }
         OperationRegistry.JobEnd end = registry.endJob(job.id(), state, now, reason, message);
         Node node = nodes.get(job.nodeId());
@@ -332,18 +336,7 @@ public final class Cluster implements ClusterView {
 
     @Override
     public FairShareInput whatIfInput(String tree, PoolTreeConfig candidate, Instant now) {
-        PreparedUpdate prepared = prepareFairShare(tree, now);
-        PoolTreeConfig config = registry.pools(tree).effectiveConfig(candidate);
-        PoolTree shape = PoolTree.of(config);
-        List<OperationDemand> kept = new ArrayList<>();
-        for (OperationDemand demand : prepared.input().operations()) {
-            if (shape.contains(demand.pool())) {
-                kept.add(demand);
-            }
-        }
-        return new FairShareInput(config, prepared.input().totalResources(), kept,
-                prepared.input().integralState(), null, UpdateInputs.poolCaps(tree, nodes.values(), config),
-                prepared.input().historicUsage());
+        return UpdateInputs.whatIf(prepareFairShare(tree, now), registry.pools(tree).effectiveConfig(candidate), nodes.values());
     }
 
     /**

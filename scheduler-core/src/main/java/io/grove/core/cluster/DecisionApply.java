@@ -11,8 +11,10 @@ import io.grove.core.operation.TaskSpec;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -80,8 +82,26 @@ final class DecisionApply {
         }
         if (decision.preemptivePass()) {
             node.preemptivePassAt(now);
+            offered(cluster, decision, now);
         }
         cluster.counted(node);
+    }
+
+    /** The tree learns what the node offered and which starving operations it took victims for; invited nodes come now. */
+    private static void offered(Cluster cluster, Decision decision, Instant now) {
+        TreeState tree = decision.tree() == null ? null : cluster.treeState(decision.tree());
+        if (tree == null) {
+            return;
+        }
+        List<String> tookFor = new ArrayList<>(1);
+        for (Decision.JobStart start : decision.starts()) {
+            if (start.preemptive()) {
+                tookFor.add(start.operationId());
+            }
+        }
+        if (!tookFor.isEmpty() || !decision.offers().isEmpty()) {
+            tree.offers.applied(decision.nodeId(), tookFor, decision.offers(), now).forEach(cluster.gangs()::nudge);
+        }
     }
 
     /** What a preemption takes a job for: the preemptor and its pool in the tree, and the reason in a word. */

@@ -58,6 +58,9 @@ final class NodeReports {
             Job job = cluster.registry().runningJob(status.jobId());
             if (job != null && job.nodeId().equals(node.id())) {
                 job.status(status);
+                if (status.checkpointAgeMillis() >= 0) {
+                    job.checkpointed(now.minusMillis(status.checkpointAgeMillis()));
+                }
             }
         }
         for (Heartbeat.FinishedJob finished : heartbeat.finishedJobs()) {

@@ -9,6 +9,7 @@ import io.grove.core.node.NodeFilter;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
+import io.grove.core.schedule.PreemptionOffers;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,6 +43,8 @@ final class TreeState {
     final Map<String, PoolPause> pauses = new LinkedHashMap<>();
     /** Its gangs' plans, why waiting gangs wait, and which are restarting. */
     final GangPlans gangs = new GangPlans();
+    /** What its nodes would lose to preempt for each starving operation, and the nodes invited to. */
+    final PreemptionOffers offers = new PreemptionOffers();
     /** The arrays its fair-share updates work in, kept from one to the next. */
     final FairShareWorkspace workspace = new FairShareWorkspace();
 

@@ -8,6 +8,7 @@ import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.operation.TreeOptions;
+import io.grove.core.pool.PoolTree;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
@@ -28,6 +29,19 @@ import java.util.Map;
 final class UpdateInputs {
 
     private UpdateInputs() {
+    }
+
+    /** The input of an update of {@code prepared}'s tree under another {@code config}, for what-if answers. */
+    static FairShareInput whatIf(PreparedUpdate prepared, PoolTreeConfig config, Collection<Node> nodes) {
+        PoolTree shape = PoolTree.of(config);
+        List<OperationDemand> kept = new ArrayList<>();
+        for (OperationDemand demand : prepared.input().operations()) {
+            if (shape.contains(demand.pool())) {
+                kept.add(demand);
+            }
+        }
+        return new FairShareInput(config, prepared.input().totalResources(), kept, prepared.input().integralState(), null,
+                poolCaps(prepared.tree(), nodes, config), prepared.input().historicUsage());
     }
 
     /** The tag-filter caps of {@code config}'s pools over the online nodes of the tree. */
@@ -72,6 +86,7 @@ final class UpdateInputs {
             demands.add(demand(operation, treeName, fit, matching));
         }
         PoolTreeConfig config = registry.pools(treeName).effectiveConfig();
+        tree.offers.shape(online.size(), config.preemption().preemptiveSchedulingBackoff());
         Double elapsed = tree.lastUpdate == null ? null
                 : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
         FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed,

@@ -37,6 +37,10 @@ public final class Job {
     private int exitCode = NO_EXIT_CODE;
     /** How it is getting on as its node last said, or {@code null} before it said anything. */
     private JobStatus status;
+    /** Its last checkpoint by the scheduler's clock, epoch ms; 0: none reported. */
+    private long checkpointMs;
+    /** Work lost when it was preempted: ms since its last checkpoint (or start) at its end; -1: none lost. */
+    private long lostWorkMs = -1;
     /** Where {@link RunningJobs} keeps it while it runs. */
     int slot = -1;
 
@@ -154,6 +158,32 @@ public final class Job {
 
     public Instant startTime() {
         return startTime;
+    }
+
+    /** Its node says it checkpointed at {@code at} (the scheduler's clock), held within its run. */
+    public void checkpointed(Instant at) {
+        long ms = Math.max(startTime.toEpochMilli(), at.toEpochMilli());
+        checkpointMs = Math.max(checkpointMs, ms);
+    }
+
+    /** Its last checkpoint, or {@code null} when it reported none. */
+    public Instant lastCheckpoint() {
+        return checkpointMs == 0 ? null : Instant.ofEpochMilli(checkpointMs);
+    }
+
+    /** Where the work a preemption would lose starts: its last checkpoint, else its start, in epoch ms. */
+    public long workSinceMs() {
+        return Math.max(checkpointMs, startTime.toEpochMilli());
+    }
+
+    /** It was preempted at {@code endMs}: the work since its last checkpoint is lost. */
+    public void lostWork(long endMs) {
+        this.lostWorkMs = Math.max(0, endMs - workSinceMs());
+    }
+
+    /** The work it lost to a preemption, in ms since its last checkpoint (or start); -1 when it lost none. */
+    public long lostWorkMs() {
+        return lostWorkMs;
     }
 
     public JobState state() {

@@ -9,6 +9,13 @@ package io.grove.core.operation;
  *     {@code null} once it runs
  * @param imageDigest the digest its image reference resolved to, or {@code null}
  * @param imagePullMs how long its node took to pull and unpack its image (0: cached), or -1 before known
+ * @param checkpointAgeMillis how long before the heartbeat the job last reported a checkpoint, or -1
+ *     when this status tells none
  */
-public record JobStatus(String jobId, String preparing, String imageDigest, long imagePullMs) {
+public record JobStatus(String jobId, String preparing, String imageDigest, long imagePullMs, long checkpointAgeMillis) {
+
+    /** A status that tells no checkpoint. */
+    public JobStatus(String jobId, String preparing, String imageDigest, long imagePullMs) {
+        this(jobId, preparing, imageDigest, imagePullMs, -1);
+    }
 }

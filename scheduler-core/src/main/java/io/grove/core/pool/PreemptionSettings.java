@@ -17,6 +17,7 @@ import java.time.Duration;
  * @param allowAggressivePreemptionForGangOperations whether gang jobs may be preempted aggressively
  * @param minJobRuntimeBeforePreemption a job younger than this is not taken for a starving
  *     operation (pools may set their own; limits lowered under it still take it)
+ * @param victimOrder how starvation preemption chooses among the jobs it may take
  */
 public record PreemptionSettings(
         double preemptionSatisfactionThreshold,
@@ -29,8 +30,19 @@ public record PreemptionSettings(
         Duration allocationPreemptionTimeout,
         Duration allocationGracefulPreemptionTimeout,
         boolean allowAggressivePreemptionForGangOperations,
-        Duration minJobRuntimeBeforePreemption) {
+        Duration minJobRuntimeBeforePreemption,
+        VictimOrder victimOrder) {
 
     public static final PreemptionSettings DEFAULT = new PreemptionSettings(1.0, 0.2, PartialResources.EMPTY,
-            Duration.ofSeconds(5), true, true, true, Duration.ofSeconds(10), Duration.ofSeconds(60), true, Duration.ZERO);
+            Duration.ofSeconds(5), true, true, true, Duration.ofSeconds(10), Duration.ofSeconds(60), true, Duration.ZERO,
+            VictimOrder.LEAST_LOST_WORK);
+
+    /** The same with another victim order. */
+    public PreemptionSettings withVictimOrder(VictimOrder order) {
+        return new PreemptionSettings(preemptionSatisfactionThreshold, aggressivePreemptionSatisfactionThreshold,
+                nonPreemptibleResourceUsageThreshold, preemptiveSchedulingBackoff, preemptionCheckStarvation,
+                preemptionCheckSatisfaction, enableConditionalPreemption, allocationPreemptionTimeout,
+                allocationGracefulPreemptionTimeout, allowAggressivePreemptionForGangOperations, minJobRuntimeBeforePreemption,
+                order);
+    }
 }

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param aborts jobs to kill now
  * @param idle why nothing more was started although resources remain
  * @param preemptivePass whether a preemptive pass ran (it starts the node's backoff)
+ * @param offers what the node would lose to start a job of each starving operation it did not
+ *     take victims for (docs/scheduling.md#least-lost-work)
  */
 public record Decision(
         String nodeId,
@@ -25,9 +27,17 @@ public record Decision(
         List<JobPreemption> preemptions,
         List<JobAbort> aborts,
         List<IdleReason> idle,
-        boolean preemptivePass) {
+        boolean preemptivePass,
+        List<PreemptionOffer> offers) {
+
+    /** A decision that offers nothing for starving operations. */
+    public Decision(String nodeId, String tree, List<JobStart> starts, List<JobPreemption> preemptions,
+            List<JobAbort> aborts, List<IdleReason> idle, boolean preemptivePass) {
+        this(nodeId, tree, starts, preemptions, aborts, idle, preemptivePass, List.of());
+    }
 
     public Decision {
+        offers = List.copyOf(offers);
         starts = List.copyOf(starts);
         preemptions = List.copyOf(preemptions);
         aborts = List.copyOf(aborts);
@@ -89,6 +99,18 @@ public record Decision(
      */
     public record JobPreemption(String jobId, String operationId, PreemptionReason reason, String preemptorOperationId,
             String preemptorJobId, Duration grace, String message) {
+    }
+
+    /**
+     * What the node would lose to start one job of a starving operation with preemption: the
+     * victims' dominant shares times the seconds since their last checkpoints (or starts), growing
+     * by {@code rate} a second; {@code cost} is infinite when no job of it fits here even with every
+     * job the rules let it take.
+     *
+     * @param operationId the starving operation
+     * @param wanted how many of its jobs it is short of its fair share (at least 1)
+     */
+    public record PreemptionOffer(String operationId, double cost, double rate, int wanted) {
     }
 
     /** Why a job is killed at once. */

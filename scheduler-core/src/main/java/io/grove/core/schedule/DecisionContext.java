@@ -32,6 +32,11 @@ final class DecisionContext {
     final List<Decision.JobAbort> aborts = new ArrayList<>();
     final Set<String> released = new HashSet<>();
     final Map<Decision.IdleCode, Integer> idle = new EnumMap<>(Decision.IdleCode.class);
+    /** The tree's offers for starving operations (read only), or {@code null}: every node takes for itself. */
+    final PreemptionOffers offers;
+    /** The starving operations this decision offered for (or tried to), and the offers it makes. */
+    final Set<String> offered = new HashSet<>();
+    final List<Decision.PreemptionOffer> offersMade = new ArrayList<>();
     /** Active operations left when nothing more fit in what is free: fragmentation, untried. */
     int unfitLeft;
     private final List<Integer> plannedOperations = new ArrayList<>();
@@ -40,8 +45,9 @@ final class DecisionContext {
     /** Elements whose tag filter the node does not match, out of this decision with everything below them. */
     private final Set<Integer> unmatched = new HashSet<>();
 
-    DecisionContext(SchedulingIndex index, Node node, Resources limits, Instant now) {
+    DecisionContext(SchedulingIndex index, Node node, Resources limits, Instant now, PreemptionOffers offers) {
         this.index = index;
+        this.offers = offers;
         this.node = node;
         this.now = now;
         double[] limit = limits.toArray();
@@ -88,6 +94,11 @@ final class DecisionContext {
                 env, task.jobResources(), preemptive, task.diskSpace(), index.config.jobDefaults(), task.image());
         starts.add(start);
         return start;
+    }
+
+    /** The node offers what it would lose for a starving operation. */
+    void offers(Decision.PreemptionOffer offer) {
+        offersMade.add(offer);
     }
 
     /** Frees a running job's resources for the rest of the decision. */

@@ -42,15 +42,17 @@ public final class HeartbeatScheduler {
      */
     public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
             OperationRegistry registry, boolean shortcuts) {
-        return decide(index, node, heartbeat, now, registry, shortcuts, List.of());
+        return decide(index, node, heartbeat, now, registry, shortcuts, List.of(), null);
     }
 
     /**
      * As above, with the gang ranks planned on this node ({@code due}), which start before anything
-     * else; the node's gang interruptions ({@link Node#toInterruptView}) go out too.
+     * else; the node's gang interruptions ({@link Node#toInterruptView}) go out too. Starvation
+     * preemption takes victims where the tree's {@code offers} say ({@code null}: on this node as
+     * soon as it can).
      */
     public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
-            OperationRegistry registry, boolean shortcuts, List<GangPlan.Rank> due) {
+            OperationRegistry registry, boolean shortcuts, List<GangPlan.Rank> due, PreemptionOffers offers) {
         List<Decision.JobAbort> unknown = unknownJobs(node, heartbeat, registry);
         if (node.tree() == null) {
             Decision.IdleCode code = node.matchesSeveralTrees() ? Decision.IdleCode.AMBIGUOUS_TREE : Decision.IdleCode.NO_TREE;
@@ -62,7 +64,7 @@ public final class HeartbeatScheduler {
                     Decision.IdleCode.NO_FAIR_SHARE, 0, heartbeat.resourceLimits(),
                     "tree " + node.tree() + " has no fair share yet")));
         }
-        DecisionContext context = new DecisionContext(index, node, heartbeat.resourceLimits(), now);
+        DecisionContext context = new DecisionContext(index, node, heartbeat.resourceLimits(), now, offers);
         context.aborts.addAll(unknown);
         try {
             Preemptibility statuses = new Preemptibility(index);
@@ -81,7 +83,7 @@ public final class HeartbeatScheduler {
             scheduleRegular(context, shortcuts);
             boolean preemptive = PreemptiveScheduling.run(context, statuses);
             return new Decision(node.id(), index.tree(), context.starts, context.preemptions, context.aborts,
-                    idleReasons(context), preemptive);
+                    idleReasons(context), preemptive, context.offersMade);
         } finally {
             context.undo();
         }

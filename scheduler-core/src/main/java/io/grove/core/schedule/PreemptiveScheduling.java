@@ -3,6 +3,7 @@ package io.grove.core.schedule;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.PreemptionMode;
 import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.pool.VictimOrder;
 import io.grove.core.preempt.PreemptionStatus;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.ShareVector;
@@ -39,10 +40,6 @@ import java.util.Set;
  */
 final class PreemptiveScheduling {
 
-    /** A job that may be taken in a stage; {@code blocker} is the pool it is conditional on, or -1. */
-    private record Candidate(Job job, int operation, PreemptionStatus status, int blocker, double[] resources) {
-    }
-
     private enum Stage {
         AGGRESSIVE(StarvationStatus.AGGRESSIVELY_STARVING, PreemptionStatus.AGGRESSIVELY_PREEMPTIBLE,
                 Decision.PreemptionReason.AGGRESSIVE_STARVATION),
@@ -71,7 +68,8 @@ final class PreemptiveScheduling {
         }
         PreemptionSettings settings = index.config.preemption();
         Instant last = context.node.lastPreemptivePass();
-        if (last != null && context.now.isBefore(last.plus(settings.preemptiveSchedulingBackoff()))) {
+        boolean invited = context.offers != null && context.offers.invites(context.node.id());
+        if (!invited && last != null && context.now.isBefore(last.plus(settings.preemptiveSchedulingBackoff()))) {
             return false;
         }
         startForStarving(context, statuses, settings);
@@ -91,7 +89,7 @@ final class PreemptiveScheduling {
             if (targets.isEmpty()) {
                 continue;
             }
-            List<Candidate> candidates = candidates(context, statuses, stage, settings, true);
+            List<PreemptionCandidate> candidates = candidates(context, statuses, stage, settings, true);
             for (int target : targets) {
                 if (index.isSchedulable(target) && tryTarget(context, stage, target, candidates, settings)) {
                     return;
@@ -138,7 +136,7 @@ final class PreemptiveScheduling {
      */
     private static void fixViolatedLimits(DecisionContext context, Preemptibility statuses, PreemptionSettings settings) {
         SchedulingIndex index = context.index;
-        for (Candidate candidate : candidates(context, statuses, Stage.NORMAL, settings, false)) {
+        for (PreemptionCandidate candidate : candidates(context, statuses, Stage.NORMAL, settings, false)) {
             if (candidate.blocker() >= 0 || candidate.operation() < 0 || context.released.contains(candidate.job().id())) {
                 continue;
             }
@@ -176,10 +174,12 @@ final class PreemptiveScheduling {
      * The node's jobs a stage may take; {@code forStarvation} leaves out the jobs younger than their
      * pool's {@code min_job_runtime_before_preemption} (limits lowered under a job take it anyway).
      */
-    private static List<Candidate> candidates(DecisionContext context, Preemptibility statuses, Stage stage,
+    private static List<PreemptionCandidate> candidates(DecisionContext context, Preemptibility statuses, Stage stage,
             PreemptionSettings settings, boolean forStarvation) {
         SchedulingIndex index = context.index;
-        List<Candidate> out = new ArrayList<>();
+        boolean leastLost = forStarvation && settings.victimOrder() == VictimOrder.LEAST_LOST_WORK;
+        long nowMs = context.now.toEpochMilli();
+        List<PreemptionCandidate> out = new ArrayList<>();
         for (Job job : HeartbeatScheduler.newestFirst(context.node.jobs())) {
             if (context.released.contains(job.id()) || job.interrupting()) {
                 continue;
@@ -195,19 +195,21 @@ final class PreemptiveScheduling {
             if (forStarvation && at >= 0 && protectedByRuntime(index, at, job, context.now)) {
                 continue;
             }
-            if (at < 0) {
-                out.add(new Candidate(job, -1, status, -1, job.resources().toArray()));
-                continue;
+            if (leastLost && VictimChoice.endsSoon(index, at, job, nowMs, settings.allocationGracefulPreemptionTimeout())) {
+                continue;   // expected to end within the grace: left to end
             }
-            int blocker = blocker(index, at, stage, settings);
+            double[] resources = job.resources().toArray();
+            double share = VictimChoice.dominantShare(index, resources);
+            double waste = VictimChoice.waste(job, share, nowMs);
+            int blocker = at < 0 ? -1 : blocker(index, at, stage, settings);
             if (blocker < 0) {
-                out.add(new Candidate(job, at, status, -1, job.resources().toArray()));
+                out.add(new PreemptionCandidate(job, at, status, -1, resources, waste, share));
             } else if (blocker != at && index.operations[blocker] == null && status == PreemptionStatus.PREEMPTIBLE
                     && settings.enableConditionalPreemption()) {
-                out.add(new Candidate(job, at, status, blocker, job.resources().toArray()));
+                out.add(new PreemptionCandidate(job, at, status, blocker, resources, waste, share));
             }
         }
-        out.sort(Comparator.comparing(Candidate::status).reversed());
+        out.sort(leastLost ? VictimChoice.LEAST_LOST_WORK : Comparator.comparing(PreemptionCandidate::status).reversed());
         return out;
     }
 
@@ -240,7 +242,7 @@ final class PreemptiveScheduling {
         return -1;
     }
 
-    private static boolean tryTarget(DecisionContext context, Stage stage, int target, List<Candidate> all,
+    private static boolean tryTarget(DecisionContext context, Stage stage, int target, List<PreemptionCandidate> all,
             PreemptionSettings settings) {
         SchedulingIndex index = context.index;
         Set<Integer> path = new HashSet<>();
@@ -248,8 +250,12 @@ final class PreemptiveScheduling {
             path.add(at);
         }
         String targetId = index.operations[target].id();
-        List<Candidate> usable = new ArrayList<>();
-        for (Candidate candidate : all) {
+        boolean leastLost = settings.victimOrder() == VictimOrder.LEAST_LOST_WORK && context.offers != null;
+        if (leastLost && !context.offered.add(targetId)) {
+            return false;   // offered in the aggressive stage already, with more jobs to take
+        }
+        List<PreemptionCandidate> usable = new ArrayList<>();
+        for (PreemptionCandidate candidate : all) {
             if (context.released.contains(candidate.job().id()) || candidate.operation() == target) {
                 continue;
             }
@@ -261,28 +267,49 @@ final class PreemptiveScheduling {
             }
             usable.add(candidate);
         }
-        if (usable.isEmpty()) {
+        int task = usable.isEmpty() ? -1 : index.plans.taskFitting(target, roomWith(context, target, usable),
+                context.diskFree, context.node.condition().runsImages());
+        double[] job = task < 0 ? null : index.operations[target].jobVector(task);
+        List<PreemptionCandidate> victims = job == null ? null
+                : VictimChoice.choose(context, target, job, usable, settings.victimOrder() == VictimOrder.LEAST_LOST_WORK);
+        if (victims == null) {
+            if (leastLost) {
+                context.offers(new Decision.PreemptionOffer(targetId, Double.POSITIVE_INFINITY, 0, 1));
+            }
             return false;
         }
-        double[] room = roomWith(context, target, usable);
-        int task = index.plans.taskFitting(target, room, context.diskFree, context.node.condition().runsImages());
-        if (task < 0) {
-            return false;
+        if (leastLost) {
+            double cost = 0;
+            double rate = 0;
+            for (PreemptionCandidate victim : victims) {
+                cost += victim.waste();
+                rate += victim.share();
+            }
+            if (!context.offers.takeNow(targetId, context.node.id(), cost, context.now)) {
+                context.offers(new Decision.PreemptionOffer(targetId, cost, rate, VictimChoice.wanted(index, target, job)));
+                return false;
+            }
         }
         String starving = starvingSide(index, target);
         Decision.JobStart start = context.plan(target, task, true);
-        for (Candidate victim : usable) {
-            if (!overcommitted(context, target)) {
-                break;
-            }
+        for (PreemptionCandidate victim : victims) {
             context.release(victim.job());
             context.preemptions.add(new Decision.JobPreemption(victim.job().id(), victim.job().operationId(),
                     stage.reason, targetId, start.jobId(), settings.allocationPreemptionTimeout(),
                     "preempted for job " + start.jobId() + " of operation " + targetId + starving + ", "
                             + stage.reason.name().toLowerCase().replace('_', ' ') + " in tree " + index.tree
-                            + "; the job was " + victim.status().name().toLowerCase().replace('_', ' ')));
+                            + "; the job was " + victim.status().name().toLowerCase().replace('_', ' ')
+                            + lostWork(victim, context.now.toEpochMilli())));
         }
         return true;
+    }
+
+    /** What the victim loses, for its message: the work since its last checkpoint, or since its start. */
+    private static String lostWork(PreemptionCandidate victim, long nowMs) {
+        Job job = victim.job();
+        long seconds = Math.max(0, nowMs - job.workSinceMs()) / 1000;
+        return job.lastCheckpoint() == null ? "; it loses " + seconds + " s of work (no checkpoint reported)"
+                : "; it loses " + seconds + " s of work since its last checkpoint";
     }
 
     /**
@@ -309,11 +336,11 @@ final class PreemptiveScheduling {
     }
 
     /** Free resources plus the usable jobs, within the limits on the target's path plus the jobs below them. */
-    private static double[] roomWith(DecisionContext context, int target, List<Candidate> usable) {
+    private static double[] roomWith(DecisionContext context, int target, List<PreemptionCandidate> usable) {
         SchedulingIndex index = context.index;
         int n = SchedulingIndex.N;
         double[] room = context.free.clone();
-        for (Candidate candidate : usable) {
+        for (PreemptionCandidate candidate : usable) {
             for (int r = 0; r < n; r++) {
                 room[r] += candidate.resources()[r];
             }
@@ -323,8 +350,8 @@ final class PreemptiveScheduling {
             for (int r = 0; r < n; r++) {
                 left[r] = index.limits[at * n + r] - index.usage[at * n + r];
             }
-            for (Candidate candidate : usable) {
-                if (candidate.operation() >= 0 && isAncestor(index, at, candidate.operation())) {
+            for (PreemptionCandidate candidate : usable) {
+                if (candidate.operation() >= 0 && VictimChoice.isAncestor(index, at, candidate.operation())) {
                     for (int r = 0; r < n; r++) {
                         left[r] += candidate.resources()[r];
                     }
@@ -335,33 +362,5 @@ final class PreemptiveScheduling {
             }
         }
         return room;
-    }
-
-    private static boolean isAncestor(SchedulingIndex index, int ancestor, int element) {
-        for (int at = element; at >= 0; at = index.parent[at]) {
-            if (at == ancestor) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether the node, or a pool on the target's path, is over its limits. */
-    private static boolean overcommitted(DecisionContext context, int target) {
-        for (double value : context.free) {
-            if (value < -1e-9) {
-                return true;
-            }
-        }
-        SchedulingIndex index = context.index;
-        int n = SchedulingIndex.N;
-        for (int at = target; at >= 0; at = index.parent[at]) {
-            for (int r = 0; r < n; r++) {
-                if (index.usage[at * n + r] > index.limits[at * n + r] + 1e-9) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

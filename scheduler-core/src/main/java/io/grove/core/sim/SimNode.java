@@ -3,6 +3,7 @@ package io.grove.core.sim;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.node.NodeCondition;
 import io.grove.core.node.NodeTopology;
+import io.grove.core.operation.JobStatus;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.Heartbeat;
@@ -37,6 +38,8 @@ public final class SimNode {
     private long disk = -1;
     private final Map<String, Long> diskOrders = new LinkedHashMap<>();
     private NodeTopology topology = NodeTopology.NONE;
+    /** Checkpoints to tell at the next heartbeat, as its jobs' statuses. */
+    private final List<JobStatus> checkpoints = new ArrayList<>();
 
     public SimNode(String id, Set<String> tags, Resources limits) {
         this.id = id;
@@ -148,6 +151,11 @@ public final class SimNode {
         }
     }
 
+    /** A running job reports at the next heartbeat that it checkpointed {@code ago} before it. */
+    public void checkpoint(String jobId, Duration ago) {
+        checkpoints.add(new JobStatus(jobId, null, null, -1, ago.toMillis()));
+    }
+
     /** The heartbeat the node sends now; reported finished jobs are then forgotten. */
     public Heartbeat heartbeat() {
         double[] usage = new double[5];
@@ -162,8 +170,9 @@ public final class SimNode {
         long ordered = running.keySet().stream().mapToLong(job -> diskOrders.getOrDefault(job, 0L)).sum();
         Heartbeat heartbeat = new Heartbeat(id, tags, limits, Resources.of(usage), jobs, finished, false,
                 new NodeCondition(disk < 0 ? -1 : Math.max(0, disk - ordered), null, List.of(), noImages), List.of(),
-                List.of(), topology);
+                List.copyOf(checkpoints), topology);
         finished.clear();
+        checkpoints.clear();
         return heartbeat;
     }
 
@@ -190,7 +199,8 @@ public final class SimNode {
             }
             if (preemption.reason() == Decision.PreemptionReason.GRACEFUL
                     || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED
-                    || preemption.reason() == Decision.PreemptionReason.GANG_RESTART) {
+                    || preemption.reason() == Decision.PreemptionReason.GANG_RESTART
+                    || preemption.reason() == Decision.PreemptionReason.TIME_LIMIT) {
                 Instant graceEnd = now.plus(preemption.grace());
                 if (job.endsAt() == null || job.endsAt().isAfter(graceEnd)) {
                     running.put(job.jobId(), new RunningJob(job.jobId(), job.operationId(), job.task(), job.index(),

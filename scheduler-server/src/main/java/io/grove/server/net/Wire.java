@@ -47,7 +47,8 @@ final class Wire {
         List<io.grove.core.operation.JobStatus> out = new ArrayList<>(said.size());
         for (io.grove.protocol.JobStatus status : said) {
             out.add(new io.grove.core.operation.JobStatus(status.jobId(), status.preparing(), status.imageDigest(),
-                    status.imagePullMs() == null ? -1 : status.imagePullMs()));
+                    status.imagePullMs() == null ? -1 : status.imagePullMs(),
+                    status.checkpointAgeMs() == null ? -1 : status.checkpointAgeMs()));
         }
         return out;
     }
