@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * The reports' queries on the store's reading connection: usage from the pools' days and hours or
@@ -68,6 +69,8 @@ final class AccountingReads {
         } else {
             sum(sums, query, "pool_hours", "hour", since, until, bucket);
         }
+        lostWork(query, since * 1000, until * 1000, bucket, (key, lost) -> sums.computeIfAbsent(key, k -> new TreeMap<>())
+                .put(PREEMPTED, lost));
         List<UsageRow> rows = new ArrayList<>();
         sums.forEach((key, kinds) -> rows.add(new UsageRow((String) key.get(0), (String) key.get(1), named(kinds),
                 bucket == 0 ? null : (Long) key.get(2))));
@@ -134,7 +137,7 @@ final class AccountingReads {
         List<String> args = new ArrayList<>();
         equal(sql, args, "tree", query.tree(), "pool", query.pool(), "user_name", query.user());
         sql.append(" GROUP BY ").append(key).append(" ORDER BY ").append(key);
-        List<UsageRow> rows = new ArrayList<>();
+        Map<String, Map<String, double[]>> kinds = new LinkedHashMap<>();
         try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
             int i = 1;
             for (int r = 0; r < RESOURCE_COLUMNS.length; r++) {
@@ -152,17 +155,71 @@ final class AccountingReads {
                     for (int r = 0; r < ResourceType.COUNT; r++) {
                         used[r] = result.getDouble(2 + r);
                     }
-                    rows.add(new UsageRow(null, result.getString(1), named(Map.of(MeterKind.USED.key(), used))));
+                    kinds.put(result.getString(1), new TreeMap<>(Map.of(MeterKind.USED.key(), used)));
                 }
             }
         }
+        lostWork(query, query.sinceMs(), query.untilMs(), 0, (group, lost) -> kinds.computeIfAbsent((String) group.get(1),
+                k -> new TreeMap<>()).put(PREEMPTED, lost));
+        List<UsageRow> rows = new ArrayList<>();
+        kinds.forEach((group, byKind) -> rows.add(new UsageRow(null, group, named(byKind))));
         return rows;
+    }
+
+    /** The kind of usage rows that holds the work lost to preemption (from the jobs' records). */
+    static final String PREEMPTED = "preempted";
+
+    /**
+     * The work lost to preemption by the jobs that ended in {@code [fromMs, toMs)}: their resources
+     * times their lost seconds, by the query's group (and by {@code bucket} seconds of their end when
+     * above 0), each given to {@code into} with its key (tree or null, group, bucket).
+     */
+    private void lostWork(UsageQuery query, long fromMs, long toMs, long bucket,
+            BiConsumer<List<Object>, double[]> into) throws SQLException {
+        String key = switch (query.by()) {
+            case "tree" -> "COALESCE(tree, '')";
+            case "pool" -> "COALESCE(pool, '')";
+            case "user" -> "COALESCE(user_name, '')";
+            default -> "operation_id";
+        };
+        String tree = query.fromHours() ? "COALESCE(tree, '')" : "''";
+        String slot = bucket == 0 ? "0" : "(end_ms / 1000 - (end_ms / 1000) % " + bucket + ")";
+        StringBuilder sql = new StringBuilder("SELECT ").append(tree).append(", ").append(key).append(", ").append(slot);
+        for (String column : RESOURCE_COLUMNS) {
+            sql.append(", SUM(").append(column).append(" * lost_work_seconds)");
+        }
+        sql.append(" FROM job_records WHERE lost_work_seconds IS NOT NULL AND end_ms >= ? AND end_ms < ?");
+        List<String> args = new ArrayList<>();
+        equal(sql, args, "tree", query.tree(), "pool", query.pool(), "user_name", query.user());
+        sql.append(" GROUP BY ").append(tree.equals("''") ? "" : tree + ", ").append(key)
+                .append(bucket == 0 ? "" : ", " + slot);
+        try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
+            select.setLong(1, fromMs);
+            select.setLong(2, toMs);
+            for (int i = 0; i < args.size(); i++) {
+                select.setString(3 + i, args.get(i));
+            }
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    double[] lost = new double[ResourceType.COUNT];
+                    for (int r = 0; r < ResourceType.COUNT; r++) {
+                        lost[r] = rows.getDouble(4 + r);
+                    }
+                    into.accept(List.of(rows.getString(1), rows.getString(2), rows.getLong(3)), lost);
+                }
+            }
+        }
     }
 
     private static Map<String, Map<String, Double>> named(Map<String, double[]> kinds) {
         Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        List<String> names = new ArrayList<>();
         for (MeterKind kind : MeterKind.values()) {
-            double[] values = kinds.get(kind.key());
+            names.add(kind.key());
+        }
+        names.add(PREEMPTED);
+        for (String name : names) {
+            double[] values = kinds.get(name);
             if (values == null) {
                 continue;
             }
@@ -170,7 +227,7 @@ final class AccountingReads {
             for (ResourceType r : ResourceType.values()) {
                 resources.put(r.key(), values[r.ordinal()]);
             }
-            out.put(kind.key(), resources);
+            out.put(name, resources);
         }
         return out;
     }
@@ -178,7 +235,7 @@ final class AccountingReads {
     List<JobRecord> jobs(JobQuery query) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT job_id, operation_id, task, job_index, attempt, user_name, tree, pool, "
                 + "pool_path, node, user_slots, cpu, gpu, memory, network, start_ms, end_ms, state, exit_code, reason, "
-                + "message, cpu_seconds, gpu_seconds FROM job_records WHERE end_ms >= ? AND end_ms < ?");
+                + "message, cpu_seconds, gpu_seconds, lost_work_seconds FROM job_records WHERE end_ms >= ? AND end_ms < ?");
         List<Object> args = new ArrayList<>(List.of(query.sinceMs(), query.untilMs()));
         equal(sql, args, "user_name", query.user(), "tree", query.tree(), "pool", query.pool(), "state", query.state(),
                 "operation_id", query.operation());
@@ -229,10 +286,12 @@ final class AccountingReads {
         Integer exitCode = row.wasNull() ? null : exit;
         double cpuSeconds = row.getDouble(22);
         Double cpu = row.wasNull() ? null : cpuSeconds;
+        double lostSeconds = row.getDouble(24);
+        Double lost = row.wasNull() ? null : lostSeconds;
         return new JobRecord(row.getString(1), row.getString(2), row.getString(3), row.getInt(4), row.getInt(5),
                 row.getString(6), row.getString(7), row.getString(8), row.getString(9), row.getString(10), resources,
                 row.getLong(16), row.getLong(17), row.getString(18), exitCode, row.getString(20), row.getString(21), cpu,
-                row.getDouble(23));
+                row.getDouble(23), lost);
     }
 
     long count(String table) throws SQLException {

@@ -197,8 +197,8 @@ public final class JdbcAccountingStore implements AccountingStore {
         }
         try (PreparedStatement insert = writer.prepareStatement("INSERT INTO job_records (job_id, operation_id, task, "
                 + "job_index, attempt, user_name, tree, pool, pool_path, node, user_slots, cpu, gpu, memory, network, "
-                + "start_ms, end_ms, state, exit_code, reason, message, cpu_seconds, gpu_seconds) VALUES "
-                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING")) {
+                + "start_ms, end_ms, state, exit_code, reason, message, cpu_seconds, gpu_seconds, lost_work_seconds) VALUES "
+                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING")) {
             int bound = 0;
             for (JobRecord job : jobs) {
                 int i = 1;
@@ -230,7 +230,12 @@ public final class JdbcAccountingStore implements AccountingStore {
                 } else {
                     insert.setDouble(i++, job.cpuSeconds());
                 }
-                insert.setDouble(i, job.gpuSeconds());
+                insert.setDouble(i++, job.gpuSeconds());
+                if (job.lostWorkSeconds() == null) {
+                    insert.setNull(i, Types.DOUBLE);
+                } else {
+                    insert.setDouble(i, job.lostWorkSeconds());
+                }
                 insert.addBatch();
                 if (++bound == ROWS_PER_EXECUTE) {
                     insert.executeBatch();

@@ -67,6 +67,32 @@ abstract class AccountingStoreContract {
     }
 
     @Test
+    void workLostToPreemptionIsKeptWithTheJobAndSummedByPoolAndByUser() throws Exception {
+        JobRecord done = job("op-5-1", "erin", "etl", 2, NOV1, NOV1 + H, "completed");
+        JobRecord taken = new JobRecord("op-5-2", "op-erin", "main", 1, 0, "erin", "physical", "etl", "etl", "n1",
+                new Resources(1, 4, 1, 1L << 30, 0), NOV1, NOV1 + H / 2, "aborted", null, "preempted", "preempted for x",
+                null, 1800, 90.0);
+        store().write(new AccountingBatch(List.of(done, taken), List.of(), List.of(), Map.of()));
+        List<JobRecord> back = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null,
+                null, 10));
+        assertEquals(taken, back.stream().filter(r -> r.jobId().equals("op-5-2")).findFirst().orElseThrow(),
+                "the lost seconds come back with the record");
+        assertEquals(null, back.stream().filter(r -> r.jobId().equals("op-5-1")).findFirst().orElseThrow().lostWorkSeconds());
+        UsageRow pool = store().usage(new UsageQuery("pool", NOV1, NOV1 + DAY, null, null, null)).stream()
+                .filter(r -> r.key().equals("etl")).findFirst().orElseThrow();
+        assertEquals(360.0, pool.seconds().get("preempted").get("cpu"), 1e-9, "4 cpu for 90 s lost");
+        assertEquals(90.0, pool.seconds().get("preempted").get("gpu"), 1e-9);
+        UsageRow user = store().usage(new UsageQuery("user", NOV1, NOV1 + DAY, null, null, null)).get(0);
+        assertEquals("erin", user.key());
+        assertEquals(360.0, user.seconds().get("preempted").get("cpu"), 1e-9);
+        assertEquals(2 * 3600.0 + 4 * 1800.0, user.seconds().get("used").get("cpu"), 1e-9);
+        UsageRow hour = store().usage(new UsageQuery("pool", NOV1, NOV1 + DAY, null, null, null, "hour")).stream()
+                .filter(r -> r.key().equals("etl")).findFirst().orElseThrow();
+        assertEquals(NOV1 / 1000, hour.period(), "counted in the hour it ended");
+        assertEquals(360.0, hour.seconds().get("preempted").get("cpu"), 1e-9);
+    }
+
+    @Test
     void aTransactionOfManyRecordsKeepsEachOnceAcrossItsRuns() throws Exception {
         int count = 2 * JdbcAccountingStore.ROWS_PER_EXECUTE + 88;
         List<JobRecord> jobs = new ArrayList<>();

@@ -219,6 +219,13 @@ final class LocalCommand implements Callable<Integer> {
         static LocalCluster start(Path pools, Path data, int count, Resources each, int nodePort, int httpPort,
                 IntFunction<NodeTopology> topologyOf)
                 throws SchedulerDaemon.DaemonException, IOException, InterruptedException, CliException {
+            return start(pools, data, count, each, nodePort, httpPort, topologyOf, i -> List.of());
+        }
+
+        /** As above, agent {@code i} (from 1) with the tags {@code tagsOf.apply(i)}. */
+        static LocalCluster start(Path pools, Path data, int count, Resources each, int nodePort, int httpPort,
+                IntFunction<NodeTopology> topologyOf, IntFunction<List<String>> tagsOf)
+                throws SchedulerDaemon.DaemonException, IOException, InterruptedException, CliException {
             DaemonSettings settings = DaemonSettings.defaults(pools, data.resolve("scheduler"))
                     .withBindAddress("127.0.0.1").withPorts(nodePort, httpPort);
             SchedulerDaemon scheduler;
@@ -237,7 +244,7 @@ final class LocalCommand implements Callable<Integer> {
                     AgentSettings agent = AgentSettings.defaults("127.0.0.1", scheduler.nodePort(),
                             data.resolve("agents").resolve("local-" + i), each).withNodeId("local-" + i).withPorts(0, 0)
                             .withTimings(Duration.ofSeconds(1), Duration.ofMillis(100)).toBuilder()
-                            .topology(topologyOf.apply(i)).build();
+                            .topology(topologyOf.apply(i)).tags(tagsOf.apply(i)).build();
                     agents.add(AgentDaemon.start(agent, ProcessJobRunner.system()));
                 }
                 for (AgentDaemon agent : agents) {

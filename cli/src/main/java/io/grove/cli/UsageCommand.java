@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
         description = {"Resource-hours used, guaranteed and fair in a period, from the accounting database.",
             "",
             "By pool or tree: used, fair share, strong guarantee, integral resource flow and burst guarantee, from the",
-            "pools' hourly metering. By user or operation: what their jobs used.",
+            "pools' hourly metering. By user or operation: what their jobs used. PREEMPTED: the work preempted jobs",
+            "lost, what they held times the time since their last checkpoint (or start), counted when they ended.",
             "",
             "Examples:",
             "  grove usage --since 30d",
@@ -52,7 +53,8 @@ final class UsageCommand extends ClientCommand {
             description = "the resources shown (default: ${DEFAULT-VALUE})")
     List<String> resources;
 
-    static final List<String> KINDS = List.of("used", "fair_share", "strong_guarantee", "resource_flow", "burst_guarantee");
+    static final List<String> KINDS = List.of("used", "fair_share", "strong_guarantee", "resource_flow", "burst_guarantee",
+            "preempted");
 
     @Override
     int execute(SchedulerClient scheduler, Printer printer) throws CliException {
@@ -63,7 +65,7 @@ final class UsageCommand extends ClientCommand {
             return ExitCodes.OK;
         }
         boolean pools = by.equals("pool") || by.equals("tree");
-        List<String> kinds = pools ? KINDS : List.of("used");
+        List<String> kinds = pools ? KINDS : List.of("used", "preempted");
         List<List<String>> rows = new ArrayList<>();
         List<String> header = new ArrayList<>(pools ? List.of("TREE", by.toUpperCase(Locale.ROOT)) : List.of(by.toUpperCase(Locale.ROOT)));
         header.add("RESOURCE");

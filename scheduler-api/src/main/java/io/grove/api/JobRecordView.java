@@ -11,9 +11,11 @@ package io.grove.api;
  *     pools' administrators only), a preemption's preemptor
  * @param cpuSeconds the CPU time its processes used, as its node counted it (absent when not counted)
  * @param gpuSeconds GPUs held times its duration
+ * @param lostWorkSeconds when it was preempted: the seconds of work it lost since its last checkpoint
+ *     (or its start); absent when it lost none
  */
 public record JobRecordView(String id, String operationId, String task, int index, int attempt, String user,
         String tree, String pool, String poolPath, String node, Amounts resources, String startedAt, String finishedAt,
         double seconds, String state, Integer exitCode, String reason, String message, Double cpuSeconds,
-        double gpuSeconds) {
+        double gpuSeconds, Double lostWorkSeconds) {
 }

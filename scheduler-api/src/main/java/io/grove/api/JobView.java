@@ -17,17 +17,22 @@ import java.util.List;
  * @param image the container image it runs in ({@code docker_image}); absent for a job on the node itself
  * @param imageDigest the digest its node resolved the image to (absent before)
  * @param imagePullMs how long its node took to pull and unpack the image, 0 when cached (absent before)
+ * @param gangRank its rank in its gang (absent for a job of no gang)
+ * @param lastCheckpoint when it last reported a checkpoint (touched {@code $GROVE_CHECKPOINT_FILE}),
+ *     by the scheduler's clock (absent when it reported none)
+ * @param lostWorkSeconds when it was preempted: the seconds of work it lost, from its last checkpoint
+ *     (or its start) to its end (absent when it lost none)
  */
 public record JobView(String id, String operationId, String task, int index, int attempt, String state, String node,
         String nodeAddress, String tree, Amounts resources, String startedAt, String finishedAt, String reason,
         String message, List<String> gpus, Double cpuSeconds, Double cpuThrottledSeconds,
         Double cpuThrottledShare, String preparing, String image, String imageDigest, Long imagePullMs,
-        PreemptedFor preemptedFor, Integer gangRank) {
+        PreemptedFor preemptedFor, Integer gangRank, String lastCheckpoint, Double lostWorkSeconds) {
 
     /**
      * What a preempted job was taken for: {@code reason} ({@code starvation},
      * {@code aggressive_starvation}, {@code resource_limits_violated}, {@code graceful},
-     * {@code pool_drained}) and, when another operation got the room, {@code operationId} and its
+     * {@code pool_drained}, {@code gang_restart}, {@code time_limit}) and, when another operation got the room, {@code operationId} and its
      * {@code pool}. The job's {@code message} says it in full (the starving pool's usage against its
      * fair share).
      */

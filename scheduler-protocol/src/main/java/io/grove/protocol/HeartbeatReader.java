@@ -42,7 +42,8 @@ final class HeartbeatReader {
 
     private static final String[] HEARTBEAT = {"type", "node_id", "resource_limits", "resource_usage",
         "running_jobs", "finished_jobs", "delta", "started_jobs", "disk_space_free", "unschedulable",
-        "gpus_out_of_service", "job_cpu"};
+        "gpus_out_of_service", "job_cpu", "job_status"};
+    private static final String[] JOB_STATUS = {"job_id", "preparing", "image_digest", "image_pull_ms", "checkpoint_age_ms"};
     private static final String[] JOB_CPU = {"job_id", "cpu_seconds", "throttled_seconds", "throttled_share"};
     private static final String[] RUNNING_JOB = {"job_id", "operation_id", "usage", "gpus"};
     private static final String[] FINISHED_JOB = {"job_id", "outcome", "exit_code", "error", "started_at_ms",
@@ -62,6 +63,7 @@ final class HeartbeatReader {
         String unschedulable = null;
         List<String> gpusOut = null;
         List<JobCpu> cpu = null;
+        List<JobStatus> status = null;
         Fields fields = new Fields(HEARTBEAT);
         for (int field = fields.next(in); field >= 0; field = fields.next(in)) {
             JsonToken value = in.nextToken();
@@ -78,12 +80,13 @@ final class HeartbeatReader {
                 case 8 -> diskFree = value == JsonToken.VALUE_NULL ? null : longValue(in, value);
                 case 9 -> unschedulable = text(in, value);
                 case 10 -> gpusOut = texts(in, value);
-                default -> cpu = list(in, value, HeartbeatReader::jobCpu);
+                case 11 -> cpu = list(in, value, HeartbeatReader::jobCpu);
+                default -> status = list(in, value, HeartbeatReader::jobStatus);
             }
         }
         expect(fields.saw(0));
         return new NodeHeartbeat(nodeId, limits, usage, running, finished, delta, started, diskFree, unschedulable,
-                gpusOut, cpu);
+                gpusOut, cpu, status);
     }
 
     /** Reads one object of a list, from just after its start. */
@@ -140,6 +143,26 @@ final class HeartbeatReader {
             }
         }
         return new JobCpu(jobId, values[0], values[1], values[2]);
+    }
+
+    private static JobStatus jobStatus(JsonParser in) throws IOException, NotCommon {
+        String jobId = null;
+        String preparing = null;
+        String digest = null;
+        Long pullMs = null;
+        Long checkpointAgeMs = null;
+        Fields fields = new Fields(JOB_STATUS);
+        for (int field = fields.next(in); field >= 0; field = fields.next(in)) {
+            JsonToken token = in.nextToken();
+            switch (field) {
+                case 0 -> jobId = text(in, token);
+                case 1 -> preparing = text(in, token);
+                case 2 -> digest = text(in, token);
+                case 3 -> pullMs = token == JsonToken.VALUE_NULL ? null : longValue(in, token);
+                default -> checkpointAgeMs = token == JsonToken.VALUE_NULL ? null : longValue(in, token);
+            }
+        }
+        return new JobStatus(jobId, preparing, digest, pullMs, checkpointAgeMs);
     }
 
     private static FinishedJob finishedJob(JsonParser in) throws IOException, NotCommon {

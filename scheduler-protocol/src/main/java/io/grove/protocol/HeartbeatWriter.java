@@ -154,6 +154,9 @@ final class HeartbeatWriter {
                 if (status.imagePullMs() != null) {
                     out.writeNumberField("image_pull_ms", status.imagePullMs().longValue());
                 }
+                if (status.checkpointAgeMs() != null) {
+                    out.writeNumberField("checkpoint_age_ms", status.checkpointAgeMs().longValue());
+                }
                 out.writeEndObject();
             }
             out.writeEndArray();

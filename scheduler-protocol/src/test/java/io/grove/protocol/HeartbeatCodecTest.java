@@ -186,6 +186,17 @@ class HeartbeatCodecTest {
                     random.nextBoolean() ? List.of() : List.of("gpu 1 (GPU-" + id(random) + "): check failed"))
                     .withJobCpu(cpu);
         }
+        if (random.nextInt(3) == 0) {
+            // jobs' statuses: an image's pull, a checkpoint
+            List<JobStatus> status = new ArrayList<>();
+            for (int i = random.nextInt(1, 4); i > 0; i--) {
+                status.add(new JobStatus(id(random), random.nextBoolean() ? null : "pulling r/x:1 (\"" + id(random) + "\")",
+                        random.nextBoolean() ? null : "sha256:" + id(random),
+                        random.nextBoolean() ? null : random.nextLong(0, 1L << 40),
+                        random.nextBoolean() ? null : random.nextLong(0, Long.MAX_VALUE)));
+            }
+            heartbeat = heartbeat.withJobStatus(status);
+        }
         return heartbeat;
     }
 

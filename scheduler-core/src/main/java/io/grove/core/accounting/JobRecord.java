@@ -18,12 +18,23 @@ import java.util.List;
  *     preemptor), at most {@value #MAX_MESSAGE} characters
  * @param cpuSeconds the CPU time its processes used as its node counted it, or {@code null}
  * @param gpuSeconds GPUs held times its duration
+ * @param lostWorkSeconds when it was preempted: the seconds of work it lost, since its last
+ *     checkpoint (or its start); {@code null} when it lost none
  */
 public record JobRecord(String jobId, String operationId, String task, int index, int attempt, String user,
         String tree, String pool, String poolPath, String node, Resources resources, long startMs, long endMs,
-        String state, Integer exitCode, String reason, String message, Double cpuSeconds, double gpuSeconds) {
+        String state, Integer exitCode, String reason, String message, Double cpuSeconds, double gpuSeconds,
+        Double lostWorkSeconds) {
 
     public static final int MAX_MESSAGE = 2000;
+
+    /** A record of a job that lost no work to a preemption. */
+    public JobRecord(String jobId, String operationId, String task, int index, int attempt, String user, String tree,
+            String pool, String poolPath, String node, Resources resources, long startMs, long endMs, String state,
+            Integer exitCode, String reason, String message, Double cpuSeconds, double gpuSeconds) {
+        this(jobId, operationId, task, index, attempt, user, tree, pool, poolPath, node, resources, startMs, endMs, state,
+                exitCode, reason, message, cpuSeconds, gpuSeconds, null);
+    }
 
     public JobRecord {
         message = message == null || message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE);
@@ -57,7 +68,8 @@ public record JobRecord(String jobId, String operationId, String task, int index
         return new JobRecord(job.id(), job.operationId(), job.task().name(), job.index(), job.attempt(), user,
                 job.tree(), pool, path, job.nodeId(), job.resources(), start, end, job.state().key(), job.exitCode(),
                 job.endReason() == null ? null : job.endReason().key(), job.message(),
-                cpu == null ? null : cpu.cpuSeconds(), job.resources().gpu() * Math.max(0, end - start) / 1000.0);
+                cpu == null ? null : cpu.cpuSeconds(), job.resources().gpu() * Math.max(0, end - start) / 1000.0,
+                job.lostWorkMs() < 0 ? null : job.lostWorkMs() / 1000.0);
     }
 
     /** How long it ran, in seconds. */

@@ -172,7 +172,7 @@ final class AccountingRoutes extends ApiResource {
                 ApiValues.amounts(record.resources()), Instant.ofEpochMilli(record.startMs()).toString(),
                 Instant.ofEpochMilli(record.endMs()).toString(), record.seconds(), record.state(), record.exitCode(),
                 record.reason(), JobOutput.forReader(record.message(), mayReadOutput), record.cpuSeconds(),
-                record.gpuSeconds());
+                record.gpuSeconds(), record.lostWorkSeconds());
     }
 
     /**

@@ -145,7 +145,8 @@ final class Views {
                 job.status() == null || job.status().imagePullMs() < 0 ? null : job.status().imagePullMs(),
                 job.preemptedFor() == null ? null : new JobView.PreemptedFor(job.preemptedFor().reason(),
                         job.preemptedFor().operationId(), job.preemptedFor().pool()),
-                GangViews.rank(operation, job));
+                GangViews.rank(operation, job), time(job.lastCheckpoint()),
+                job.lostWorkMs() < 0 ? null : job.lostWorkMs() / 1000.0);
     }
 
     /** What a running job waits for on its node before its process starts, or {@code null}. */

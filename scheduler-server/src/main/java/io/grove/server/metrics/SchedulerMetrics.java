@@ -117,30 +117,55 @@ public final class SchedulerMetrics {
                 .register(registry);
     }
 
-    /** Resource-seconds metered, per tree, pool, kind and resource, since the daemon started. */
+    /** Resource-seconds metered, per tree, pool, resource and kind, since the daemon started. */
     private final Map<List<String>, double[]> metered = new ConcurrentHashMap<>();
+    /** Work lost to preemption in resource-seconds, per tree, pool and resource, since the daemon started. */
+    private final Map<List<String>, double[]> lostWork = new ConcurrentHashMap<>();
 
     /** Metering's rows as they go to the database: the counters {@code grove_pool_resource_seconds_total} (scheduler thread). */
     public void metered(List<HourlyUsage> rows) {
         for (HourlyUsage row : rows) {
             for (ResourceType r : ResourceType.values()) {
-                double seconds = row.get(r);
-                if (seconds == 0) {
-                    continue;
-                }
-                List<String> key = List.of(row.tree(), row.pool(), r.key(), row.kind().key());
-                double[] total = metered.computeIfAbsent(key, k -> {
-                    double[] held = new double[1];
-                    FunctionCounter.builder("grove.pool.resource.seconds", held, v -> v[0])
-                            .description("a pool's resource-seconds by kind (used, fair_share, strong_guarantee, "
-                                    + "resource_flow, burst_guarantee), in the resource's units")
-                            .tags("tree", k.get(0), "pool", k.get(1), "resource", k.get(2), "kind", k.get(3))
-                            .register(registry);
-                    return held;
-                });
-                total[0] += seconds;
+                add(metered, List.of(row.tree(), row.pool(), r.key(), row.kind().key()), row.get(r),
+                        "grove.pool.resource.seconds", "a pool's resource-seconds by kind (used, fair_share, "
+                                + "strong_guarantee, resource_flow, burst_guarantee), in the resource's units",
+                        "tree", "pool", "resource", "kind");
             }
         }
+    }
+
+    /**
+     * A preempted job's lost work — what it held times the seconds since its last checkpoint (or
+     * start) — to {@code grove_preempted_work_seconds_total} (scheduler thread).
+     */
+    private void lostWork(Job job, Operation operation) {
+        String pool = operation == null ? null : operation.poolByTree().get(job.tree());
+        double seconds = job.lostWorkMs() / 1000.0;
+        for (ResourceType r : ResourceType.values()) {
+            add(lostWork, List.of(job.tree(), pool == null ? "" : pool, r.key()), job.resources().get(r) * seconds,
+                    "grove.preempted.work.seconds", "work lost to preemption: what each preempted job held times the "
+                            + "seconds since its last checkpoint (or start), in the resource's units",
+                    "tree", "pool", "resource");
+        }
+    }
+
+    /** Adds to the counter of {@code key} (one tag value per name), registered when first counted. */
+    private void add(Map<List<String>, double[]> counters, List<String> key, double amount, String name,
+            String description, String... tagNames) {
+        if (amount == 0) {
+            return;
+        }
+        double[] total = counters.computeIfAbsent(key, k -> {
+            double[] held = new double[1];
+            String[] tags = new String[2 * tagNames.length];
+            for (int t = 0; t < tagNames.length; t++) {
+                tags[2 * t] = tagNames[t];
+                tags[2 * t + 1] = k.get(t);
+            }
+            FunctionCounter.builder(name, held, v -> v[0]).description(description).tags(tags).register(registry);
+            return held;
+        });
+        total[0] += amount;
     }
 
     public void heartbeat(Decision decision, long nanos) {
@@ -168,6 +193,9 @@ public final class SchedulerMetrics {
             @Override
             public void jobEnded(Job job) {
                 SchedulerMetrics.this.jobEnded(job);
+                if (job.lostWorkMs() > 0) {
+                    lostWork(job, registry.operation(job.operationId()));
+                }
             }
         };
     }
