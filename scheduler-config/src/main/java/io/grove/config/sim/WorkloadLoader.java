@@ -152,6 +152,7 @@ public final class WorkloadLoader {
         }
         Double weight = group.number("weight");
         OperationType type = group.enumValue("type", OperationType.class);
+        Duration checkpointEvery = group.duration("checkpoint_every");
         Boolean gang = group.bool("is_gang");
         GangTopology topology = GangTopologyReader.read(group, gang != null && gang);
         if (name == null || jobs == null || job == null) {
@@ -167,7 +168,7 @@ public final class WorkloadLoader {
         try {
             return new Workload.OperationGroup(name, count == null ? 1 : count, at == null ? Duration.ZERO : at, pool,
                     tree, user == null ? "user" : user, jobs, job.orElse(0).with(ResourceType.USER_SLOTS, 1), duration,
-                    weight == null ? 1.0 : weight, type, gang != null && gang ? topology : null);
+                    weight == null ? 1.0 : weight, type, gang != null && gang ? topology : null, checkpointEvery);
         } catch (IllegalArgumentException e) {
             problems.add(group.path(), null, ProblemCode.BAD_VALUE, e.getMessage(), group.line());
             return null;

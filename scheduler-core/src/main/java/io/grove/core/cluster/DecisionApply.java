@@ -31,9 +31,11 @@ final class DecisionApply {
         Map<String, Set<String>> victimsByPreemptor = new HashMap<>();
         for (Decision.JobPreemption preemption : decision.preemptions()) {
             Job victim = registry.runningJob(preemption.jobId());
-            if (victim != null && preemption.preemptorJobId() != null) {
-                victimsByPreemptor.computeIfAbsent(preemption.preemptorJobId(), k -> new HashSet<>())
-                        .add(victim.operationId());
+            // a gang's room names its operation, not a job: its ranks started here are protected the same way
+            String preemptor = preemption.preemptorJobId() != null ? preemption.preemptorJobId()
+                    : preemption.preemptorOperationId();
+            if (victim != null && preemptor != null) {
+                victimsByPreemptor.computeIfAbsent(preemptor, k -> new HashSet<>()).add(victim.operationId());
             }
         }
         SchedulingIndex index = decision.tree() == null ? null : cluster.schedulingIndex(decision.tree());
@@ -42,7 +44,8 @@ final class DecisionApply {
             TaskSpec task = operation.spec().tasks().get(start.task());
             boolean gang = operation.spec().gang();
             Job job = registry.startJob(operation, task, gang ? start.index() : -1, node.id(), decision.tree(), now,
-                    victimsByPreemptor.getOrDefault(start.jobId(), Set.of()),
+                    victimsByPreemptor.getOrDefault(start.jobId(),
+                            gang ? victimsByPreemptor.getOrDefault(start.operationId(), Set.of()) : Set.of()),
                     index.dominantFairShare(operation.id()));
             if (!job.id().equals(start.jobId()) || job.index() != start.index()) {
                 throw new IllegalStateException("decision planned job " + start.jobId() + " #" + start.index()

@@ -7,6 +7,7 @@ import io.grove.core.schedule.GangPlan;
 import io.grove.core.schedule.GangPlanner;
 import io.grove.core.schedule.GangScheduling;
 import java.time.Duration;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,6 +32,8 @@ final class GangPlans implements GangScheduling.Held {
     boolean dirty = true;
     /** When the tree's gangs were last planned, or {@code null}. */
     Instant lastTry;
+    /** When each starving gang last looked for room by preemption. */
+    private final Map<String, Instant> preemptTried = new HashMap<>();
 
     @Override
     public boolean planned(String operationId) {
@@ -71,7 +74,18 @@ final class GangPlans implements GangScheduling.Held {
         return nextPort.getOrDefault(nodeId, GangScheduling.FIRST_MASTER_PORT);
     }
 
+    /** Whether a gang may look for room by preemption now: not within {@code backoff} of its last look, which this is. */
+    boolean mayPreempt(String operationId, Instant now, Duration backoff) {
+        Instant last = preemptTried.get(operationId);
+        if (last != null && now.isBefore(last.plus(backoff))) {
+            return false;
+        }
+        preemptTried.put(operationId, now);
+        return true;
+    }
+
     void add(GangPlan plan) {
+        preemptTried.remove(plan.operationId());
         plans.put(plan.operationId(), plan);
         nextPort.put(plan.masterNode(), plan.masterPort() + 1);
         if (waiting.containsKey(plan.operationId())) {
@@ -116,6 +130,12 @@ final class GangPlans implements GangScheduling.Held {
 
     void markRestarting(String operationId) {
         restarting.add(operationId);
+    }
+
+    /** A plan dropped while its started ranks stop: it holds nothing from now on. */
+    void drop(String operationId) {
+        plans.remove(operationId);
+        dirty = true;
     }
 
     /** The gang has nothing running any more (or finished): its plan goes, and it may be planned again. */

@@ -106,11 +106,24 @@ final class Gangs {
             public int nextPort(String nodeId) {
                 return state.gangs.nextPort(nodeId);
             }
+
+            @Override
+            public boolean mayPreempt(String operationId, Instant at) {
+                return state.gangs.mayPreempt(operationId, at,
+                        cluster.registry().pools(tree).effectiveConfig().preemption().preemptiveSchedulingBackoff());
+            }
         };
         state.gangs.waiting(GangScheduling.plan(state.index, nodes, held, now,
                 cluster.settings().gangStartTimeout(), plan -> {
                     state.gangs.add(plan);
                     nudges.addAll(plan.nodes());
+                    for (GangPlan.Victim victim : plan.victims()) {
+                        Node node = cluster.node(victim.nodeId());
+                        if (node != null) {
+                            node.interrupt(victim.jobId(), victim.reason(), victim.why(), plan.operationId());
+                            nudges.add(node.id());
+                        }
+                    }
                     listener.planned(plan);
                 }));
     }
@@ -214,7 +227,11 @@ final class Gangs {
         listener.restarting(operation.id(), tree, why);
     }
 
-    /** Drops, whole, every plan whose node left or that did not start within its bound: its started ranks are aborted. */
+    /**
+     * Drops, whole, every plan whose node left or that did not start within its bound: its started
+     * ranks are stopped (at once when their node is gone), and the gang is planned again when none runs
+     * — never while one of them may still run on its node.
+     */
     void expire(Instant now) {
         for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
             GangPlans gangs = tree.getValue().gangs;
@@ -223,9 +240,16 @@ final class Gangs {
                 String why = "the gang's plan (" + plan.describe() + ") was dropped: " + overdue.getValue();
                 gangs.markRestarting(plan.operationId());
                 listener.restarting(plan.operationId(), tree.getKey(), why);
+                gangs.drop(plan.operationId());
                 for (String jobId : plan.startedJobs().values()) {
                     Job job = cluster.registry().runningJob(jobId);
-                    if (job != null) {
+                    Node node = job == null ? null : cluster.node(job.nodeId());
+                    if (node != null && node.state() == Node.State.ONLINE) {
+                        if (!job.interrupting()) {
+                            node.interrupt(job.id(), "gang_restart", why);
+                            nudges.add(node.id());
+                        }
+                    } else if (job != null) {
                         cluster.endJob(job, JobState.ABORTED, now, JobEndReason.GANG_RESTART, why);
                     }
                 }

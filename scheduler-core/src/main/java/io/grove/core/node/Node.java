@@ -252,15 +252,35 @@ public final class Node {
     /**
      * Why a running job is to be stopped at the next heartbeat.
      *
-     * @param reason the preemption's reason as the API writes it ({@code gang_restart}, {@code time_limit})
+     * @param reason the preemption's reason as the API writes it ({@code gang_restart}, {@code time_limit},
+     *     {@code starvation} for a gang's room)
      * @param why the full reason for the job's view and logs
+     * @param preemptorOperationId the operation the room goes to, or {@code null}
      */
-    public record Interrupt(String reason, String why) {
+    public record Interrupt(String reason, String why, String preemptorOperationId) {
     }
 
     /** Asks for a running job to be stopped gracefully at the node's next heartbeat. */
     public void interrupt(String jobId, String reason, String why) {
-        toInterrupt.put(jobId, new Interrupt(reason, why));
+        interrupt(jobId, reason, why, null);
+    }
+
+    /**
+     * Asks for a running job to be stopped at the node's next heartbeat, its room going to
+     * {@code preemptor}. A preemption that takes it at once (for a gang's room) stands against a
+     * later graceful stop (its gang's restart), so that the room it was taken for is free.
+     */
+    public void interrupt(String jobId, String reason, String why, String preemptor) {
+        Interrupt before = toInterrupt.get(jobId);
+        if (before != null && graceful(reason) && !graceful(before.reason())) {
+            return;
+        }
+        toInterrupt.put(jobId, new Interrupt(reason, why, preemptor));
+    }
+
+    /** Whether an interrupt of this reason leaves the job its graceful grace. */
+    private static boolean graceful(String reason) {
+        return "gang_restart".equals(reason) || "time_limit".equals(reason);
     }
 
     /** Whether some running job is to be stopped gracefully at the next heartbeat. */

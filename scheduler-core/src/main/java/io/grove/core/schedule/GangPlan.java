@@ -35,8 +35,18 @@ public final class GangPlan {
         }
     }
 
+    /**
+     * A job taken to make room for the gang.
+     *
+     * @param reason the preemption's reason as the API writes it ({@code starvation}, {@code aggressive_starvation})
+     * @param why the full reason for the victim's view
+     */
+    public record Victim(String jobId, String nodeId, String reason, String why) {
+    }
+
     private final String operationId;
     private final String tree;
+    private final List<Victim> victims;
     private final Instant planned;
     private final Instant deadline;
     private final String domain;
@@ -47,6 +57,13 @@ public final class GangPlan {
 
     public GangPlan(String operationId, String tree, Instant planned, Instant deadline, String domain, List<Rank> ranks,
             int masterPort) {
+        this(operationId, tree, planned, deadline, domain, ranks, masterPort, List.of());
+    }
+
+    /** A plan whose room is made by taking {@code victims} (docs/scheduling.md#preemption-for-gangs). */
+    public GangPlan(String operationId, String tree, Instant planned, Instant deadline, String domain, List<Rank> ranks,
+            int masterPort, List<Victim> victims) {
+        this.victims = List.copyOf(victims);
         this.operationId = operationId;
         this.tree = tree;
         this.planned = planned;
@@ -77,6 +94,11 @@ public final class GangPlan {
     /** The domain of its topology level it sits in, e.g. {@code rack r07}; {@code null} when it spans or has none. */
     public String domain() {
         return domain;
+    }
+
+    /** The jobs taken to make its room (none when it fit in what was free). */
+    public List<Victim> victims() {
+        return victims;
     }
 
     /** Its ranks by number. */

@@ -2,8 +2,10 @@ package io.grove.core.schedule;
 
 import io.grove.core.node.Node;
 import io.grove.core.operation.GangTopology;
+import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.TaskSpec;
+import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.ResourceText;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
@@ -16,6 +18,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -49,6 +52,14 @@ public final class GangScheduling {
 
         /** The port to try first on a node: the one after the last given there. */
         int nextPort(String nodeId);
+
+        /**
+         * Whether a starving gang that does not fit may look for room by preemption now (at most once
+         * a {@code preemptive_scheduling_backoff}); asking counts as a try.
+         */
+        default boolean mayPreempt(String operationId, Instant now) {
+            return false;
+        }
     }
 
     private GangScheduling() {
@@ -94,27 +105,59 @@ public final class GangScheduling {
                         + ResourceText.describe(Resources.of(room), shown) + ")", Map.of()));
                 continue;
             }
+            GangTopology topology = operation.spec().topology();
+            GangPlanner.Constraint constraint = new GangPlanner.Constraint(topology.level(), topology.required());
+            GangPlanner.Outcome outcome;
+            Map<Node, double[]> eligible = null;
             if (!Fits.fits(total, treeFree)) {
                 // the common case on a full cluster, found without looking at a node
-                waiting.put(operation.id(), new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
+                outcome = new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
                         + " at once; the tree's nodes have " + ResourceText.describe(Resources.of(treeFree), shown)
-                        + " free in all", Map.of()));
+                        + " free in all", Map.of());
+            } else {
+                eligible = eligible(index, at, nodes, held, slots);
+                outcome = GangPlanner.plan(ranks, candidates(eligible), constraint, index.config.mainResource());
+            }
+            GangPlan made = null;
+            if (outcome instanceof GangPlanner.Planned planned) {
+                made = plan(index, operation, slots, planned, nodes, held, now, startTimeout, List.of());
+            } else if (index.priority[at].compareTo(StarvationStatus.STARVING) >= 0 && held.mayPreempt(operation.id(), now)) {
+                GangPreemption.Choice choice = GangPreemption.choose(index, at,
+                        eligible != null ? eligible : eligible(index, at, nodes, held, slots), ranks, constraint, now);
+                if (choice != null) {
+                    made = plan(index, operation, slots, new GangPlanner.Planned(choice.nodeOfRank(), choice.domain()),
+                            nodes, held, now, startTimeout, victims(index, operation, choice, ranks, topology, now));
+                }
+            }
+            if (made == null) {
+                waiting.put(operation.id(), (GangPlanner.Waiting) outcome);
                 continue;
             }
-            GangTopology topology = operation.spec().topology();
-            GangPlanner.Outcome outcome = GangPlanner.plan(ranks, candidates(index, at, nodes, held, slots),
-                    new GangPlanner.Constraint(topology.level(), topology.required()), index.config.mainResource());
-            if (outcome instanceof GangPlanner.Waiting why) {
-                waiting.put(operation.id(), why);
-                continue;
-            }
-            GangPlanner.Planned planned = (GangPlanner.Planned) outcome;
-            accept.accept(plan(index, operation, slots, planned, nodes, held, now, startTimeout));
+            accept.accept(made);
             for (int r = 0; r < total.length; r++) {
-                treeFree[r] -= total[r];
+                // a plan made by preemption takes room that was not free: what is free is not less than nothing
+                treeFree[r] = Math.max(0, treeFree[r] - total[r]);
             }
         }
         return waiting;
+    }
+
+    /** The victims of a gang's preemption, each told which gang, pool and domain took it and what it loses. */
+    private static List<GangPlan.Victim> victims(SchedulingIndex index, Operation operation, GangPreemption.Choice choice,
+            List<GangPlanner.Rank> ranks, GangTopology topology, Instant now) {
+        String pool = index.parent[index.indexOf(operation.id())] < 0 ? null
+                : index.ids[index.parent[index.indexOf(operation.id())]];
+        String where = choice.domain() == null ? "" : " in " + topology.level() + " " + choice.domain();
+        String reason = choice.stage().reason.name().toLowerCase(Locale.ROOT);
+        List<GangPlan.Victim> out = new ArrayList<>();
+        for (Job job : choice.victims()) {
+            long lost = Math.max(0, now.toEpochMilli() - job.workSinceMs()) / 1000;
+            out.add(new GangPlan.Victim(job.id(), job.nodeId(), reason, "preempted for gang " + operation.id()
+                    + (pool == null ? "" : " in pool " + pool) + ", whose " + GangPlanner.describe(ranks) + " need room"
+                    + where + ", " + reason.replace('_', ' ') + " in tree " + index.tree + "; it loses " + lost
+                    + " s of work " + (job.lastCheckpoint() == null ? "(no checkpoint reported)" : "since its last checkpoint")));
+        }
+        return out;
     }
 
     /** What is free on the online nodes that start jobs, less what plans hold, in all. */
@@ -162,8 +205,8 @@ public final class GangScheduling {
         return slots;
     }
 
-    /** The nodes the gang may go to, each with what is free for it. */
-    private static List<GangPlanner.Candidate> candidates(SchedulingIndex index, int at, Collection<Node> nodes, Held held,
+    /** The nodes the gang may go to, each with what is free on it for the gang (less what plans hold). */
+    private static Map<Node, double[]> eligible(SchedulingIndex index, int at, Collection<Node> nodes, Held held,
             List<RankSlot> slots) {
         long disk = 0;
         boolean images = false;
@@ -171,7 +214,7 @@ public final class GangScheduling {
             disk = Math.max(disk, slot.task.diskSpace());
             images |= slot.task.image() != null;
         }
-        List<GangPlanner.Candidate> out = new ArrayList<>();
+        Map<Node, double[]> out = new LinkedHashMap<>();
         for (Node node : nodes) {
             if (node.state() != Node.State.ONLINE || !node.condition().schedulable()
                     || node.condition().diskForJobs() < disk || images && !node.condition().runsImages()
@@ -184,14 +227,21 @@ public final class GangScheduling {
             for (int r = 0; r < free.length; r++) {
                 free[r] = Math.max(0, free[r] - used[r] - hold[r]);
             }
-            out.add(new GangPlanner.Candidate(node.id(), node.topology(), Resources.of(free)));
+            out.put(node, free);
         }
+        return out;
+    }
+
+    private static List<GangPlanner.Candidate> candidates(Map<Node, double[]> eligible) {
+        List<GangPlanner.Candidate> out = new ArrayList<>();
+        eligible.forEach((node, free) -> out.add(new GangPlanner.Candidate(node.id(), node.topology(), Resources.of(free))));
         return out;
     }
 
     /** The plan of a placement: each rank's node and the variables its job gets. */
     private static GangPlan plan(SchedulingIndex index, Operation operation, List<RankSlot> slots,
-            GangPlanner.Planned planned, Collection<Node> nodes, Held held, Instant now, Duration startTimeout) {
+            GangPlanner.Planned planned, Collection<Node> nodes, Held held, Instant now, Duration startTimeout,
+            List<GangPlan.Victim> victims) {
         Map<String, Node> byId = new HashMap<>();
         for (Node node : nodes) {
             byId.put(node.id(), node);
@@ -231,7 +281,7 @@ public final class GangScheduling {
         }
         GangTopology topology = operation.spec().topology();
         String domain = planned.domain() == null ? null : topology.level() + " " + planned.domain();
-        return new GangPlan(operation.id(), index.tree, now, now.plus(startTimeout), domain, ranks, port);
+        return new GangPlan(operation.id(), index.tree, now, now.plus(startTimeout), domain, ranks, port, victims);
     }
 
     /** The first port of the range, from the node's turn on, that no plan's rank 0 there listens on. */

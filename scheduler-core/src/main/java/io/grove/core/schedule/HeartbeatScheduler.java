@@ -4,6 +4,7 @@ import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.PreemptionMode;
+import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.preempt.PreemptionStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -181,13 +182,19 @@ public final class HeartbeatScheduler {
         if (!context.node.hasInterrupts()) {
             return;
         }
-        Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
+        PreemptionSettings settings = context.index.config.preemption();
         context.node.toInterruptView().forEach((jobId, asked) -> {
             Job job = context.node.jobs().stream().filter(j -> j.id().equals(jobId)).findFirst().orElse(null);
             if (job != null && !job.interrupting() && !context.released.contains(jobId)) {
-                context.preemptions.add(new Decision.JobPreemption(jobId, job.operationId(),
-                        Decision.PreemptionReason.valueOf(asked.reason().toUpperCase(Locale.ROOT)), null, null, grace,
-                        asked.why()));
+                Decision.PreemptionReason reason = Decision.PreemptionReason.valueOf(asked.reason().toUpperCase(Locale.ROOT));
+                boolean graceful = reason == Decision.PreemptionReason.GANG_RESTART
+                        || reason == Decision.PreemptionReason.TIME_LIMIT;
+                if (!graceful) {
+                    context.release(job);   // taken for a gang's room: its ranks may start in this same decision
+                }
+                context.preemptions.add(new Decision.JobPreemption(jobId, job.operationId(), reason,
+                        asked.preemptorOperationId(), null, graceful ? settings.allocationGracefulPreemptionTimeout()
+                                : settings.allocationPreemptionTimeout(), asked.why()));
             }
         });
     }

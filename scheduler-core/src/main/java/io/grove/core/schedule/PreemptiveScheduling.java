@@ -40,22 +40,6 @@ import java.util.Set;
  */
 final class PreemptiveScheduling {
 
-    private enum Stage {
-        AGGRESSIVE(StarvationStatus.AGGRESSIVELY_STARVING, PreemptionStatus.AGGRESSIVELY_PREEMPTIBLE,
-                Decision.PreemptionReason.AGGRESSIVE_STARVATION),
-        NORMAL(StarvationStatus.STARVING, PreemptionStatus.PREEMPTIBLE, Decision.PreemptionReason.STARVATION);
-
-        final StarvationStatus targets;
-        final PreemptionStatus victims;
-        final Decision.PreemptionReason reason;
-
-        Stage(StarvationStatus targets, PreemptionStatus victims, Decision.PreemptionReason reason) {
-            this.targets = targets;
-            this.victims = victims;
-            this.reason = reason;
-        }
-    }
-
     private PreemptiveScheduling() {
     }
 
@@ -84,7 +68,7 @@ final class PreemptiveScheduling {
         if (index.starvingOperations.length == 0) {
             return;
         }
-        for (Stage stage : Stage.values()) {
+        for (PreemptionStage stage : PreemptionStage.values()) {
             List<Integer> targets = targets(context, stage);
             if (targets.isEmpty()) {
                 continue;
@@ -136,7 +120,7 @@ final class PreemptiveScheduling {
      */
     private static void fixViolatedLimits(DecisionContext context, Preemptibility statuses, PreemptionSettings settings) {
         SchedulingIndex index = context.index;
-        for (PreemptionCandidate candidate : candidates(context, statuses, Stage.NORMAL, settings, false)) {
+        for (PreemptionCandidate candidate : candidates(context, statuses, PreemptionStage.NORMAL, settings, false)) {
             if (candidate.blocker() >= 0 || candidate.operation() < 0 || context.released.contains(candidate.job().id())) {
                 continue;
             }
@@ -154,7 +138,7 @@ final class PreemptiveScheduling {
         }
     }
 
-    private static List<Integer> targets(DecisionContext context, Stage stage) {
+    private static List<Integer> targets(DecisionContext context, PreemptionStage stage) {
         SchedulingIndex index = context.index;
         List<Integer> targets = new ArrayList<>();
         for (int at : index.starvingOperations) {
@@ -174,75 +158,22 @@ final class PreemptiveScheduling {
      * The node's jobs a stage may take; {@code forStarvation} leaves out the jobs younger than their
      * pool's {@code min_job_runtime_before_preemption} (limits lowered under a job take it anyway).
      */
-    private static List<PreemptionCandidate> candidates(DecisionContext context, Preemptibility statuses, Stage stage,
-            PreemptionSettings settings, boolean forStarvation) {
-        SchedulingIndex index = context.index;
+    private static List<PreemptionCandidate> candidates(DecisionContext context, Preemptibility statuses,
+            PreemptionStage stage, PreemptionSettings settings, boolean forStarvation) {
         boolean leastLost = forStarvation && settings.victimOrder() == VictimOrder.LEAST_LOST_WORK;
-        long nowMs = context.now.toEpochMilli();
         List<PreemptionCandidate> out = new ArrayList<>();
         for (Job job : HeartbeatScheduler.newestFirst(context.node.jobs())) {
-            if (context.released.contains(job.id()) || job.interrupting()) {
-                continue;
-            }
-            PreemptionStatus status = statuses.of(job);
-            if (status.compareTo(stage.victims) < 0) {
-                continue;
-            }
-            int at = index.indexOf(job.operationId());
-            if (at >= 0 && index.drained[at]) {
-                continue;   // stopping already, told by the drain in this same decision
-            }
-            if (forStarvation && at >= 0 && protectedByRuntime(index, at, job, context.now)) {
-                continue;
-            }
-            if (leastLost && VictimChoice.endsSoon(index, at, job, nowMs, settings.allocationGracefulPreemptionTimeout())) {
-                continue;   // expected to end within the grace: left to end
-            }
-            double[] resources = job.resources().toArray();
-            double share = VictimChoice.dominantShare(index, resources);
-            double waste = VictimChoice.waste(job, share, nowMs);
-            int blocker = at < 0 ? -1 : blocker(index, at, stage, settings);
-            if (blocker < 0) {
-                out.add(new PreemptionCandidate(job, at, status, -1, resources, waste, share));
-            } else if (blocker != at && index.operations[blocker] == null && status == PreemptionStatus.PREEMPTIBLE
-                    && settings.enableConditionalPreemption()) {
-                out.add(new PreemptionCandidate(job, at, status, blocker, resources, waste, share));
+            PreemptionCandidate candidate = context.released.contains(job.id()) ? null
+                    : VictimRules.candidate(context.index, statuses, stage, settings, forStarvation, job, context.now);
+            if (candidate != null) {
+                out.add(candidate);
             }
         }
         out.sort(leastLost ? VictimChoice.LEAST_LOST_WORK : Comparator.comparing(PreemptionCandidate::status).reversed());
         return out;
     }
 
-    /** The lowest element from the job's operation up (root excluded) that protects it, or -1. */
-    /** Whether a job has run less than its pool's {@code min_job_runtime_before_preemption}. */
-    static boolean protectedByRuntime(SchedulingIndex index, int at, Job job, Instant now) {
-        long min = index.rights.minRuntimeMillis[at];
-        return min > 0 && Duration.between(job.startTime(), now).toMillis() < min;
-    }
-
-    private static int blocker(SchedulingIndex index, int operation, Stage stage, PreemptionSettings settings) {
-        if (index.operations[operation].spec().preemptionMode() == PreemptionMode.GRACEFUL) {
-            return operation;
-        }
-        for (int at = operation; at > 0; at = index.parent[at]) {
-            if (stage == Stage.NORMAL && !index.rights.allowNormal[at]) {
-                return at;
-            }
-            if (settings.preemptionCheckStarvation() && index.starvation[at] != StarvationStatus.NON_STARVING) {
-                return at;
-            }
-            if (settings.preemptionCheckSatisfaction()) {
-                double threshold = stage == Stage.AGGRESSIVE && index.rights.allowAggressive[at]
-                        ? settings.aggressivePreemptionSatisfactionThreshold() : settings.preemptionSatisfactionThreshold();
-                if (index.localSatisfaction(at) < threshold - 1e-9) {
-                    return at;
-                }
-            }
-        }
-        return -1;
-    }
-
-    private static boolean tryTarget(DecisionContext context, Stage stage, int target, List<PreemptionCandidate> all,
+    private static boolean tryTarget(DecisionContext context, PreemptionStage stage, int target, List<PreemptionCandidate> all,
             PreemptionSettings settings) {
         SchedulingIndex index = context.index;
         Set<Integer> path = new HashSet<>();
@@ -259,13 +190,9 @@ final class PreemptiveScheduling {
             if (context.released.contains(candidate.job().id()) || candidate.operation() == target) {
                 continue;
             }
-            if (candidate.blocker() >= 0 && !path.contains(candidate.blocker())) {
-                continue;
+            if (VictimRules.usableFor(index, candidate, path, targetId)) {
+                usable.add(candidate);
             }
-            if (protectedFrom(index, candidate.job(), targetId)) {
-                continue;
-            }
-            usable.add(candidate);
         }
         int task = usable.isEmpty() ? -1 : index.plans.taskFitting(target, roomWith(context, target, usable),
                 context.diskFree, context.node.condition().runsImages());
@@ -327,12 +254,6 @@ final class PreemptiveScheduling {
         }
         return (pool < 0 ? "" : " in pool " + index.ids[pool]) + String.format(Locale.ROOT,
                 " (using %.0f%% of the tree, fair share %.0f%%)", used * 100, fair * 100);
-    }
-
-    /** The ping-pong guard: a job started by preempting {@code target}'s operation stays with it. */
-    private static boolean protectedFrom(SchedulingIndex index, Job job, String target) {
-        return job.startedByPreempting().contains(target)
-                && index.dominantFairShare(job.operationId()) >= job.preemptorFairShareAtStart() - 1e-9;
     }
 
     /** Free resources plus the usable jobs, within the limits on the target's path plus the jobs below them. */

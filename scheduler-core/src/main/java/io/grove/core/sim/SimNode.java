@@ -40,6 +40,12 @@ public final class SimNode {
     private NodeTopology topology = NodeTopology.NONE;
     /** Checkpoints to tell at the next heartbeat, as its jobs' statuses. */
     private final List<JobStatus> checkpoints = new ArrayList<>();
+    /** How often an operation's jobs checkpoint ({@code null}: never), when its workload says. */
+    private Function<String, Duration> checkpointEvery = operation -> null;
+    /** Jobs that checkpoint: start (ms), interval (ms), and the last checkpoint told (its number). */
+    private final Map<String, long[]> checkpointing = new LinkedHashMap<>();
+    /** The time of the last {@link #advance}. */
+    private Instant clock;
 
     public SimNode(String id, Set<String> tags, Resources limits) {
         this.id = id;
@@ -139,6 +145,7 @@ public final class SimNode {
 
     /** Ends the jobs whose time has come. */
     public void advance(Instant now) {
+        clock = now;
         for (RunningJob job : List.copyOf(running.values())) {
             if (job.endsAt() != null && !job.endsAt().isAfter(now)) {
                 running.remove(job.jobId());
@@ -149,6 +156,12 @@ public final class SimNode {
                 });
             }
         }
+    }
+
+    /** Jobs of an operation report a checkpoint every {@code checkpointEvery.apply(operation)} from their start. */
+    public SimNode withCheckpoints(Function<String, Duration> every) {
+        this.checkpointEvery = every;
+        return this;
     }
 
     /** A running job reports at the next heartbeat that it checkpointed {@code ago} before it. */
@@ -170,7 +183,7 @@ public final class SimNode {
         long ordered = running.keySet().stream().mapToLong(job -> diskOrders.getOrDefault(job, 0L)).sum();
         Heartbeat heartbeat = new Heartbeat(id, tags, limits, Resources.of(usage), jobs, finished, false,
                 new NodeCondition(disk < 0 ? -1 : Math.max(0, disk - ordered), null, List.of(), noImages), List.of(),
-                List.copyOf(checkpoints), topology);
+                periodicCheckpoints(), topology);
         finished.clear();
         checkpoints.clear();
         return heartbeat;
@@ -185,6 +198,25 @@ public final class SimNode {
     public void apply(Decision decision, Instant now, Function<String, Duration> durationOf,
             Predicate<String> failing) {
         carryOut(decision, now, start -> durationOf.apply(start.operationId()), failing);
+    }
+
+    /** The checkpoints told by this heartbeat: those asked for, and each checkpointing job's latest if new. */
+    private List<JobStatus> periodicCheckpoints() {
+        checkpointing.keySet().retainAll(running.keySet());
+        if (clock == null || checkpointing.isEmpty()) {
+            return List.copyOf(checkpoints);
+        }
+        List<JobStatus> out = new ArrayList<>(checkpoints);
+        long now = clock.toEpochMilli();
+        for (Map.Entry<String, long[]> job : checkpointing.entrySet()) {
+            long[] at = job.getValue();
+            long number = (now - at[0]) / at[1];
+            if (number >= 1 && number != at[2]) {
+                at[2] = number;
+                out.add(new JobStatus(job.getKey(), null, null, -1, now - (at[0] + number * at[1])));
+            }
+        }
+        return out;
     }
 
     private void carryOut(Decision decision, Instant now, Function<Decision.JobStart, Duration> durationOf,
@@ -216,6 +248,10 @@ public final class SimNode {
                     start.resources(), duration == null ? null : now.plus(duration),
                     failing.test(start.operationId()) ? Heartbeat.Outcome.FAILED : Heartbeat.Outcome.COMPLETED));
             diskOrders.put(start.jobId(), start.diskSpace());
+            Duration every = checkpointEvery.apply(start.operationId());
+            if (every != null) {
+                checkpointing.put(start.jobId(), new long[] {now.toEpochMilli(), every.toMillis(), 0});
+            }
         }
         diskOrders.keySet().retainAll(running.keySet());
     }

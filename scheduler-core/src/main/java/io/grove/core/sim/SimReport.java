@@ -23,6 +23,8 @@ import java.util.Map;
  * @param decisionSeconds wall-clock seconds spent in heartbeats (0 without a ticker)
  * @param fairShareUpdateSeconds wall-clock seconds spent in fair-share updates (0 without a ticker)
  * @param samples the time series, one row per pool per fair-share update
+ * @param lostWork work lost to preemption, by resource: what each preempted job held times the
+ *     seconds since its last checkpoint (or start), in the resource's units
  */
 public record SimReport(
         long seed,
@@ -41,7 +43,8 @@ public record SimReport(
         List<String> violations,
         double decisionSeconds,
         double fairShareUpdateSeconds,
-        List<Sample> samples) {
+        List<Sample> samples,
+        Map<String, Double> lostWork) {
 
     /**
      * One pool over the run, dominant-resource shares of the tree total.

@@ -9,6 +9,7 @@ import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.OperationState;
+import io.grove.core.operation.RegistryListener;
 import io.grove.core.operation.SubmitException;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolsConfig;
@@ -71,6 +72,10 @@ public final class Simulator {
     });
     private final Map<String, SimNode> machines = new LinkedHashMap<>();
     private final Map<String, Duration> durations = new HashMap<>();
+    /** How often each operation's jobs checkpoint, for those whose group says. */
+    private final Map<String, Duration> checkpointEvery = new HashMap<>();
+    /** Work lost to preemption, in resource-seconds by resource. */
+    private final double[] lostWork = new double[ResourceType.COUNT];
     private final Map<String, Map<String, double[]>> poolTotals = new LinkedHashMap<>();
     private final Map<String, Map<String, double[]>> poolLast = new LinkedHashMap<>();
     private final List<SimReport.Sample> samples = new ArrayList<>();
@@ -103,11 +108,21 @@ public final class Simulator {
         this.seed = seed;
         this.ticker = ticker == null ? () -> 0L : ticker;
         this.cluster = new Cluster(config, settings);
+        cluster.registry().listener(new RegistryListener() {
+            @Override
+            public void jobEnded(Job job) {
+                if (job.lostWorkMs() > 0) {
+                    for (ResourceType type : ResourceType.values()) {
+                        lostWork[type.ordinal()] += job.resources().get(type) * job.lostWorkMs() / 1000.0;
+                    }
+                }
+            }
+        });
         this.random = new SplittableRandom(seed);
         for (Workload.NodeGroup group : workload.nodes()) {
             for (int i = 1; i <= group.count(); i++) {
                 SimNode machine = new SimNode(group.name() + "-" + i, group.tags(), group.resources())
-                        .withTopology(group.topology());
+                        .withTopology(group.topology()).withCheckpoints(checkpointEvery::get);
                 machines.put(machine.id(), machine);
                 schedule(EPOCH.plusNanos(random.nextLong(workload.heartbeatPeriod().toNanos())),
                         new HeartbeatEvent(machine.id()));
@@ -261,6 +276,9 @@ public final class Simulator {
         try {
             cluster.submit(id, spec.build(), group.user(), now);
             durations.put(id, group.duration());
+            if (group.checkpointEvery() != null) {
+                checkpointEvery.put(id, group.checkpointEvery());
+            }
         } catch (SubmitException refusedSubmit) {
             refused++;
         }
@@ -354,8 +372,12 @@ public final class Simulator {
         sorted.sort(null);
         double mean = sorted.stream().mapToDouble(Double::doubleValue).average().orElse(0);
         double p95 = sorted.isEmpty() ? 0 : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(sorted.size() * 0.95) - 1));
+        Map<String, Double> lost = new LinkedHashMap<>();
+        for (ResourceType type : ResourceType.values()) {
+            lost.put(type.key(), lostWork[type.ordinal()]);
+        }
         return new SimReport(seed, duration.toNanos() / 1e9, pools, util, heartbeats, started, preempted, completedJobs,
                 completedOperations, refused, mean, p95, violationCount, List.copyOf(violations), decisionNanos / 1e9,
-                updateNanos / 1e9, List.copyOf(samples));
+                updateNanos / 1e9, List.copyOf(samples), lost);
     }
 }

@@ -69,14 +69,27 @@ public record Workload(
      * @param type vanilla or another kind
      * @param gang {@code null} for operations whose jobs start one by one; else each is a gang of
      *     {@code jobs} ranks held to this topology ({@link GangTopology#NONE}: anywhere)
+     * @param checkpointEvery how often each job reports a checkpoint, from its start
+     *     ({@code checkpoint_every}); {@code null}: never
      */
     public record OperationGroup(String name, int count, Duration at, String pool, String tree, String user, int jobs,
-            Resources job, Duration duration, double weight, OperationType type, GangTopology gang) {
+            Resources job, Duration duration, double weight, OperationType type, GangTopology gang,
+            Duration checkpointEvery) {
         public OperationGroup {
             if (count < 1 || jobs < 1) {
                 throw new IllegalArgumentException("operation group " + name + ": count and jobs must be at least 1");
             }
+            if (checkpointEvery != null && checkpointEvery.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("operation group " + name + ": checkpoint_every must be at least 1s, got "
+                        + checkpointEvery);
+            }
             type = type == null ? OperationType.VANILLA : type;
+        }
+
+        /** A group whose jobs report no checkpoints. */
+        public OperationGroup(String name, int count, Duration at, String pool, String tree, String user, int jobs,
+                Resources job, Duration duration, double weight, OperationType type, GangTopology gang) {
+            this(name, count, at, pool, tree, user, jobs, job, duration, weight, type, gang, null);
         }
 
         /** A group of operations that are not gangs. */
