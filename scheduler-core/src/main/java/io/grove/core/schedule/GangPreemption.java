@@ -97,7 +97,7 @@ final class GangPreemption {
             path.add(e);
         }
         String target = index.operations[at].id();
-        Preemptibility statuses = new Preemptibility(index);
+        Preemptibility statuses = new Preemptibility(index, now);
         Map<String, PreemptionCandidate> allowed = new HashMap<>();
         for (Node node : nodes.keySet()) {
             for (Job job : node.jobs()) {

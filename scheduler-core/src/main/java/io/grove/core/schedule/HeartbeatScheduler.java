@@ -68,7 +68,7 @@ public final class HeartbeatScheduler {
         DecisionContext context = new DecisionContext(index, node, heartbeat.resourceLimits(), now, offers);
         context.aborts.addAll(unknown);
         try {
-            Preemptibility statuses = new Preemptibility(index);
+            Preemptibility statuses = new Preemptibility(index, now);
             abortOvercommit(context, statuses);
             interruptDrained(context);
             interruptGraceful(context, statuses);

@@ -3,8 +3,10 @@ package io.grove.core.schedule;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.pool.VictimOrder;
 import io.grove.core.preempt.PreemptibleLists;
 import io.grove.core.preempt.PreemptionStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,16 +14,23 @@ import java.util.Map;
 
 /**
  * The preemption status of jobs (see docs/scheduling.md#which-jobs-may-be-preempted), worked out per operation when first asked within
- * one decision from the operation's jobs in the tree in start order and its published fair share.
- * Jobs of operations without a fair share in the index count as preemptible.
+ * one decision from the operation's jobs in the tree and its published fair share. The jobs are
+ * counted in start order (the reference's), or under {@code least_lost_work} those with the most
+ * work at stake first — the same share of the operation is preemptible either way, but then it is
+ * the jobs that lose the least (docs/scheduling.md#least-lost-work). Jobs of operations without a
+ * fair share in the index count as preemptible.
  */
 final class Preemptibility {
 
     private final SchedulingIndex index;
+    private final long nowMs;
+    private final boolean leastLost;
     private final Map<String, PreemptionStatus> statuses = new HashMap<>();
 
-    Preemptibility(SchedulingIndex index) {
+    Preemptibility(SchedulingIndex index, Instant now) {
         this.index = index;
+        this.nowMs = now.toEpochMilli();
+        this.leastLost = index.config.preemption().victimOrder() == VictimOrder.LEAST_LOST_WORK;
     }
 
     PreemptionStatus of(Job job) {
@@ -44,6 +53,14 @@ final class Preemptibility {
             if (job.tree().equals(index.tree)) {
                 jobs.add(job);
             }
+        }
+        if (leastLost && jobs.size() > 1) {
+            // the most work at stake is counted first, so it is the last to be preemptible; ties in start order
+            Map<Job, Double> stake = new HashMap<>();
+            for (Job job : jobs) {
+                stake.put(job, VictimChoice.waste(job, VictimChoice.dominantShare(index, job.resources().toArray()), nowMs));
+            }
+            jobs.sort((a, b) -> Double.compare(stake.get(b), stake.get(a)));
         }
         double[][] resources = new double[jobs.size()][];
         for (int j = 0; j < resources.length; j++) {

@@ -54,12 +54,17 @@ class LeastLostWorkTest {
 
     /** The first job starvation preemption took (one job makes room for one of hurry's). */
     static Job taken(ClusterHarness h) {
+        return taken(h, "early", "late");
+    }
+
+    /** The first job starvation preemption took, among the operations' jobs. */
+    static Job taken(ClusterHarness h, String... operations) {
         List<Decision> decisions = h.decisions().stream().filter(d -> d.preemptions().stream()
                 .anyMatch(p -> p.reason() == Decision.PreemptionReason.STARVATION)).toList();
         assertTrue(!decisions.isEmpty(), "hurry took jobs");
         assertEquals(1, decisions.get(0).preemptions().size(), "one job makes room: " + decisions.get(0));
         String id = decisions.get(0).preemptions().get(0).jobId();
-        for (String op : List.of("early", "late")) {
+        for (String op : operations) {
             for (Job job : h.cluster().registry().operation(op).finishedJobs()) {
                 if (job.id().equals(id)) {
                     return job;
@@ -113,6 +118,28 @@ class LeastLostWorkTest {
         h.rounds(60, SECOND);
         assertTrue(h.running("hurry") > 0);
         assertEquals("early", taken(h).operationId(), "the older job is taken: the younger one is about to end");
+    }
+
+    @Test
+    void ofAnOperationsJobsAboveItsFairShareTheOnesWithLeastAtStakeArePreemptibleNotTheNewest() {
+        PoolTreeConfig tree = new PoolTreeConfig("default", null, null, null, null, false, null, null,
+                PreemptionSettings.DEFAULT, null,
+                List.of(PoolConfig.builder("batch").build(), PoolConfig.builder("urgent").build()));
+        ClusterHarness h = ClusterHarness.of(tree).node("n1", node(1, 16)).node("n2", node(3, 16));
+        h.submit("work", OperationSpec.builder().pool("batch").jobs(4, job(1, 1)).build());
+        h.advance(SECOND).update().heartbeat("n1");
+        String oldest = h.cluster().registry().operation("work").runningJobs().get(0).id();
+        h.advance(Duration.ofSeconds(20)).update().heartbeat("n2");
+        assertEquals(4, h.running("work"));
+        h.submit("hurry", OperationSpec.builder().pool("urgent").jobs(2, job(1, 1)).build());
+        for (int i = 0; i < 60 && h.running("hurry") == 0; i++) {
+            h.advance(SECOND).update();
+            h.machine("n1").checkpoint(oldest, Duration.ZERO);
+            h.heartbeatAll();
+        }
+        assertTrue(h.running("hurry") > 0);
+        Job victim = taken(h, "work");
+        assertEquals(oldest, victim.id(), "the oldest job checkpointed a moment ago: it loses least, so it goes first");
     }
 
     @Test

@@ -11,6 +11,8 @@ import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.pool.VictimOrder;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.StarvationSettings;
 import io.grove.core.resource.ResourceType;
@@ -118,8 +120,11 @@ class PreemptionScenariosTest {
     void noPingPong_aJobStartedByPreemptionIsNotTakenBackForItsVictim() {
         StarvationSettings aggressive = new StarvationSettings(Duration.ofSeconds(30), Duration.ofSeconds(120), 0.8,
                 true, true, 1.0);
-        PoolTreeConfig tree = new PoolTreeConfig("t", null, null, null, null, false, null, aggressive, null, null,
-                List.of(PoolConfig.builder("pv").build(), PoolConfig.builder("pp").build()));
+        // the reference's order counts the victim's jobs in start order, so its 4-cpu job is the one taken
+        // (least lost work would protect the job with more at stake and take the 3-cpu one)
+        PoolTreeConfig tree = new PoolTreeConfig("t", null, null, null, null, false, null, aggressive,
+                PreemptionSettings.DEFAULT.withVictimOrder(VictimOrder.NEWEST_FIRST),
+                null, List.of(PoolConfig.builder("pv").build(), PoolConfig.builder("pp").build()));
         ClusterHarness h = ClusterHarness.of(tree).node("n1", node(10, 64));
         h.submit("victim", OperationSpec.builder().pool("pv")
                 .task(TaskSpec.of("small", 1, job(3, 1), "x")).task(TaskSpec.of("large", 1, job(4, 1), "x")).build());
