@@ -90,6 +90,7 @@ class JobIsolationTest {
             }
             Set<String> expected = new TreeSet<>(Set.of("PATH", "HOME", "TMPDIR", "LANG", "MODE", "WEIRD",
                     "GROVE_OPERATION_ID", "GROVE_JOB_ID", "GROVE_JOB_INDEX", "GROVE_TASK", "GROVE_NODE_ID",
+                    "GROVE_CHECKPOINT_FILE",
                     // set by bash itself
                     "PWD", "SHLVL", "_"));
             assertEquals(expected, new TreeSet<>(env.keySet()), "the job's whole environment");
@@ -98,6 +99,7 @@ class JobIsolationTest {
             Path sandbox = new WorkDir(work).sandbox("op-1-1");
             assertEquals(sandbox.toString(), env.get("HOME"));
             assertEquals(sandbox.resolve("tmp").toString(), env.get("TMPDIR"));
+            assertEquals(sandbox.resolve(".grove-checkpoint").toString(), env.get("GROVE_CHECKPOINT_FILE"));
         }
     }
 

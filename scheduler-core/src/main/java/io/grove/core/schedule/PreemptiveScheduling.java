@@ -1,13 +1,9 @@
 package io.grove.core.schedule;
 
 import io.grove.core.operation.Job;
-import io.grove.core.operation.PreemptionMode;
 import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.pool.VictimOrder;
-import io.grove.core.preempt.PreemptionStatus;
-import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.resource.ShareVector;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
