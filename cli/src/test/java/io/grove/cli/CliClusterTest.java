@@ -275,7 +275,7 @@ class CliClusterTest {
         assertEquals(0, byUser.exitCode(), byUser.err());
         assertTrue(byUser.out().lines().anyMatch(l -> l.startsWith("alice") && l.contains("cpu")), byUser.out());
         GroveCliTest.Run csv = grove("usage", "--by", "user", "--since", "1h", "--resource", "cpu", "-o", "csv");
-        assertTrue(csv.out().startsWith("USER,RESOURCE,USED\r\nalice,cpu,"), csv.out());
+        assertTrue(csv.out().startsWith("USER,RESOURCE,USED,PREEMPTED\r\nalice,cpu,"), csv.out());
         GroveCliTest.Run bad = grove("usage", "--since", "yesterday");
         assertTrue(bad.exitCode() != 0 && bad.err().contains("'since' must be a time ago"), bad.err());
     }

@@ -384,6 +384,14 @@ public final class Cluster implements ClusterView {
         return NewWork.nodes(trees, nodes.values(), now, quiet, limit);
     }
 
+    /**
+     * When a node may next make a preemptive pass for a starving operation (a forecast steps to it,
+     * as the daemon's heartbeats come), or {@code null} when nothing starves.
+     */
+    public Instant nextPreemptivePass(Instant now) {
+        return PreemptionTiming.next(trees, nodes.values(), registry, now);
+    }
+
     /** The earliest time after {@code now} at which an element of some tree starves, or {@code null}. */
     public Instant nextStarvation(Instant now) {
         Instant next = null;

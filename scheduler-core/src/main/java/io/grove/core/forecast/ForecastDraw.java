@@ -23,8 +23,9 @@ import java.util.function.LongSupplier;
 /**
  * One draw of a forecast: a copy of the cluster made from the snapshot (its operations, running
  * jobs with drawn ends, integral volumes, starvation clocks and pauses), then run heartbeat by
- * heartbeat, jumping to the next job end or starvation, until every operation waited for has
- * started (or, {@code untilLast}, started its last job) or the horizon passed.
+ * heartbeat, jumping to the next job end or starvation — or, while preemption takes room, to the
+ * next preemptive pass — until every operation waited for has started (or, {@code untilLast},
+ * started its last job) or the horizon passed.
  */
 final class ForecastDraw {
 
@@ -40,6 +41,8 @@ final class ForecastDraw {
     private final Set<String> waiting = new LinkedHashSet<>();
     private final Function<Decision.JobStart, Duration> durationOf;
     private Arrivals.Stream coming;
+    /** Whether the last round of heartbeats preempted or offered to: preemption may go on at the next pass. */
+    private boolean preempting;
     private int arrived;
 
     private ForecastDraw(ForecastSnapshot snapshot, SplittableRandom random) {
@@ -172,8 +175,11 @@ final class ForecastDraw {
 
     /** Every node heartbeats; the first start of each operation waited for is kept. */
     private void beat(Instant t) {
+        preempting = false;
         for (SimNode node : nodes.values()) {
-            for (Decision.JobStart started : node.beatEach(copy, t, durationOf).starts()) {
+            Decision decision = node.beatEach(copy, t, durationOf);
+            preempting |= !decision.preemptions().isEmpty() || !decision.offers().isEmpty();
+            for (Decision.JobStart started : decision.starts()) {
                 if (waiting.contains(started.operationId())) {
                     Instant[] seen = starts.computeIfAbsent(started.operationId(), id -> new Instant[2]);
                     if (seen[0] == null) {
@@ -211,6 +217,11 @@ final class ForecastDraw {
         if (starves != null && starves.isBefore(jump)) {
             // one step after: the update that sees it starving, then the heartbeat that preempts
             jump = starves.plus(StartForecast.STEP);
+        }
+        Instant pass = preempting ? copy.nextPreemptivePass(t) : null;
+        if (pass != null && pass.isBefore(jump)) {
+            // preemption goes on a pass at a time, as the nodes' backoffs allow, not only when jobs end
+            jump = pass;
         }
         for (SimNode node : nodes.values()) {
             Instant ends = node.nextEnd();

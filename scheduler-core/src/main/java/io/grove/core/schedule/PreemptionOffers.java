@@ -90,6 +90,11 @@ public final class PreemptionOffers {
         return until != null && nowMs <= until;
     }
 
+    /** Whether some window is open or some invitation waits: a node is to come before any backoff ends. */
+    public boolean pending() {
+        return !windows.isEmpty() || !invitations.isEmpty();
+    }
+
     /** Whether some invitation waits for the node (it then makes a pass whatever its backoff). */
     public boolean invites(String nodeId) {
         return invitations.containsKey(nodeId);

@@ -10,8 +10,11 @@ import io.grove.core.cluster.ClusterHarness;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.StarvationSettings;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -82,6 +85,37 @@ class StartForecastTest {
         assertNull(g.unknown(), g.toString());
         assertEquals(startedA.plusSeconds(60), g.nextStart().likely(), "not when one cpu is free: when four are");
         assertEquals(g.nextStart().likely(), g.lastStart().likely(), "every rank at once");
+    }
+
+    @Test
+    void aStarvingOperationIsForecastToGetItsJobsAsPreemptionTakesRoomNotWhenJobsEnd() {
+        StarvationSettings quick = new StarvationSettings(Duration.ofSeconds(5), Duration.ofSeconds(120), 0.8, false, true,
+                1.0);
+        PoolTreeConfig tree = new PoolTreeConfig("physical", null, null, null, null, false, null, quick, null, null,
+                List.of(PoolConfig.builder("a").build(), PoolConfig.builder("b").build()));
+        ClusterHarness h = ClusterHarness.of(tree).node("n1", node(4, 64));
+        h.submit("fill", OperationSpec.builder().pool("a").task(new TaskSpec("main", 4, "work", job(1, 1), Map.of(), 0,
+                null, 300_000L)).build());
+        h.jobsOf("fill", Duration.ofSeconds(300));
+        h.rounds(1, SECOND);
+        assertEquals(4, h.running("fill"));
+        Instant submitted = h.now();
+        h.submit("want", OperationSpec.builder().pool("b").jobs(2, job(1, 1)).build());
+        h.rounds(1, SECOND);
+
+        StartForecast.Prediction want = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "want", 1,
+                BUDGET, System::nanoTime);
+        assertNull(want.unknown(), want.toString());
+        Instant last = want.lastStart().likely();
+        assertTrue(last.isBefore(submitted.plusSeconds(20)), "its second job after one more pass (5-s backoff), not when "
+                + "fill's jobs end five minutes later: " + Duration.between(submitted, last));
+
+        h.rounds(30, SECOND);
+        Instant actual = h.cluster().registry().operation("want").runningJobs().stream().map(j -> j.startTime())
+                .max(Instant::compareTo).orElseThrow();
+        assertEquals(2, h.running("want"));
+        assertTrue(Duration.between(last, actual).abs().compareTo(Duration.ofSeconds(2)) <= 0,
+                "the forecast " + last + " and the start " + actual);
     }
 
     @Test
