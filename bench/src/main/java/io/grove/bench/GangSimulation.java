@@ -10,6 +10,7 @@ import io.grove.core.operation.OperationType;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
+import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.core.sim.SimReport;
@@ -55,8 +56,8 @@ public final class GangSimulation {
         System.out.println(run(seed, load, false));
     }
 
-    /** One run; {@code topology}: gangs keep their required level, else they go anywhere. */
-    static String run(long seed, double load, boolean topology) {
+    /** The cluster: 512 nodes of 8 GPUs, 4 blocks of 8 racks of 16. */
+    static List<Workload.NodeGroup> gpuNodes() {
         List<Workload.NodeGroup> nodes = new ArrayList<>();
         for (int b = 0; b < BLOCKS; b++) {
             for (int r = 0; r < RACKS; r++) {
@@ -64,6 +65,25 @@ public final class GangSimulation {
                         NodeTopology.parse("block=b" + b + ",rack=b" + b + "r" + r)));
             }
         }
+        return nodes;
+    }
+
+    /**
+     * The simulator over {@link #gpuNodes} with three pools by weight (batch 1, prod 2, research 1)
+     * in one tree {@code gpu} of levels block and rack, preempting as {@code preemption} says.
+     */
+    static Simulator gpuCluster(List<Workload.OperationGroup> operations, PreemptionSettings preemption, long seed) {
+        PoolTreeConfig tree = new PoolTreeConfig("gpu", null, ResourceType.GPU, null, null, true, null, null, preemption, null,
+                List.of(PoolConfig.builder("batch").weight(1).build(), PoolConfig.builder("prod").weight(2).build(),
+                        PoolConfig.builder("research").weight(1).build()))
+                .withTopologyLevels(List.of("block", "rack"));
+        return new Simulator(new PoolsConfig("gpu", Map.of("gpu", tree)),
+                new Workload(Duration.ofSeconds(1), Duration.ofSeconds(1), gpuNodes(), operations, List.of()),
+                ClusterSettings.DEFAULT, seed, System::nanoTime).checkInvariantsEvery(500);
+    }
+
+    /** One run; {@code topology}: gangs keep their required level, else they go anywhere. */
+    static String run(long seed, double load, boolean topology) {
         SplittableRandom random = new SplittableRandom(seed);
         List<Workload.OperationGroup> operations = new ArrayList<>();
         String[] pools = {"batch", "prod", "research"};
@@ -87,13 +107,7 @@ public final class GangSimulation {
                         topology ? held : GangTopology.NONE));
             }
         }
-        PoolTreeConfig tree = new PoolTreeConfig("gpu", null, ResourceType.GPU, null, null, true, null, null, null, null,
-                List.of(PoolConfig.builder("batch").weight(1).build(), PoolConfig.builder("prod").weight(2).build(),
-                        PoolConfig.builder("research").weight(1).build()))
-                .withTopologyLevels(List.of("block", "rack"));
-        Simulator simulator = new Simulator(new PoolsConfig("gpu", Map.of("gpu", tree)),
-                new Workload(Duration.ofSeconds(1), Duration.ofSeconds(1), nodes, operations, List.of()),
-                ClusterSettings.DEFAULT, seed, System::nanoTime).checkInvariantsEvery(500);
+        Simulator simulator = gpuCluster(operations, null, seed);
         List<String> freeOverTime = new ArrayList<>();
         int outside = 0;
         SimReport report = null;

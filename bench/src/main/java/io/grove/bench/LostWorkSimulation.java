@@ -1,14 +1,8 @@
 package io.grove.bench;
 
-import io.grove.core.cluster.ClusterSettings;
-import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.OperationType;
-import io.grove.core.pool.PoolConfig;
-import io.grove.core.pool.PoolTreeConfig;
-import io.grove.core.pool.PoolsConfig;
 import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.pool.VictimOrder;
-import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.core.sim.SimReport;
 import io.grove.core.sim.Simulator;
@@ -17,8 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -48,13 +40,6 @@ public final class LostWorkSimulation {
 
     /** One run; returns lost GPU-hours, preemptions, fairness error, utilisation, and prints them. */
     static double[] run(long seed, Duration run, VictimOrder order) {
-        List<Workload.NodeGroup> nodes = new ArrayList<>();
-        for (int b = 0; b < GangSimulation.BLOCKS; b++) {
-            for (int r = 0; r < GangSimulation.RACKS; r++) {
-                nodes.add(new Workload.NodeGroup("b" + b + "r" + r, GangSimulation.PER_RACK,
-                        new Resources(64, 64, 8, 1e12, 0), Set.of(), NodeTopology.parse("block=b" + b + ",rack=b" + b + "r" + r)));
-            }
-        }
         SplittableRandom random = new SplittableRandom(seed);
         Resources gpu1 = new Resources(1, 4, 1, 32e9, 0);
         Resources gpu8 = new Resources(1, 32, 8, 256e9, 0);
@@ -78,14 +63,7 @@ public final class LostWorkSimulation {
                         OperationType.VANILLA, null, null));
             }
         }
-        PoolTreeConfig tree = new PoolTreeConfig("gpu", null, ResourceType.GPU, null, null, true, null, null,
-                PreemptionSettings.DEFAULT.withVictimOrder(order), null,
-                List.of(PoolConfig.builder("batch").weight(1).build(), PoolConfig.builder("prod").weight(2).build(),
-                        PoolConfig.builder("research").weight(1).build()))
-                .withTopologyLevels(List.of("block", "rack"));
-        Simulator simulator = new Simulator(new PoolsConfig("gpu", Map.of("gpu", tree)),
-                new Workload(Duration.ofSeconds(1), Duration.ofSeconds(1), nodes, operations, List.of()),
-                ClusterSettings.DEFAULT, seed, System::nanoTime).checkInvariantsEvery(500);
+        Simulator simulator = GangSimulation.gpuCluster(operations, PreemptionSettings.DEFAULT.withVictimOrder(order), seed);
         SimReport report = simulator.run(run);
         double error = 0;
         int samples = 0;

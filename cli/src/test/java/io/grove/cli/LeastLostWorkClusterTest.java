@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -23,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Least lost work on a real scheduler and two agents (docs/scheduling.md#least-lost-work): {@code early}'s
- * jobs run on the first agent, {@code late}'s, started after them, on the second; a starving
- * operation takes a job of {@code late} — the younger, whichever agent heartbeats first — unless
+ * jobs run on the first agent, {@code late}'s, started after them, on the second; an operation
+ * starving for one job (aggressively: each of the others' second job is above a fifth of its fair
+ * share) takes a job of {@code late} — the younger, whichever agent heartbeats first — unless
  * {@code early}'s jobs report checkpoints by touching {@code $GROVE_CHECKPOINT_FILE}, and then one of
  * theirs. The lost work is in the victim's view, the metrics and {@code grove usage}.
  */
@@ -35,7 +37,9 @@ class LeastLostWorkClusterTest {
             pool_trees:
               physical:
                 fair_share_starvation_timeout: 3s
-                preemptive_scheduling_backoff: 1s
+                enable_aggressive_starvation: true
+                fair_share_aggressive_starvation_timeout: 3s
+                preemptive_scheduling_backoff: 2s
                 pools:
                   batch:
                     pools:
@@ -70,9 +74,9 @@ class LeastLostWorkClusterTest {
         return GroveCliTest.groveAt(url, args);
     }
 
-    static String submit(String pool, String command) {
-        GroveCliTest.Run run = grove("submit", "--pool", pool, "--jobs", "2", "--cpu", "1", "--memory", "64Mi", "--",
-                command);
+    static String submit(String pool, int jobs, String command) {
+        GroveCliTest.Run run = grove("submit", "--pool", pool, "--jobs", Integer.toString(jobs), "--cpu", "1", "--memory",
+                "64Mi", "--", command);
         assertEquals(0, run.exitCode(), run.out() + run.err());
         return run.out().lines().findFirst().orElseThrow().strip();
     }
@@ -91,14 +95,17 @@ class LeastLostWorkClusterTest {
         return jobs(operation).stream().filter(j -> j.get("state").asText().equals("running")).count();
     }
 
-    /** The job starvation preemption took first, among {@code operations}' jobs. */
-    static JsonNode firstVictim(String hurry, String... operations) throws Exception {
+    /**
+     * The job starvation preemption took first, among {@code operations}' jobs: the earliest taken,
+     * and of those taken at the same instant (one batch of heartbeats), the one taken for hurry's
+     * first job.
+     */
+    static JsonNode firstVictim(String hurry, String... operations) {
         JsonNode first = null;
         for (String operation : operations) {
             for (JsonNode job : jobs(operation)) {
                 JsonNode why = job.get("preempted_for");
-                if (why != null && why.get("operation_id").asText().equals(hurry)
-                        && (first == null || job.get("finished_at").asText().compareTo(first.get("finished_at").asText()) < 0)) {
+                if (why != null && why.get("operation_id").asText().equals(hurry) && (first == null || before(job, first))) {
                     first = job;
                 }
             }
@@ -108,13 +115,27 @@ class LeastLostWorkClusterTest {
         return first;
     }
 
+    private static boolean before(JsonNode job, JsonNode other) {
+        Instant at = Instant.parse(job.get("finished_at").asText());
+        Instant otherAt = Instant.parse(other.get("finished_at").asText());
+        return at.isBefore(otherAt) || at.equals(otherAt)
+                && preemptor(job).compareTo(preemptor(other)) < 0;
+    }
+
+    /** The number of the preemptor's job, from {@code preempted for job op-3-1 of ...}. */
+    private static Integer preemptor(JsonNode job) {
+        String message = job.get("message").asText();
+        String id = message.substring("preempted for job ".length(), message.indexOf(' ', "preempted for job ".length()));
+        return Integer.valueOf(id.substring(id.lastIndexOf('-') + 1));
+    }
+
     /** early on the first agent, then late on the second, then hurry starving in urgent; returns hurry's first victim. */
     static JsonNode scenario(String earlyCommand) throws Exception {
-        String early = submit("on_first", earlyCommand);
+        String early = submit("on_first", 2, earlyCommand);
         Await.until("early's jobs run", EVERY, () -> running(early) == 2);
-        String late = submit("on_second", "sleep 600");
+        String late = submit("on_second", 2, "sleep 600");
         Await.until("late's jobs run", EVERY, () -> running(late) == 2);
-        String hurry = submit("urgent", "sleep 600");
+        String hurry = submit("urgent", 1, "sleep 600");
         Await.until("hurry takes room", EVERY, () -> running(hurry) > 0);
         JsonNode victim = firstVictim(hurry, early, late);
         for (String operation : List.of(hurry, early, late)) {
@@ -137,7 +158,7 @@ class LeastLostWorkClusterTest {
         JsonNode taken = scenario("sleep 600");
         assertEquals(taken.get("late").asText(), taken.get("operation_id").asText(),
                 "the job that started last loses the least: " + taken);
-        assertEquals("starvation", taken.get("preempted_for").get("reason").asText(), taken.toString());
+        assertEquals("aggressive_starvation", taken.get("preempted_for").get("reason").asText(), taken.toString());
         assertTrue(taken.get("lost_work_seconds").asDouble() >= 3, "it lost the work since its start: " + taken);
         assertTrue(taken.get("message").asText().contains("(no checkpoint reported)"), taken.toString());
 
