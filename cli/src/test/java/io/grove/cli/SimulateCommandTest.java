@@ -31,7 +31,7 @@ class SimulateCommandTest {
                 "starving_seconds"}) {
             assertTrue(etl.has(key), key);
         }
-        for (String key : new String[] {"utilization", "heartbeats", "jobs_started", "jobs_preempted",
+        for (String key : new String[] {"utilization", "heartbeats", "jobs_started", "jobs_preempted", "lost_work",
                 "invariant_violations", "decision_seconds", "fair_share_update_seconds"}) {
             assertTrue(summary.has(key), key);
         }

@@ -70,6 +70,11 @@ public final class SimReportWriter {
             json.writeNumberField("heartbeats", report.heartbeats());
             json.writeNumberField("jobs_started", report.jobsStarted());
             json.writeNumberField("jobs_preempted", report.jobsPreempted());
+            json.writeObjectFieldStart("lost_work");
+            for (Map.Entry<String, Double> entry : report.lostWork().entrySet()) {
+                json.writeNumberField(entry.getKey(), entry.getValue());
+            }
+            json.writeEndObject();
             json.writeNumberField("jobs_completed", report.jobsCompleted());
             json.writeNumberField("operations_completed", report.operationsCompleted());
             json.writeNumberField("submissions_refused", report.submissionsRefused());

@@ -8,6 +8,7 @@ import io.grove.core.preempt.PreemptibleLists;
 import io.grove.core.preempt.PreemptionStatus;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,24 @@ final class Preemptibility {
         return statuses.getOrDefault(job.id(), PreemptionStatus.PREEMPTIBLE);
     }
 
+    /**
+     * The jobs' places with the most work at stake first, ties in start order: one primitive sort of
+     * keys that pack the stake (as a float, enough to order by) above each job's place.
+     */
+    private int[] mostAtStakeFirst(List<Job> jobs, double[][] resources) {
+        long[] keys = new long[jobs.size()];
+        for (int j = 0; j < keys.length; j++) {
+            float stake = (float) VictimChoice.waste(jobs.get(j), VictimChoice.dominantShare(index, resources[j]), nowMs);
+            keys[j] = (long) (Integer.MAX_VALUE - Float.floatToIntBits(Math.max(0f, stake))) << 32 | j;
+        }
+        Arrays.sort(keys);
+        int[] order = new int[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            order[k] = (int) keys[k];
+        }
+        return order;
+    }
+
     private void classify(int at) {
         Operation operation = index.operations[at];
         List<Job> jobs = new ArrayList<>();
@@ -54,17 +73,21 @@ final class Preemptibility {
                 jobs.add(job);
             }
         }
-        if (leastLost && jobs.size() > 1) {
-            // the most work at stake is counted first, so it is the last to be preemptible; ties in start order
-            Map<Job, Double> stake = new HashMap<>();
-            for (Job job : jobs) {
-                stake.put(job, VictimChoice.waste(job, VictimChoice.dominantShare(index, job.resources().toArray()), nowMs));
-            }
-            jobs.sort((a, b) -> Double.compare(stake.get(b), stake.get(a)));
-        }
         double[][] resources = new double[jobs.size()][];
         for (int j = 0; j < resources.length; j++) {
             resources[j] = jobs.get(j).resources().toArray();
+        }
+        if (leastLost && jobs.size() > 1) {
+            // the most work at stake is counted first, so it is the last to be preemptible
+            int[] order = mostAtStakeFirst(jobs, resources);
+            List<Job> sorted = new ArrayList<>(order.length);
+            double[][] sortedResources = new double[order.length][];
+            for (int k = 0; k < order.length; k++) {
+                sorted.add(jobs.get(order[k]));
+                sortedResources[k] = resources[order[k]];
+            }
+            jobs = sorted;
+            resources = sortedResources;
         }
         double[] fairShare = new double[SchedulingIndex.N];
         double[] demand = new double[SchedulingIndex.N];

@@ -118,7 +118,9 @@ public final class PreemptionOffers {
         for (Decision.PreemptionOffer offer : offers) {
             Window window = windows.computeIfAbsent(offer.operationId(), k -> new Window(nowMs));
             window.offers.put(nodeId, new Offer(nodeId, offer.cost(), offer.rate(), nowMs));
-            window.wanted = offer.wanted();
+            if (Double.isFinite(offer.cost())) {
+                window.wanted = offer.wanted();   // a node that cannot take says nothing of how many are wanted
+            }
             if (window.offers.size() >= nodes || nowMs >= window.openedMs + windowMs) {
                 windows.remove(offer.operationId());
                 invite(offer.operationId(), window, nowMs, invited);
