@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The offers of a tree's nodes for a starving operation: windows, invitations, and who takes at once. */
@@ -50,17 +49,20 @@ class PreemptionOffersTest {
     }
 
     @Test
-    void aWindowClosesAfterItsLengthWithoutTheNodesThatNeverOfferedAndAsManyAreInvitedAsWanted() {
-        PreemptionOffers offers = tree(10);
-        offers.applied("n1", List.of(), List.of(offer(30, 2)), T0);
-        offers.applied("n2", List.of(), List.of(offer(10, 2)), T0.plusSeconds(1));
-        offers.applied("n3", List.of(), List.of(offer(20, 2)), T0.plusSeconds(2));
-        offers.applied("n4", List.of(), List.of(offer(Double.POSITIVE_INFINITY, 1)), T0.plusSeconds(3));
-        assertEquals(Map.of("op", List.of("n1", "n2", "n3", "n4")), offers.openWindows());
-        List<String> invited = offers.expire(T0.plusSeconds(5));
-        assertEquals(List.of("n2", "n3"), invited, "two wanted; a node that cannot take neither counts nor lowers it");
+    void aWindowClosesAfterItsLengthWithoutTheNodesThatNeverOfferedAndAsManyAreInvitedAsWantedOfTheCheapestEighth() {
+        PreemptionOffers offers = tree(40);
+        for (int n = 1; n <= 16; n++) {
+            offers.applied("n" + n, List.of(), List.of(offer(100 - n, 3)), T0.plusMillis(100 * n));
+        }
+        offers.applied("n17", List.of(), List.of(offer(Double.POSITIVE_INFINITY, 1)), T0.plusSeconds(3));
+        assertEquals(17, offers.openWindows().get("op").size());
+        assertEquals(List.of(), offers.expire(T0.plusSeconds(5)), "open for one backoff from its first offer");
+        List<String> invited = offers.expire(T0.plusSeconds(6));
+        assertEquals(List.of("n16", "n15"), invited,
+                "three wanted, but only the cheapest eighth of sixteen; a node that cannot take neither counts nor lowers it");
         assertTrue(offers.openWindows().isEmpty());
-        assertEquals(List.of(), offers.expire(T0.plusSeconds(11)), "invitations not taken in time lapse");
-        assertFalse(offers.invites("n2"));
+        assertTrue(offers.invites("n16"));
+        assertEquals(List.of(), offers.expire(T0.plusSeconds(12)), "invitations not taken in time lapse");
+        assertFalse(offers.invites("n16"));
     }
 }
