@@ -86,6 +86,8 @@ abstract class AccountingStoreContract {
         assertEquals("erin", user.key());
         assertEquals(360.0, user.seconds().get("preempted").get("cpu"), 1e-9);
         assertEquals(2 * 3600.0 + 4 * 1800.0, user.seconds().get("used").get("cpu"), 1e-9);
+        assertTrue(store().usage(new UsageQuery("user", NOV1, NOV1 + DAY, null, null, "bob")).isEmpty(),
+                "another user's lost work is not in a report of one's own");
         UsageRow hour = store().usage(new UsageQuery("pool", NOV1, NOV1 + DAY, null, null, null, "hour")).stream()
                 .filter(r -> r.key().equals("etl")).findFirst().orElseThrow();
         assertEquals(NOV1 / 1000, hour.period(), "counted in the hour it ended");

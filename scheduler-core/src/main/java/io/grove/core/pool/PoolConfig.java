@@ -78,22 +78,6 @@ public record PoolConfig(
         timeLimits = timeLimits == null ? PoolTimeLimits.NONE : timeLimits;
     }
 
-    /** A pool without time limits of its own. */
-    public PoolConfig(String name, Double weight, PartialResources strongGuaranteeResources, PartialResources resourceLimits,
-            Double maxShareRatio, SchedulingMode mode, List<FifoSortParameter> fifoSortParameters,
-            FifoPoolSchedulingOrder fifoPoolSchedulingOrder, IntegralGuaranteesConfig integralGuarantees,
-            Integer maxOperationCount, Integer maxRunningOperationCount, boolean enableLightweightOperations,
-            boolean forbidImmediateOperations, boolean createEphemeralSubpools, EphemeralSubpoolConfig ephemeralSubpoolConfig,
-            boolean computePromisedGuaranteeFairShare, Boolean enableStepFunctionForGangOperations,
-            PoolPreemptionConfig preemption, List<PoolConfig> children, String schedulingTagFilter,
-            Duration historicUsageAggregationPeriod) {
-        this(name, weight, strongGuaranteeResources, resourceLimits, maxShareRatio, mode, fifoSortParameters,
-                fifoPoolSchedulingOrder, integralGuarantees, maxOperationCount, maxRunningOperationCount,
-                enableLightweightOperations, forbidImmediateOperations, createEphemeralSubpools, ephemeralSubpoolConfig,
-                computePromisedGuaranteeFairShare, enableStepFunctionForGangOperations, preemption, children,
-                schedulingTagFilter, historicUsageAggregationPeriod, PoolTimeLimits.NONE);
-    }
-
     /** A pool without a scheduling tag filter. */
     public PoolConfig(String name, Double weight, PartialResources strongGuaranteeResources, PartialResources resourceLimits,
             Double maxShareRatio, SchedulingMode mode, List<FifoSortParameter> fifoSortParameters,
@@ -105,7 +89,8 @@ public record PoolConfig(
         this(name, weight, strongGuaranteeResources, resourceLimits, maxShareRatio, mode, fifoSortParameters,
                 fifoPoolSchedulingOrder, integralGuarantees, maxOperationCount, maxRunningOperationCount,
                 enableLightweightOperations, forbidImmediateOperations, createEphemeralSubpools, ephemeralSubpoolConfig,
-                computePromisedGuaranteeFairShare, enableStepFunctionForGangOperations, preemption, children, "", null);
+                computePromisedGuaranteeFairShare, enableStepFunctionForGangOperations, preemption, children, "", null,
+                PoolTimeLimits.NONE);
     }
 
     /** Whether the children's weights are lowered by their recent usage. */

@@ -34,9 +34,9 @@ final class DecisionContext {
     final Map<Decision.IdleCode, Integer> idle = new EnumMap<>(Decision.IdleCode.class);
     /** The tree's offers for starving operations (read only), or {@code null}: every node takes for itself. */
     final PreemptionOffers offers;
-    /** The starving operations this decision offered for (or tried to), and the offers it makes. */
-    final Set<String> offered = new HashSet<>();
-    final List<Decision.PreemptionOffer> offersMade = new ArrayList<>();
+    /** The starving operations this decision offered for (or tried to), and the offers it makes: made when first needed. */
+    private Set<String> offered = Set.of();
+    List<Decision.PreemptionOffer> offersMade = List.of();
     /** Active operations left when nothing more fit in what is free: fragmentation, untried. */
     int unfitLeft;
     private final List<Integer> plannedOperations = new ArrayList<>();
@@ -98,7 +98,18 @@ final class DecisionContext {
 
     /** The node offers what it would lose for a starving operation. */
     void offers(Decision.PreemptionOffer offer) {
+        if (offersMade.isEmpty()) {
+            offersMade = new ArrayList<>();
+        }
         offersMade.add(offer);
+    }
+
+    /** Notes that this decision tried a starving operation; {@code false} when it did already. */
+    boolean tries(String operationId) {
+        if (offered.isEmpty()) {
+            offered = new HashSet<>();
+        }
+        return offered.add(operationId);
     }
 
     /** Frees a running job's resources for the rest of the decision. */

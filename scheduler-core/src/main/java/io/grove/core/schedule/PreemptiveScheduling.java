@@ -178,7 +178,7 @@ final class PreemptiveScheduling {
         }
         String targetId = index.operations[target].id();
         boolean leastLost = settings.victimOrder() == VictimOrder.LEAST_LOST_WORK && context.offers != null;
-        if (leastLost && !context.offered.add(targetId)) {
+        if (leastLost && !context.tries(targetId)) {
             return false;   // offered in the aggressive stage already, with more jobs to take
         }
         List<PreemptionCandidate> usable = new ArrayList<>();
