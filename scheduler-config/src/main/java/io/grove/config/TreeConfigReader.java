@@ -6,6 +6,7 @@ import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.EphemeralSubpoolConfig;
 import io.grove.core.pool.FifoPoolSchedulingOrder;
 import io.grove.core.pool.FifoSortParameter;
+import io.grove.core.pool.GangReservations;
 import io.grove.core.pool.IntegralGuaranteeType;
 import io.grove.core.pool.IntegralGuaranteesConfig;
 import io.grove.core.pool.IntegralGuaranteesSettings;
@@ -75,7 +76,8 @@ public final class TreeConfigReader {
                         pd.allocationGracefulPreemptionTimeout()),
                 or(tree.bool("allow_aggressive_preemption_for_gang_operations"), pd.allowAggressivePreemptionForGangOperations()),
                 or(tree.duration("min_job_runtime_before_preemption"), pd.minJobRuntimeBeforePreemption()),
-                or(tree.enumValue("preemption_victim_order", VictimOrder.class), pd.victimOrder()));
+                or(tree.enumValue("preemption_victim_order", VictimOrder.class), pd.victimOrder()),
+                gangReservations(tree));
         IntegralGuaranteesSettings integral = readIntegralSettings(tree.map("integral_guarantees"));
         ResourceType mainResource = null;
         String main = tree.string("main_resource");
@@ -103,6 +105,25 @@ public final class TreeConfigReader {
                         "infer_weight_from_strong_guarantee_share_multiplier", "infer_weight_from_min_share_ratio_multiplier"),
                 jobDefaults(tree),
                 tree.strings("topology_levels"));
+    }
+
+    /** {@code gang_reservation_timeout} and {@code max_gang_reservations}. */
+    private static GangReservations gangReservations(MapReader tree) {
+        GangReservations d = GangReservations.DEFAULT;
+        Duration timeout = or(tree.duration("gang_reservation_timeout"), d.timeout());
+        Integer max = tree.integer("max_gang_reservations");
+        if (timeout.isNegative()) {
+            tree.problems().add(tree.path(), "gang_reservation_timeout", ProblemCode.BAD_VALUE,
+                    "must not be negative", tree.problems().lineOf(tree.path(), "gang_reservation_timeout"));
+            timeout = d.timeout();
+        }
+        if (max != null && (max < 0 || max > GangReservations.MAX)) {
+            tree.problems().add(tree.path(), "max_gang_reservations", ProblemCode.BAD_VALUE,
+                    "must be from 0 (off) to " + GangReservations.MAX + ", got " + max,
+                    tree.problems().lineOf(tree.path(), "max_gang_reservations"));
+            max = null;
+        }
+        return new GangReservations(timeout, max == null ? d.max() : max);
     }
 
     /** {@code default_job_memory} and {@code default_job_disk_space}: what nodes hold jobs that order none to. */

@@ -196,6 +196,21 @@ class PoolsConfigLoaderTest {
     }
 
     @Test
+    void aTreeSetsWhenStarvingGangsGetReservationsAndHowMany() {
+        LoadResult<PoolsConfig> result = PoolsConfigLoader.load("pool_trees: {t: {gang_reservation_timeout: 90s, "
+                + "max_gang_reservations: 2, pools: {a: {}}}}", "inline");
+        assertTrue(result.ok(), result.describe());
+        assertEquals(new io.grove.core.pool.GangReservations(java.time.Duration.ofSeconds(90), 2),
+                result.value().trees().get("t").preemption().gangReservations());
+        assertEquals(io.grove.core.pool.GangReservations.DEFAULT, PoolsConfigLoader.load("pool_trees: {t: {pools: {a: {}}}}",
+                "inline").value().trees().get("t").preemption().gangReservations(), "unset: 5m, 4");
+        String bad = PoolsConfigLoader.load("pool_trees: {t: {max_gang_reservations: 100, pools: {a: {}}}}", "inline")
+                .describe();
+        assertTrue(bad.contains("max_gang_reservations") && bad.contains("must be from 0 (off) to 64, got 100")
+                && bad.contains("inline:1:"), bad);
+    }
+
+    @Test
     void aTreeAndItsPoolsMaySetTheMinimumRuntimeBeforePreemption() {
         LoadResult<PoolsConfig> result = PoolsConfigLoader.load("pool_trees: {t: {min_job_runtime_before_preemption: 2m, "
                 + "pools: {a: {min_job_runtime_before_preemption: 15m}, b: {}}}}", "inline");

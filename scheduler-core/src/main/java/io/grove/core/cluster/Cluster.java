@@ -20,6 +20,7 @@ import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.GangReservation;
 import io.grove.core.schedule.Heartbeat;
 import io.grove.core.schedule.HeartbeatScheduler;
 import io.grove.core.schedule.SchedulingIndex;
@@ -32,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The scheduler's state and its single writer. Time comes in as {@code now}; nothing here reads a
@@ -205,6 +207,7 @@ public final class Cluster implements ClusterView {
     public List<Job> checkNodes(Instant now) {
         List<Job> lost = NodeReports.checkLiveness(this, nodes, topologies, now);
         gangs.expire(now);
+        gangs.keepReservations(now);
         timeLimits.enforce(this, now);
         for (TreeState tree : trees.values()) {
             tree.offers.expire(now).forEach(gangs::nudge);
@@ -242,7 +245,7 @@ public final class Cluster implements ClusterView {
         }
         SchedulingIndex index = node.tree() == null ? null : trees.get(node.tree()).index;
         return HeartbeatScheduler.decide(index, node, heartbeat, now, registry, settings.descentShortcuts(),
-                gangs.due(node), node.tree() == null ? null : trees.get(node.tree()).offers);
+                gangs.due(node), node.tree() == null ? null : trees.get(node.tree()).offers, reservationOn(node));
     }
 
     /**
@@ -374,11 +377,8 @@ public final class Cluster implements ClusterView {
     }
 
     /**
-     * The nodes whose heartbeat now could start a job of work that the last publication brought
-     * (operations schedulable now that were not before, in their trees): online, able to start
-     * jobs, with room for some job of the tree, not heard from within {@code quiet}; as many as the
-     * new operations have jobs waiting, at most {@code limit}. Empty when no new work arrived —
-     * nothing is asked twice for the same work.
+     * The nodes whose heartbeat now could start a job of work the last publication brought, at most
+     * {@code limit}, none heard from within {@code quiet}; nothing is asked twice ({@link NewWork}).
      */
     public List<String> nodesForNewWork(Instant now, Duration quiet, int limit) {
         return NewWork.nodes(trees, nodes.values(), now, quiet, limit);
@@ -394,15 +394,9 @@ public final class Cluster implements ClusterView {
 
     /** The earliest time after {@code now} at which an element of some tree starves, or {@code null}. */
     public Instant nextStarvation(Instant now) {
-        Instant next = null;
-        for (TreeState state : trees.values()) {
-            Instant at = state.starvation.nextStarvation(now);
-            if (at != null && (next == null || at.isBefore(next))) {
-                next = at;
-            }
-        }
-        return next;
+        return PreemptionTiming.nextStarvation(trees, now);
     }
+
 
     /** Publishes a computed update to heartbeats: starvation, the scheduling index, integral state. */
     public FairShareResult publishFairShare(ComputedUpdate computed) {
@@ -431,38 +425,42 @@ public final class Cluster implements ClusterView {
 
     @Override
     public Map<String, IntegralState> integralState(String tree) {
-        TreeState known = trees.get(tree);
-        return known == null ? Map.of() : known.integralState;
+        return ofTree(tree, state -> state.integralState, Map.of());
     }
 
     @Override
     public Map<String, StarvationTracker.Below> belowFairShare(String tree) {
-        TreeState known = trees.get(tree);
-        return known == null ? Map.of() : known.starvation.belowAll();
+        return ofTree(tree, state -> state.starvation.belowAll(), Map.of());
     }
 
     @Override
     public StarvationTracker.Below belowFairShare(String tree, String element) {
-        TreeState known = trees.get(tree);
-        return known == null ? null : known.starvation.below(element);
+        return ofTree(tree, state -> state.starvation.below(element), null);
     }
 
     @Override
     public Instant lastUpdate(String tree) {
-        TreeState known = trees.get(tree);
-        return known == null ? null : known.lastUpdate;
+        return ofTree(tree, state -> state.lastUpdate, null);
     }
 
     @Override
     public TopologyIndex topology(String tree) {
-        TreeState state = trees.get(tree);
-        return state == null ? null : state.topology;
+        return ofTree(tree, state -> state.topology, null);
     }
 
     @Override
     public GangStatus gang(String tree, String operationId) {
-        TreeState state = trees.get(tree);
-        return state == null ? GangStatus.NONE : state.gangs.status(operationId);
+        return ofTree(tree, state -> state.gangs.status(operationId, state.reservations), GangStatus.NONE);
+    }
+
+    @Override
+    public List<GangReservation> reservations(String tree) {
+        return ofTree(tree, state -> state.reservations.all(), List.of());
+    }
+
+    @Override
+    public GangReservation reservationOn(Node node) {
+        return node.tree() == null ? null : ofTree(node.tree(), state -> state.reservations.on(node.id()), null);
     }
 
     @Override
@@ -472,29 +470,31 @@ public final class Cluster implements ClusterView {
 
     @Override
     public FairShareResult fairShare(String tree) {
-        TreeState state = trees.get(tree);
-        return state == null ? null : state.result;
+        return ofTree(tree, state -> state.result, null);
     }
 
     @Override
     public List<ElementShares> elements(String tree) {
-        TreeState state = trees.get(tree);
-        return state == null ? List.of() : state.elements;
+        return ofTree(tree, state -> state.elements, List.of());
     }
 
     @Override
     public SchedulingIndex schedulingIndex(String tree) {
-        TreeState state = trees.get(tree);
-        return state == null ? null : state.index;
+        return ofTree(tree, state -> state.index, null);
     }
 
     TreeState treeState(String tree) {
         return trees.get(tree);
     }
 
+    /** {@code read} of the tree's state, or {@code none} when there is no such tree. */
+    private <T> T ofTree(String tree, Function<TreeState, T> read, T none) {
+        TreeState state = trees.get(tree);
+        return state == null ? none : read.apply(state);
+    }
+
     @Override
     public Map<String, StarvationStatus> starving(String tree) {
-        TreeState state = trees.get(tree);
-        return state == null ? Map.of() : state.starving;
+        return ofTree(tree, state -> state.starving, Map.of());
     }
 }

@@ -8,6 +8,7 @@ import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.Resources;
+import io.grove.core.schedule.GangReservation;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -82,6 +83,25 @@ public final class ClusterRevival {
         TreeState known = cluster.treeState(tree);
         if (known != null) {
             known.starvation.restore(below);
+        }
+    }
+
+    /**
+     * Puts back a gang's reservation from the journal; the next check of the nodes predicts its start
+     * again, or drops it if its gang no longer starves for room. A tree that is gone keeps none.
+     */
+    public void restoreReservation(GangReservation reservation) {
+        TreeState state = cluster.treeState(reservation.tree());
+        if (state != null) {
+            state.reservations.put(reservation);
+        }
+    }
+
+    /** Drops a gang's reservation as the journal says it was dropped. */
+    public void restoreUnreserved(String tree, String operationId) {
+        TreeState state = cluster.treeState(tree);
+        if (state != null) {
+            state.reservations.remove(operationId);
         }
     }
 }

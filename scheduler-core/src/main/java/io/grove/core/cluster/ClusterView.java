@@ -12,6 +12,7 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
+import io.grove.core.schedule.GangReservation;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
 import java.util.Collection;
@@ -43,7 +44,13 @@ public interface ClusterView {
 
     Set<String> treeNames();
 
-    /** Where a gang stands in a tree: its plan, why it waits, whether it restarts. */
+    /** A tree's gang reservations (docs/scheduling.md#reservations-with-backfill). */
+    List<GangReservation> reservations(String tree);
+
+    /** The gang reservation holding a node, or {@code null}. */
+    GangReservation reservationOn(Node node);
+
+    /** Where a gang stands in a tree: its plan, why it waits, whether it restarts, its reservation. */
     GangStatus gang(String tree, String operationId);
 
     /** The tree's topology: each level's domains, their nodes and free resources; {@code null} for no tree. */

@@ -7,7 +7,6 @@ import io.grove.core.schedule.GangPlan;
 import io.grove.core.schedule.GangPlanner;
 import io.grove.core.schedule.GangScheduling;
 import java.time.Duration;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -98,8 +97,9 @@ final class GangPlans implements GangScheduling.Held {
         waiting = why;
     }
 
-    GangStatus status(String operationId) {
-        return new GangStatus(plans.get(operationId), waiting.get(operationId), restarting.contains(operationId));
+    GangStatus status(String operationId, ReservationBook reservations) {
+        return new GangStatus(plans.get(operationId), waiting.get(operationId), restarting.contains(operationId),
+                reservations.of(operationId), reservations.starvingSince(operationId));
     }
 
     GangPlan plan(String operationId) {

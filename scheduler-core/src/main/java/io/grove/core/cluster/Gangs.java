@@ -13,6 +13,7 @@ import io.grove.core.operation.TaskSpec;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.GangPlan;
 import io.grove.core.schedule.GangPlanner;
+import io.grove.core.schedule.GangReservation;
 import io.grove.core.schedule.GangScheduling;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,7 +87,26 @@ final class Gangs {
                 nodes.add(node);
             }
         }
-        GangScheduling.Held held = new GangScheduling.Held() {
+        GangScheduling.Held held = held(tree, state);
+        state.gangs.waiting(GangScheduling.plan(state.index, nodes, held, now,
+                cluster.settings().gangStartTimeout(), plan -> {
+                    state.gangs.add(plan);
+                    unreserve(tree, state, plan.operationId(), "the gang was planned: " + plan.describe());
+                    nudges.addAll(plan.nodes());
+                    for (GangPlan.Victim victim : plan.victims()) {
+                        Node node = cluster.node(victim.nodeId());
+                        if (node != null) {
+                            node.interrupt(victim.jobId(), victim.reason(), victim.why(), plan.operationId());
+                            nudges.add(node.id());
+                        }
+                    }
+                    listener.planned(plan);
+                }));
+    }
+
+    /** What a tree's gang planning sees of its plans and reservations. */
+    GangScheduling.Held held(String tree, TreeState state) {
+        return new GangScheduling.Held() {
             @Override
             public boolean planned(String operationId) {
                 return anyTree(operationId, true);
@@ -112,20 +132,37 @@ final class Gangs {
                 return state.gangs.mayPreempt(operationId, at,
                         cluster.registry().pools(tree).effectiveConfig().preemption().preemptiveSchedulingBackoff());
             }
+
+            @Override
+            public GangReservation reservation(String nodeId) {
+                return state.reservations.on(nodeId);
+            }
         };
-        state.gangs.waiting(GangScheduling.plan(state.index, nodes, held, now,
-                cluster.settings().gangStartTimeout(), plan -> {
-                    state.gangs.add(plan);
-                    nudges.addAll(plan.nodes());
-                    for (GangPlan.Victim victim : plan.victims()) {
-                        Node node = cluster.node(victim.nodeId());
-                        if (node != null) {
-                            node.interrupt(victim.jobId(), victim.reason(), victim.why(), plan.operationId());
-                            nudges.add(node.id());
-                        }
-                    }
-                    listener.planned(plan);
-                }));
+    }
+
+    /** Looks after every tree's reservations ({@link ReservationKeeper}). */
+    void keepReservations(Instant now) {
+        for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
+            if (tree.getValue().index != null && (tree.getValue().index.hasGangs() || !tree.getValue().reservations.isEmpty())) {
+                ReservationKeeper.keep(this, cluster, tree.getKey(), tree.getValue(), now);
+            }
+        }
+    }
+
+    /** Drops the gang's reservation in the tree, if it has one, saying why. */
+    void unreserve(String tree, TreeState state, String operationId, String why) {
+        GangReservation gone = state.reservations.remove(operationId);
+        state.reservations.notStarving(operationId);
+        if (gone != null) {
+            state.gangs.dirty = true;
+            listener.unreserved(gone, why);
+        }
+    }
+
+    /** A reservation made: its gang's journal and event stream hear of it. */
+    void reserved(TreeState state, GangReservation reservation) {
+        state.reservations.put(reservation);
+        listener.reserved(reservation);
     }
 
     /**
@@ -261,12 +298,13 @@ final class Gangs {
         }
     }
 
-    /** The operation finished (aborted, failed): its plans go. */
+    /** The operation finished (aborted, failed): its plans and reservations go. */
     void forget(String operationId) {
-        for (TreeState tree : trees.values()) {
-            if (tree.gangs.planned(operationId) || tree.gangs.restarting(operationId)) {
-                tree.gangs.forget(operationId);
+        for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
+            if (tree.getValue().gangs.planned(operationId) || tree.getValue().gangs.restarting(operationId)) {
+                tree.getValue().gangs.forget(operationId);
             }
+            unreserve(tree.getKey(), tree.getValue(), operationId, "the operation finished");
         }
     }
 

@@ -51,4 +51,16 @@ final class PreemptionTiming {
         }
         return false;
     }
+
+    /** The earliest time after {@code now} at which an element of some tree starves, or {@code null}. */
+    static Instant nextStarvation(Map<String, TreeState> trees, Instant now) {
+        Instant next = null;
+        for (TreeState state : trees.values()) {
+            Instant at = state.starvation.nextStarvation(now);
+            if (at != null && (next == null || at.isBefore(next))) {
+                next = at;
+            }
+        }
+        return next;
+    }
 }

@@ -43,6 +43,8 @@ final class TreeState {
     final Map<String, PoolPause> pauses = new LinkedHashMap<>();
     /** Its gangs' plans, why waiting gangs wait, and which are restarting. */
     final GangPlans gangs = new GangPlans();
+    /** Its starving gangs' reservations. */
+    final ReservationBook reservations = new ReservationBook();
     /** What its nodes would lose to preempt for each starving operation, and the nodes invited to. */
     final PreemptionOffers offers = new PreemptionOffers();
     /** The arrays its fair-share updates work in, kept from one to the next. */

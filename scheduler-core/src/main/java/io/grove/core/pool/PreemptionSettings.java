@@ -18,6 +18,7 @@ import java.time.Duration;
  * @param minJobRuntimeBeforePreemption a job younger than this is not taken for a starving
  *     operation (pools may set their own; limits lowered under it still take it)
  * @param victimOrder how starvation preemption chooses among the jobs it may take
+ * @param gangReservations when starving gangs get reservations with backfill
  */
 public record PreemptionSettings(
         double preemptionSatisfactionThreshold,
@@ -31,11 +32,16 @@ public record PreemptionSettings(
         Duration allocationGracefulPreemptionTimeout,
         boolean allowAggressivePreemptionForGangOperations,
         Duration minJobRuntimeBeforePreemption,
-        VictimOrder victimOrder) {
+        VictimOrder victimOrder,
+        GangReservations gangReservations) {
 
     public static final PreemptionSettings DEFAULT = new PreemptionSettings(1.0, 0.2, PartialResources.EMPTY,
             Duration.ofSeconds(5), true, true, true, Duration.ofSeconds(10), Duration.ofSeconds(60), true, Duration.ZERO,
-            VictimOrder.LEAST_LOST_WORK);
+            VictimOrder.LEAST_LOST_WORK, GangReservations.DEFAULT);
+
+    public PreemptionSettings {
+        gangReservations = gangReservations == null ? GangReservations.DEFAULT : gangReservations;
+    }
 
     /** The same with another victim order. */
     public PreemptionSettings withVictimOrder(VictimOrder order) {
@@ -43,6 +49,15 @@ public record PreemptionSettings(
                 nonPreemptibleResourceUsageThreshold, preemptiveSchedulingBackoff, preemptionCheckStarvation,
                 preemptionCheckSatisfaction, enableConditionalPreemption, allocationPreemptionTimeout,
                 allocationGracefulPreemptionTimeout, allowAggressivePreemptionForGangOperations, minJobRuntimeBeforePreemption,
-                order);
+                order, gangReservations);
+    }
+
+    /** The same with other reservation settings. */
+    public PreemptionSettings withGangReservations(GangReservations reservations) {
+        return new PreemptionSettings(preemptionSatisfactionThreshold, aggressivePreemptionSatisfactionThreshold,
+                nonPreemptibleResourceUsageThreshold, preemptiveSchedulingBackoff, preemptionCheckStarvation,
+                preemptionCheckSatisfaction, enableConditionalPreemption, allocationPreemptionTimeout,
+                allocationGracefulPreemptionTimeout, allowAggressivePreemptionForGangOperations, minJobRuntimeBeforePreemption,
+                victimOrder, reservations);
     }
 }

@@ -148,7 +148,9 @@ public record Decision(
         /** Pending jobs run in container images, which the node does not run. */
         NO_IMAGES,
         /** The node says it cannot start jobs (disk full, broker stuck, cgroups gone). */
-        UNSCHEDULABLE
+        UNSCHEDULABLE,
+        /** The node is reserved for a starving gang, and pending jobs could still run when it is to start. */
+        RESERVED
     }
 
     /**

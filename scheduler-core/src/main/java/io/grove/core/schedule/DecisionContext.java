@@ -37,6 +37,12 @@ final class DecisionContext {
     /** The starving operations this decision offered for (or tried to), and the offers it makes: made when first needed. */
     private Set<String> offered = Set.of();
     List<Decision.PreemptionOffer> offersMade = List.of();
+    /** The gang reservation holding this node, or {@code null} (docs/scheduling.md#reservations-with-backfill). */
+    private GangReservation reservation;
+    /** What the gang plans hold on the node (for its reservation's room). */
+    private Resources planHeld = Resources.ZERO;
+    /** What jobs that may run past the reservation's start can still have here: made when first needed. */
+    private double[] longRoom;
     /** Active operations left when nothing more fit in what is free: fragmentation, untried. */
     int unfitLeft;
     private final List<Integer> plannedOperations = new ArrayList<>();
@@ -57,6 +63,56 @@ final class DecisionContext {
         for (int r = 0; r < free.length; r++) {
             free[r] = limit[r] - used[r];
         }
+    }
+
+    /** The node is held by a gang's reservation; {@code due}: the gang ranks planned here, which hold their part. */
+    void reserved(GangReservation value, List<GangPlan.Rank> due) {
+        this.reservation = value;
+        double[] held = new double[SchedulingIndex.N];
+        for (GangPlan.Rank rank : due) {
+            double[] wants = rank.resources().toArray();
+            for (int r = 0; r < held.length; r++) {
+                held[r] += wants[r];
+            }
+        }
+        this.planHeld = Resources.of(held);
+    }
+
+    /** The reservation holding the node, or {@code null}. */
+    GangReservation reservation() {
+        return reservation;
+    }
+
+    /**
+     * Whether a job of the task at {@code position} of operation {@code at} may start here within
+     * {@code room} as far as the node's reservation goes: the reserved gang's own, one bounded to end
+     * by the reservation's start, or one that fits beside what the gang needs.
+     */
+    boolean backfills(int at, int position, double[] room) {
+        if (endsBeforeReservation(at, position)) {
+            return true;
+        }
+        double[] job = index.operations[at].jobVector(position);
+        double[] beside = longRoom();
+        for (int r = 0; r < job.length; r++) {
+            if (job[r] > Math.min(room[r], beside[r]) + 1e-9) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a job of the task would be done before the node's reservation starts (or nothing reserves it). */
+    boolean endsBeforeReservation(int at, int position) {
+        return reservation == null || index.operations[at].id().equals(reservation.operationId())
+                || Reservations.endsBy(index, at, position, now, reservation.start());
+    }
+
+    private double[] longRoom() {
+        if (longRoom == null) {
+            longRoom = Reservations.longRoom(index, node, reservation, planHeld, released, now);
+        }
+        return longRoom;
     }
 
     /** Plans a start of the task at {@code position} for operation {@code at} and precommits it. */
@@ -83,6 +139,12 @@ final class DecisionContext {
         index.plans.planTask(at, position);
         double[] job = operation.jobVector(position);
         take(job);
+        if (longRoom != null && !operation.id().equals(reservation.operationId())
+                && !Reservations.endsBy(index, at, position, now, reservation.start())) {
+            for (int r = 0; r < longRoom.length; r++) {
+                longRoom[r] -= job[r];
+            }
+        }
         diskFree -= task.diskSpace();
         changeUsage(at, job, 1);
         Map<String, String> env = task.env();
@@ -116,6 +178,14 @@ final class DecisionContext {
     void release(Job job) {
         released.add(job.id());
         double[] resources = job.resources().toArray();
+        if (longRoom != null) {
+            Instant end = Reservations.boundEnd(index, job, now);
+            if (end == null || reservation.start() == null || end.isAfter(reservation.start())) {
+                for (int r = 0; r < longRoom.length; r++) {
+                    longRoom[r] += resources[r];
+                }
+            }
+        }
         for (int r = 0; r < free.length; r++) {
             free[r] += resources[r];
         }

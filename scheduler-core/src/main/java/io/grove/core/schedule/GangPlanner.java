@@ -125,6 +125,16 @@ public final class GangPlanner {
         return greedy(ranks, nodes, main, placed) == ranks.size() ? placed : null;
     }
 
+    /**
+     * Every rank on the nodes of {@code free} (what is free on each, by node id), anywhere among
+     * them, by the same packing; {@code null} if one fits nowhere.
+     */
+    static Map<Integer, String> pack(List<Rank> ranks, Map<String, double[]> free, ResourceType main) {
+        List<Candidate> candidates = new ArrayList<>();
+        free.forEach((node, room) -> candidates.add(new Candidate(node, null, Resources.of(room))));
+        return pack(ranks, candidates, main);
+    }
+
     /** How many of the ranks fit on {@code nodes} together (the greedy pass of {@link #pack}, misfits left out). */
     private static int fitCount(List<Rank> ranks, List<Candidate> nodes, ResourceType main) {
         return greedy(ranks, nodes, main, new TreeMap<>());

@@ -180,11 +180,11 @@ final class GangPreemption {
         }
         inside.sort(Comparator.comparingDouble((Unit u) -> value.get(u)).thenComparingDouble(Unit::cost));
         List<Unit> taken = new ArrayList<>();
-        Map<Integer, String> placed = pack(ranks, free, main);
+        Map<Integer, String> placed = GangPlanner.pack(ranks, free, main);
         for (int i = 0; placed == null && i < inside.size(); i++) {
             move(inside.get(i), free, 1);
             taken.add(inside.get(i));
-            placed = pack(ranks, free, main);
+            placed = GangPlanner.pack(ranks, free, main);
         }
         if (placed == null) {
             return null;
@@ -193,7 +193,7 @@ final class GangPreemption {
         costliest.sort(Comparator.comparingDouble(Unit::cost).reversed());
         for (Unit unit : costliest) {
             move(unit, free, -1);
-            Map<Integer, String> without = pack(ranks, free, main);
+            Map<Integer, String> without = GangPlanner.pack(ranks, free, main);
             if (without != null) {
                 taken.remove(unit);
                 placed = without;
@@ -219,12 +219,5 @@ final class GangPreemption {
                 }
             }
         });
-    }
-
-    private static Map<Integer, String> pack(List<GangPlanner.Rank> ranks, Map<String, double[]> free, ResourceType main) {
-        List<GangPlanner.Candidate> candidates = new ArrayList<>();
-        free.forEach((node, room) -> candidates.add(new GangPlanner.Candidate(node, null, Resources.of(room))));
-        GangPlanner.Outcome outcome = GangPlanner.plan(ranks, candidates, GangPlanner.Constraint.NONE, main);
-        return outcome instanceof GangPlanner.Planned planned ? planned.nodeOfRank() : null;
     }
 }

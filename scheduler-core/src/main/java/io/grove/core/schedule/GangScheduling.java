@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -59,6 +60,11 @@ public final class GangScheduling {
          */
         default boolean mayPreempt(String operationId, Instant now) {
             return false;
+        }
+
+        /** The gang reservation holding a node, or {@code null}. */
+        default GangReservation reservation(String nodeId) {
+            return null;
         }
     }
 
@@ -115,15 +121,19 @@ public final class GangScheduling {
                         + " at once; the tree's nodes have " + ResourceText.describe(Resources.of(treeFree), shown)
                         + " free in all", Map.of());
             } else {
-                eligible = eligible(index, at, nodes, held, slots);
+                eligible = eligible(index, at, nodes, held, slots, now);
                 outcome = GangPlanner.plan(ranks, candidates(eligible), constraint, index.config.mainResource());
             }
             GangPlan made = null;
             if (outcome instanceof GangPlanner.Planned planned) {
                 made = plan(index, operation, slots, planned, nodes, held, now, startTimeout, List.of());
             } else if (index.priority[at].compareTo(StarvationStatus.STARVING) >= 0 && held.mayPreempt(operation.id(), now)) {
-                GangPreemption.Choice choice = GangPreemption.choose(index, at,
-                        eligible != null ? eligible : eligible(index, at, nodes, held, slots), ranks, constraint, now);
+                Map<Node, double[]> preemptible = new LinkedHashMap<>(
+                        eligible != null ? eligible : eligible(index, at, nodes, held, slots, now));
+                // another gang's reserved nodes are not freed for this one
+                preemptible.keySet().removeIf(node -> held.reservation(node.id()) != null
+                        && !held.reservation(node.id()).operationId().equals(operation.id()));
+                GangPreemption.Choice choice = GangPreemption.choose(index, at, preemptible, ranks, constraint, now);
                 if (choice != null) {
                     made = plan(index, operation, slots, new GangPlanner.Planned(choice.nodeOfRank(), choice.domain()),
                             nodes, held, now, startTimeout, victims(index, operation, choice, ranks, topology, now));
@@ -207,7 +217,7 @@ public final class GangScheduling {
 
     /** The nodes the gang may go to, each with what is free on it for the gang (less what plans hold). */
     private static Map<Node, double[]> eligible(SchedulingIndex index, int at, Collection<Node> nodes, Held held,
-            List<RankSlot> slots) {
+            List<RankSlot> slots, Instant now) {
         long disk = 0;
         boolean images = false;
         for (RankSlot slot : slots) {
@@ -223,13 +233,94 @@ public final class GangScheduling {
             }
             double[] free = node.limits().toArray();
             double[] used = node.usage().toArray();
-            double[] hold = held.held(node.id()).toArray();
+            Resources holds = held.held(node.id());
+            double[] hold = holds.toArray();
             for (int r = 0; r < free.length; r++) {
                 free[r] = Math.max(0, free[r] - used[r] - hold[r]);
+            }
+            GangReservation reserved = held.reservation(node.id());
+            if (reserved != null && !reserved.operationId().equals(operation(index, at)) && !endsBy(index, at, slots, now,
+                    reserved.start())) {
+                // another gang's reservation: only what it leaves beside what it needs
+                double[] beside = Reservations.longRoom(index, node, reserved, holds, Set.of(), now);
+                for (int r = 0; r < free.length; r++) {
+                    free[r] = Math.max(0, Math.min(free[r], beside[r]));
+                }
             }
             out.put(node, free);
         }
         return out;
+    }
+
+    private static String operation(SchedulingIndex index, int at) {
+        return index.operations[at].id();
+    }
+
+    /** Whether every rank of the gang, started now, is bounded to end by {@code start}. */
+    private static boolean endsBy(SchedulingIndex index, int at, List<RankSlot> slots, Instant now, Instant start) {
+        for (RankSlot slot : slots) {
+            if (!Reservations.endsBy(index, at, slot.position, now, start)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the gang {@code operationId} starves waiting for room: it waits to be planned, no tree plans
+     * it, it is starving, and the limits on its path leave room for all of it (a gang held back by
+     * limits waits for them, not for room, and gets no reservation).
+     */
+    public static boolean starvesForRoom(SchedulingIndex index, String operationId, Held held) {
+        int at = index.indexOf(operationId);
+        return at >= 0 && starvesForRoom(index, at, held);
+    }
+
+    /** The tree's gangs that starve waiting for room ({@link #starvesForRoom}), by operation id. */
+    public static List<String> starvingForRoom(SchedulingIndex index, Held held) {
+        List<String> out = new ArrayList<>();
+        for (int at : index.gangOperations) {
+            if (starvesForRoom(index, at, held)) {
+                out.add(index.operations[at].id());
+            }
+        }
+        return out;
+    }
+
+    private static boolean starvesForRoom(SchedulingIndex index, int at, Held held) {
+        if (!waits(index, at) || held.planned(index.operations[at].id())
+                || index.priority[at].compareTo(StarvationStatus.STARVING) < 0) {
+            return false;
+        }
+        double[] total = new double[SchedulingIndex.N];
+        for (RankSlot slot : pendingRanks(index.operations[at])) {
+            for (int r = 0; r < total.length; r++) {
+                total[r] += slot.resources.get(r);
+            }
+        }
+        double[] room = new double[SchedulingIndex.N];
+        Arrays.fill(room, Double.POSITIVE_INFINITY);
+        index.limitRoom(at, room);
+        return Fits.fits(total, room);
+    }
+
+    /**
+     * A reservation for the starving gang {@code operationId} ({@link Reservations#choose}), on nodes no
+     * other reservation holds; {@code null} when none can hold it.
+     */
+    public static GangReservation reserve(SchedulingIndex index, String operationId, Collection<Node> nodes, Held held,
+            Instant now) {
+        int at = index.indexOf(operationId);
+        List<RankSlot> slots = pendingRanks(index.operations[at]);
+        Map<Node, double[]> eligible = eligible(index, at, nodes, held, slots, now);
+        eligible.keySet().removeIf(node -> held.reservation(node.id()) != null);
+        List<GangPlanner.Rank> ranks = new ArrayList<>();
+        for (RankSlot slot : slots) {
+            ranks.add(new GangPlanner.Rank(slot.rank, slot.resources));
+        }
+        GangTopology topology = index.operations[at].spec().topology();
+        return Reservations.choose(index, at, eligible, ranks,
+                new GangPlanner.Constraint(topology.level(), topology.required()), now);
     }
 
     private static List<GangPlanner.Candidate> candidates(Map<Node, double[]> eligible) {

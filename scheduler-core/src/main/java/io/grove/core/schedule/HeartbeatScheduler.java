@@ -43,17 +43,25 @@ public final class HeartbeatScheduler {
      */
     public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
             OperationRegistry registry, boolean shortcuts) {
-        return decide(index, node, heartbeat, now, registry, shortcuts, List.of(), null);
+        return decide(index, node, heartbeat, now, registry, shortcuts, List.of(), null, null);
+    }
+
+    /** As below, on a node no gang's reservation holds. */
+    public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
+            OperationRegistry registry, boolean shortcuts, List<GangPlan.Rank> due, PreemptionOffers offers) {
+        return decide(index, node, heartbeat, now, registry, shortcuts, due, offers, null);
     }
 
     /**
      * As above, with the gang ranks planned on this node ({@code due}), which start before anything
      * else; the node's gang interruptions ({@link Node#toInterruptView}) go out too. Starvation
      * preemption takes victims where the tree's {@code offers} say ({@code null}: on this node as
-     * soon as it can).
+     * soon as it can). On a node a gang's {@code reservation} holds, only jobs that end before its
+     * start or fit beside it start.
      */
     public static Decision decide(SchedulingIndex index, Node node, Heartbeat heartbeat, Instant now,
-            OperationRegistry registry, boolean shortcuts, List<GangPlan.Rank> due, PreemptionOffers offers) {
+            OperationRegistry registry, boolean shortcuts, List<GangPlan.Rank> due, PreemptionOffers offers,
+            GangReservation reservation) {
         List<Decision.JobAbort> unknown = unknownJobs(node, heartbeat, registry);
         if (node.tree() == null) {
             Decision.IdleCode code = node.matchesSeveralTrees() ? Decision.IdleCode.AMBIGUOUS_TREE : Decision.IdleCode.NO_TREE;
@@ -67,6 +75,9 @@ public final class HeartbeatScheduler {
         }
         DecisionContext context = new DecisionContext(index, node, heartbeat.resourceLimits(), now, offers);
         context.aborts.addAll(unknown);
+        if (reservation != null && reservation.needs(node.id()) != null) {
+            context.reserved(reservation, due);
+        }
         try {
             Preemptibility statuses = new Preemptibility(index, now);
             abortOvercommit(context, statuses);
@@ -277,6 +288,14 @@ public final class HeartbeatScheduler {
         index.limitRoom(at, room);
         boolean images = context.node.condition().runsImages();
         int task = index.plans.taskFitting(at, room, context.diskFree, images);
+        if (task >= 0 && !context.backfills(at, task, room)) {
+            // the node is reserved for a gang: only a job that ends before its start, or fits beside it
+            task = index.plans.taskFitting(at, room, context.diskFree, images, t -> context.backfills(at, t, room));
+            if (task < 0) {
+                context.deactivate(at, Decision.IdleCode.RESERVED);
+                return null;
+            }
+        }
         if (task < 0) {
             double[] smallest = index.plans.smallestJob(at);
             boolean fitsNode = smallest != null && Fits.fits(smallest, available);
@@ -299,6 +318,15 @@ public final class HeartbeatScheduler {
         int unmatched = context.idle.getOrDefault(Decision.IdleCode.UNMATCHED_TAGS, 0);
         int disk = context.idle.getOrDefault(Decision.IdleCode.DISK, 0);
         int noImages = context.idle.getOrDefault(Decision.IdleCode.NO_IMAGES, 0);
+        int reserved = context.idle.getOrDefault(Decision.IdleCode.RESERVED, 0);
+        if (reserved > 0) {
+            GangReservation reservation = context.reservation();
+            reasons.add(new Decision.IdleReason(Decision.IdleCode.RESERVED, reserved, context.freeResources(),
+                    reserved + " operation(s) have pending jobs that could still run when gang "
+                            + reservation.operationId() + " is to start on node " + context.node.id()
+                            + " (its reservation: " + reservation.describe() + "); only jobs whose time limit ends "
+                            + "before then, or that fit beside the gang, start here"));
+        }
         if (noImages > 0) {
             reasons.add(new Decision.IdleReason(Decision.IdleCode.NO_IMAGES, noImages, context.freeResources(),
                     noImages + " operation(s) have pending jobs in container images, which node " + context.node.id()

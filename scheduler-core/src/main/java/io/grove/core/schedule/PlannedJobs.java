@@ -1,6 +1,7 @@
 package io.grove.core.schedule;
 
 import io.grove.core.operation.Operation;
+import java.util.function.IntPredicate;
 
 /**
  * What one heartbeat's decision has planned so far: jobs per operation and per task position,
@@ -57,9 +58,14 @@ final class PlannedJobs {
      * and whose disk order fits {@code disk}, on a node that runs container images or not, or -1.
      */
     int taskFitting(int operation, double[] room, long disk, boolean images) {
+        return taskFitting(operation, room, disk, images, null);
+    }
+
+    /** As above, among the tasks {@code allowed} takes (by position); {@code null} takes every one. */
+    int taskFitting(int operation, double[] room, long disk, boolean images, IntPredicate allowed) {
         Operation op = operations[operation];
         for (int t = 0; t < op.taskCount(); t++) {
-            if (left(op, operation, t) > 0 && Fits.fits(op.jobVector(t), room)
+            if (left(op, operation, t) > 0 && Fits.fits(op.jobVector(t), room) && (allowed == null || allowed.test(t))
                     && op.task(t).diskSpace() <= disk && (images || op.task(t).image() == null)) {
                 return t;
             }

@@ -190,8 +190,10 @@ final class PreemptiveScheduling {
                 usable.add(candidate);
             }
         }
+        // on a node a gang's reservation holds, preemption makes room only for jobs that end before its start
         int task = usable.isEmpty() ? -1 : index.plans.taskFitting(target, roomWith(context, target, usable),
-                context.diskFree, context.node.condition().runsImages());
+                context.diskFree, context.node.condition().runsImages(), context.reservation() == null ? null
+                        : t -> context.endsBeforeReservation(target, t));
         double[] job = task < 0 ? null : index.operations[target].jobVector(task);
         List<PreemptionCandidate> victims = job == null ? null
                 : VictimChoice.choose(context, target, job, usable, settings.victimOrder() == VictimOrder.LEAST_LOST_WORK);

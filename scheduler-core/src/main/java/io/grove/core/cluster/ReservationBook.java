@@ -1,0 +1,83 @@
+package io.grove.core.cluster;
+
+import io.grove.core.schedule.GangReservation;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One tree's gang reservations (docs/scheduling.md#reservations-with-backfill), by gang and by node,
+ * and since when each gang without one has starved. A node is held by one reservation at most.
+ */
+final class ReservationBook {
+
+    private final Map<String, GangReservation> byGang = new LinkedHashMap<>();
+    private final Map<String, GangReservation> byNode = new HashMap<>();
+    /** Since when each starving gang that does not fit has waited: not journaled, a restart starts it again. */
+    private final Map<String, Instant> starving = new HashMap<>();
+
+    GangReservation of(String operationId) {
+        return byGang.get(operationId);
+    }
+
+    /** The reservation holding a node, or {@code null}. */
+    GangReservation on(String nodeId) {
+        return byNode.isEmpty() ? null : byNode.get(nodeId);
+    }
+
+    List<GangReservation> all() {
+        return new ArrayList<>(byGang.values());
+    }
+
+    int size() {
+        return byGang.size();
+    }
+
+    boolean isEmpty() {
+        return byGang.isEmpty();
+    }
+
+    /** Adds or replaces the gang's reservation. */
+    void put(GangReservation reservation) {
+        remove(reservation.operationId());
+        byGang.put(reservation.operationId(), reservation);
+        for (String node : reservation.nodes().keySet()) {
+            byNode.put(node, reservation);
+        }
+    }
+
+    /** Drops the gang's reservation; returns it, or {@code null}. */
+    GangReservation remove(String operationId) {
+        GangReservation gone = byGang.remove(operationId);
+        if (gone != null) {
+            for (String node : gone.nodes().keySet()) {
+                byNode.remove(node, gone);
+            }
+        }
+        return gone;
+    }
+
+    /** Since when the gang starves without fitting (from now, if it was not known to). */
+    Instant starving(String operationId, Instant now) {
+        return starving.computeIfAbsent(operationId, id -> now);
+    }
+
+    /** Since when the gang has starved without fitting, or {@code null}. */
+    Instant starvingSince(String operationId) {
+        return starving.get(operationId);
+    }
+
+    /** The gang does not starve waiting (it runs, is planned, waits for limits, or is gone). */
+    void notStarving(String operationId) {
+        starving.remove(operationId);
+    }
+
+    /** Forgets the starving gangs not in {@code still}. */
+    void keepStarving(Set<String> still) {
+        starving.keySet().retainAll(still);
+    }
+}

@@ -1,0 +1,135 @@
+package io.grove.core.cluster;
+
+import static io.grove.core.cluster.ClusterHarness.job;
+import static io.grove.core.cluster.ClusterHarness.node;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.GangReservations;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.pool.StarvationSettings;
+import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.GangReservation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A gang that starved past the tree's {@code gang_reservation_timeout} holds the nodes it is to
+ * start on (docs/scheduling.md#reservations-with-backfill): a job whose time limit ends before the
+ * reservation's predicted start starts there, one without a limit does not, and the gang starts by
+ * the predicted start.
+ */
+class GangReservationTest {
+
+    static final Duration SECOND = Duration.ofSeconds(1);
+
+    /** Jobs of one cpu, with a time limit ({@code null}: none). */
+    static OperationSpec jobs(int count, Long limitMillis) {
+        return OperationSpec.builder().pool("batch").task(new TaskSpec("main", count, "work", job(1, 1), Map.of(), 0,
+                null, null, limitMillis)).build();
+    }
+
+    /**
+     * Rack r1 is n1 (4 cpu) and rack r2 is n2 (4 cpu). On n1, {@code early} runs two jobs that end
+     * after 20 s and {@code bounded} two that reach their 60-s limit; on n2, {@code unbounded} runs
+     * four without a limit. Jobs are never taken for a starving operation (they are too young), so
+     * only a reservation gets the gang {@code g} (2 ranks of 2 cpu in one rack) its room.
+     */
+    static ClusterHarness cluster(GangReservations reservations) {
+        StarvationSettings starvation = new StarvationSettings(Duration.ofSeconds(2), Duration.ofSeconds(4), 0.8, true, true,
+                1.0);
+        PreemptionSettings preemption = new PreemptionSettings(1.0, 0.2, io.grove.core.pool.PartialResources.EMPTY, Duration.ofSeconds(5), true, true, true,
+                Duration.ofSeconds(10), Duration.ofSeconds(5), true, Duration.ofHours(1),
+                PreemptionSettings.DEFAULT.victimOrder(), reservations);
+        PoolTreeConfig tree = new PoolTreeConfig("physical", null, null, null, null, false, null, starvation, preemption,
+                null, List.of(PoolConfig.builder("batch").build(), PoolConfig.builder("train").build()))
+                .withTopologyLevels(List.of("rack"));
+        ClusterHarness h = ClusterHarness.of(tree).nodeAt("n1", node(4, 16), "rack=r1").nodeAt("n2", node(4, 16), "rack=r2");
+        h.submit("early", jobs(2, 60_000L));
+        h.submit("bounded", jobs(2, 60_000L));
+        h.jobsOf("early", Duration.ofSeconds(20));
+        h.update().heartbeat("n1");
+        h.submit("unbounded", jobs(4, null));
+        h.update().heartbeat("n2");
+        assertEquals(2, h.running("early"));
+        assertEquals(2, h.running("bounded"));
+        assertEquals(4, h.running("unbounded"));
+        h.submit("g", OperationSpec.builder().pool("train").jobs(2, job(2, 1)).gang().topology("rack", true).build());
+        h.submit("short", jobs(1, 10_000L));
+        h.jobsOf("short", Duration.ofSeconds(8));
+        h.submit("long", jobs(1, null));
+        return h;
+    }
+
+    static final GangReservations AFTER_10S = new GangReservations(Duration.ofSeconds(10), 4);
+
+    static GangReservation reservation(ClusterHarness h) {
+        return h.cluster().gang("physical", "g").reservation();
+    }
+
+    @Test
+    void aStarvingGangHoldsTheRackThatFreesFirstAndBackfillLetsOnlyJobsThatEndBeforeItsStart() {
+        ClusterHarness h = cluster(AFTER_10S);
+        Instant began = h.now();
+        h.rounds(10, SECOND);
+        assertNull(reservation(h), "not before the gang starved for gang_reservation_timeout");
+        h.rounds(6, SECOND);
+        GangReservation held = reservation(h);
+        assertNotNull(held, "starving since about 2 s, reserved 10 s later");
+        assertEquals("rack r1", held.domain(), "r2's jobs have no time limit");
+        assertEquals(List.of("n1"), List.copyOf(held.nodes().keySet()));
+        assertEquals(began.plus(Duration.ofSeconds(65)), held.start(), "bounded's jobs: 60-s limit + 5-s grace");
+
+        h.rounds(6, SECOND);   // early's jobs ended at 20 s: 2 cpu free on n1, short and long wait there
+        assertEquals(1, h.running("short"), "short's 10-s limit ends before the gang's start");
+        assertEquals(0, h.running("long"), "long has no limit: it could still run when the gang is to start");
+        List<String> idle = new ArrayList<>();
+        for (Decision decision : h.decisions()) {
+            decision.idle().stream().filter(r -> r.code() == Decision.IdleCode.RESERVED)
+                    .forEach(r -> idle.add(r.message()));
+        }
+        assertTrue(!idle.isEmpty() && idle.get(idle.size() - 1).contains("gang g is to start on node n1"), idle.toString());
+
+        while (h.running("g") < 2 && h.now().isBefore(began.plus(Duration.ofSeconds(90)))) {
+            h.rounds(1, SECOND);
+        }
+        assertEquals(2, h.running("g"), "the gang starts once bounded's jobs reach their limit");
+        assertTrue(!h.now().isAfter(held.start().plus(SECOND)), "started at " + h.now() + ", predicted " + held.start());
+        assertNull(reservation(h), "dropped once the gang was planned");
+        assertEquals(0, h.running("long"));
+    }
+
+    @Test
+    void withoutReservationsTheJobWithoutALimitTakesTheRoomAndTheGangWaitsOn() {
+        ClusterHarness h = cluster(GangReservations.OFF);
+        h.rounds(22, SECOND);
+        assertEquals(1, h.running("long"), "nothing holds n1: long starts as soon as early's jobs end");
+        h.rounds(60, SECOND);
+        assertNull(reservation(h));
+        assertEquals(0, h.running("g"), "bounded's end frees 2 cpu, long keeps 1: the gang never fits");
+    }
+
+    @Test
+    void aReservationGoesWhenTheGangStopsStarvingForRoomAndAtMostMaxAreHeld() {
+        ClusterHarness h = cluster(new GangReservations(Duration.ofSeconds(10), 1));
+        h.submit("g2", OperationSpec.builder().pool("train").jobs(2, job(2, 1)).gang().topology("rack", true).build());
+        h.rounds(16, SECOND);
+        assertNotNull(reservation(h));
+        assertNull(h.cluster().gang("physical", "g2").reservation(), "max_gang_reservations 1");
+        assertNotNull(h.cluster().gang("physical", "g2").starvingSince());
+        h.cluster().abort("g", h.now(), "no longer needed");
+        h.rounds(1, SECOND);
+        assertNull(reservation(h));
+        assertNotNull(h.cluster().gang("physical", "g2").reservation(), "the next gang starving longest gets one");
+    }
+}
