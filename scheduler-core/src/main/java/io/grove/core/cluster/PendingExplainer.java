@@ -12,8 +12,10 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.PendingReason;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.operation.TreePools;
+import io.grove.core.pool.GangReservations;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolPause;
+import io.grove.core.pool.PoolTimeLimits;
 import io.grove.core.preempt.StarvationStatus;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.ResourceText;
@@ -21,6 +23,7 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.GangPlan;
 import io.grove.core.schedule.GangPlanner;
+import io.grove.core.schedule.GangReservation;
 import io.grove.core.schedule.PreemptionProtection;
 import io.grove.core.schedule.SchedulingIndex;
 import java.time.Instant;
@@ -179,7 +182,30 @@ public final class PendingExplainer {
         return waiting == null
                 ? PendingCheck.of(Code.GANG, false, "a gang of " + operation.pendingJobCount() + " ranks (topology: "
                         + topology.describe() + "): planned whole at the next try")
-                : PendingCheck.of(Code.GANG, true, "a gang starts every rank at once or none: it " + waiting.why());
+                : PendingCheck.of(Code.GANG, true, "a gang starts every rank at once or none: it " + waiting.why()
+                        + reservation(cluster, tree, status));
+    }
+
+    /** What a waiting gang's reservation holds, or when it gets one (docs/scheduling.md#reservations-with-backfill). */
+    private static String reservation(ClusterView cluster, String tree, GangStatus status) {
+        if (status.reservation() != null) {
+            return "; it holds a reservation since " + status.reservation().since() + ": "
+                    + status.reservation().describe() + "; jobs that could still run then do not start there";
+        }
+        if (status.starvingSince() == null) {
+            return "";
+        }
+        GangReservations settings = cluster.registry().pools(tree).effectiveConfig().preemption().gangReservations();
+        if (!settings.enabled()) {
+            return "; it has starved for room since " + status.starvingSince() + ", and tree " + tree
+                    + " makes no reservations (max_gang_reservations 0)";
+        }
+        Instant due = status.starvingSince().plus(settings.timeout());
+        int held = cluster.reservations(tree).size();
+        return "; it has starved for room since " + status.starvingSince() + ": it gets a reservation at " + due
+                + " (gang_reservation_timeout " + PoolTimeLimits.text(settings.timeout()) + ")"
+                + (held >= settings.max() ? ", once one of the tree's " + held + " reservations (max_gang_reservations) goes"
+                        : "");
     }
 
     private static TaskSpec nextTask(Operation operation) {
@@ -297,13 +323,27 @@ public final class PendingExplainer {
         }
         Node roomiest = null;
         double best = -1;
+        Node reserved = null;
         for (Node node : matching) {
             Resources free = node.limits().minusClamped(node.usage());
             double fit = fit(free, job);
+            if (fit >= 1 - EPSILON && cluster.reservationOn(node) != null) {
+                reserved = reserved == null ? node : reserved;
+                continue;   // room a gang holds: said below unless a node without a reservation has room
+            }
             if (fit > best) {
                 best = fit;
                 roomiest = node;
             }
+        }
+        if (reserved != null && (roomiest == null || best < 1 - EPSILON)) {
+            GangReservation holding = cluster.reservationOn(reserved);
+            checks.add(new PendingCheck(Code.NODES_FULL, true, "the nodes with room for a job of " + describe(job, job)
+                    + " are reserved for starving gangs: node " + reserved.id() + " for gang " + holding.operationId()
+                    + " (" + holding.describe() + "); a job starts there only if its time limit ends before the "
+                    + "gang's predicted start, or it fits beside the gang", null, reserved.id(), null, null, job,
+                    reserved.limits().minusClamped(reserved.usage()), null, null));
+            return checks;
         }
         Resources free = roomiest.limits().minusClamped(roomiest.usage());
         boolean full = best < 1 - EPSILON;

@@ -73,6 +73,12 @@ class GangReservationTest {
 
     static final GangReservations AFTER_10S = new GangReservations(Duration.ofSeconds(10), 4);
 
+    /** The message of an operation's explanation's check of {@code code}. */
+    static String check(ClusterHarness h, String operation, PendingCheck.Code code) {
+        return PendingExplainer.explain(h.cluster(), h.cluster().registry().operation(operation)).get(0).checks().stream()
+                .filter(c -> c.code() == code).findFirst().orElseThrow().message();
+    }
+
     static GangReservation reservation(ClusterHarness h) {
         return h.cluster().gang("physical", "g").reservation();
     }
@@ -83,12 +89,19 @@ class GangReservationTest {
         Instant began = h.now();
         h.rounds(10, SECOND);
         assertNull(reservation(h), "not before the gang starved for gang_reservation_timeout");
+        String waits = check(h, "g", PendingCheck.Code.GANG);
+        assertTrue(waits.contains("needs 2 ranks (2 cpu, 1Gi memory each) at once") && waits.contains(
+                "it has starved for room since ") && waits.contains(": it gets a reservation at ")
+                && waits.contains("(gang_reservation_timeout 10s)"), waits);
         h.rounds(6, SECOND);
         GangReservation held = reservation(h);
         assertNotNull(held, "starving since about 2 s, reserved 10 s later");
         assertEquals("rack r1", held.domain(), "r2's jobs have no time limit");
         assertEquals(List.of("n1"), List.copyOf(held.nodes().keySet()));
         assertEquals(began.plus(Duration.ofSeconds(65)), held.start(), "bounded's jobs: 60-s limit + 5-s grace");
+        String reservedGang = check(h, "g", PendingCheck.Code.GANG);
+        assertTrue(reservedGang.contains("it holds a reservation since " + held.since() + ": rack r1 (node n1), predicted "
+                + "start " + held.start()), reservedGang);
 
         h.rounds(6, SECOND);   // early's jobs ended at 20 s: 2 cpu free on n1, short and long wait there
         assertEquals(1, h.running("short"), "short's 10-s limit ends before the gang's start");
@@ -99,6 +112,8 @@ class GangReservationTest {
                     .forEach(r -> idle.add(r.message()));
         }
         assertTrue(!idle.isEmpty() && idle.get(idle.size() - 1).contains("gang g is to start on node n1"), idle.toString());
+        String longWaits = check(h, "long", PendingCheck.Code.NODES_FULL);
+        assertTrue(longWaits.contains("are reserved for starving gangs: node n1 for gang g"), longWaits);
 
         while (h.running("g") < 2 && h.now().isBefore(began.plus(Duration.ofSeconds(90)))) {
             h.rounds(1, SECOND);
