@@ -17,9 +17,17 @@ import java.util.List;
  * @param masterPort rank 0's port ({@code MASTER_PORT})
  * @param ranks each rank's node, and its job once started
  * @param waiting why it waits, with the domains that came closest
+ * @param starvingSince since when it has starved waiting for room (absent when it does not)
+ * @param reservation its reservation, absent when it holds none
  */
 public record GangView(int size, String topology, String state, String domain, String plannedAt, String masterNode,
-        Integer masterPort, List<Rank> ranks, String waiting) {
+        Integer masterPort, List<Rank> ranks, String waiting, String starvingSince, ReservationView reservation) {
+
+    /** A gang that neither starves nor holds a reservation. */
+    public GangView(int size, String topology, String state, String domain, String plannedAt, String masterNode,
+            Integer masterPort, List<Rank> ranks, String waiting) {
+        this(size, topology, state, domain, plannedAt, masterNode, masterPort, ranks, waiting, null, null);
+    }
 
     /** One rank of a plan: its number, its node, and its job once started. */
     public record Rank(int rank, String node, String jobId) {

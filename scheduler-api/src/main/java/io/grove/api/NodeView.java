@@ -17,11 +17,12 @@ import java.util.Map;
  * @param topologyPath its path in its tree's {@code topology_levels}, {@code block=b1/rack=r07} (absent when the
  *     tree knows no levels)
  * @param topologyMissing the tree's levels it gives no domain for: it is in no domain of those (absent for none)
+ * @param reservedFor the starving gang's reservation that holds it (absent for none)
  */
 public record NodeView(String id, String state, @JsonInclude(JsonInclude.Include.ALWAYS) String tree, String address,
         String treeProblem, List<String> tags, Amounts resourceLimits, Amounts resourceUsage, int jobs,
         @JsonInclude(JsonInclude.Include.ALWAYS) String lastHeartbeat, Long diskSpaceFree, String unschedulable,
         List<String> gpusOutOfService, String noImages,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> topology, String topologyPath,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> topologyMissing) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> topologyMissing, ReservationView reservedFor) {
 }

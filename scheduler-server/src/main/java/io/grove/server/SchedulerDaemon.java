@@ -4,6 +4,7 @@ import io.grove.accounting.AccountingException;
 import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.GangListener;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.http.ApiServer;
 import io.grove.http.Secrets;
@@ -207,8 +208,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         EventHub events = new EventHub();
         StateEvents said = new StateEvents(cluster, events, clock);
-        cluster.gangListener(said);
-        StateListeners listeners = StateListeners.journalFirst(new JournalingListener(journal))
+        JournalingListener journaling = new JournalingListener(journal);
+        cluster.gangListener(GangListener.of(journaling, said));
+        StateListeners listeners = StateListeners.journalFirst(journaling)
                 .add("events", said)
                 .add("metrics", metrics.listener(cluster.registry()))
                 .add("ledger", ledger == null ? null : ledger.listener(cluster))

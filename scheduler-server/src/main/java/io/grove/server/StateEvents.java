@@ -6,6 +6,7 @@ import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.RegistryListener;
 import io.grove.core.schedule.GangPlan;
+import io.grove.core.schedule.GangReservation;
 import io.grove.server.http.EventHub;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +64,18 @@ final class StateEvents implements RegistryListener, GangListener {
     @Override
     public void restarting(String operationId, String tree, String why) {
         say(cluster.registry().operation(operationId), "gang", null, "restarting", null, "gang_restart", why);
+    }
+
+    @Override
+    public void reserved(GangReservation reservation) {
+        say(cluster.registry().operation(reservation.operationId()), "gang", null, "reserved", null, null,
+                "reserved: " + reservation.describe());
+    }
+
+    @Override
+    public void unreserved(GangReservation reservation, String why) {
+        say(cluster.registry().operation(reservation.operationId()), "gang", null, "unreserved", null, null,
+                "its reservation (" + reservation.describe() + ") was dropped: " + why);
     }
 
     private void say(Operation operation, String type, Job job, String state, String node, String reason,

@@ -97,8 +97,9 @@ final class ReservationKeeper {
         }
         for (String nodeId : reservation.nodes().keySet()) {
             Node node = cluster.node(nodeId);
-            if (node == null || node.state() != Node.State.ONLINE || !node.condition().schedulable()
-                    || !reservation.tree().equals(node.tree())) {
+            // a node offline but not forgotten (one that has not reconnected since a restart) keeps it
+            if (node == null || !reservation.tree().equals(node.tree())
+                    || node.state() == Node.State.ONLINE && !node.condition().schedulable()) {
                 return "node " + nodeId + " of it left the tree or cannot start jobs";
             }
         }

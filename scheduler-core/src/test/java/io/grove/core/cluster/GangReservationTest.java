@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * reservation's predicted start starts there, one without a limit does not, and the gang starts by
  * the predicted start.
  */
-class GangReservationTest {
+public class GangReservationTest {
 
     static final Duration SECOND = Duration.ofSeconds(1);
 
@@ -45,7 +45,7 @@ class GangReservationTest {
      * four without a limit. Jobs are never taken for a starving operation (they are too young), so
      * only a reservation gets the gang {@code g} (2 ranks of 2 cpu in one rack) its room.
      */
-    static ClusterHarness cluster(GangReservations reservations) {
+    public static ClusterHarness cluster(GangReservations reservations) {
         StarvationSettings starvation = new StarvationSettings(Duration.ofSeconds(2), Duration.ofSeconds(4), 0.8, true, true,
                 1.0);
         PreemptionSettings preemption = new PreemptionSettings(1.0, 0.2, io.grove.core.pool.PartialResources.EMPTY, Duration.ofSeconds(5), true, true, true,
@@ -71,7 +71,7 @@ class GangReservationTest {
         return h;
     }
 
-    static final GangReservations AFTER_10S = new GangReservations(Duration.ofSeconds(10), 4);
+    public static final GangReservations AFTER_10S = new GangReservations(Duration.ofSeconds(10), 4);
 
     /** The message of an operation's explanation's check of {@code code}. */
     static String check(ClusterHarness h, String operation, PendingCheck.Code code) {

@@ -42,7 +42,9 @@ final class GangViews {
                         Views.time(plan.planned()), plan.masterNode(), plan.masterPort(), ranks, null);
             }
             if (status.waiting() != null) {
-                return new GangView(size, topology, "waiting", null, null, null, null, null, status.waiting().why());
+                return new GangView(size, topology, "waiting", null, null, null, null, null, status.waiting().why(),
+                        status.starvingSince() == null ? null : Views.time(status.starvingSince()),
+                        Views.reservation(status.reservation()));
             }
         }
         return new GangView(size, topology, operation.runningJobCount() > 0 ? "running" : "waiting", null, null, null,

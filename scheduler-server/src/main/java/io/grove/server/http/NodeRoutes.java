@@ -33,7 +33,7 @@ final class NodeRoutes extends ApiResource {
         List<NodeView> list = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             TopologyIndex topology = node.tree() == null ? null : cluster.topology(node.tree());
-            list.add(views.node(node, topology == null ? List.of() : topology.levels()));
+            list.add(views.node(node, topology == null ? List.of() : topology.levels(), cluster.reservationOn(node)));
         }
         return list;
     }

@@ -3,6 +3,7 @@ package io.grove.server.http;
 import static io.grove.server.http.ApiValues.amounts;
 import static io.grove.server.http.ApiValues.lower;
 
+import io.grove.api.Amounts;
 import io.grove.api.ElementView;
 import io.grove.api.JobView;
 import io.grove.api.NodeView;
@@ -10,6 +11,7 @@ import io.grove.api.OperationDetails;
 import io.grove.api.OperationSummary;
 import io.grove.api.PoolView;
 import io.grove.api.Progress;
+import io.grove.api.ReservationView;
 import io.grove.api.Shortfall;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
@@ -28,12 +30,14 @@ import io.grove.core.pool.IntegralGuaranteesConfig;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.preempt.StarvationStatus;
+import io.grove.core.schedule.GangReservation;
 import io.grove.server.net.NodeAddresses;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The API's records of the scheduler's state, built on the scheduler's thread. */
@@ -204,15 +208,27 @@ final class Views {
         return addresses.agent(nodeId);
     }
 
-    /** A node, its topology read in its tree's {@code levels} (widest first). */
-    NodeView node(Node node, List<String> levels) {
+    /** A node, its topology read in its tree's {@code levels} (widest first), and the reservation holding it. */
+    NodeView node(Node node, List<String> levels, GangReservation reservedFor) {
         return new NodeView(node.id(), lower(node.state()), node.tree(), addresses.of(node.id()), node.treeProblem(),
                 List.copyOf(new TreeSet<>(node.tags())), amounts(node.limits()), amounts(node.usage()), node.jobs().size(),
                 time(node.lastHeartbeat()), node.condition().diskSpaceFree() < 0 ? null : node.condition().diskSpaceFree(),
                 node.condition().unschedulable(),
                 node.condition().gpusOutOfService().isEmpty() ? null : node.condition().gpusOutOfService(),
                 node.condition().noImages(), node.topology().domains(),
-                levels.isEmpty() ? null : node.topology().path(levels), node.topology().missing(levels));
+                levels.isEmpty() ? null : node.topology().path(levels), node.topology().missing(levels),
+                reservation(reservedFor));
+    }
+
+    /** A gang's reservation as the API shows it; {@code null} for none. */
+    static ReservationView reservation(GangReservation reservation) {
+        if (reservation == null) {
+            return null;
+        }
+        Map<String, Amounts> nodes = new TreeMap<>();
+        reservation.nodes().forEach((node, needs) -> nodes.put(node, amounts(needs)));
+        return new ReservationView(reservation.operationId(), reservation.domain(), nodes, time(reservation.since()),
+                reservation.start() == null ? null : time(reservation.start()));
     }
 
     private static String starvation(ClusterView cluster, String tree, String id) {

@@ -29,7 +29,9 @@ import java.util.Set;
     @JsonSubTypes.Type(value = JournalEvent.IntegralVolumes.class, name = "integral_volumes"),
     @JsonSubTypes.Type(value = JournalEvent.LedgerPending.class, name = "ledger_pending"),
     @JsonSubTypes.Type(value = JournalEvent.PoolPaused.class, name = "pool_paused"),
-    @JsonSubTypes.Type(value = JournalEvent.PoolResumed.class, name = "pool_resumed")
+    @JsonSubTypes.Type(value = JournalEvent.PoolResumed.class, name = "pool_resumed"),
+    @JsonSubTypes.Type(value = JournalEvent.GangReserved.class, name = "gang_reserved"),
+    @JsonSubTypes.Type(value = JournalEvent.GangUnreserved.class, name = "gang_unreserved")
 })
 public sealed interface JournalEvent {
 
@@ -99,5 +101,17 @@ public sealed interface JournalEvent {
 
     /** A paused pool resumed. */
     record PoolResumed(String tree, String pool, String user, long at) implements JournalEvent {
+    }
+
+    /** A starving gang's reservation: the nodes it holds and what its ranks need on each. */
+    record GangReserved(String tree, String operationId, String domain, Map<String, Resources> nodes, long since)
+            implements JournalEvent {
+        public GangReserved {
+            nodes = Map.copyOf(nodes);
+        }
+    }
+
+    /** A gang's reservation dropped. */
+    record GangUnreserved(String tree, String operationId, long at) implements JournalEvent {
     }
 }

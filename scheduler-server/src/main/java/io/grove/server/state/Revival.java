@@ -8,6 +8,7 @@ import io.grove.core.operation.Operation;
 import io.grove.core.operation.ProgressCapture;
 import io.grove.core.operation.SubmitException;
 import io.grove.core.pool.PoolPause;
+import io.grove.core.schedule.GangReservation;
 import java.time.Instant;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -109,6 +110,11 @@ public final class Revival {
                             Instant.ofEpochMilli(paused.at())));
                 } else if (event instanceof JournalEvent.PoolResumed resumed) {
                     cluster.resume(resumed.tree(), resumed.pool());
+                } else if (event instanceof JournalEvent.GangReserved reserved) {
+                    cluster.revival().restoreReservation(new GangReservation(reserved.operationId(), reserved.tree(),
+                            reserved.domain(), reserved.nodes(), Instant.ofEpochMilli(reserved.since()), null));
+                } else if (event instanceof JournalEvent.GangUnreserved unreserved) {
+                    cluster.revival().restoreUnreserved(unreserved.tree(), unreserved.operationId());
                 }
             } catch (SubmitException | IllegalStateException | IllegalArgumentException e) {
                 LOG.warn("journal: skipped {}: {}", event.getClass().getSimpleName(), e.getMessage());
@@ -176,6 +182,10 @@ public final class Revival {
             size++;
             for (PoolPause pause : cluster.pauses(tree).values()) {
                 parts.add(paused(pause));
+                size++;
+            }
+            for (GangReservation reservation : cluster.reservations(tree)) {
+                parts.add(reserved(reservation));
                 size++;
             }
         }
@@ -286,6 +296,11 @@ public final class Revival {
     public static JournalEvent.PoolPaused paused(PoolPause pause) {
         return new JournalEvent.PoolPaused(pause.tree(), pause.pool(), pause.drain(), pause.by(),
                 pause.since().toEpochMilli());
+    }
+
+    public static JournalEvent.GangReserved reserved(GangReservation reservation) {
+        return new JournalEvent.GangReserved(reservation.tree(), reservation.operationId(), reservation.domain(),
+                reservation.nodes(), reservation.since().toEpochMilli());
     }
 
     static JournalEvent.JobStarted started(Job job) {
