@@ -92,8 +92,8 @@ final class ReservationKeeper {
         if (held.planned(reservation.operationId())) {
             return "the gang was planned";
         }
-        if (!GangScheduling.starvesForRoom(index, reservation.operationId(), held)) {
-            return "the gang no longer starves waiting for room (it is not starving, its pool is paused, or limits hold it)";
+        if (!GangScheduling.waitsForRoom(index, reservation.operationId(), held)) {
+            return "the gang no longer starves waiting for room (its fair share is zero, its pool is paused, or limits hold it)";
         }
         for (String nodeId : reservation.nodes().keySet()) {
             Node node = cluster.node(nodeId);

@@ -267,13 +267,34 @@ public final class GangScheduling {
     }
 
     /**
-     * Whether the gang {@code operationId} starves waiting for room: it waits to be planned, no tree plans
-     * it, it is starving, and the limits on its path leave room for all of it (a gang held back by
-     * limits waits for them, not for room, and gets no reservation).
+     * Whether the gang {@code operationId} starves waiting for room: it waits to be planned, no tree
+     * plans it, it is starving, and the limits on its path leave room for all of it (a gang held back
+     * by limits waits for them, not for room, and gets no reservation).
      */
     public static boolean starvesForRoom(SchedulingIndex index, String operationId, Held held) {
         int at = index.indexOf(operationId);
         return at >= 0 && starvesForRoom(index, at, held);
+    }
+
+    /**
+     * Whether the gang {@code operationId} still waits for room as a reserved gang does: as
+     * {@link #starvesForRoom}, with a fair share above zero instead of a starving status (which a
+     * restarted scheduler takes a {@code fair_share_starvation_timeout} to find again); in a tree
+     * with no resources yet, waiting whole is enough.
+     */
+    public static boolean waitsForRoom(SchedulingIndex index, String operationId, Held held) {
+        int at = index.indexOf(operationId);
+        if (at < 0) {
+            return false;
+        }
+        double share = 0;
+        double total = 0;
+        for (int r = 0; r < SchedulingIndex.N; r++) {
+            share = Math.max(share, index.fairShare[at * SchedulingIndex.N + r]);
+            total += index.total[r];
+        }
+        // a tree without resources yet (its nodes reconnecting after a restart) gives no fair share to judge by
+        return (share > 0 || total == 0) && waitsWhole(index, at, held);
     }
 
     /** The tree's gangs that starve waiting for room ({@link #starvesForRoom}), by operation id. */
@@ -288,8 +309,12 @@ public final class GangScheduling {
     }
 
     private static boolean starvesForRoom(SchedulingIndex index, int at, Held held) {
-        if (!waits(index, at) || held.planned(index.operations[at].id())
-                || index.priority[at].compareTo(StarvationStatus.STARVING) < 0) {
+        return index.priority[at].compareTo(StarvationStatus.STARVING) >= 0 && waitsWhole(index, at, held);
+    }
+
+    /** Waits to be planned, no tree plans it, and the limits on its path leave room for all of it. */
+    private static boolean waitsWhole(SchedulingIndex index, int at, Held held) {
+        if (!waits(index, at) || held.planned(index.operations[at].id())) {
             return false;
         }
         double[] total = new double[SchedulingIndex.N];

@@ -45,6 +45,9 @@ class GangReservationRevivalTest {
         assertEquals(live, held(fromSnapshot), "from a snapshot");
         GangReservation restored = fromSnapshot.reservationOn(fromSnapshot.node("n1"));
         assertNotNull(restored, "the node is held again (its placeholder until it reconnects)");
+        fromSnapshot.updateFairShare(h.now());
+        fromSnapshot.checkNodes(h.now().plus(SECOND));
+        assertEquals(live, held(fromSnapshot), "kept while its node reconnects and the gang is not known to starve yet");
 
         try (Journal journal = Journal.open(dir)) {
             h.cluster().gangListener(new JournalingListener(journal));
