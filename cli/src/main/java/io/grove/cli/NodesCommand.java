@@ -2,6 +2,7 @@ package io.grove.cli;
 
 import io.grove.api.Amounts;
 import io.grove.api.NodeView;
+import io.grove.api.ReservationView;
 import io.grove.api.TopologyView;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
@@ -9,6 +10,7 @@ import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.out.Format;
 import io.grove.cli.out.Printer;
 import io.grove.cli.out.Table;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -38,6 +40,11 @@ final class NodesCommand extends ClientCommand {
         if (topology) {
             columns.add(Table.text("TOPOLOGY"));
         }
+        // the reservation column only where a starving gang holds some node
+        boolean reserved = nodes.stream().anyMatch(n -> n.reservedFor() != null);
+        if (reserved) {
+            columns.add(Table.text("RESERVED FOR"));
+        }
         Table table = new Table(columns.toArray(new Table.Column[0]));
         List<NodeView> sorted = new ArrayList<>(nodes);
         sorted.sort(Comparator.comparing(NodeView::id));
@@ -55,6 +62,10 @@ final class NodesCommand extends ClientCommand {
                 node.address() == null ? "-" : node.address(), topology(node)};
             if (!topology) {
                 row = Arrays.copyOf(row, row.length - 1);
+            }
+            if (reserved) {
+                row = Arrays.copyOf(row, row.length + 1);
+                row[row.length - 1] = node.reservedFor() == null ? "-" : "gang " + node.reservedFor().operationId();
             }
             String[] shown = row.clone();
             shown[7] = printer.style().state(row[7]);
@@ -74,6 +85,9 @@ final class NodesCommand extends ClientCommand {
                 if (node.unschedulable() != null) {
                     printer.println("node " + node.id() + " starts no jobs: " + node.unschedulable());
                 }
+                if (node.reservedFor() != null) {
+                    printer.println(reservation(node, Instant.now()));
+                }
                 if (node.topologyMissing() != null && !node.topologyMissing().isEmpty()) {
                     printer.println("node " + node.id() + " gives no " + String.join(", no ", node.topologyMissing())
                             + ": it is in no domain of " + (node.topologyMissing().size() == 1 ? "that level" : "those levels")
@@ -86,6 +100,17 @@ final class NodesCommand extends ClientCommand {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** What a node's reservation holds back, and until when. */
+    static String reservation(NodeView node, Instant now) {
+        ReservationView held = node.reservedFor();
+        return "node " + node.id() + " is reserved for gang " + held.operationId()
+                + (held.domain() == null ? "" : " (" + held.domain() + ")") + " for " + Format.age(held.since(), now)
+                + (held.predictedStart() == null ? ", its start unknown (a job in its way has no time limit)"
+                        : ", predicted to start at " + held.predictedStart() + " (" + Format.until(held.predictedStart(), now)
+                                + ")")
+                + ": only jobs whose time limit ends before then, or that fit beside the gang, start there";
     }
 
     /** For each tree that knows topology levels: the domain of each level with the most free, as a gang would see it. */

@@ -10,6 +10,7 @@ import io.grove.api.PendingReason;
 import io.grove.api.Progress;
 import io.grove.api.Quantities;
 import io.grove.api.Quantity;
+import io.grove.api.ReservationView;
 import io.grove.api.StateEvent;
 import io.grove.cli.client.CliException;
 import io.grove.cli.client.ExitCodes;
@@ -228,6 +229,15 @@ final class OpsCommand implements Runnable {
                         + (gang.domain() == null ? "" : ", in " + gang.domain())
                         + (gang.masterNode() == null ? "" : "; rank 0 on " + gang.masterNode() + " port " + gang.masterPort())
                         + (gang.waiting() == null ? "" : "; " + gang.waiting()));
+                if (gang.reservation() != null) {
+                    ReservationView held = gang.reservation();
+                    table.row("reservation", (held.domain() == null ? "" : held.domain() + " ") + "(node"
+                            + (held.nodes().size() == 1 ? " " : "s ") + String.join(", ", held.nodes().keySet()) + ") since "
+                            + held.since() + ", predicted start " + (held.predictedStart() == null
+                                    ? "unknown (a job in its way has no time limit)" : held.predictedStart()));
+                } else if (gang.starvingSince() != null) {
+                    table.row("starving", "for room since " + gang.starvingSince());
+                }
                 if (gang.ranks() != null) {
                     for (GangView.Rank rank : gang.ranks()) {
                         table.row("rank " + rank.rank(), rank.node() + (rank.jobId() == null ? ", not started" : ", " + rank.jobId()));

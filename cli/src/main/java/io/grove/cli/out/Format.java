@@ -74,4 +74,14 @@ public final class Format {
             return iso;
         }
     }
+
+    /** How long until an ISO time, {@code in 1m05s}, or {@code now} once it passed; the text itself when unreadable. */
+    public static String until(String iso, Instant now) {
+        try {
+            Duration left = Duration.between(now, Instant.parse(iso));
+            return left.isNegative() || left.isZero() ? "now" : "in " + duration(left);
+        } catch (RuntimeException e) {
+            return iso;
+        }
+    }
 }

@@ -456,7 +456,13 @@ function gangText(g) {
   const where = g.domain ? ' in ' + g.domain : '';
   const master = g.master_node ? '; rank 0 on ' + g.master_node + ', port ' + g.master_port : '';
   return g.state + ': ' + g.size + ' ranks (topology ' + g.topology + ')' + where + master
-    + (g.waiting ? ' — ' + g.waiting : '');
+    + (g.waiting ? ' — ' + g.waiting : '') + (g.reservation ? ' — ' + reservationText(g.reservation) : '');
+}
+
+/** A gang's reservation in a line: where it holds, since when, and its predicted start. */
+function reservationText(r) {
+  return 'reserved ' + (r.domain ? r.domain + ' (' : '(') + Object.keys(r.nodes).join(', ') + ') since ' + time(r.since)
+    + ', predicted start ' + (r.predicted_start ? time(r.predicted_start) : 'unknown (a job in its way has no time limit)');
 }
 
 async function act(kind, id) {
@@ -502,8 +508,8 @@ async function renderNodes(main) {
   const nodes = await api('/nodes');
   nodes.sort((a, b) => a.id.localeCompare(b.id));
   main.replaceChildren(el('h2', {}, 'Nodes'), el('table', { 'data-test': 'nodes' }, el('thead', {}, el('tr', {},
-    ['node', 'tree', 'tags', 'topology', 'cpu used/total', 'memory used/total', 'jobs', 'state', 'last heartbeat']
-      .map((h) => el('th', {}, h)))),
+    ['node', 'tree', 'tags', 'topology', 'cpu used/total', 'memory used/total', 'jobs', 'state', 'reserved for',
+      'last heartbeat'].map((h) => el('th', {}, h)))),
   el('tbody', {}, nodes.map((n) => el('tr', { 'data-node': n.id },
     el('td', {}, n.id), el('td', {}, n.tree || (n.tree_problem ? '(none: ' + n.tree_problem + ')' : '-')),
     el('td', {}, (n.tags || []).join(', ') || '-'),
@@ -512,6 +518,9 @@ async function renderNodes(main) {
     el('td', { class: 'num' }, (n.resource_usage.cpu || 0) + ' / ' + (n.resource_limits.cpu || 0)),
     el('td', { class: 'num' }, bytes(n.resource_usage.memory || 0) + ' / ' + bytes(n.resource_limits.memory || 0)),
     el('td', { class: 'num' }, n.jobs), el('td', { class: 'state-' + n.state }, n.state),
+    el('td', { 'data-test': 'reserved', title: n.reserved_for ? reservationText(n.reserved_for) : '' },
+      n.reserved_for ? el('a', { href: '#/operations/' + encodeURIComponent(n.reserved_for.operation_id) },
+        'gang ' + n.reserved_for.operation_id) : '-'),
     el('td', {}, time(n.last_heartbeat)))))));
 }
 
