@@ -55,6 +55,7 @@ public final class Cluster implements ClusterView {
     private final ClusterRevival revival = new ClusterRevival(this);
     private final Gangs gangs = new Gangs(this, trees);
     private final TimeLimits timeLimits = new TimeLimits();
+    private final RunAhead ahead = new RunAhead(this, trees);
 
     public Cluster(PoolsConfig config, ClusterSettings settings) {
         this.settings = settings;
@@ -384,19 +385,10 @@ public final class Cluster implements ClusterView {
         return NewWork.nodes(trees, nodes.values(), now, quiet, limit);
     }
 
-    /**
-     * When a node may next make a preemptive pass for a starving operation (a forecast steps to it,
-     * as the daemon's heartbeats come), or {@code null} when nothing starves.
-     */
-    public Instant nextPreemptivePass(Instant now) {
-        return PreemptionTiming.next(trees, nodes.values(), registry, now);
+    /** What a forecast's copy needs to run ahead of time. */
+    public RunAhead ahead() {
+        return ahead;
     }
-
-    /** The earliest time after {@code now} at which an element of some tree starves, or {@code null}. */
-    public Instant nextStarvation(Instant now) {
-        return PreemptionTiming.nextStarvation(trees, now);
-    }
-
 
     /** Publishes a computed update to heartbeats: starvation, the scheduling index, integral state. */
     public FairShareResult publishFairShare(ComputedUpdate computed) {
@@ -456,6 +448,11 @@ public final class Cluster implements ClusterView {
     @Override
     public List<GangReservation> reservations(String tree) {
         return ofTree(tree, state -> state.reservations.all(), List.of());
+    }
+
+    @Override
+    public Map<String, Instant> gangsStarving(String tree) {
+        return ofTree(tree, state -> state.reservations.starving(), Map.of());
     }
 
     @Override

@@ -97,6 +97,14 @@ public final class ClusterRevival {
         }
     }
 
+    /** Puts back since when a tree's gangs have starved without fitting (a forecast's copy). */
+    public void restoreGangsStarving(String tree, Map<String, Instant> since) {
+        TreeState state = cluster.treeState(tree);
+        if (state != null) {
+            state.reservations.restoreStarving(since);
+        }
+    }
+
     /** Drops a gang's reservation as the journal says it was dropped. */
     public void restoreUnreserved(String tree, String operationId) {
         TreeState state = cluster.treeState(tree);

@@ -47,6 +47,9 @@ public interface ClusterView {
     /** A tree's gang reservations (docs/scheduling.md#reservations-with-backfill). */
     List<GangReservation> reservations(String tree);
 
+    /** Since when each of a tree's starving gangs without room has starved, by operation id. */
+    Map<String, Instant> gangsStarving(String tree);
+
     /** The gang reservation holding a node, or {@code null}. */
     GangReservation reservationOn(Node node);
 

@@ -1,5 +1,6 @@
 package io.grove.core.cluster;
 
+import io.grove.core.pool.GangReservations;
 import io.grove.core.schedule.GangReservation;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,6 +75,34 @@ final class ReservationBook {
     /** The gang does not starve waiting (it runs, is planned, waits for limits, or is gone). */
     void notStarving(String operationId) {
         starving.remove(operationId);
+    }
+
+    /** Since when each starving gang has starved without fitting. */
+    Map<String, Instant> starving() {
+        return Map.copyOf(starving);
+    }
+
+    /** Puts back since when gangs have starved (a forecast's copy). */
+    void restoreStarving(Map<String, Instant> since) {
+        starving.putAll(since);
+    }
+
+    /**
+     * When the next starving gang without a reservation gets one (after {@code now}), as far as the
+     * tree's settings allow one more; {@code null} for none.
+     */
+    Instant nextDue(Instant now, GangReservations settings) {
+        if (!settings.enabled() || byGang.size() >= settings.max()) {
+            return null;
+        }
+        Instant next = null;
+        for (Map.Entry<String, Instant> gang : starving.entrySet()) {
+            Instant due = gang.getValue().plus(settings.timeout());
+            if (!byGang.containsKey(gang.getKey()) && due.isAfter(now) && (next == null || due.isBefore(next))) {
+                next = due;
+            }
+        }
+        return next;
     }
 
     /** Forgets the starving gangs not in {@code still}. */

@@ -22,9 +22,9 @@ import java.util.function.LongSupplier;
 
 /**
  * One draw of a forecast: a copy of the cluster made from the snapshot (its operations, running
- * jobs with drawn ends, integral volumes, starvation clocks and pauses), then run heartbeat by
- * heartbeat, jumping to the next job end or starvation — or, while preemption takes room, to the
- * next preemptive pass — until every operation waited for has started (or, {@code untilLast},
+ * jobs with drawn ends, integral volumes, starvation clocks, pauses and gang reservations), then run
+ * heartbeat by heartbeat, jumping to the next job end, starvation or reservation falling due — or,
+ * while preemption takes room, to the next preemptive pass — until every operation waited for has started (or, {@code untilLast},
  * started its last job) or the horizon passed.
  */
 final class ForecastDraw {
@@ -79,6 +79,7 @@ final class ForecastDraw {
             }
             draw.arrive(t);
             StartForecast.update(draw.copy, t);
+            draw.copy.ahead().keepGangs(t);
             draw.beat(t);
             draw.settle(t, untilLast);
             if (draw.waiting.isEmpty()) {
@@ -93,7 +94,7 @@ final class ForecastDraw {
     private void restore(Instant now) {
         for (ForecastSnapshot.NodeState node : snapshot.nodes()) {
             if (node.online()) {
-                nodes.put(node.id(), new SimNode(node.id(), node.tags(), node.limits()));
+                nodes.put(node.id(), new SimNode(node.id(), node.tags(), node.limits()).withTopology(node.topology()));
             }
         }
         for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
@@ -122,6 +123,8 @@ final class ForecastDraw {
         snapshot.trees().forEach((tree, memory) -> {
             copy.revival().restoreIntegralState(tree, memory.integral());
             copy.revival().restoreBelowFairShare(tree, memory.belowFairShare());
+            memory.reservations().forEach(copy.revival()::restoreReservation);
+            copy.revival().restoreGangsStarving(tree, memory.gangsStarving());
         });
         for (PoolPause pause : snapshot.pauses()) {
             try {
@@ -178,7 +181,9 @@ final class ForecastDraw {
         preempting = false;
         for (SimNode node : nodes.values()) {
             Decision decision = node.beatEach(copy, t, durationOf);
-            preempting |= !decision.preemptions().isEmpty() || !decision.offers().isEmpty();
+            // an offer of nothing (no job there may be taken) is no preemption going on
+            preempting |= !decision.preemptions().isEmpty()
+                    || decision.offers().stream().anyMatch(offer -> Double.isFinite(offer.cost()));
             for (Decision.JobStart started : decision.starts()) {
                 if (waiting.contains(started.operationId())) {
                     Instant[] seen = starts.computeIfAbsent(started.operationId(), id -> new Instant[2]);
@@ -213,12 +218,16 @@ final class ForecastDraw {
      */
     private Instant next(Instant t) {
         Instant jump = t.plus(StartForecast.MAX_JUMP);
-        Instant starves = copy.nextStarvation(t);
+        Instant starves = copy.ahead().nextStarvation(t);
+        Instant reserves = copy.ahead().nextReservation(t);
+        if (reserves != null && reserves.isBefore(jump)) {
+            jump = reserves;
+        }
         if (starves != null && starves.isBefore(jump)) {
             // one step after: the update that sees it starving, then the heartbeat that preempts
             jump = starves.plus(StartForecast.STEP);
         }
-        Instant pass = preempting ? copy.nextPreemptivePass(t) : null;
+        Instant pass = preempting ? copy.ahead().nextPreemptivePass(t) : null;
         if (pass != null && pass.isBefore(jump)) {
             // preemption goes on a pass at a time, as the nodes' backoffs allow, not only when jobs end
             jump = pass;

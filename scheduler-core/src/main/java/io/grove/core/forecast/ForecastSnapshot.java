@@ -6,6 +6,7 @@ import io.grove.core.cluster.ClusterSettings;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.node.Node;
 import io.grove.core.node.NodeCondition;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
@@ -13,6 +14,7 @@ import io.grove.core.pool.PoolPause;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.Resources;
+import io.grove.core.schedule.GangReservation;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,15 +35,18 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
         Arrivals arrivals) {
 
     /**
-     * What a tree carries from one update to the next: its integral volumes, and since when each
+     * What a tree carries from one update to the next: its integral volumes, since when each
      * element has been below its fair share (a pool starving for a while is preempted for sooner
-     * than one that just fell below).
+     * than one that just fell below), its gangs' reservations, and since when its gangs without
+     * room have starved (they get a reservation after {@code gang_reservation_timeout}).
      */
-    public record TreeMemory(Map<String, IntegralState> integral, Map<String, StarvationTracker.Below> belowFairShare) {
+    public record TreeMemory(Map<String, IntegralState> integral, Map<String, StarvationTracker.Below> belowFairShare,
+            List<GangReservation> reservations, Map<String, Instant> gangsStarving) {
     }
 
-    /** A node as it is. */
-    public record NodeState(String id, Set<String> tags, Resources limits, NodeCondition condition, boolean online) {
+    /** A node as it is, and where it sits (a gang held to a rack is planned by it). */
+    public record NodeState(String id, Set<String> tags, Resources limits, NodeCondition condition, boolean online,
+            NodeTopology topology) {
     }
 
     /** A running job. */
@@ -59,7 +64,7 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
         List<NodeState> nodes = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             nodes.add(new NodeState(node.id(), node.tags(), node.limits(), node.condition(),
-                    node.state() == Node.State.ONLINE));
+                    node.state() == Node.State.ONLINE, node.topology()));
         }
         List<OperationState> operations = new ArrayList<>();
         for (Operation operation : cluster.registry().operations()) {
@@ -79,7 +84,8 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
         Map<String, TreeMemory> trees = new HashMap<>();
         for (String tree : cluster.treeNames()) {
             pauses.addAll(cluster.pauses(tree).values());
-            trees.put(tree, new TreeMemory(Map.copyOf(cluster.integralState(tree)), cluster.belowFairShare(tree)));
+            trees.put(tree, new TreeMemory(Map.copyOf(cluster.integralState(tree)), cluster.belowFairShare(tree),
+                    List.copyOf(cluster.reservations(tree)), cluster.gangsStarving(tree)));
         }
         return new ForecastSnapshot(cluster.config(), cluster.settings(), now, nodes, operations, pauses, Map.copyOf(trees),
                 Durations.of(cluster.registry().operations()), Arrivals.of(cluster.registry().operations(), now));

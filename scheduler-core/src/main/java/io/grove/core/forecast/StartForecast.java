@@ -2,6 +2,7 @@ package io.grove.core.forecast;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.TaskSpec;
+import io.grove.core.schedule.GangReservation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -164,6 +165,17 @@ public final class StartForecast {
             busy.get(0).add(run[0]);
             busy.get(1).add(run[1]);
         }
+        GangReservation reservation = reservation(snapshot, own.id());
+        if (reservation != null && reservation.start() != null) {
+            // a reserved gang starts by its reservation's start: the jobs in its way reach their time limits
+            for (List<List<Instant>> kind : List.of(quiet, busy)) {
+                for (List<Instant> times : kind) {
+                    times.replaceAll(t -> t == null || t.isAfter(reservation.start()) ? reservation.start() : t);
+                }
+            }
+            basis.assumptions().add("it holds a reservation on " + reservation.describe() + ": it starts by then at the "
+                    + "latest, when the jobs in its way reach their time limits");
+        }
         if (!basis.unknown().isEmpty() && quiet.get(0).stream().allMatch(Objects::isNull)) {
             return new Prediction(own.id(), null, null, List.copyOf(basis.assumptions()), String.join("; ", basis.unknown()));
         }
@@ -171,6 +183,18 @@ public final class StartForecast {
         assumptions.addAll(basis.unknown());
         return new Prediction(own.id(), band(quiet.get(0), busy.get(0)), band(quiet.get(1), busy.get(1)),
                 List.copyOf(assumptions), null);
+    }
+
+    /** The gang's reservation in the snapshot, or {@code null}. */
+    private static GangReservation reservation(ForecastSnapshot snapshot, String operationId) {
+        for (ForecastSnapshot.TreeMemory tree : snapshot.trees().values()) {
+            for (GangReservation reservation : tree.reservations()) {
+                if (reservation.operationId().equals(operationId)) {
+                    return reservation;
+                }
+            }
+        }
+        return null;
     }
 
     /**

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grove.core.forecast.ForecastSnapshot;
+import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.GangReservations;
@@ -41,7 +43,7 @@ public class GangReservationTest {
 
     /**
      * Rack r1 is n1 (4 cpu) and rack r2 is n2 (4 cpu). On n1, {@code early} runs two jobs that end
-     * after 20 s and {@code bounded} two that reach their 60-s limit; on n2, {@code unbounded} runs
+     * after 20 s (as their expected_duration says, within their 60-s limit) and {@code bounded} two that reach their 60-s limit; on n2, {@code unbounded} runs
      * four without a limit. Jobs are never taken for a starving operation (they are too young), so
      * only a reservation gets the gang {@code g} (2 ranks of 2 cpu in one rack) its room.
      */
@@ -55,7 +57,8 @@ public class GangReservationTest {
                 null, List.of(PoolConfig.builder("batch").build(), PoolConfig.builder("train").build()))
                 .withTopologyLevels(List.of("rack"));
         ClusterHarness h = ClusterHarness.of(tree).nodeAt("n1", node(4, 16), "rack=r1").nodeAt("n2", node(4, 16), "rack=r2");
-        h.submit("early", jobs(2, 60_000L));
+        h.submit("early", OperationSpec.builder().pool("batch").task(new TaskSpec("main", 2, "work", job(1, 1), Map.of(), 0,
+                null, 20_000L, 60_000L)).build());
         h.submit("bounded", jobs(2, 60_000L));
         h.jobsOf("early", Duration.ofSeconds(20));
         h.update().heartbeat("n1");
@@ -123,6 +126,32 @@ public class GangReservationTest {
         assertNull(reservation(h), "dropped once the gang was planned");
         assertEquals(0, h.running("long"));
     }
+
+    @Test
+    void theForecastMakesTheReservationAsTheDaemonWouldAndAReservedGangStartsByItsStart() {
+        ClusterHarness h = cluster(AFTER_10S);
+        Instant began = h.now();
+        h.rounds(5, SECOND);
+        assertNull(reservation(h));
+        StartForecast.Prediction ahead = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "g", 1,
+                BUDGET, System::nanoTime);
+        assertNotNull(ahead.nextStart(), ahead.toString());
+        Instant likely = ahead.nextStart().likely();
+        assertTrue(!likely.isBefore(began.plus(Duration.ofSeconds(60))) && !likely.isAfter(began.plus(Duration.ofSeconds(67))),
+                "the copy reserves n1 at 15 s, long does not take early's room, the gang starts when bounded's "
+                        + "jobs reach their limit: " + ahead);
+
+        h.rounds(11, SECOND);
+        GangReservation held = reservation(h);
+        assertNotNull(held);
+        StartForecast.Prediction reserved = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "g", 1,
+                BUDGET, System::nanoTime);
+        assertTrue(!reserved.nextStart().latest().isAfter(held.start()), reserved.toString());
+        assertTrue(reserved.assumptions().stream().anyMatch(a -> a.startsWith("it holds a reservation on rack r1 (node n1), "
+                + "predicted start " + held.start())), reserved.assumptions().toString());
+    }
+
+    static final long BUDGET = 5_000_000_000L;
 
     @Test
     void withoutReservationsTheJobWithoutALimitTakesTheRoomAndTheGangWaitsOn() {
