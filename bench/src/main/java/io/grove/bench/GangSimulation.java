@@ -73,21 +73,32 @@ public final class GangSimulation {
      * in one tree {@code gpu} of levels block and rack, preempting as {@code preemption} says.
      */
     static Simulator gpuCluster(List<Workload.OperationGroup> operations, PreemptionSettings preemption, long seed) {
+        return gpuCluster(operations, preemption, null, seed);
+    }
+
+    /** As above, every job of every pool held to {@code timeLimit} ({@code null}: none), its pools' default and maximum. */
+    static Simulator gpuCluster(List<Workload.OperationGroup> operations, PreemptionSettings preemption, Duration timeLimit,
+            long seed) {
         PoolTreeConfig tree = new PoolTreeConfig("gpu", null, ResourceType.GPU, null, null, true, null, null, preemption, null,
-                List.of(PoolConfig.builder("batch").weight(1).build(), PoolConfig.builder("prod").weight(2).build(),
-                        PoolConfig.builder("research").weight(1).build()))
+                List.of(PoolConfig.builder("batch").weight(1).timeLimits(timeLimit, timeLimit).build(),
+                        PoolConfig.builder("prod").weight(2).timeLimits(timeLimit, timeLimit).build(),
+                        PoolConfig.builder("research").weight(1).timeLimits(timeLimit, timeLimit).build()))
                 .withTopologyLevels(List.of("block", "rack"));
         return new Simulator(new PoolsConfig("gpu", Map.of("gpu", tree)),
                 new Workload(Duration.ofSeconds(1), Duration.ofSeconds(1), gpuNodes(), operations, List.of()),
                 ClusterSettings.DEFAULT, seed, System::nanoTime).checkInvariantsEvery(500);
     }
 
-    /** One run; {@code topology}: gangs keep their required level, else they go anywhere. */
-    static String run(long seed, double load, boolean topology) {
+    static final int[] SIZES = {2, 4, 8, 16, 32, 64};
+
+    /**
+     * The two hours' operations: one-GPU and one-node jobs scaled by {@code load}, and the gangs
+     * ({@code topology}: held to a rack up to 16 nodes, else a block; otherwise anywhere).
+     */
+    static List<Workload.OperationGroup> workload(long seed, double load, boolean topology) {
         SplittableRandom random = new SplittableRandom(seed);
         List<Workload.OperationGroup> operations = new ArrayList<>();
         String[] pools = {"batch", "prod", "research"};
-        int[] sizes = {2, 4, 8, 16, 32, 64};
         int[] counts = {12, 10, 8, 6, 4, 2};
         for (int i = 0; i < 60; i++) {
             operations.add(new Workload.OperationGroup("gpu1-" + i, 1, Duration.ofMinutes(2L * i), pools[i % 3], null,
@@ -98,15 +109,22 @@ public final class GangSimulation {
                     null, "u" + i % 5, (int) Math.ceil(30 * load), new Resources(1, 32, 8, 256e9, 0), Duration.ofMinutes(20), 1,
                     OperationType.VANILLA));
         }
-        for (int s = 0; s < sizes.length; s++) {
+        for (int s = 0; s < SIZES.length; s++) {
             for (int i = 0; i < counts[s]; i++) {
-                GangTopology held = new GangTopology(sizes[s] <= PER_RACK ? "rack" : "block", true);
-                operations.add(new Workload.OperationGroup("gang" + sizes[s] + "-" + i, 1,
+                GangTopology held = new GangTopology(SIZES[s] <= PER_RACK ? "rack" : "block", true);
+                operations.add(new Workload.OperationGroup("gang" + SIZES[s] + "-" + i, 1,
                         Duration.ofSeconds(random.nextInt(90 * 60)), pools[random.nextInt(3)], null, "u" + i % 5,
-                        sizes[s], new Resources(1, 32, 8, 256e9, 0), Duration.ofMinutes(20), 1, OperationType.VANILLA,
+                        SIZES[s], new Resources(1, 32, 8, 256e9, 0), Duration.ofMinutes(20), 1, OperationType.VANILLA,
                         topology ? held : GangTopology.NONE));
             }
         }
+        return operations;
+    }
+
+    /** One run; {@code topology}: gangs keep their required level, else they go anywhere. */
+    static String run(long seed, double load, boolean topology) {
+        int[] sizes = SIZES;
+        List<Workload.OperationGroup> operations = workload(seed, load, topology);
         Simulator simulator = gpuCluster(operations, null, seed);
         List<String> freeOverTime = new ArrayList<>();
         int outside = 0;
@@ -119,8 +137,31 @@ public final class GangSimulation {
                     (int) index.largestFree("block", ResourceType.GPU).free().gpu()));
             outside += outsideTheirDomain(simulator);
         }
-        Map<Integer, List<Double>> waits = new TreeMap<>();
         Map<Integer, Integer> never = new TreeMap<>();
+        Map<Integer, List<Double>> waits = waits(simulator, never);
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
+                "%s, load %.1f: 512 nodes x 8 GPUs, 2 h simulated (%.1f s wall deciding and updating); GPU utilisation %.1f%%; invariant violations %d; "
+                        + "gangs seen outside their required domain: %d%n", topology ? "topology kept" : "topology ignored", load,
+                report.decisionSeconds() + report.fairShareUpdateSeconds(), 100 * report.utilization().get("gpu"),
+                report.invariantViolations(), outside));
+        for (int size : sizes) {
+            List<Double> sorted = waits.getOrDefault(size, List.of());
+            out.append(String.format(Locale.ROOT, "  gangs of %2d: wait p50 %s, p99 %s min; never started %d%n", size,
+                    sorted.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", sorted.get(sorted.size() / 2)),
+                    sorted.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f",
+                            sorted.get(Math.min(sorted.size() - 1, sorted.size() * 99 / 100))),
+                    never.getOrDefault(size, 0)));
+        }
+        out.append("  largest free rack/block in GPUs every 5 min (minute:rack/block): ").append(String.join(" ", freeOverTime));
+        return out.toString();
+    }
+
+    /**
+     * Each gang size's waits from submission to start, in minutes, sorted; the gangs that never
+     * started counted in {@code never}.
+     */
+    static Map<Integer, List<Double>> waits(Simulator simulator, Map<Integer, Integer> never) {
+        Map<Integer, List<Double>> waits = new TreeMap<>();
         for (Operation operation : simulator.cluster().registry().operations()) {
             if (!operation.spec().gang()) {
                 continue;
@@ -140,21 +181,8 @@ public final class GangSimulation {
                         .add(Duration.between(operation.submitTime(), first).toMillis() / 60_000.0);
             }
         }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-                "%s, load %.1f: 512 nodes x 8 GPUs, 2 h simulated (%.1f s wall deciding and updating); GPU utilisation %.1f%%; invariant violations %d; "
-                        + "gangs seen outside their required domain: %d%n", topology ? "topology kept" : "topology ignored", load,
-                report.decisionSeconds() + report.fairShareUpdateSeconds(), 100 * report.utilization().get("gpu"),
-                report.invariantViolations(), outside));
-        for (int size : sizes) {
-            List<Double> sorted = waits.getOrDefault(size, List.of()).stream().sorted().toList();
-            out.append(String.format(Locale.ROOT, "  gangs of %2d: wait p50 %s, p99 %s min; never started %d%n", size,
-                    sorted.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", sorted.get(sorted.size() / 2)),
-                    sorted.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f",
-                            sorted.get(Math.min(sorted.size() - 1, sorted.size() * 99 / 100))),
-                    never.getOrDefault(size, 0)));
-        }
-        out.append("  largest free rack/block in GPUs every 5 min (minute:rack/block): ").append(String.join(" ", freeOverTime));
-        return out.toString();
+        waits.values().forEach(list -> list.sort(null));
+        return waits;
     }
 
     /** Running gangs with a required level whose ranks sit in more than one domain of it. */
