@@ -1,8 +1,13 @@
 package io.grove.bench;
 
+import io.grove.core.cluster.ClusterSettings;
 import io.grove.core.cluster.GangListener;
 import io.grove.core.pool.GangReservations;
+import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PoolsConfig;
 import io.grove.core.pool.PreemptionSettings;
+import io.grove.core.resource.ResourceType;
 import io.grove.core.schedule.GangReservation;
 import io.grove.core.sim.SimReport;
 import io.grove.core.sim.Simulator;
@@ -22,6 +27,11 @@ import java.util.TreeMap;
  * gangs alone). The target: a 64-node gang waits at most twice its wait on an empty cluster plus
  * the longest time limit, at a utilisation cost under 5%.
  *
+ * <p>Two placements of the gangs: in the three pools by weight with the small jobs (as
+ * {@link GangSimulation}: a large gang's fair share there never covers it, so under the step
+ * function it never starves), and in a FIFO pool {@code train} of weight 2 of their own, whose
+ * first gang in line is owed all of its demand.
+ *
  * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.GangReservationSimulation [seed] [load]</pre>
  */
 public final class GangReservationSimulation {
@@ -31,22 +41,56 @@ public final class GangReservationSimulation {
     private GangReservationSimulation() {
     }
 
+    /** {@link GangSimulation#gpuCluster} with a fourth pool, {@code train}: FIFO, weight 2, for the gangs. */
+    static Simulator trainCluster(List<Workload.OperationGroup> operations, PreemptionSettings preemption, long seed) {
+        List<PoolConfig> pools = new ArrayList<>();
+        for (String pool : List.of("batch", "prod", "research", "train")) {
+            PoolConfig.Builder builder = PoolConfig.builder(pool).weight(pool.equals("prod") || pool.equals("train") ? 2 : 1)
+                    .timeLimits(LIMIT, LIMIT);
+            pools.add((pool.equals("train") ? builder.fifo() : builder).build());
+        }
+        PoolTreeConfig tree = new PoolTreeConfig("gpu", null, ResourceType.GPU, null, null, true, null, null, preemption,
+                null, pools).withTopologyLevels(List.of("block", "rack"));
+        return new Simulator(new PoolsConfig("gpu", Map.of("gpu", tree)),
+                new Workload(Duration.ofSeconds(1), Duration.ofSeconds(1), GangSimulation.gpuNodes(), operations, List.of()),
+                ClusterSettings.DEFAULT, seed, System::nanoTime).checkInvariantsEvery(500);
+    }
+
     public static void main(String[] args) {
         long seed = args.length > 0 ? Long.parseLong(args[0]) : 1;
         double load = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
-        List<Workload.OperationGroup> all = GangSimulation.workload(seed, load, true);
-        List<Workload.OperationGroup> gangs = all.stream().filter(g -> g.gang() != null && g.gang().constrained()).toList();
-        System.out.println(run("empty cluster (the gangs alone), reservations on", gangs, GangReservations.DEFAULT, seed));
-        System.out.println(run(String.format(Locale.ROOT, "load %.1f, reservations off", load), all, GangReservations.OFF,
-                seed));
-        System.out.println(run(String.format(Locale.ROOT, "load %.1f, reservations on (%s, at most %d)", load,
-                GangReservations.DEFAULT.timeout().toMinutes() + " min", GangReservations.DEFAULT.max()), all,
-                GangReservations.DEFAULT, seed));
+        String on = String.format(Locale.ROOT, "reservations on (%d min, at most %d)",
+                GangReservations.DEFAULT.timeout().toMinutes(), GangReservations.DEFAULT.max());
+        for (boolean ownPool : new boolean[] {true, false}) {
+            List<Workload.OperationGroup> all = GangSimulation.workload(seed, load, true);
+            if (ownPool) {
+                all = all.stream().map(g -> isGang(g) ? inTrain(g) : g).toList();
+            }
+            String where = ownPool ? "gangs in FIFO pool train" : "gangs in the pools by weight";
+            List<Workload.OperationGroup> gangs = all.stream().filter(GangReservationSimulation::isGang).toList();
+            System.out.println(run(where + ", empty cluster (the gangs alone), " + on, gangs, GangReservations.DEFAULT,
+                    seed, ownPool));
+            System.out.println(run(String.format(Locale.ROOT, "%s, load %.1f, reservations off", where, load), all,
+                    GangReservations.OFF, seed, ownPool));
+            System.out.println(run(String.format(Locale.ROOT, "%s, load %.1f, %s", where, load, on), all,
+                    GangReservations.DEFAULT, seed, ownPool));
+        }
     }
 
-    static String run(String label, List<Workload.OperationGroup> operations, GangReservations reservations, long seed) {
-        Simulator simulator = GangSimulation.gpuCluster(operations,
-                PreemptionSettings.DEFAULT.withGangReservations(reservations), LIMIT, seed);
+    private static boolean isGang(Workload.OperationGroup group) {
+        return group.gang() != null && group.gang().constrained();
+    }
+
+    private static Workload.OperationGroup inTrain(Workload.OperationGroup g) {
+        return new Workload.OperationGroup(g.name(), g.count(), g.at(), "train", g.tree(), g.user(), g.jobs(), g.job(),
+                g.duration(), g.weight(), g.type(), g.gang(), g.checkpointEvery());
+    }
+
+    static String run(String label, List<Workload.OperationGroup> operations, GangReservations reservations, long seed,
+            boolean trainPool) {
+        PreemptionSettings preemption = PreemptionSettings.DEFAULT.withGangReservations(reservations);
+        Simulator simulator = trainPool ? trainCluster(operations, preemption, seed)
+                : GangSimulation.gpuCluster(operations, preemption, LIMIT, seed);
         int[] made = new int[1];
         simulator.cluster().gangListener(new GangListener() {
             @Override

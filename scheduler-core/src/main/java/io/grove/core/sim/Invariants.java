@@ -2,6 +2,7 @@ package io.grove.core.sim;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.GangStatus;
+import io.grove.core.fairshare.ElementShares;
 import io.grove.core.node.Node;
 import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.Job;
@@ -27,8 +28,8 @@ import java.util.TreeSet;
 /**
  * The simulator's invariants, checked after every event: no node over capacity (as the scheduler
  * counts and as the machine runs), no job index running twice, usage equal to the sum of running
- * jobs at every pool, count limits held, no preemption ping-pong, no gang running partially or
- * outside its required domain.
+ * jobs at every pool, count limits held, no preemption ping-pong, no pool taken below its strong
+ * guarantee by preemption, no gang running partially or outside its required domain.
  */
 final class Invariants {
 
@@ -156,5 +157,90 @@ final class Invariants {
             }
         }
         return out;
+    }
+
+    /**
+     * No pool below its strong guarantee by preemption: the jobs a decision takes for a starving
+     * operation (either starvation stage, or a gang's preemption) never bring a pool that is not
+     * above the starving operation below its strong guarantee of the tree's main resource (the one
+     * guarantees name; the others are inferred from it). Checked
+     * before the decision is applied, on the usage of the running jobs.
+     */
+    static List<String> guarantees(Cluster cluster, Decision decision) {
+        List<String> out = new ArrayList<>();
+        if (decision.tree() == null || decision.preemptions().isEmpty()) {
+            return out;
+        }
+        Map<String, double[]> taken = new HashMap<>();
+        Map<String, String> preemptors = new HashMap<>();
+        for (Decision.JobPreemption preemption : decision.preemptions()) {
+            Job victim = cluster.registry().runningJob(preemption.jobId());
+            if (victim == null || preemption.preemptorOperationId() == null
+                    || preemption.reason() != Decision.PreemptionReason.STARVATION
+                    && preemption.reason() != Decision.PreemptionReason.AGGRESSIVE_STARVATION) {
+                continue;
+            }
+            Operation preemptor = cluster.registry().operation(preemption.preemptorOperationId());
+            List<String> above = preemptor == null ? List.of()
+                    : cluster.registry().pathsToRoot(preemptor).getOrDefault(decision.tree(), List.of());
+            for (String pool : poolsOf(cluster, victim, decision.tree())) {
+                if (!above.contains(pool)) {
+                    add(taken.computeIfAbsent(pool, p -> new double[ResourceType.COUNT]), victim.resources());
+                    preemptors.put(pool, preemption.preemptorOperationId());
+                }
+            }
+        }
+        if (taken.isEmpty()) {
+            return out;
+        }
+        double[] total = new double[ResourceType.COUNT];
+        for (Node node : cluster.nodes()) {
+            if (decision.tree().equals(node.tree()) && node.state() == Node.State.ONLINE) {
+                add(total, node.limits());
+            }
+        }
+        Map<String, double[]> used = new HashMap<>();
+        for (Operation operation : cluster.registry().operations()) {
+            for (Job job : operation.runningJobsView()) {
+                if (decision.tree().equals(job.tree())) {
+                    for (String pool : poolsOf(cluster, job, decision.tree())) {
+                        if (taken.containsKey(pool)) {
+                            add(used.computeIfAbsent(pool, p -> new double[ResourceType.COUNT]), job.resources());
+                        }
+                    }
+                }
+            }
+        }
+        Map<String, ElementShares> elements = new HashMap<>();
+        for (ElementShares element : cluster.elements(decision.tree())) {
+            elements.put(element.id(), element);
+        }
+        ResourceType r = cluster.config().trees().get(decision.tree()).mainResource();
+        taken.forEach((pool, freed) -> {
+            ElementShares element = elements.get(pool);
+            double[] usage = used.getOrDefault(pool, new double[ResourceType.COUNT]);
+            double guarantee = element == null ? 0 : element.strongGuaranteeShare().get(r) * total[r.ordinal()];
+            if (guarantee > 1e-9 && freed[r.ordinal()] > 0 && usage[r.ordinal()] - freed[r.ordinal()] < guarantee - 1e-6) {
+                out.add("pool " + pool + " is taken below its strong guarantee of " + guarantee + " " + r.key()
+                        + " (it uses " + usage[r.ordinal()] + ", " + freed[r.ordinal()] + " taken) for "
+                        + preemptors.get(pool));
+            }
+        });
+        return out;
+    }
+
+    /** The pools of a job's operation in {@code tree}, its own first, without the root. */
+    private static List<String> poolsOf(Cluster cluster, Job job, String tree) {
+        Operation operation = cluster.registry().operation(job.operationId());
+        List<String> path = operation == null ? List.of() : cluster.registry().pathsToRoot(operation).getOrDefault(tree,
+                List.of());
+        return path.stream().filter(pool -> !pool.equals(PoolTreeConfig.ROOT)).toList();
+    }
+
+    private static void add(double[] to, Resources what) {
+        double[] amounts = what.toArray();
+        for (int r = 0; r < to.length; r++) {
+            to[r] += amounts[r];
+        }
     }
 }

@@ -235,6 +235,7 @@ public final class Simulator {
         cluster.report(heartbeat, now);
         Decision decision = cluster.decide(heartbeat, now);
         record(Invariants.pingPong(cluster, decision));
+        record(Invariants.guarantees(cluster, decision));
         cluster.apply(decision, now);
         decisionNanos += ticker.getAsLong() - start;
         heartbeats++;

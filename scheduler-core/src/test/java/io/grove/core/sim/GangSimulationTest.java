@@ -4,32 +4,48 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.core.cluster.ClusterSettings;
+import io.grove.core.cluster.GangListener;
 import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationType;
+import io.grove.core.pool.GangReservations;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.pool.PoolsConfig;
+import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.pool.StarvationSettings;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
+import io.grove.core.schedule.GangReservation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Seeded random GPU clusters in blocks and racks, with gangs of every kind of topology among
- * one-GPU jobs, nodes lost and back: after every event no gang runs partially and none runs
- * outside its required domain (the simulator's invariants), and gangs do run whole.
+ * one-GPU jobs, nodes lost and back, every other seed with time limits and gang reservations: after
+ * every event no gang runs partially and none runs outside its required domain, no pool is taken
+ * below its strong guarantee and nothing ping-pongs (the simulator's invariants), and gangs do run
+ * whole.
  */
 class GangSimulationTest {
+
+    /** Reservations made over all seeds (printed at the end: the seeds exercise them). */
+    static final AtomicInteger RESERVED = new AtomicInteger();
+
+    @AfterAll
+    static void reservationsWereMade() {
+        assertTrue(RESERVED.get() > 0, "no seed made a gang reservation: the reserving seeds test nothing of them");
+    }
 
     static LongStream seeds() {
         return LongStream.rangeClosed(1, 40);
@@ -79,18 +95,32 @@ class GangSimulationTest {
             events.add(new Workload.NodeLoss(Duration.ofSeconds(when), List.of(lost)));
             events.add(new Workload.NodeReturn(Duration.ofSeconds(when + 30 + random.nextInt(60)), List.of(lost)));
         }
-        List<PoolConfig> pools = List.of(PoolConfig.builder("p0").weight(1).build(),
-                PoolConfig.builder("p1").weight(2).build(), PoolConfig.builder("p2").weight(1).build());
+        // every other seed: jobs held to 2 minutes, and gangs reserving after 20 s of starving for room
+        boolean reserving = seed % 2 == 0;
+        Duration limit = reserving ? Duration.ofMinutes(2) : null;
+        List<PoolConfig> pools = List.of(PoolConfig.builder("p0").weight(1).timeLimits(limit, limit).build(),
+                PoolConfig.builder("p1").weight(2).timeLimits(limit, limit).build(),
+                PoolConfig.builder("p2").weight(1).timeLimits(limit, limit).build());
         StarvationSettings starvation = new StarvationSettings(Duration.ofSeconds(10), Duration.ofSeconds(20), 0.8,
                 random.nextBoolean(), true, 1.0);
-        PoolTreeConfig tree = new PoolTreeConfig("t", null, ResourceType.GPU, null, null, true, null, starvation, null,
+        PreemptionSettings preemption = PreemptionSettings.DEFAULT.withGangReservations(
+                reserving ? new GangReservations(Duration.ofSeconds(20), 2) : GangReservations.OFF);
+        PoolTreeConfig tree = new PoolTreeConfig("t", null, ResourceType.GPU, null, null, true, null, starvation, preemption,
                 null, pools).withTopologyLevels(List.of("block", "rack"));
         Simulator simulator = new Simulator(new PoolsConfig("t", Map.of("t", tree)),
                 new Workload(Duration.ofSeconds(1 + random.nextInt(2)), Duration.ofSeconds(1), nodes, operations, events),
                 new ClusterSettings(Duration.ofSeconds(10), Duration.ofSeconds(20)).withGangStartTimeout(Duration.ofSeconds(5)),
                 seed, null);
 
+        int[] reserved = new int[1];
+        simulator.cluster().gangListener(new GangListener() {
+            @Override
+            public void reserved(GangReservation reservation) {
+                reserved[0]++;
+            }
+        });
         SimReport report = simulator.run(Duration.ofMinutes(8));
+        RESERVED.addAndGet(reserved[0]);
 
         assertEquals(0, report.invariantViolations(), "seed " + seed + ": " + report.violations());
         int gangsThatRan = 0;
