@@ -4,6 +4,7 @@ import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterSettings;
 import io.grove.core.forecast.ForecastSnapshot;
 import io.grove.core.forecast.StartForecast;
+import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.SubmitException;
@@ -33,7 +34,10 @@ import java.util.SplittableRandom;
  * offering 95% of the cluster's cpu), {@code overload} (nearly four times that: pools reach their
  * operation limits and submissions are refused), {@code bursts} (half-hour bursts at about fifteen
  * times the cluster every two hours, then a trickle), {@code preemption} (as overload, and a pool of weight 4 takes
- * half the arrivals after two hours, starving the others).
+ * half the arrivals after two hours, starving the others), {@code gangs} (the nodes in four racks of
+ * five, every job held to its pool's 30-minute time limit, a quarter of the arrivals gangs of 2–4
+ * whole-node ranks held to one rack, offering about 110% of the cluster: gangs starve, preempt and
+ * get reservations; their predictions are also scored apart).
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar io.grove.bench.ForecastAccuracy steady 7
@@ -41,10 +45,10 @@ import java.util.SplittableRandom;
  */
 public final class ForecastAccuracy {
 
-    private record Prediction(String operation, Instant at, StartForecast.Band band) {
+    private record Prediction(String operation, Instant at, StartForecast.Band band, boolean gang) {
     }
 
-    private record Score(double horizonSeconds, double relativeError, boolean inside, boolean late) {
+    private record Score(double horizonSeconds, double relativeError, boolean inside, boolean late, boolean gang) {
     }
 
     private ForecastAccuracy() {
@@ -59,15 +63,20 @@ public final class ForecastAccuracy {
 
     static List<Score> run(String workload, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
+        boolean gangs = workload.equals("gangs");
+        Duration limit = gangs ? Duration.ofMinutes(30) : null;
         List<PoolConfig> pools = new ArrayList<>();
         for (String name : List.of("etl", "research", "adhoc")) {
-            pools.add(PoolConfig.builder(name).weight(name.equals("etl") && workload.equals("preemption") ? 4 : 1).build());
+            pools.add(PoolConfig.builder(name).weight(name.equals("etl") && workload.equals("preemption") ? 4 : 1)
+                    .timeLimits(limit, limit).build());
         }
-        PoolsConfig config = new PoolsConfig("physical", Map.of("physical", PoolTreeConfig.withPools("physical", pools)));
+        PoolTreeConfig tree = PoolTreeConfig.withPools("physical", pools).withTopologyLevels(gangs ? List.of("rack") : List.of());
+        PoolsConfig config = new PoolsConfig("physical", Map.of("physical", tree));
         Cluster cluster = new Cluster(config, ClusterSettings.DEFAULT);
         Map<String, SimNode> nodes = new LinkedHashMap<>();
         for (int i = 0; i < 20; i++) {
-            nodes.put("n" + i, new SimNode("n" + i, Set.of(), new Resources(8, 8, 0, 64e9, 0)));
+            nodes.put("n" + i, new SimNode("n" + i, Set.of(), new Resources(8, 8, 0, 64e9, 0))
+                    .withTopology(gangs ? NodeTopology.parse("rack=r" + i / 5) : NodeTopology.NONE));
         }
         Instant t = Instant.parse("2026-11-27T00:00:00Z");
         Instant end = t.plus(Duration.ofHours(4));
@@ -84,6 +93,8 @@ public final class ForecastAccuracy {
                 case "bursts" -> (t.getEpochSecond() / 1800) % 4 == 0 ? 0.25 : 0.01;
                 // work offered at 95% of the cluster: 160 cpus, operations of 17.5 jobs of 570 s on average
                 case "steady" -> 0.95 * 160 / (17.5 * 570);
+                // a quarter gangs of 3 whole nodes on average: about 110% of the cluster
+                case "gangs" -> 0.012;
                 default -> 0.06;
             };
             if (random.nextDouble() < rate) {
@@ -94,9 +105,14 @@ public final class ForecastAccuracy {
                 Duration base = typical.computeIfAbsent(group, g -> Duration.ofSeconds(120 + random.nextInt(900)));
                 String id = "op-" + (++submitted);
                 int jobs = 4 + random.nextInt(28);
+                boolean gang = gangs && random.nextInt(4) == 0;
+                OperationSpec spec = gang
+                        ? OperationSpec.builder().pool(pool).jobs(2 + random.nextInt(3), new Resources(1, 8, 0, 16e9, 0))
+                                .gang().topology("rack", true).build()
+                        : OperationSpec.builder().pool(pool).jobs(jobs, new Resources(1, 1 + random.nextInt(2), 0, 2e9, 0))
+                                .build();
                 try {
-                    cluster.submit(id, OperationSpec.builder().pool(pool).jobs(jobs, new Resources(1, 1 + random.nextInt(2), 0,
-                            2e9, 0)).build(), user, t);
+                    cluster.submit(id, spec, user, t);
                     // each operation's jobs run about its group's typical length (a spread of +-30%)
                     durationOf.put(id, Duration.ofMillis((long) (base.toMillis() * (0.7 + 0.6 * random.nextDouble()))));
                 } catch (SubmitException full) {
@@ -104,10 +120,11 @@ public final class ForecastAccuracy {
                 }
             }
             if (t.getEpochSecond() % 5 == 0) {
-                for (String tree : cluster.treeNames()) {
-                    cluster.publishFairShare(Cluster.computeFairShare(cluster.prepareFairShare(tree, t)));
+                for (String name : cluster.treeNames()) {
+                    cluster.publishFairShare(Cluster.computeFairShare(cluster.prepareFairShare(name, t)));
                 }
             }
+            cluster.checkNodes(t);
             for (SimNode node : nodes.values()) {
                 for (Decision.JobStart start : node.beat(cluster, t, durationOf::get).starts()) {
                     startsSeen.merge(start.operationId(), 1, Integer::sum);
@@ -132,7 +149,7 @@ public final class ForecastAccuracy {
                     StartForecast.Prediction prediction = StartForecast.predict(snapshot, operation.id(), seed,
                             Duration.ofSeconds(10).toNanos(), System::nanoTime, false);
                     if (prediction.nextStart() != null && prediction.nextStart().likely() != null) {
-                        open.add(new Prediction(operation.id(), t, prediction.nextStart()));
+                        open.add(new Prediction(operation.id(), t, prediction.nextStart(), operation.spec().gang()));
                         asked++;
                     }
                 }
@@ -147,21 +164,29 @@ public final class ForecastAccuracy {
         double error = Math.abs(Duration.between(prediction.band().likely(), actual).toSeconds()) / ahead;
         boolean early = actual.isBefore(prediction.band().earliest().minusSeconds(5));
         boolean late = prediction.band().latest() != null && actual.isAfter(prediction.band().latest().plusSeconds(5));
-        return new Score(ahead, error, !early && !late, late);
+        return new Score(ahead, error, !early && !late, late, prediction.gang());
     }
 
     private static void report(String workload, long seed, List<Score> scores) {
+        report(workload, seed, scores, "");
+        if (scores.stream().anyMatch(Score::gang)) {
+            report(workload, seed, scores.stream().filter(Score::gang).toList(), " (gangs)");
+        }
+    }
+
+    private static void report(String workload, long seed, List<Score> scores, String which) {
         for (double horizon : new double[] {600, 3600}) {
             List<Score> within = scores.stream().filter(s -> s.horizonSeconds() <= horizon).toList();
             if (within.isEmpty()) {
-                System.out.printf(Locale.ROOT, "%-10s seed %d, starts within %4.0f min: none%n", workload, seed, horizon / 60);
+                System.out.printf(Locale.ROOT, "%-10s seed %d%s, starts within %4.0f min: none%n", workload, seed, which,
+                        horizon / 60);
                 continue;
             }
             double[] errors = within.stream().mapToDouble(Score::relativeError).sorted().toArray();
             long inside = within.stream().filter(Score::inside).count();
             long late = within.stream().filter(Score::late).count();
-            System.out.printf(Locale.ROOT, "%-10s seed %d, starts within %4.0f min: %4d predictions, median error %5.1f%%, "
-                    + "inside the band %5.1f%% (later than it %d, earlier %d)%n", workload, seed, horizon / 60, within.size(),
+            System.out.printf(Locale.ROOT, "%-10s seed %d%s, starts within %4.0f min: %4d predictions, median error %5.1f%%, "
+                    + "inside the band %5.1f%% (later than it %d, earlier %d)%n", workload, seed, which, horizon / 60, within.size(),
                     errors[errors.length / 2] * 100, 100.0 * inside / within.size(), late, within.size() - inside - late);
         }
     }

@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -93,6 +94,24 @@ class DashboardTest {
         }
         if (cluster != null) {
             cluster.close();
+        }
+    }
+
+    /**
+     * Runs {@code check} on a page of a headless chromium of its own, for the cluster tests that look
+     * at the dashboard too; nothing where Debian's chromium is missing (this class says it is skipped).
+     */
+    static void inBrowser(Consumer<Page> check) {
+        if (!Files.isExecutable(CHROMIUM)) {
+            return;
+        }
+        try (Playwright own = Playwright.create(new Playwright.CreateOptions()
+                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+                Browser chromium = own.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
+                        .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu")))) {
+            Page page = chromium.newPage(new Browser.NewPageOptions().setViewportSize(1280, 900));
+            page.setDefaultTimeout(20_000);
+            check.accept(page);
         }
     }
 

@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
-import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.Resources;
 import io.grove.testing.Await;
@@ -21,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -107,21 +102,12 @@ class GangReservationClusterTest {
 
     /** The dashboard's nodes page names the gang holding the node, and the gang's page its reservation. */
     static void dashboardShows(String gang) {
-        if (!Files.isExecutable(DashboardTest.CHROMIUM)) {
-            return;   // DashboardTest says it is skipped for want of chromium
-        }
-        try (Playwright playwright = Playwright.create(new Playwright.CreateOptions()
-                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-                Browser browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                        .setExecutablePath(DashboardTest.CHROMIUM).setHeadless(true)
-                        .setArgs(List.of("--no-sandbox", "--disable-gpu")))) {
-            Page page = browser.newPage();
-            page.setDefaultTimeout(20_000);
+        DashboardTest.inBrowser(page -> {
             page.navigate(url + "/ui/#/nodes");
             assertThat(page.locator("[data-test=nodes] tr[data-node=local-1] [data-test=reserved]")).hasText("gang " + gang);
             page.navigate(url + "/ui/#/operations/" + gang);
             assertThat(page.locator("body")).containsText("reserved rack r1 (local-1) since ");
-        }
+        });
     }
 
     @Test

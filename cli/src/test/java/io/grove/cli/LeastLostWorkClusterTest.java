@@ -1,5 +1,6 @@
 package io.grove.cli;
 
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -156,6 +157,11 @@ class LeastLostWorkClusterTest {
     @Test
     void theYoungerJobsAreTakenUnlessTheOlderOnesCheckpoint() throws Exception {
         JsonNode taken = scenario("sleep 600");
+        DashboardTest.inBrowser(page -> {
+            page.navigate(url + "/ui/#/operations/" + taken.get("operation_id").asText());
+            assertThat(page.locator("[data-test=jobs] [data-test=lost-work]")
+                    .first()).containsText(" — lost ");
+        });
         assertEquals(taken.get("late").asText(), taken.get("operation_id").asText(),
                 "the job that started last loses the least: " + taken);
         assertEquals("aggressive_starvation", taken.get("preempted_for").get("reason").asText(), taken.toString());

@@ -442,7 +442,9 @@ async function renderOperation(main, id) {
     el('td', { class: 'num' }, job.attempt),
     el('td', { class: 'state-' + job.state }, job.state), el('td', {}, job.node || '-'),
     el('td', {}, time(job.started_at)), el('td', {}, time(job.finished_at)),
-    el('td', { class: 'wrap' }, job.preparing || (job.reason || '') + (job.message ? ': ' + job.message.split('\n')[0] : '')),
+    el('td', { class: 'wrap' }, job.preparing || (job.reason || '') + (job.message ? ': ' + job.message.split('\n')[0] : ''),
+      job.lost_work_seconds != null ? el('span', { 'data-test': 'lost-work' }, ' — lost ' + Math.round(job.lost_work_seconds)
+        + ' s of work' + (job.last_checkpoint ? ' since its last checkpoint at ' + time(job.last_checkpoint) : '')) : ''),
     el('td', { class: 'wrap', 'data-test': 'image' }, job.image ? job.image + (job.image_digest ? ' (' + job.image_digest.slice(0, 19) + '…'
       + (job.image_pull_ms != null ? ', pulled in ' + (job.image_pull_ms / 1000).toFixed(1) + ' s' : '') + ')' : '') : ''),
     el('td', {}, el('a', { href: '#/operations/' + encodeURIComponent(id) + '/logs/' + encodeURIComponent(job.id) }, 'stdout'),
