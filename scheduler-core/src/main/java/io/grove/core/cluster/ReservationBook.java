@@ -2,6 +2,7 @@ package io.grove.core.cluster;
 
 import io.grove.core.pool.GangReservations;
 import io.grove.core.schedule.GangReservation;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +21,11 @@ final class ReservationBook {
     private final Map<String, GangReservation> byNode = new HashMap<>();
     /** Since when each starving gang that does not fit has waited: not journaled, a restart starts it again. */
     private final Map<String, Instant> starving = new HashMap<>();
+    /** When a gang due a reservation last found no nodes to hold (it tries again {@link #RETRY} later). */
+    private final Map<String, Instant> failed = new HashMap<>();
+
+    /** How long a gang that found no nodes to hold waits before it looks again. */
+    static final Duration RETRY = Duration.ofSeconds(10);
 
     GangReservation of(String operationId) {
         return byGang.get(operationId);
@@ -108,5 +114,21 @@ final class ReservationBook {
     /** Forgets the starving gangs not in {@code still}. */
     void keepStarving(Set<String> still) {
         starving.keySet().retainAll(still);
+        failed.keySet().retainAll(still);
+    }
+
+    /** Whether the gang may look for nodes to hold now: it did not find none within {@link #RETRY}. */
+    boolean mayTry(String operationId, Instant now) {
+        Instant last = failed.get(operationId);
+        return last == null || !now.isBefore(last.plus(RETRY));
+    }
+
+    /** Whether the gang found nodes to hold ({@code any}), or none. */
+    void found(String operationId, boolean any, Instant now) {
+        if (any) {
+            failed.remove(operationId);
+        } else {
+            failed.put(operationId, now);
+        }
     }
 }

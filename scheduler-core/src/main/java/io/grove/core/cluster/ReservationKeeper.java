@@ -71,7 +71,11 @@ final class ReservationKeeper {
             if (book.size() >= settings.max()) {
                 break;
             }
+            if (!book.mayTry(id, now)) {
+                continue;
+            }
             GangReservation made = GangScheduling.reserve(index, id, nodes, held, now);
+            book.found(id, made != null, now);
             if (made != null) {
                 gangs.reserved(state, made.withStart(Reservations.predict(index, made, cluster.nodeMap(),
                         free(made, cluster, held), now)));
