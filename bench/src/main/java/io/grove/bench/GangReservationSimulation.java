@@ -32,7 +32,7 @@ import java.util.TreeMap;
  * function it never starves), and in a FIFO pool {@code train} of weight 2 of their own, whose
  * first gang in line is owed all of its demand.
  *
- * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.GangReservationSimulation [seed] [load]</pre>
+ * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.GangReservationSimulation [seed] [load] [timeout, e.g. 1m] [train|weights|both]</pre>
  */
 public final class GangReservationSimulation {
 
@@ -59,21 +59,27 @@ public final class GangReservationSimulation {
     public static void main(String[] args) {
         long seed = args.length > 0 ? Long.parseLong(args[0]) : 1;
         double load = args.length > 1 ? Double.parseDouble(args[1]) : 1.0;
-        String on = String.format(Locale.ROOT, "reservations on (%d min, at most %d)",
-                GangReservations.DEFAULT.timeout().toMinutes(), GangReservations.DEFAULT.max());
+        GangReservations reservations = args.length > 2
+                ? new GangReservations(Duration.parse("PT" + args[2].toUpperCase(Locale.ROOT)), GangReservations.DEFAULT.max())
+                : GangReservations.DEFAULT;
+        String placements = args.length > 3 ? args[3] : "both";
+        String on = String.format(Locale.ROOT, "reservations on (%s, at most %d)",
+                reservations.timeout().toString().substring(2).toLowerCase(Locale.ROOT), reservations.max());
         for (boolean ownPool : new boolean[] {true, false}) {
+            if (!placements.equals("both") && placements.equals("train") != ownPool) {
+                continue;
+            }
             List<Workload.OperationGroup> all = GangSimulation.workload(seed, load, true);
             if (ownPool) {
                 all = all.stream().map(g -> isGang(g) ? inTrain(g) : g).toList();
             }
             String where = ownPool ? "gangs in FIFO pool train" : "gangs in the pools by weight";
             List<Workload.OperationGroup> gangs = all.stream().filter(GangReservationSimulation::isGang).toList();
-            System.out.println(run(where + ", empty cluster (the gangs alone), " + on, gangs, GangReservations.DEFAULT,
-                    seed, ownPool));
+            System.out.println(run(where + ", empty cluster (the gangs alone), " + on, gangs, reservations, seed, ownPool));
             System.out.println(run(String.format(Locale.ROOT, "%s, load %.1f, reservations off", where, load), all,
                     GangReservations.OFF, seed, ownPool));
-            System.out.println(run(String.format(Locale.ROOT, "%s, load %.1f, %s", where, load, on), all,
-                    GangReservations.DEFAULT, seed, ownPool));
+            System.out.println(run(String.format(Locale.ROOT, "%s, load %.1f, %s", where, load, on), all, reservations,
+                    seed, ownPool));
         }
     }
 

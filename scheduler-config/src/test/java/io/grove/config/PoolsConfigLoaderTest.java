@@ -203,7 +203,7 @@ class PoolsConfigLoaderTest {
         assertEquals(new io.grove.core.pool.GangReservations(java.time.Duration.ofSeconds(90), 2),
                 result.value().trees().get("t").preemption().gangReservations());
         assertEquals(io.grove.core.pool.GangReservations.DEFAULT, PoolsConfigLoader.load("pool_trees: {t: {pools: {a: {}}}}",
-                "inline").value().trees().get("t").preemption().gangReservations(), "unset: 5m, 4");
+                "inline").value().trees().get("t").preemption().gangReservations(), "unset: 1m, 4");
         String bad = PoolsConfigLoader.load("pool_trees: {t: {max_gang_reservations: 100, pools: {a: {}}}}", "inline")
                 .describe();
         assertTrue(bad.contains("max_gang_reservations") && bad.contains("must be from 0 (off) to 64, got 100")

@@ -91,7 +91,7 @@ final class Gangs {
         state.gangs.waiting(GangScheduling.plan(state.index, nodes, held, now,
                 cluster.settings().gangStartTimeout(), plan -> {
                     state.gangs.add(plan);
-                    unreserve(tree, state, plan.operationId(), "the gang was planned: " + plan.describe());
+                    unreserve(state, plan.operationId(), "the gang was planned: " + plan.describe());
                     nudges.addAll(plan.nodes());
                     for (GangPlan.Victim victim : plan.victims()) {
                         Node node = cluster.node(victim.nodeId());
@@ -150,7 +150,7 @@ final class Gangs {
     }
 
     /** Drops the gang's reservation in the tree, if it has one, saying why. */
-    void unreserve(String tree, TreeState state, String operationId, String why) {
+    void unreserve(TreeState state, String operationId, String why) {
         GangReservation gone = state.reservations.remove(operationId);
         state.reservations.notStarving(operationId);
         if (gone != null) {
@@ -300,11 +300,11 @@ final class Gangs {
 
     /** The operation finished (aborted, failed): its plans and reservations go. */
     void forget(String operationId) {
-        for (Map.Entry<String, TreeState> tree : trees.entrySet()) {
-            if (tree.getValue().gangs.planned(operationId) || tree.getValue().gangs.restarting(operationId)) {
-                tree.getValue().gangs.forget(operationId);
+        for (TreeState tree : trees.values()) {
+            if (tree.gangs.planned(operationId) || tree.gangs.restarting(operationId)) {
+                tree.gangs.forget(operationId);
             }
-            unreserve(tree.getKey(), tree.getValue(), operationId, "the operation finished");
+            unreserve(tree, operationId, "the operation finished");
         }
     }
 

@@ -42,7 +42,7 @@ final class ReservationKeeper {
         for (GangReservation reservation : book.all()) {
             String why = stale(cluster, index, held, settings, reservation);
             if (why != null) {
-                gangs.unreserve(tree, state, reservation.operationId(), why);
+                gangs.unreserve(state, reservation.operationId(), why);
                 continue;
             }
             Instant start = Reservations.predict(index, reservation, cluster.nodeMap(), free(reservation, cluster, held), now);
@@ -53,7 +53,7 @@ final class ReservationKeeper {
         List<GangReservation> newestFirst = book.all();
         newestFirst.sort(Comparator.comparing(GangReservation::since).reversed());
         for (int i = 0; book.size() > settings.max() && i < newestFirst.size(); i++) {
-            gangs.unreserve(tree, state, newestFirst.get(i).operationId(), "the tree's max_gang_reservations is "
+            gangs.unreserve(state, newestFirst.get(i).operationId(), "the tree's max_gang_reservations is "
                     + settings.max());
         }
         List<String> starving = GangScheduling.starvingForRoom(index, held);

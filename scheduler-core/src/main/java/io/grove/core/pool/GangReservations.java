@@ -15,10 +15,10 @@ public record GangReservations(Duration timeout, int max) {
     /** The most reservations a tree may be given: each is looked after on the scheduler's thread. */
     public static final int MAX = 64;
 
-    public static final GangReservations DEFAULT = new GangReservations(Duration.ofMinutes(5), 4);
+    public static final GangReservations DEFAULT = new GangReservations(Duration.ofMinutes(1), 4);
 
     /** No reservations. */
-    public static final GangReservations OFF = new GangReservations(Duration.ofMinutes(5), 0);
+    public static final GangReservations OFF = new GangReservations(Duration.ofMinutes(1), 0);
 
     public GangReservations {
         if (timeout == null || timeout.isNegative()) {
