@@ -92,6 +92,7 @@ final class Gangs {
                 cluster.settings().gangStartTimeout(), plan -> {
                     state.gangs.add(plan);
                     unreserve(state, plan.operationId(), "the gang was planned: " + plan.describe());
+                    state.reservations.notStarving(plan.operationId());
                     nudges.addAll(plan.nodes());
                     for (GangPlan.Victim victim : plan.victims()) {
                         Node node = cluster.node(victim.nodeId());
@@ -149,10 +150,12 @@ final class Gangs {
         }
     }
 
-    /** Drops the gang's reservation in the tree, if it has one, saying why. */
+    /**
+     * Drops the gang's reservation in the tree, if it has one, saying why; since when it has starved
+     * stays (a gang that lost a node of its reservation gets another at once).
+     */
     void unreserve(TreeState state, String operationId, String why) {
         GangReservation gone = state.reservations.remove(operationId);
-        state.reservations.notStarving(operationId);
         if (gone != null) {
             state.gangs.dirty = true;
             listener.unreserved(gone, why);
@@ -305,6 +308,7 @@ final class Gangs {
                 tree.gangs.forget(operationId);
             }
             unreserve(tree, operationId, "the operation finished");
+            tree.reservations.notStarving(operationId);
         }
     }
 

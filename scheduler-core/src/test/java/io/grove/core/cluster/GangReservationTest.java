@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.core.forecast.ForecastSnapshot;
 import io.grove.core.forecast.StartForecast;
+import io.grove.core.node.NodeCondition;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.GangReservations;
@@ -18,6 +19,7 @@ import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.pool.StarvationSettings;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.GangReservation;
+import io.grove.core.schedule.Heartbeat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -152,6 +154,22 @@ public class GangReservationTest {
     }
 
     static final long BUDGET = 5_000_000_000L;
+
+    @Test
+    void aGangWhoseReservedNodeCannotStartJobsReservesOtherNodesAtOnce() {
+        ClusterHarness h = cluster(AFTER_10S);
+        h.rounds(16, SECOND);
+        assertEquals(List.of("n1"), List.copyOf(reservation(h).nodes().keySet()));
+        Heartbeat full = h.pendingHeartbeat("n1");
+        h.cluster().report(new Heartbeat(full.nodeId(), full.tags(), full.resourceLimits(), full.resourceUsage(),
+                full.runningJobs(), List.of(), false, new NodeCondition(-1, "disk full: test"), List.of(), List.of(),
+                full.topology()), h.now());
+        h.update();
+        GangReservation moved = reservation(h);
+        assertNotNull(moved, "not a gang_reservation_timeout later: it had starved long enough already");
+        assertEquals(List.of("n2"), List.copyOf(moved.nodes().keySet()));
+        assertNull(moved.start(), "n2's jobs have no time limit");
+    }
 
     @Test
     void withoutReservationsTheJobWithoutALimitTakesTheRoomAndTheGangWaitsOn() {
