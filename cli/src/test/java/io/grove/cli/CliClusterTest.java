@@ -12,10 +12,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.yaml.snakeyaml.Yaml;
 
 /** Every user and admin command against a real scheduler and two agents on loopback. */
@@ -33,25 +32,11 @@ class CliClusterTest {
                   quiet: {}
             """;
 
-    @TempDir
-    static Path dir;
-    static LocalCommand.LocalCluster cluster;
-    static String url;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Files.writeString(dir.resolve("pools.yaml"), POOLS);
-        cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 2, 0, 0);
-        url = "http://127.0.0.1:" + cluster.httpPort();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final LocalClusterExtension CLUSTER = LocalClusterExtension.of(POOLS, 2);
 
     static GroveCliTest.Run grove(String... args) {
-        return GroveCliTest.groveAt(url, args);
+        return CLUSTER.grove(args);
     }
 
     @Test

@@ -15,18 +15,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A real gang on a real scheduler and two agents in one rack: four ranks rendezvous over TCP with
@@ -93,26 +89,13 @@ class GangClusterTest {
                 print("rank", rank, "joined")
             """;
 
-    @TempDir
-    static Path dir;
-    static LocalCommand.LocalCluster cluster;
-    static String url;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Files.writeString(dir.resolve("pools.yaml"), POOLS);
-        cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 2,
-                new Resources(8, 2, 0, 2L << 30, 0), 0, 0, i -> NodeTopology.parse("rack=r1"));
-        url = "http://127.0.0.1:" + cluster.httpPort();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final LocalClusterExtension CLUSTER = LocalClusterExtension.of(POOLS, 2)
+            .each(new Resources(8, 2, 0, 2L << 30, 0))
+            .topology(i -> NodeTopology.parse("rack=r1"));
 
     static GroveCliTest.Run grove(String... args) {
-        return GroveCliTest.groveAt(url, args);
+        return CLUSTER.grove(args);
     }
 
     private static String submit(String... env) {
@@ -172,7 +155,7 @@ class GangClusterTest {
     /** The gang events of an operation, replayed from the event stream, up to the first in {@code last} state. */
     private static List<String> gangEvents(String id, String last) throws Exception {
         HttpResponse<InputStream> stream = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(url + "/api/v1/events?operation=" + id + "&last_event_id=0")).header("X-Grove-User", "alice")
+                URI.create(CLUSTER.url() + "/api/v1/events?operation=" + id + "&last_event_id=0")).header("X-Grove-User", "alice")
                 .build(), HttpResponse.BodyHandlers.ofInputStream());
         List<String> said = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8))) {

@@ -11,16 +11,12 @@ import io.grove.core.resource.Resources;
 import io.grove.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Reservations with backfill on a real scheduler and agent (docs/scheduling.md#reservations-with-backfill):
@@ -49,26 +45,13 @@ class GangReservationClusterTest {
 
     static final Duration EVERY = Duration.ofMillis(250);
 
-    @TempDir
-    static Path dir;
-    static LocalCommand.LocalCluster cluster;
-    static String url;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Files.writeString(dir.resolve("pools.yaml"), POOLS);
-        cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 1,
-                new Resources(8, 4, 0, 2L << 30, 0), 0, 0, i -> NodeTopology.parse("rack=r1"));
-        url = "http://127.0.0.1:" + cluster.httpPort();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final LocalClusterExtension CLUSTER = LocalClusterExtension.of(POOLS, 1)
+            .each(new Resources(8, 4, 0, 2L << 30, 0))
+            .topology(i -> NodeTopology.parse("rack=r1"));
 
     static GroveCliTest.Run grove(String... args) {
-        return GroveCliTest.groveAt(url, args);
+        return CLUSTER.grove(args);
     }
 
     static String submit(String... args) {
@@ -103,9 +86,9 @@ class GangReservationClusterTest {
     /** The dashboard's nodes page names the gang holding the node, and the gang's page its reservation. */
     static void dashboardShows(String gang) {
         DashboardTest.inBrowser(page -> {
-            page.navigate(url + "/ui/#/nodes");
+            page.navigate(CLUSTER.url() + "/ui/#/nodes");
             assertThat(page.locator("[data-test=nodes] tr[data-node=local-1] [data-test=reserved]")).hasText("gang " + gang);
-            page.navigate(url + "/ui/#/operations/" + gang);
+            page.navigate(CLUSTER.url() + "/ui/#/operations/" + gang);
             assertThat(page.locator("body")).containsText("reserved rack r1 (local-1) since ");
         });
     }

@@ -6,22 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.grove.core.node.NodeTopology;
 import io.grove.core.resource.Resources;
 import io.grove.testing.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Least lost work on a real scheduler and two agents (docs/scheduling.md#least-lost-work): {@code early}'s
@@ -52,27 +47,13 @@ class LeastLostWorkClusterTest {
     /** How often conditions are polled: each poll is a command, with its own connection. */
     static final java.time.Duration EVERY = java.time.Duration.ofMillis(250);
 
-    @TempDir
-    static Path dir;
-    static LocalCommand.LocalCluster cluster;
-    static String url;
-
-    @BeforeAll
-    static void start() throws Exception {
-        Files.writeString(dir.resolve("pools.yaml"), POOLS);
-        cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 2,
-                new Resources(8, 2, 0, 2L << 30, 0), 0, 0, i -> NodeTopology.NONE,
-                i -> List.of(i == 1 ? "first" : "second"));
-        url = "http://127.0.0.1:" + cluster.httpPort();
-    }
-
-    @AfterAll
-    static void stop() {
-        cluster.close();
-    }
+    @RegisterExtension
+    static final LocalClusterExtension CLUSTER = LocalClusterExtension.of(POOLS, 2)
+            .each(new Resources(8, 2, 0, 2L << 30, 0))
+            .tags(i -> List.of(i == 1 ? "first" : "second"));
 
     static GroveCliTest.Run grove(String... args) {
-        return GroveCliTest.groveAt(url, args);
+        return CLUSTER.grove(args);
     }
 
     static String submit(String pool, int jobs, String command) {
@@ -158,7 +139,7 @@ class LeastLostWorkClusterTest {
     void theYoungerJobsAreTakenUnlessTheOlderOnesCheckpoint() throws Exception {
         JsonNode taken = scenario("sleep 600");
         DashboardTest.inBrowser(page -> {
-            page.navigate(url + "/ui/#/operations/" + taken.get("operation_id").asText());
+            page.navigate(CLUSTER.url() + "/ui/#/operations/" + taken.get("operation_id").asText());
             assertThat(page.locator("[data-test=jobs] [data-test=lost-work]")
                     .first()).containsText(" — lost ");
         });
@@ -176,7 +157,7 @@ class LeastLostWorkClusterTest {
         assertTrue(checkpointed.get("lost_work_seconds").asDouble() < 2.5,
                 "only the work since its last checkpoint is lost: " + checkpointed);
 
-        HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url + "/metrics"))
+        HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(CLUSTER.url() + "/metrics"))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertTrue(metrics.body().contains("grove_preempted_work_seconds_total{pool=\"on_second\",resource=\"cpu\",tree=\"physical\"}"),
                 metrics.body().lines().filter(l -> l.contains("preempted_work")).toList().toString());

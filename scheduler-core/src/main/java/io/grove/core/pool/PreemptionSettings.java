@@ -45,19 +45,19 @@ public record PreemptionSettings(
 
     /** The same with another victim order. */
     public PreemptionSettings withVictimOrder(VictimOrder order) {
-        return new PreemptionSettings(preemptionSatisfactionThreshold, aggressivePreemptionSatisfactionThreshold,
-                nonPreemptibleResourceUsageThreshold, preemptiveSchedulingBackoff, preemptionCheckStarvation,
-                preemptionCheckSatisfaction, enableConditionalPreemption, allocationPreemptionTimeout,
-                allocationGracefulPreemptionTimeout, allowAggressivePreemptionForGangOperations, minJobRuntimeBeforePreemption,
-                order, gangReservations);
+        return with(order, gangReservations);
     }
 
     /** The same with other reservation settings. */
     public PreemptionSettings withGangReservations(GangReservations reservations) {
+        return with(victimOrder, reservations);
+    }
+
+    private PreemptionSettings with(VictimOrder order, GangReservations reservations) {
         return new PreemptionSettings(preemptionSatisfactionThreshold, aggressivePreemptionSatisfactionThreshold,
                 nonPreemptibleResourceUsageThreshold, preemptiveSchedulingBackoff, preemptionCheckStarvation,
                 preemptionCheckSatisfaction, enableConditionalPreemption, allocationPreemptionTimeout,
                 allocationGracefulPreemptionTimeout, allowAggressivePreemptionForGangOperations, minJobRuntimeBeforePreemption,
-                victimOrder, reservations);
+                order, reservations);
     }
 }
