@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grove.core.cluster.Cluster;
+import io.grove.core.cluster.ClusterHarness;
+import io.grove.core.cluster.ClusterSettings;
+import io.grove.core.cluster.GangReservationTest;
 import io.grove.server.coord.Coordination;
 import io.grove.server.coord.ZkCoordination;
 import io.grove.server.coord.ZkLayout;
@@ -80,6 +84,23 @@ class ZkStateLogTest {
         try (ZkStateLog second = leader(client(), () -> { })) {
             assertEquals(2, second.epoch().number());
             assertEquals(List.of("op-1", "op-2", "op-3", "op-4", "op-5"), ids(second.recovered()));
+        }
+    }
+
+    @Test
+    void aGangsReservationMadeUnderOneLeaderIsHeldByTheNext() throws Exception {
+        ClusterHarness h = GangReservationTest.cluster(GangReservationTest.AFTER_10S);
+        try (ZkStateLog first = leader(client(), () -> { })) {
+            h.cluster().gangListener(new JournalingListener(first));
+            h.rounds(16, Duration.ofSeconds(1));
+            first.durable().join();
+        }
+        assertEquals(1, h.cluster().reservations("physical").size());
+        try (ZkStateLog next = leader(client(), () -> { })) {
+            Cluster taken = new Cluster(h.cluster().config(), ClusterSettings.DEFAULT);
+            Revival.replay(taken, next.recovered(), h.now());
+            assertEquals(h.cluster().reservations("physical").stream().map(r -> r.withStart(null)).toList(),
+                    taken.reservations("physical"), "the new leader holds the same nodes for the same gang");
         }
     }
 
