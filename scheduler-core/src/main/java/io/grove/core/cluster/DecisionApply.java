@@ -73,9 +73,9 @@ final class DecisionApply {
             }
             job.preemptedFor(preemptedFor(registry, preemption, decision.tree()));
             switch (preemption.reason()) {
-                case GRACEFUL, POOL_DRAINED -> registry.markInterrupting(job.id());
+                case GRACEFUL, POOL_DRAINED -> registry.markInterrupting(job.id(), now.plus(preemption.grace()));
                 case GANG_RESTART, TIME_LIMIT -> {
-                    registry.markInterrupting(job.id());
+                    registry.markInterrupting(job.id(), now.plus(preemption.grace()));
                     node.interrupted(job.id());
                 }
                 case RESOURCE_LIMITS_VIOLATED -> cluster.endJob(job, JobState.ABORTED, now,

@@ -115,8 +115,19 @@ final class ForecastDraw {
                         // stopped at its limit, as the daemon stops it
                         ends = job.started().plus(limit).isAfter(now) ? job.started().plus(limit) : now.plus(StartForecast.STEP);
                     }
+                    Heartbeat.Outcome outcome = Heartbeat.Outcome.COMPLETED;
+                    if (job.stopsBy() != null) {
+                        // being stopped (its gang restarts, its limit passed): it is killed by the end of its
+                        // grace unless it ends before, and is not told again
+                        copy.registry().markInterrupting(job.jobId(), job.stopsBy());
+                        Instant by = job.stopsBy().isAfter(now) ? job.stopsBy() : now.plus(StartForecast.STEP);
+                        if (ends == null || !ends.isBefore(by)) {
+                            ends = by;
+                            outcome = Heartbeat.Outcome.ABORTED;
+                        }
+                    }
                     node.adopt(new SimNode.RunningJob(job.jobId(), operation.id(), job.task(), job.index(),
-                            operation.spec().tasks().get(job.task()).jobResources(), ends, Heartbeat.Outcome.COMPLETED));
+                            operation.spec().tasks().get(job.task()).jobResources(), ends, outcome));
                 }
             }
         }

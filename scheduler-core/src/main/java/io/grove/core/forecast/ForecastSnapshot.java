@@ -49,9 +49,14 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
             NodeTopology topology) {
     }
 
-    /** A running job. */
+    /**
+     * A running job.
+     *
+     * @param stopsBy when the grace of its graceful interruption runs out (a gang's restart, a time
+     *     limit, a drained pool), or {@code null} while nothing stops it
+     */
     public record JobState(String jobId, String task, int index, int attempt, String nodeId, String tree, Instant started,
-            Set<String> startedByPreempting, double preemptorFairShare) {
+            Set<String> startedByPreempting, double preemptorFairShare, Instant stopsBy) {
     }
 
     /** An unfinished operation. */
@@ -74,7 +79,7 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
             List<JobState> running = new ArrayList<>();
             for (Job job : operation.runningJobs()) {
                 running.add(new JobState(job.id(), job.task().name(), job.index(), job.attempt(), job.nodeId(), job.tree(),
-                        job.startTime(), job.startedByPreempting(), job.preemptorFairShareAtStart()));
+                        job.startTime(), job.startedByPreempting(), job.preemptorFairShareAtStart(), job.stopsBy()));
             }
             operations.add(new OperationState(operation.id(), operation.spec(), operation.user(),
                     operation.poolByTree().values().stream().findFirst().orElse(""), operation.submitTime(),

@@ -29,7 +29,8 @@ public final class Job {
     private String message;
     /** What it was preempted for, once it was; {@code null} otherwise. */
     private PreemptedFor preemptedFor;
-    private boolean interrupting;
+    /** When its graceful interruption's grace runs out (epoch ms), or 0 while it is not being interrupted. */
+    private long stopsByMs;
     /** The UUIDs of the GPUs its node gave it, once the node said. */
     private List<String> devices = List.of();
     private JobCpu cpu;
@@ -90,8 +91,8 @@ public final class Job {
         return preemptedFor;
     }
 
-    void markInterrupting() {
-        this.interrupting = true;
+    void markInterrupting(Instant stopsBy) {
+        this.stopsByMs = Math.max(1, stopsBy.toEpochMilli());
     }
 
     /** The id; in its usual form built on each call (see {@link JobId}), so keep it only as long as needed. */
@@ -260,7 +261,12 @@ public final class Job {
     }
 
     public boolean interrupting() {
-        return interrupting;
+        return stopsByMs != 0;
+    }
+
+    /** When the grace of its graceful interruption runs out (its node then kills it), or {@code null}. */
+    public Instant stopsBy() {
+        return stopsByMs == 0 ? null : Instant.ofEpochMilli(stopsByMs);
     }
 
     @Override

@@ -407,11 +407,11 @@ public final class OperationRegistry implements OperationsView {
         }
     }
 
-    /** Notes that a running job was told to stop gracefully; it runs until its node reports it ended. */
-    public void markInterrupting(String jobId) {
+    /** Notes that a running job was told to stop gracefully by {@code stopsBy}; it runs until its node reports it ended. */
+    public void markInterrupting(String jobId, Instant stopsBy) {
         Job job = runningJobs.get(jobId);
         if (job != null) {
-            job.markInterrupting();
+            job.markInterrupting(stopsBy);
         }
     }
 

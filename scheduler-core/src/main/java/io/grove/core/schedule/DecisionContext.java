@@ -179,7 +179,7 @@ final class DecisionContext {
         released.add(job.id());
         double[] resources = job.resources().toArray();
         if (longRoom != null) {
-            Instant end = Reservations.boundEnd(index, job, now);
+            Instant end = Reservations.boundEnd(index, job);
             if (end == null || reservation.start() == null || end.isAfter(reservation.start())) {
                 for (int r = 0; r < longRoom.length; r++) {
                     longRoom[r] += resources[r];

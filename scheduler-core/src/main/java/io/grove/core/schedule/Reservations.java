@@ -30,7 +30,7 @@ public final class Reservations {
     }
 
     /** The latest a running job ends: its time limit passed and its grace spent; {@code null} without a limit. */
-    static Instant boundEnd(SchedulingIndex index, Job job, Instant now) {
+    static Instant boundEnd(SchedulingIndex index, Job job) {
         int at = index.indexOf(job.operationId());
         Operation operation = at < 0 ? null : index.operations[at];
         Duration limit = operation == null || !operation.hasTimeLimits() ? null
@@ -38,7 +38,7 @@ public final class Reservations {
         Duration grace = index.config.preemption().allocationGracefulPreemptionTimeout();
         Instant end = limit == null ? null : job.startTime().plus(limit).plus(grace);
         if (job.interrupting()) {
-            Instant soon = now.plus(grace);
+            Instant soon = job.stopsBy();
             return end == null || soon.isBefore(end) ? soon : end;
         }
         return end;
@@ -71,7 +71,7 @@ public final class Reservations {
             if (released.contains(job.id())) {
                 continue;
             }
-            Instant end = boundEnd(index, job, now);
+            Instant end = boundEnd(index, job);
             if (end == null || reservation.start() == null || end.isAfter(reservation.start())) {
                 double[] used = job.resources().toArray();
                 for (int r = 0; r < room.length; r++) {
@@ -195,7 +195,7 @@ public final class Reservations {
             for (Node node : members) {
                 double held = 0;
                 for (Job job : node.jobs()) {
-                    if (boundEnd(index, job, now) == null) {
+                    if (boundEnd(index, job) == null) {
                         held += job.resources().get(main);
                     }
                 }
@@ -241,7 +241,7 @@ public final class Reservations {
         List<End> out = new ArrayList<>();
         for (Node node : nodes) {
             for (Job job : node.jobs()) {
-                Instant end = boundEnd(index, job, now);
+                Instant end = boundEnd(index, job);
                 if (end != null) {
                     out.add(new End(end.isBefore(now) ? now : end, node.id(), job.resources().toArray()));
                 }

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grove.core.forecast.ForecastSnapshot;
+import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.Operation;
@@ -20,6 +22,7 @@ import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.GangPlan;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -150,6 +153,28 @@ class GangPlacementTest {
         assertThrows(SubmitException.class, () -> h.submit("g", gang(5, 1)), "more than the whole tree");
         assertNull(h.cluster().registry().operation("g"), "nothing of a refused gang is left");
         assertNotNull(h.submit("g", gang(4, 1)));
+    }
+
+    @Test
+    void theForecastOfARestartingGangCountsTheGraceItsRanksHaveLeft() {
+        ClusterHarness h = ClusterHarness.of(tree()).node("n1", node(1, 16)).node("n2", node(1, 16));
+        h.submit("g", gang(2, 1));
+        h.rounds(2, STEP);
+        Job failing = h.cluster().registry().operation("g").runningJobs().get(0);
+        String other = failing.nodeId().equals("n1") ? "n2" : "n1";
+        h.machine(failing.nodeId()).fail(failing.id());
+        h.heartbeat(failing.nodeId());
+        h.heartbeat(other);
+        Instant stops = h.now().plus(Duration.ofSeconds(60));
+        Job stopping = h.cluster().registry().operation("g").runningJobs().get(0);
+        assertEquals(stops, stopping.stopsBy(), "the other rank is stopped with the tree's graceful grace");
+        h.rounds(20, STEP);
+        StartForecast.Prediction restart = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "g", 1,
+                5_000_000_000L, System::nanoTime);
+        assertNotNull(restart.nextStart(), restart.toString());
+        assertTrue(!restart.nextStart().latest().isAfter(stops.plus(Duration.ofSeconds(3))),
+                "the gang starts again once the stopping rank's grace ran out, not a whole grace after the forecast: "
+                        + restart);
     }
 
     @Test
