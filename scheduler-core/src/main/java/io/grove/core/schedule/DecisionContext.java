@@ -110,7 +110,7 @@ final class DecisionContext {
 
     private double[] longRoom() {
         if (longRoom == null) {
-            longRoom = Reservations.longRoom(index, node, reservation, planHeld, released, now);
+            longRoom = Reservations.longRoom(index, node, reservation, planHeld, released);
         }
         return longRoom;
     }
@@ -178,12 +178,9 @@ final class DecisionContext {
     void release(Job job) {
         released.add(job.id());
         double[] resources = job.resources().toArray();
-        if (longRoom != null) {
-            Instant end = Reservations.boundEnd(index, job);
-            if (end == null || reservation.start() == null || end.isAfter(reservation.start())) {
-                for (int r = 0; r < longRoom.length; r++) {
-                    longRoom[r] += resources[r];
-                }
+        if (longRoom != null && Reservations.runsPast(index, job, reservation)) {
+            for (int r = 0; r < longRoom.length; r++) {
+                longRoom[r] += resources[r];
             }
         }
         for (int r = 0; r < free.length; r++) {

@@ -93,17 +93,9 @@ public final class GangScheduling {
         for (int at : gangs) {
             Operation operation = index.operations[at];
             List<RankSlot> slots = pendingRanks(operation);
-            List<GangPlanner.Rank> ranks = new ArrayList<>();
-            double[] total = new double[SchedulingIndex.N];
-            for (RankSlot slot : slots) {
-                ranks.add(new GangPlanner.Rank(slot.rank, slot.resources));
-                for (int r = 0; r < total.length; r++) {
-                    total[r] += slot.resources.get(r);
-                }
-            }
-            double[] room = new double[SchedulingIndex.N];
-            Arrays.fill(room, Double.POSITIVE_INFINITY);
-            index.limitRoom(at, room);
+            List<GangPlanner.Rank> ranks = ranks(slots);
+            double[] total = total(slots);
+            double[] room = limitRoom(index, at);
             Resources shown = Resources.of(total).with(ResourceType.USER_SLOTS, 0);
             if (!Fits.fits(total, room)) {
                 waiting.put(operation.id(), new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
@@ -239,10 +231,10 @@ public final class GangScheduling {
                 free[r] = Math.max(0, free[r] - used[r] - hold[r]);
             }
             GangReservation reserved = held.reservation(node.id());
-            if (reserved != null && !reserved.operationId().equals(operation(index, at)) && !endsBy(index, at, slots, now,
-                    reserved.start())) {
+            if (reserved != null && !reserved.operationId().equals(index.operations[at].id())
+                    && !endsBy(index, at, slots, now, reserved.start())) {
                 // another gang's reservation: only what it leaves beside what it needs
-                double[] beside = Reservations.longRoom(index, node, reserved, holds, Set.of(), now);
+                double[] beside = Reservations.longRoom(index, node, reserved, holds, Set.of());
                 for (int r = 0; r < free.length; r++) {
                     free[r] = Math.max(0, Math.min(free[r], beside[r]));
                 }
@@ -250,10 +242,6 @@ public final class GangScheduling {
             out.put(node, free);
         }
         return out;
-    }
-
-    private static String operation(SchedulingIndex index, int at) {
-        return index.operations[at].id();
     }
 
     /** Whether every rank of the gang, started now, is bounded to end by {@code start}. */
@@ -317,16 +305,34 @@ public final class GangScheduling {
         if (!waits(index, at) || held.planned(index.operations[at].id())) {
             return false;
         }
+        return Fits.fits(total(pendingRanks(index.operations[at])), limitRoom(index, at));
+    }
+
+    /** What all of the gang's pending ranks order together. */
+    private static double[] total(List<RankSlot> slots) {
         double[] total = new double[SchedulingIndex.N];
-        for (RankSlot slot : pendingRanks(index.operations[at])) {
+        for (RankSlot slot : slots) {
             for (int r = 0; r < total.length; r++) {
                 total[r] += slot.resources.get(r);
             }
         }
+        return total;
+    }
+
+    /** What the resource limits on the operation's path (its own among them) leave it. */
+    private static double[] limitRoom(SchedulingIndex index, int at) {
         double[] room = new double[SchedulingIndex.N];
         Arrays.fill(room, Double.POSITIVE_INFINITY);
         index.limitRoom(at, room);
-        return Fits.fits(total, room);
+        return room;
+    }
+
+    private static List<GangPlanner.Rank> ranks(List<RankSlot> slots) {
+        List<GangPlanner.Rank> ranks = new ArrayList<>();
+        for (RankSlot slot : slots) {
+            ranks.add(new GangPlanner.Rank(slot.rank, slot.resources));
+        }
+        return ranks;
     }
 
     /**
@@ -339,12 +345,8 @@ public final class GangScheduling {
         List<RankSlot> slots = pendingRanks(index.operations[at]);
         Map<Node, double[]> eligible = eligible(index, at, nodes, held, slots, now);
         eligible.keySet().removeIf(node -> held.reservation(node.id()) != null);
-        List<GangPlanner.Rank> ranks = new ArrayList<>();
-        for (RankSlot slot : slots) {
-            ranks.add(new GangPlanner.Rank(slot.rank, slot.resources));
-        }
         GangTopology topology = index.operations[at].spec().topology();
-        return Reservations.choose(index, at, eligible, ranks,
+        return Reservations.choose(index, at, eligible, ranks(slots),
                 new GangPlanner.Constraint(topology.level(), topology.required()), now);
     }
 

@@ -44,6 +44,12 @@ public final class Reservations {
         return end;
     }
 
+    /** Whether a running job may still run at the reservation's start (it has no bound, or the start is unknown). */
+    static boolean runsPast(SchedulingIndex index, Job job, GangReservation reservation) {
+        Instant end = boundEnd(index, job);
+        return end == null || reservation.start() == null || end.isAfter(reservation.start());
+    }
+
     /** Whether a job of task {@code position} of operation {@code at} started now is bounded to end by {@code start}. */
     static boolean endsBy(SchedulingIndex index, int at, int position, Instant now, Instant start) {
         if (start == null) {
@@ -60,7 +66,7 @@ public final class Reservations {
      * node's limits less what the gang needs, the jobs that may run past it, and what gang plans hold.
      */
     static double[] longRoom(SchedulingIndex index, Node node, GangReservation reservation, Resources held,
-            Set<String> released, Instant now) {
+            Set<String> released) {
         double[] room = node.limits().toArray();
         double[] needs = reservation.needs(node.id()).toArray();
         double[] hold = held.toArray();
@@ -71,8 +77,7 @@ public final class Reservations {
             if (released.contains(job.id())) {
                 continue;
             }
-            Instant end = boundEnd(index, job);
-            if (end == null || reservation.start() == null || end.isAfter(reservation.start())) {
+            if (runsPast(index, job, reservation)) {
                 double[] used = job.resources().toArray();
                 for (int r = 0; r < room.length; r++) {
                     room[r] -= used[r];
