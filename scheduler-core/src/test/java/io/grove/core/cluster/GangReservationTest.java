@@ -172,6 +172,20 @@ public class GangReservationTest {
     }
 
     @Test
+    void anotherGangIsPlannedOnAReservedNodeOnlyIfItEndsBeforeTheStart() {
+        ClusterHarness h = cluster(AFTER_10S);
+        h.rounds(16, SECOND);
+        assertEquals(List.of("n1"), List.copyOf(reservation(h).nodes().keySet()));
+        h.submit("unlimited", OperationSpec.builder().pool("train").jobs(1, job(1, 1)).gang().topology("rack", true).build());
+        h.submit("brief", OperationSpec.builder().pool("train").task(new TaskSpec("main", 1, "work", job(1, 1), Map.of(), 0,
+                null, null, 10_000L)).gang().topology("rack", true).build());
+        h.rounds(8, SECOND);   // early's jobs ended: 2 cpu free on n1
+        assertEquals(0, h.running("unlimited"), "a gang without a limit could still run at g's start");
+        assertTrue(h.running("brief") == 1 || h.cluster().registry().operation("brief").completedJobCount()
+                + h.cluster().registry().operation("brief").failedJobCount() > 0, "a gang bounded to end before it starts");
+    }
+
+    @Test
     void withoutReservationsTheJobWithoutALimitTakesTheRoomAndTheGangWaitsOn() {
         ClusterHarness h = cluster(GangReservations.OFF);
         h.rounds(22, SECOND);
