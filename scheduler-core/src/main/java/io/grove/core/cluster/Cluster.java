@@ -457,7 +457,9 @@ public final class Cluster implements ClusterView {
 
     @Override
     public GangReservation reservationOn(Node node) {
-        return node.tree() == null ? null : ofTree(node.tree(), state -> state.reservations.on(node.id()), null);
+        // asked on every heartbeat: a plain lookup, no lambda to capture
+        TreeState state = node.tree() == null ? null : trees.get(node.tree());
+        return state == null ? null : state.reservations.on(node.id());
     }
 
     @Override
