@@ -13,7 +13,13 @@ import io.grove.core.pool.PreemptionSettings;
 import io.grove.core.pool.StarvationSettings;
 import io.grove.core.pool.VictimOrder;
 import io.grove.core.schedule.Decision;
+import io.grove.core.schedule.GangScheduling;
+import io.grove.core.schedule.GangReservation;
+import io.grove.core.schedule.GangPlan;
+import io.grove.core.resource.Resources;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,5 +144,60 @@ class GangPreemptionTest {
         assertEquals(Set.of("n1", "n2"), rankNodes(h, "g"), "rack r1's jobs lose a second each, r2's half a minute");
         assertEquals(Set.of("n1", "n2"), victims(h, "g").keySet());
         assertEquals(10, h.running("young"));
+    }
+
+    /** The nodes of the victims of g's plan, made once g starves, with n3 and n4 held by another gang's reservation or not. */
+    static Set<String> victimNodes(boolean reserved) {
+        ClusterHarness h = racks();
+        h.submit("g", gang(2, 4));
+        for (int i = 0; i < 10; i++) {
+            h.advance(SECOND).update();   // g starves; its planning is asked once below
+        }
+        GangReservation other = new GangReservation("other", "physical", "rack r2",
+                Map.of("n3", node(4, 16), "n4", node(4, 16)), h.now(), null);
+        GangScheduling.Held held = new GangScheduling.Held() {
+            @Override
+            public boolean planned(String operationId) {
+                return false;
+            }
+
+            @Override
+            public Resources held(String nodeId) {
+                return Resources.ZERO;
+            }
+
+            @Override
+            public boolean portTaken(String nodeId, int port) {
+                return false;
+            }
+
+            @Override
+            public int nextPort(String nodeId) {
+                return GangScheduling.FIRST_MASTER_PORT;
+            }
+
+            @Override
+            public boolean mayPreempt(String operationId, Instant now) {
+                return true;
+            }
+
+            @Override
+            public GangReservation reservation(String nodeId) {
+                return reserved && other.needs(nodeId) != null ? other : null;
+            }
+        };
+        List<GangPlan> plans = new ArrayList<>();
+        GangScheduling.plan(h.cluster().schedulingIndex("physical"), h.cluster().nodes(), held, h.now(), Duration.ofSeconds(30),
+                plans::add);
+        assertEquals(1, plans.size(), "g plans by preemption");
+        Set<String> out = new TreeSet<>();
+        plans.get(0).victims().forEach(victim -> out.add(victim.nodeId()));
+        return out;
+    }
+
+    @Test
+    void aGangsPreemptionLeavesAnotherGangsReservedNodesAlone() {
+        assertEquals(Set.of("n3", "n4"), victimNodes(false), "rack r2's jobs lose the least");
+        assertEquals(Set.of("n1", "n2"), victimNodes(true), "rack r2 is reserved for another gang: r1 is freed instead");
     }
 }

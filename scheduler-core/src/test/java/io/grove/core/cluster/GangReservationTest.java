@@ -20,6 +20,7 @@ import io.grove.core.pool.StarvationSettings;
 import io.grove.core.schedule.Decision;
 import io.grove.core.schedule.GangReservation;
 import io.grove.core.schedule.Heartbeat;
+import io.grove.core.schedule.HeartbeatScheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -183,6 +184,35 @@ public class GangReservationTest {
         assertEquals(0, h.running("unlimited"), "a gang without a limit could still run at g's start");
         assertTrue(h.running("brief") == 1 || h.cluster().registry().operation("brief").completedJobCount()
                 + h.cluster().registry().operation("brief").failedJobCount() > 0, "a gang bounded to end before it starts");
+    }
+
+    /**
+     * The preemptive pass on a reserved node: {@code early}'s two jobs fill n1, {@code hurry} starves
+     * for two jobs (with a time limit of {@code hurryLimitMillis}, or none); n1's decision with a
+     * reservation on it (the whole node, predicted to start in 100 s) or without.
+     */
+    static Decision preemptiveDecision(Long hurryLimitMillis, boolean reserved) {
+        PoolTreeConfig tree = PoolTreeConfig.withPools("default", List.of(PoolConfig.builder("batch").build(),
+                PoolConfig.builder("urgent").build()));
+        ClusterHarness h = ClusterHarness.of(tree).node("n1", node(2, 8));
+        h.submit("early", OperationSpec.builder().pool("batch").jobs(2, job(1, 1)).build());
+        h.advance(SECOND).update().heartbeat("n1");
+        h.submit("hurry", OperationSpec.builder().pool("urgent").task(new TaskSpec("main", 2, "work", job(1, 1), Map.of(),
+                0, null, null, hurryLimitMillis)).build());
+        for (int i = 0; i < 40; i++) {
+            h.advance(SECOND).update();   // hurry starves; n1 does not heartbeat, it is asked once below
+        }
+        GangReservation holding = new GangReservation("some-gang", "default", null,
+                Map.of("n1", node(2, 8)), h.now(), h.now().plus(Duration.ofSeconds(100)));
+        return HeartbeatScheduler.decide(h.cluster().schedulingIndex("default"), h.cluster().node("n1"),
+                h.pendingHeartbeat("n1"), h.now(), h.cluster().registry(), true, List.of(), null, reserved ? holding : null);
+    }
+
+    @Test
+    void onAReservedNodeStarvationPreemptsOnlyForAJobThatEndsBeforeTheStart() {
+        assertTrue(!preemptiveDecision(null, false).preemptions().isEmpty(), "without a reservation hurry preempts");
+        assertTrue(preemptiveDecision(null, true).preemptions().isEmpty(), "hurry's jobs have no limit");
+        assertTrue(!preemptiveDecision(10_000L, true).preemptions().isEmpty(), "10 s + the 60-s grace end before 100 s");
     }
 
     @Test
