@@ -3,6 +3,7 @@ package io.grove.accounting;
 import io.grove.core.accounting.JobRecord;
 import io.grove.core.accounting.MeterKind;
 import io.grove.core.accounting.Metering;
+import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.sql.Connection;
@@ -93,7 +94,8 @@ final class AccountingReads {
         }
         sql.append(" FROM ").append(table).append(" WHERE ").append(period).append(" >= ? AND ").append(period).append(" < ?");
         List<String> args = new ArrayList<>();
-        equal(sql, args, "tree", query.tree(), "pool", query.pool());
+        // a tree's row is its root's: every pool's usage is in the pools above it too
+        equal(sql, args, "tree", query.tree(), "pool", byTree ? PoolTreeConfig.ROOT : query.pool());
         sql.append(" GROUP BY ").append(group).append(bucket == 0 ? "" : ", " + slot).append(", kind");
         try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
             select.setLong(1, from);

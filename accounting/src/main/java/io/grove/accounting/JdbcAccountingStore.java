@@ -1,6 +1,7 @@
 package io.grove.accounting;
 
 import io.grove.core.accounting.HourlyUsage;
+import io.grove.core.accounting.JobHours;
 import io.grove.core.accounting.JobRecord;
 import io.grove.core.accounting.OperationRecord;
 import io.grove.core.resource.ResourceType;
@@ -18,6 +19,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -87,6 +89,10 @@ public final class JdbcAccountingStore implements AccountingStore {
             throw new AccountingException("the accounting database must be jdbc:postgresql://... or jdbc:sqlite:..., got "
                     + redacted(url), null);
         }
+        if (url.toLowerCase(Locale.ROOT).contains("rewritebatchedinserts=true")) {
+            throw new AccountingException("the accounting database's URL sets reWriteBatchedInserts=true, with which "
+                    + "PostgreSQL's driver cannot say which job records were new: leave it out", null);
+        }
         if (url.startsWith("jdbc:sqlite:")) {
             String path = url.substring("jdbc:sqlite:".length());
             int query = path.indexOf('?');
@@ -136,7 +142,10 @@ public final class JdbcAccountingStore implements AccountingStore {
     public synchronized List<String> write(AccountingBatch batch) throws AccountingException {
         List<String> moved = new ArrayList<>();
         try {
-            insertJobs(batch.jobs());
+            // what pools used comes from the jobs' intervals, added once with each record kept for the first time
+            JobHours used = new JobHours();
+            insertJobs(batch.jobs()).forEach(used::add);
+            addHours(used.rows());
             insertOperations(batch.operations());
             Map<String, List<HourlyUsage>> byTree = new LinkedHashMap<>();
             for (HourlyUsage row : batch.hours()) {
@@ -191,16 +200,19 @@ public final class JdbcAccountingStore implements AccountingStore {
      */
     static final int ROWS_PER_EXECUTE = 256;
 
-    private void insertJobs(List<JobRecord> jobs) throws SQLException {
+    /** Inserts the records not kept yet; returns those it inserted (a record kept already is left as it is). */
+    private List<JobRecord> insertJobs(List<JobRecord> jobs) throws SQLException {
+        List<JobRecord> inserted = new ArrayList<>(jobs.size());
         if (jobs.isEmpty()) {
-            return;
+            return inserted;
         }
         try (PreparedStatement insert = writer.prepareStatement("INSERT INTO job_records (job_id, operation_id, task, "
                 + "job_index, attempt, user_name, tree, pool, pool_path, node, user_slots, cpu, gpu, memory, network, "
                 + "start_ms, end_ms, state, exit_code, reason, message, cpu_seconds, gpu_seconds, lost_work_seconds) VALUES "
                 + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING")) {
-            int bound = 0;
+            List<JobRecord> run = new ArrayList<>(Math.min(jobs.size(), ROWS_PER_EXECUTE));
             for (JobRecord job : jobs) {
+                run.add(job);
                 int i = 1;
                 insert.setString(i++, job.jobId());
                 insert.setString(i++, job.operationId());
@@ -237,13 +249,35 @@ public final class JdbcAccountingStore implements AccountingStore {
                     insert.setDouble(i, job.lostWorkSeconds());
                 }
                 insert.addBatch();
-                if (++bound == ROWS_PER_EXECUTE) {
-                    insert.executeBatch();
-                    bound = 0;
+                if (run.size() == ROWS_PER_EXECUTE) {
+                    kept(insert.executeBatch(), run, inserted);
                 }
             }
-            insert.executeBatch();
+            if (!run.isEmpty()) {
+                kept(insert.executeBatch(), run, inserted);
+            }
         }
+        return inserted;
+    }
+
+    /**
+     * Adds to {@code inserted} those of {@code run} (the records of one run of inserts) that were
+     * kept for the first time. A driver that cannot say which rows it inserted ({@code
+     * SUCCESS_NO_INFO}: PostgreSQL's {@code reWriteBatchedInserts}) is refused when the store opens.
+     */
+    private static void kept(int[] counts, List<JobRecord> run, List<JobRecord> inserted) throws SQLException {
+        if (counts.length != run.size()) {
+            throw new SQLException("the database answered " + counts.length + " counts for " + run.size() + " inserts");
+        }
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] == Statement.SUCCESS_NO_INFO) {
+                throw new SQLException("the database does not say which job records it inserted");
+            }
+            if (counts[i] > 0) {
+                inserted.add(run.get(i));
+            }
+        }
+        run.clear();
     }
 
     private void insertOperations(List<OperationRecord> operations) throws SQLException {

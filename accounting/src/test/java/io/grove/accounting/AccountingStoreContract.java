@@ -7,10 +7,12 @@ import io.grove.core.accounting.HourlyUsage;
 import io.grove.core.accounting.JobRecord;
 import io.grove.core.accounting.MeterKind;
 import io.grove.core.accounting.OperationRecord;
+import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /** The same suite on every database the store runs on (SQLite, PostgreSQL). */
@@ -119,10 +121,14 @@ abstract class AccountingStoreContract {
             hours.add(hour("etl", NOV1 + DAY + h * H, MeterKind.STRONG_GUARANTEE, 10 * 3600));
         }
         hours.add(hour("etl", NOV1 + 2 * DAY, MeterKind.USED, 3600));
+        // a tree's usage is its root's row
+        hours.add(hour(PoolTreeConfig.ROOT, NOV1 + DAY + 22 * H, MeterKind.USED, 3 * 3600));
+        hours.add(hour(PoolTreeConfig.ROOT, NOV1 + DAY + 23 * H, MeterKind.USED, 3 * 3600));
+        hours.add(hour(PoolTreeConfig.ROOT, NOV1 + 2 * DAY, MeterKind.USED, 3600));
         assertEquals(List.of(), store().write(new AccountingBatch(List.of(), List.of(), hours,
                 Map.of("physical", new long[] {-1, NOV1 + 2 * DAY + H}))));
         assertEquals(Map.of("physical", NOV1 + 2 * DAY + H), store().marks());
-        List<UsageRow> usage = store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, null, null));
+        List<UsageRow> usage = store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, "etl", null));
         assertEquals(1, usage.size(), usage.toString());
         assertEquals((3 * 25 + 1) * 3600.0, usage.get(0).seconds().get("used").get("cpu"), 1e-6);
         assertEquals(240 * 3600.0, usage.get(0).seconds().get("strong_guarantee").get("cpu"), 1e-6);
@@ -130,16 +136,16 @@ abstract class AccountingStoreContract {
         List<UsageRow> part = store().usage(new UsageQuery("tree", NOV1 + DAY + 22 * H, NOV1 + 2 * DAY + H, null, null, null));
         assertEquals((2 * 3 + 1) * 3600.0, part.get(0).seconds().get("used").get("cpu"), 1e-6, "22:00 and 23:00 at 3 cpu, 00:00 at 1");
         // per day: Nov 1 has its last hour, Nov 2 its day, Nov 3 its first hour
-        List<UsageRow> days = store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, null, null, "day"));
+        List<UsageRow> days = store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, "etl", null, "day"));
         assertEquals(List.of(NOV1 / 1000, (NOV1 + DAY) / 1000, (NOV1 + 2 * DAY) / 1000), days.stream().map(UsageRow::period).toList());
         assertEquals(List.of(3 * 3600.0, 72 * 3600.0, 3600.0), days.stream().map(r -> r.seconds().get("used").get("cpu")).toList());
-        List<UsageRow> perHour = store().usage(new UsageQuery("pool", NOV1 + DAY, NOV1 + DAY + 3 * H, null, null, null, "hour"));
+        List<UsageRow> perHour = store().usage(new UsageQuery("pool", NOV1 + DAY, NOV1 + DAY + 3 * H, null, "etl", null, "hour"));
         assertEquals(3, perHour.size(), "three hours: " + perHour);
         assertEquals(10 * 3600.0, perHour.get(2).seconds().get("strong_guarantee").get("cpu"), 1e-6);
         // a writer whose mark is behind the database's adds nothing
         assertEquals(List.of("physical"), store().write(new AccountingBatch(List.of(), List.of(),
                 List.of(hour("etl", NOV1, MeterKind.USED, 1e9)), Map.of("physical", new long[] {NOV1, NOV1 + H}))));
-        assertEquals((3 * 25 + 1) * 3600.0, store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, null, null))
+        assertEquals((3 * 25 + 1) * 3600.0, store().usage(new UsageQuery("pool", NOV1, NOV1 + 3 * DAY, null, "etl", null))
                 .get(0).seconds().get("used").get("cpu"), 1e-6);
     }
 
@@ -156,6 +162,39 @@ abstract class AccountingStoreContract {
         assertEquals(4 * 3600.0, byUser.get(1).seconds().get("used").get("cpu"), 1e-6);
         assertEquals(2, store().expire(NOV1 + H + 1), "the jobs that ended by then");
         assertEquals(1, store().count("job_records"));
-        assertEquals(1, store().count("pool_hours"), "hours are kept");
+        assertEquals(1 + 2 * 3, store().count("pool_hours"), "hours are kept: the one written, and the jobs' in etl and "
+                + "the root in three hours");
+    }
+
+    /**
+     * What pools used comes from their jobs' records, exactly: a job's interval split at hours,
+     * added to its pool, the pools above it and the root (a tree's row), once however often the
+     * record is written.
+     */
+    @Test
+    void poolsUsageComesFromTheirJobsExactlyOnceSplitAtHours() throws Exception {
+        // carol's 4 cpus in etl/etl_x from 00:50 to 01:10; bob's 1 cpu in research for 1.5 s
+        JobRecord carol = job("op-3-1", "carol", "etl_x", 4, NOV1 + 50 * H / 60, NOV1 + 70 * H / 60, "completed");
+        JobRecord bob = job("op-2-1", "bob", "research", 1, NOV1 + 5_000, NOV1 + 6_500, "completed");
+        JobRecord unknown = new JobRecord("op-9-1", "op-9", "main", 0, 0, "dave", null, null, null, "n1",
+                new Resources(1, 8, 0, 0, 0), NOV1, NOV1 + H, "aborted", null, null, null, null, 0);
+        store().write(new AccountingBatch(List.of(carol, bob, unknown), List.of(), List.of(), Map.of()));
+        store().write(new AccountingBatch(List.of(carol, bob), List.of(), List.of(), Map.of()));
+        Map<String, Double> byPool = new TreeMap<>();
+        for (UsageRow row : store().usage(new UsageQuery("pool", NOV1, NOV1 + DAY, null, null, null))) {
+            byPool.put(row.key(), row.seconds().get("used").get("cpu"));
+        }
+        assertEquals(Map.of("etl_x", 4800.0, "etl", 4800.0, "research", 1.5, PoolTreeConfig.ROOT, 4801.5), byPool,
+                "once, though written twice; a record without its pool counts in no pool");
+        List<UsageRow> perHour = store().usage(new UsageQuery("pool", NOV1, NOV1 + DAY, null, "etl_x", null, "hour"));
+        assertEquals(List.of(2400.0, 2400.0), perHour.stream().map(r -> r.seconds().get("used").get("cpu")).toList(),
+                "split exactly at 01:00");
+        List<UsageRow> tree = store().usage(new UsageQuery("tree", NOV1, NOV1 + DAY, null, null, null));
+        assertEquals(4801.5, tree.get(0).seconds().get("used").get("cpu"), 1e-9, "the tree's is its root's, not the sum of its pools'");
+        assertEquals(1.5 * (1L << 30), byUser("bob").seconds().get("used").get("memory"), 1e-3, "memory in byte-seconds");
+    }
+
+    private UsageRow byUser(String user) throws Exception {
+        return store().usage(new UsageQuery("user", NOV1, NOV1 + DAY, null, null, user)).get(0);
     }
 }

@@ -32,6 +32,14 @@ class SqliteStoreTest extends AccountingStoreContract {
         }
     }
 
+    /** A URL with which PostgreSQL's driver cannot say which records were new is refused, saying why. */
+    @org.junit.jupiter.api.Test
+    void aUrlThatHidesWhichRecordsWereNewIsRefused() {
+        AccountingException refused = org.junit.jupiter.api.Assertions.assertThrows(AccountingException.class,
+                () -> JdbcAccountingStore.open("jdbc:postgresql://127.0.0.1:1/grove?reWriteBatchedInserts=true", "grove", null));
+        org.junit.jupiter.api.Assertions.assertTrue(refused.getMessage().contains("reWriteBatchedInserts"), refused.getMessage());
+    }
+
     @org.junit.jupiter.api.Test
     void aDatabaseFileAtAnExplicitUrlIsTheDaemonsAloneToo() throws Exception {
         Path file = dir.resolve("explicit.db");

@@ -19,9 +19,11 @@ import picocli.CommandLine.Option;
 @Command(name = "usage", mixinStandardHelpOptions = true,
         description = {"Resource-hours used, guaranteed and fair in a period, from the accounting database.",
             "",
-            "By pool or tree: used, fair share, strong guarantee, integral resource flow and burst guarantee, from the",
-            "pools' hourly metering. By user or operation: what their jobs used. PREEMPTED: the work preempted jobs",
-            "lost, what they held times the time since their last checkpoint (or start), counted when they ended.",
+            "USED is exact: what the jobs held from their start to their end (running jobs up to now), in the pool",
+            "they ran in and every pool above it; the same numbers by pool, tree, user, operation and in",
+            "grove jobs history. By pool or tree also: fair share, strong guarantee, integral resource flow and",
+            "burst guarantee, metered every 10 s. PREEMPTED: the work preempted jobs lost, what they held times",
+            "the time since their last checkpoint (or start), counted when they ended.",
             "",
             "Examples:",
             "  grove usage --since 30d",
@@ -53,6 +55,14 @@ final class UsageCommand extends ClientCommand {
             description = "the resources shown (default: ${DEFAULT-VALUE})")
     List<String> resources;
 
+    /** Resource-hours as read: small amounts (a few cpu-seconds) keep their digits. */
+    static String hours(double value) {
+        if (value == 0) {
+            return "0";
+        }
+        return String.format(Locale.ROOT, Math.abs(value) < 0.1 ? "%.4f" : Math.abs(value) < 100 ? "%.2f" : "%,.1f", value);
+    }
+
     static final List<String> KINDS = List.of("used", "fair_share", "strong_guarantee", "resource_flow", "burst_guarantee",
             "preempted");
 
@@ -79,7 +89,7 @@ final class UsageCommand extends ClientCommand {
                     Map<String, Double> hours = row.hours().get(kind);
                     double value = hours == null ? 0 : hours.getOrDefault(resource, 0.0) / scale(resource);
                     any |= value != 0;
-                    line.add(printer.csv() ? Double.toString(value) : String.format(Locale.ROOT, "%,.1f", value));
+                    line.add(printer.csv() ? Double.toString(value) : hours(value));
                 }
                 if (any || printer.csv()) {
                     rows.add(line);

@@ -9,15 +9,17 @@ import io.grove.core.operation.TreePools;
 import io.grove.core.pool.IntegralGuaranteesConfig;
 import io.grove.core.pool.PartialResources;
 import io.grove.core.pool.PoolConfig;
+import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Every pool of a tree as metering samples it: what it uses and its fair share (its shares of the
- * tree's online resources, in the resources' units), and what its configuration promises it
- * (strong guarantee, integral resource flow and burst guarantee).
+ * Every pool of a tree as metering samples it: its fair share (its share of the tree's online
+ * resources, in the resources' units) and what its configuration promises it (strong guarantee,
+ * integral resource flow and burst guarantee); the root is promised what the pools right below it
+ * are. What pools used is not sampled: it comes from their jobs' exact intervals ({@link JobHours}).
  */
 public final class PoolSamples {
 
@@ -33,6 +35,7 @@ public final class PoolSamples {
         }
         TreePools pools = cluster.registry().pools(tree);
         List<PoolSample> samples = new ArrayList<>();
+        PoolSample root = null;
         for (ElementShares element : cluster.elements(tree)) {
             if (element.kind() == ElementKind.OPERATION) {
                 continue;
@@ -41,10 +44,8 @@ public final class PoolSamples {
             PoolConfig config = pools != null && pools.contains(element.id()) ? pools.configOf(element.id()) : null;
             IntegralGuaranteesConfig integral = config == null ? null : config.integralGuarantees();
             for (ResourceType r : ResourceType.values()) {
-                double all = total.get(r);
                 int i = r.ordinal();
-                sample.amounts()[MeterKind.USED.ordinal()][i] = element.usageShare().get(r) * all;
-                sample.amounts()[MeterKind.FAIR_SHARE.ordinal()][i] = element.fairShare().total().get(r) * all;
+                sample.amounts()[MeterKind.FAIR_SHARE.ordinal()][i] = element.fairShare().total().get(r) * total.get(r);
                 sample.amounts()[MeterKind.STRONG_GUARANTEE.ordinal()][i] =
                         configured(config == null ? null : config.strongGuaranteeResources(), r);
                 sample.amounts()[MeterKind.RESOURCE_FLOW.ordinal()][i] =
@@ -52,9 +53,33 @@ public final class PoolSamples {
                 sample.amounts()[MeterKind.BURST_GUARANTEE.ordinal()][i] =
                         configured(integral == null ? null : integral.burstGuaranteeResources(), r);
             }
+            if (element.kind() == ElementKind.ROOT) {
+                root = sample;
+            }
             samples.add(sample);
         }
+        if (root != null) {
+            promisedByTopLevel(root, cluster.elements(tree), samples);
+        }
         return samples;
+    }
+
+    /** The root is promised what the pools right below it are: a tree's guarantees are theirs. */
+    private static void promisedByTopLevel(PoolSample root, List<ElementShares> elements, List<PoolSample> samples) {
+        int at = 0;
+        for (ElementShares element : elements) {
+            if (element.kind() == ElementKind.OPERATION) {
+                continue;
+            }
+            PoolSample sample = samples.get(at++);
+            if (PoolTreeConfig.ROOT.equals(element.parent())) {
+                for (MeterKind kind : List.of(MeterKind.STRONG_GUARANTEE, MeterKind.RESOURCE_FLOW, MeterKind.BURST_GUARANTEE)) {
+                    for (int r = 0; r < ResourceType.COUNT; r++) {
+                        root.amounts()[kind.ordinal()][r] += sample.amounts()[kind.ordinal()][r];
+                    }
+                }
+            }
+        }
     }
 
     private static double configured(PartialResources resources, ResourceType r) {

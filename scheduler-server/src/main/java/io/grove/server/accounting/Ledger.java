@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes what accounting keeps off the scheduler's thread: a job's or an operation's record when it
- * ends, and every {@link #METER_EVERY} (by default) the pools' metering, are queued there in order; one thread
+ * ends (with it, what its pools used: {@code JobHours}), and every {@link #METER_EVERY} (by default)
+ * the pools' metering, are queued there in order; one thread
  * of the ledger's writes them in batches, each in one transaction, retrying a batch the database
  * refused until it takes it (nothing is dropped, order is kept). A job record is kept once however
  * often it is written, so what a crash leaves unwritten is written again at revival
@@ -47,8 +48,11 @@ public final class Ledger implements AutoCloseable {
 
     /** How often the pools are sampled for metering. */
     public static final Duration METER_EVERY = Duration.ofSeconds(10);
-    /** How often metering's rows go to the database. */
-    public static final Duration WRITE_METERING_EVERY = Duration.ofSeconds(60);
+    /**
+     * How often metering's rows go to the database: at every sample, so a crash leaves unwritten at
+     * most what the writer had not taken yet (the next start resumes from the mark).
+     */
+    public static final Duration WRITE_METERING_EVERY = METER_EVERY;
     /** The most items one transaction takes. */
     static final int BATCH = 5_000;
     /** How long the writer waits for a batch to fill before it writes what came (a barrier does not wait). */

@@ -52,6 +52,7 @@ public final class SchedulerMetrics {
     private final Counter reloads;
     private final Counter abandoned;
     private final PoolGauges gauges = new PoolGauges(registry);
+    private final UsedCounters used = new UsedCounters(registry);
     private final PoolHistory history = new PoolHistory();
     private Instant lastGauges;
 
@@ -117,6 +118,9 @@ public final class SchedulerMetrics {
                 .register(registry);
     }
 
+    static final String RESOURCE_SECONDS = "a pool's resource-seconds by kind (used: its jobs' exact intervals; "
+            + "fair_share, strong_guarantee, resource_flow, burst_guarantee: metered), in the resource's units";
+
     /** Resource-seconds metered, per tree, pool, resource and kind, since the daemon started. */
     private final Map<List<String>, double[]> metered = new ConcurrentHashMap<>();
     /** Work lost to preemption in resource-seconds, per tree, pool and resource, since the daemon started. */
@@ -127,9 +131,7 @@ public final class SchedulerMetrics {
         for (HourlyUsage row : rows) {
             for (ResourceType r : ResourceType.values()) {
                 add(metered, List.of(row.tree(), row.pool(), r.key(), row.kind().key()), row.get(r),
-                        "grove.pool.resource.seconds", "a pool's resource-seconds by kind (used, fair_share, "
-                                + "strong_guarantee, resource_flow, burst_guarantee), in the resource's units",
-                        "tree", "pool", "resource", "kind");
+                        "grove.pool.resource.seconds", RESOURCE_SECONDS, "tree", "pool", "resource", "kind");
             }
         }
     }
@@ -193,8 +195,13 @@ public final class SchedulerMetrics {
             @Override
             public void jobEnded(Job job) {
                 SchedulerMetrics.this.jobEnded(job);
+                Operation operation = registry.operation(job.operationId());
+                List<String> toRoot = operation == null ? null : registry.pathsToRoot(operation).get(job.tree());
+                if (toRoot != null) {
+                    used.ended(job, toRoot);
+                }
                 if (job.lostWorkMs() > 0) {
-                    lostWork(job, registry.operation(job.operationId()));
+                    lostWork(job, operation);
                 }
             }
         };
