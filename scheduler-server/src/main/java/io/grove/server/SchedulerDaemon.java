@@ -278,7 +278,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         Authenticator handler = new Authenticator(secured.tokens(), secured.audit(), clock,
                 new Api(loop, journal, writeAhead, clock, reloader, metrics, numbers, addresses, secured.audit(),
-                        secured.nodeToken(), role::health, recovered.ledger(), arrival, recovered.events()));
+                        secured.nodeToken(), role::health, recovered.ledger(), arrival, recovered.events(),
+                        settings.heartbeatPeriod()));
         ApiServer apiServer = null;
         if (role.apiHost() == null) {
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,

@@ -125,4 +125,49 @@ class ForecastDaemonTest {
             assertEquals(1.0, Double.parseDouble(computed.group(1)), "one forecast for thirty explanations");
         }
     }
+
+    /**
+     * The list's START is made from the state after the last fair-share update: a heavier operation
+     * submitted later goes ahead in a FIFO pool (sorted by weight first), and the next list says so
+     * at once, not when a cached outlook expires.
+     */
+    @Test
+    void theListsStartFollowsTheLastFairShareUpdate(@TempDir Path dir) throws Exception {
+        String fifo = POOLS.replace("prod: {}", "prod: {mode: fifo}");
+        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, fifo), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+        try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, now::get);
+                DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
+                DaemonFixture.FakeNode node = users.node("n1", 4)) {
+            node.handshake();
+            users.submit("prod", 4);
+            daemon.updateFairShare();
+            assertEquals(4, node.heartbeat().jobsToStart().size());
+            now.set(now.get().plusSeconds(60));
+            node.completeAll();
+            node.heartbeat();
+            users.submit("prod", 4);
+            daemon.updateFairShare();
+            assertEquals(4, node.heartbeat().jobsToStart().size());
+            Instant fullSince = now.get();
+            String waiting = users.submit("prod", 4);
+            daemon.updateFairShare();
+            assertEquals(fullSince.plusSeconds(60).toString(), expectedStart(users, waiting));
+            String heavier = users.send("POST", "/api/v1/operations", "pool: prod\nweight: 10\ntasks:\n  main: {job_count: 4, "
+                    + "command: x, cpu: 1, memory: 1Gi}\n").body().get("id").asText();
+            daemon.updateFairShare();
+            assertEquals(fullSince.plusSeconds(60).toString(), expectedStart(users, heavier), "the heavier goes first");
+            assertEquals(fullSince.plusSeconds(120).toString(), expectedStart(users, waiting),
+                    "and the waiting one after it, said by the next list");
+        }
+    }
+
+    private static String expectedStart(DaemonFixture users, String id) throws Exception {
+        for (JsonNode summary : users.get("/api/v1/operations?forecast=true").body()) {
+            if (summary.get("id").asText().equals(id)) {
+                return summary.path("expected_start").asText();
+            }
+        }
+        return null;
+    }
 }

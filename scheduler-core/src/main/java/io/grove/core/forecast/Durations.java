@@ -8,35 +8,60 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * How long jobs run, as the jobs that completed say: a task's own finished jobs first, else its
- * user's recent jobs in the same pool; else unknown, and said so. Durations are drawn from what
- * was seen (each draw picks one of them), so that a forecast over several draws is a band.
+ * How long jobs run, as the scheduler will see them end: first the task's own finished jobs; then
+ * its spec's {@code expected_duration}, corrected by how far the user's past declarations in the
+ * pool were off (their jobs' seen duration against their declared one); then the user's recent
+ * jobs in the same pool; else unknown, and said so. Durations are drawn from what was seen (each
+ * draw picks one), so that a forecast over several draws is a band.
  */
 public final class Durations {
 
     /** The most recent completed jobs kept per key. */
     static final int KEPT = 200;
 
+    /** Where an estimate comes from. */
+    public enum Kind {
+        /** The task's own finished jobs, drawn per job. */
+        OWN_TASK,
+        /** Its spec's declared duration, times a learnt error drawn per operation's task. */
+        DECLARED,
+        /** Other operations' jobs of the user in the pool, drawn once per operation's task. */
+        USER_IN_POOL
+    }
+
     /**
-     * Where an estimate comes from, and its samples (milliseconds). {@code ownTask}: the samples
-     * are the task's own jobs, drawn per job; otherwise they are other operations' jobs, and one
-     * draw stands for all of an operation's jobs (jobs of one task are alike; operations differ).
+     * Where an estimate comes from, and its samples (milliseconds). {@code lag}: the samples are
+     * how long jobs run, not when the scheduler sees them end, which comes at the node's next
+     * heartbeat: a draw adds up to one heartbeat period. Samples learnt from finished jobs are as
+     * the scheduler saw them, and carry it already.
      */
-    public record Source(String says, long[] millis, boolean ownTask) {
+    public record Source(String says, long[] millis, Kind kind, boolean lag) {
         /** The median, in a sentence's terms. */
         public Duration median() {
             long[] sorted = millis.clone();
             Arrays.sort(sorted);
             return Duration.ofMillis(sorted[sorted.length / 2]);
         }
+
+        /** The longest seen. */
+        long longest() {
+            return Arrays.stream(millis).max().orElse(0);
+        }
+
+        boolean ownTask() {
+            return kind == Kind.OWN_TASK;
+        }
     }
 
     private final Map<String, List<Long>> byTask = new HashMap<>();
     private final Map<String, List<Long>> byUserPool = new HashMap<>();
+    /** Seen over declared duration of the user's jobs in a pool that declared one. */
+    private final Map<String, List<Double>> errors = new HashMap<>();
 
     /** The most recent finished jobs read per operation. */
     static final int READ_PER_OPERATION = 50;
@@ -50,17 +75,22 @@ public final class Durations {
             for (Job job : finished.subList(Math.max(0, finished.size() - READ_PER_OPERATION), finished.size())) {
                 if (job.state() == JobState.COMPLETED && job.finishTime() != null && job.startTime() != null) {
                     long millis = Math.max(1, Duration.between(job.startTime(), job.finishTime()).toMillis());
+                    String userPool = operation.user() + "@" + pool;
                     add(durations.byTask, operation.id() + "/" + job.task().name(), millis);
-                    add(durations.byUserPool, operation.user() + "@" + pool, millis);
+                    add(durations.byUserPool, userPool, millis);
+                    Long declared = job.task().expectedDurationMillis();
+                    if (declared != null && declared > 0) {
+                        add(durations.errors, userPool, (double) millis / declared);
+                    }
                 }
             }
         }
         return durations;
     }
 
-    private static void add(Map<String, List<Long>> map, String key, long millis) {
-        List<Long> list = map.computeIfAbsent(key, k -> new ArrayList<>());
-        list.add(millis);
+    private static <T> void add(Map<String, List<T>> map, String key, T value) {
+        List<T> list = map.computeIfAbsent(key, k -> new ArrayList<>());
+        list.add(value);
         if (list.size() > KEPT) {
             list.remove(0);
         }
@@ -68,22 +98,46 @@ public final class Durations {
 
     /**
      * What is known of the job durations of task {@code task} of operation {@code id}: its own
-     * finished jobs, else its user's in the pool, else the spec's {@code expected} duration; or
-     * {@code null} when nothing is.
+     * finished jobs, else its spec's {@code expected} duration (corrected as the user's past
+     * declarations in the pool were off), else its user's jobs in the pool; or {@code null} when
+     * nothing is.
      */
     public Source of(String id, String user, String pool, String task, Duration expected) {
         List<Long> own = byTask.get(id + "/" + task);
         if (own != null && !own.isEmpty()) {
-            return new Source(own.size() + " finished job(s) of its task", unbox(own), true);
+            return new Source(own.size() + " finished job(s) of its task", unbox(own), Kind.OWN_TASK, false);
+        }
+        if (expected != null) {
+            return declared(user, pool, expected);
         }
         List<Long> similar = byUserPool.get(user + "@" + pool);
         if (similar != null && !similar.isEmpty()) {
-            return new Source(similar.size() + " recent job(s) of " + user + " in " + pool, unbox(similar), false);
+            return new Source(similar.size() + " recent job(s) of " + user + " in " + pool, unbox(similar),
+                    Kind.USER_IN_POOL, false);
         }
-        return expected == null ? null : new Source("its spec's expected_duration", new long[] {expected.toMillis()}, false);
+        return null;
     }
 
-    /** One draw from a source. */
+    private Source declared(String user, String pool, Duration expected) {
+        List<Double> seen = errors.get(user + "@" + pool);
+        if (seen == null || seen.isEmpty()) {
+            return new Source("its spec's expected_duration", new long[] {expected.toMillis()}, Kind.DECLARED, true);
+        }
+        long[] millis = new long[seen.size()];
+        double low = Double.MAX_VALUE;
+        double high = 0;
+        for (int i = 0; i < millis.length; i++) {
+            double ratio = seen.get(i);
+            millis[i] = Math.max(1, Math.round(expected.toMillis() * ratio));
+            low = Math.min(low, ratio);
+            high = Math.max(high, ratio);
+        }
+        return new Source(String.format(Locale.ROOT, "its spec's expected_duration of %s, times how %s's %d "
+                + "finished job(s) in %s ran against theirs (%.2f to %.2f)", StartForecast.human(expected), user,
+                millis.length, pool, low, high), millis, Kind.DECLARED, false);
+    }
+
+    /** One draw from a source's samples. */
     static long draw(Source source, SplittableRandom random) {
         return source.millis()[random.nextInt(source.millis().length)];
     }

@@ -43,36 +43,62 @@ final class ForecastDraw {
     private Arrivals.Stream coming;
     /** Whether the last round of heartbeats preempted or offered to: preemption may go on at the next pass. */
     private boolean preempting;
+    /** Whether the last round of heartbeats started a job. */
+    private boolean started;
     private int arrived;
+    /** Running jobs whose end cannot be told (no duration known, no time limit), by operation: their tasks. */
+    private final Map<String, Set<String>> endless = new LinkedHashMap<>();
+    /** Whether a tree has integral guarantees, whose volumes move fair shares as time passes. */
+    private final boolean integral;
+
+    /**
+     * What one draw found: per operation waited for, when its next job started and when its last
+     * one did ({@code null}: not within the horizon); the operations (and tasks) with jobs that ran
+     * without an end that can be told; and whether it stopped because nothing could change any more
+     * (every job left runs without a known end, nothing starves, nothing arrives).
+     */
+    record Run(Map<String, Instant[]> starts, Map<String, Set<String>> endless, boolean frozen) {
+    }
 
     private ForecastDraw(ForecastSnapshot snapshot, SplittableRandom random) {
         this.snapshot = snapshot;
         this.random = random;
         this.copy = new Cluster(snapshot.config(), snapshot.settings());
+        this.integral = snapshot.trees().values().stream().anyMatch(tree -> !tree.integral().isEmpty());
         this.durationOf = start -> {
             ForecastSnapshot.OperationState operation = byId.get(start.operationId());
             Long millis = operation == null ? null
                     : StartForecast.draw(snapshot, operation, start.task(), drawnFor, random);
             Duration limit = limit(start.operationId(), start.task(), null);
+            if (limit == null && millis == null) {
+                endless.computeIfAbsent(start.operationId(), id -> new LinkedHashSet<>()).add(start.task());
+            }
             return limit != null && (millis == null || millis > limit.toMillis()) ? limit
                     : millis == null ? null : Duration.ofMillis(millis);
         };
     }
 
     /**
-     * One draw: for each operation (or only {@code target}), when its next pending job starts and
-     * when its last one does ({@code null}: not within the horizon); {@code null} when the deadline
-     * of {@code ticker} passed.
+     * One draw of every operation (or only {@code target}); {@code null} when the deadline of
+     * {@code ticker} passed.
      */
-    static Map<String, Instant[]> run(ForecastSnapshot snapshot, String target, SplittableRandom random,
+    static Run run(ForecastSnapshot snapshot, String target, SplittableRandom random,
             LongSupplier ticker, long deadline, boolean untilLast, boolean busy) {
+        return run(snapshot, target, random, ticker, deadline, untilLast, busy, Set.of());
+    }
+
+    /** As above, not waiting for the operations {@code stuck} (they start in no draw). */
+    static Run run(ForecastSnapshot snapshot, String target, SplittableRandom random,
+            LongSupplier ticker, long deadline, boolean untilLast, boolean busy, Set<String> stuck) {
         ForecastDraw draw = new ForecastDraw(snapshot, random);
         Instant now = snapshot.now();
         draw.restore(now);
         draw.await(target);
+        draw.waiting.removeAll(stuck);
         draw.coming = busy ? snapshot.arrivals().start(now, random) : null;
         Instant t = now;
         Instant end = now.plus(StartForecast.HORIZON);
+        boolean frozen = false;
         while (t.isBefore(end) && !draw.waiting.isEmpty()) {
             if (ticker.getAsLong() - deadline > 0) {
                 return null;
@@ -85,9 +111,14 @@ final class ForecastDraw {
             if (draw.waiting.isEmpty()) {
                 break;
             }
-            t = draw.next(t);
+            Instant next = draw.next(t);
+            if (next == null) {
+                frozen = true;
+                break;
+            }
+            t = next;
         }
-        return draw.starts;
+        return new Run(draw.starts, draw.endless, frozen);
     }
 
     /** The copy as the snapshot has it, its nodes having reported their running jobs. */
@@ -125,6 +156,9 @@ final class ForecastDraw {
                             ends = by;
                             outcome = Heartbeat.Outcome.ABORTED;
                         }
+                    }
+                    if (ends == null) {
+                        endless.computeIfAbsent(operation.id(), id -> new LinkedHashSet<>()).add(job.task());
                     }
                     node.adopt(new SimNode.RunningJob(job.jobId(), operation.id(), job.task(), job.index(),
                             operation.spec().tasks().get(job.task()).jobResources(), ends, outcome));
@@ -190,14 +224,16 @@ final class ForecastDraw {
     /** Every node heartbeats; the first start of each operation waited for is kept. */
     private void beat(Instant t) {
         preempting = false;
+        started = false;
         for (SimNode node : nodes.values()) {
             Decision decision = node.beatEach(copy, t, durationOf);
             // an offer of nothing (no job there may be taken) is no preemption going on
             preempting |= !decision.preemptions().isEmpty()
                     || decision.offers().stream().anyMatch(offer -> Double.isFinite(offer.cost()));
-            for (Decision.JobStart started : decision.starts()) {
-                if (waiting.contains(started.operationId())) {
-                    Instant[] seen = starts.computeIfAbsent(started.operationId(), id -> new Instant[2]);
+            started |= !decision.starts().isEmpty();
+            for (Decision.JobStart start : decision.starts()) {
+                if (waiting.contains(start.operationId())) {
+                    Instant[] seen = starts.computeIfAbsent(start.operationId(), id -> new Instant[2]);
                     if (seen[0] == null) {
                         seen[0] = t;
                     }
@@ -226,33 +262,41 @@ final class ForecastDraw {
     /**
      * When to look next: nothing changes before the next job end, starvation or arrival, since every
      * node heartbeated and took what it could; a second at least, {@code MAX_JUMP} at most.
+     * {@code null} when nothing can change any more: this round started and preempted nothing, no
+     * job left has an end that can be told, nothing starves or arrives, and no tree's integral
+     * guarantees move fair shares with time.
      */
     private Instant next(Instant t) {
-        Instant jump = t.plus(StartForecast.MAX_JUMP);
+        Instant jump = null;
         Instant starves = copy.ahead().nextStarvation(t);
         Instant reserves = copy.ahead().nextReservation(t);
-        if (reserves != null && reserves.isBefore(jump)) {
+        if (reserves != null) {
             jump = reserves;
         }
-        if (starves != null && starves.isBefore(jump)) {
+        if (starves != null) {
             // one step after: the update that sees it starving, then the heartbeat that preempts
-            jump = starves.plus(StartForecast.STEP);
+            jump = earlier(jump, starves.plus(StartForecast.STEP));
         }
-        Instant pass = preempting ? copy.ahead().nextPreemptivePass(t) : null;
-        if (pass != null && pass.isBefore(jump)) {
+        if (preempting) {
             // preemption goes on a pass at a time, as the nodes' backoffs allow, not only when jobs end
-            jump = pass;
+            jump = earlier(jump, copy.ahead().nextPreemptivePass(t));
         }
         for (SimNode node : nodes.values()) {
-            Instant ends = node.nextEnd();
-            if (ends != null && ends.isBefore(jump)) {
-                jump = ends;
-            }
+            jump = earlier(jump, node.nextEnd());
         }
-        if (coming != null && coming.next() != null && coming.next().isBefore(jump)) {
-            jump = coming.next();
+        if (coming != null) {
+            jump = earlier(jump, coming.next());
         }
+        if (jump == null && !started && !preempting && !integral) {
+            return null;
+        }
+        Instant most = t.plus(StartForecast.MAX_JUMP);
+        jump = jump == null || jump.isAfter(most) ? most : jump;
         Instant step = t.plus(StartForecast.STEP);
         return jump.isAfter(step) ? jump : step;
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null ? b : b == null || a.isBefore(b) ? a : b;
     }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
@@ -89,7 +90,7 @@ public final class StartForecast {
     }
 
     /** Each draw's runs: without submissions ({@code quiet}) and with them as in the last hour ({@code busy}). */
-    private record Draws(List<Map<String, Instant[]>> quiet, List<Map<String, Instant[]>> busy) {
+    private record Draws(List<ForecastDraw.Run> quiet, List<ForecastDraw.Run> busy) {
     }
 
     /** The draws for {@code target} (or every operation, {@code null}); {@code null} when the budget ran out. */
@@ -97,15 +98,19 @@ public final class StartForecast {
             boolean untilLast) {
         long start = ticker.getAsLong();
         boolean arriving = snapshot.arrivals().count() > 0;
-        List<Map<String, Instant[]>> quiet = new ArrayList<>();
-        List<Map<String, Instant[]>> busy = new ArrayList<>();
+        List<ForecastDraw.Run> quiet = new ArrayList<>();
+        List<ForecastDraw.Run> busy = new ArrayList<>();
+        Set<String> stuck = Set.of();
         for (int draw = 0; draw < 2 * DRAWS; draw++) {
             boolean withArrivals = draw >= DRAWS;
             if (withArrivals && !arriving) {
                 break;
             }
-            Map<String, Instant[]> runs = ForecastDraw.run(snapshot, target, new SplittableRandom(seed * 31 + draw), ticker,
-                    start + budgetNanos, untilLast, withArrivals);
+            if (draw == DRAWS) {
+                stuck = stuck(snapshot, quiet);
+            }
+            ForecastDraw.Run runs = ForecastDraw.run(snapshot, target, new SplittableRandom(seed * 31 + draw), ticker,
+                    start + budgetNanos, untilLast, withArrivals, stuck);
             if (runs == null) {
                 return null;
             }
@@ -114,54 +119,22 @@ public final class StartForecast {
         return new Draws(quiet, busy);
     }
 
-    /** What a forecast of {@code own} assumes, and why parts of it are unknown. */
-    private record Basis(Set<String> assumptions, Set<String> unknown) {
-    }
-
-    private static Basis basis(ForecastSnapshot snapshot, ForecastSnapshot.OperationState own) {
-        Set<String> assumptions = new LinkedHashSet<>();
-        Set<String> unknown = new LinkedHashSet<>();
-        for (TaskSpec task : own.spec().tasks().values()) {
-            Durations.Source source = snapshot.durations().of(own.id(), own.user(), own.pool(), task.name(),
-                    task.expectedDuration());
-            if (source == null) {
-                unknown.add("no job like task " + task.name() + " of " + own.id() + " has finished yet and its spec gives "
-                        + "no expected_duration, so how long its jobs run is unknown");
-            } else {
-                assumptions.add("task " + task.name() + " of " + own.id() + ": about " + human(source.median())
-                        + " a job (from " + source.says() + ")");
-            }
-        }
-        int ahead = 0;
-        for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
-            if (operation.id().equals(own.id())) {
-                break;
-            }
-            ahead++;
-        }
-        int arriving = snapshot.arrivals().count();
-        assumptions.add(ahead + " unfinished operation(s) submitted before it; running jobs end after their expected "
-                + "remaining time; the likely start assumes no new submissions, the latest "
-                + (arriving == 0 ? "too (none in the last hour)" : "that they go on as in the last hour (" + arriving + ")"));
-        return new Basis(assumptions, unknown);
-    }
-
     private static Prediction late(ForecastSnapshot snapshot, ForecastSnapshot.OperationState own, long budgetNanos) {
-        return new Prediction(own.id(), null, null, List.copyOf(basis(snapshot, own).assumptions()), "the forecast took "
+        return new Prediction(own.id(), null, null, List.copyOf(ForecastBasis.of(snapshot, own).assumptions()), "the forecast took "
                 + "longer than " + budgetNanos / 1_000_000 + " ms to compute (a large cluster): try again later");
     }
 
     private static Prediction prediction(ForecastSnapshot snapshot, ForecastSnapshot.OperationState own, Draws draws) {
-        Basis basis = basis(snapshot, own);
+        ForecastBasis basis = ForecastBasis.of(snapshot, own);
         List<List<Instant>> quiet = List.of(new ArrayList<>(), new ArrayList<>());
         List<List<Instant>> busy = List.of(new ArrayList<>(), new ArrayList<>());
-        for (Map<String, Instant[]> runs : draws.quiet()) {
-            Instant[] run = runs.getOrDefault(own.id(), new Instant[2]);
+        for (ForecastDraw.Run runs : draws.quiet()) {
+            Instant[] run = runs.starts().getOrDefault(own.id(), new Instant[2]);
             quiet.get(0).add(run[0]);
             quiet.get(1).add(run[1]);
         }
-        for (Map<String, Instant[]> runs : draws.busy()) {
-            Instant[] run = runs.getOrDefault(own.id(), new Instant[2]);
+        for (ForecastDraw.Run runs : draws.busy()) {
+            Instant[] run = runs.starts().getOrDefault(own.id(), new Instant[2]);
             busy.get(0).add(run[0]);
             busy.get(1).add(run[1]);
         }
@@ -176,12 +149,18 @@ public final class StartForecast {
             basis.assumptions().add("it holds a reservation on " + reservation.describe() + ": it starts by then at the "
                     + "latest, when the jobs in its way reach their time limits");
         }
-        if (!basis.unknown().isEmpty() && quiet.get(0).stream().allMatch(Objects::isNull)) {
+        boolean never = quiet.get(0).stream().allMatch(Objects::isNull);
+        if (never && !basis.unknown().isEmpty()) {
             return new Prediction(own.id(), null, null, List.copyOf(basis.assumptions()), String.join("; ", basis.unknown()));
+        }
+        String blocked = never ? ForecastBasis.blocked(draws.quiet(), own.id()) : null;
+        if (blocked != null) {
+            return new Prediction(own.id(), null, null, List.copyOf(basis.assumptions()), blocked);
         }
         List<String> assumptions = new ArrayList<>(basis.assumptions());
         assumptions.addAll(basis.unknown());
-        return new Prediction(own.id(), band(quiet.get(0), busy.get(0)), band(quiet.get(1), busy.get(1)),
+        Duration heartbeat = snapshot.heartbeat();
+        return new Prediction(own.id(), band(quiet.get(0), busy.get(0), heartbeat), band(quiet.get(1), busy.get(1), heartbeat),
                 List.copyOf(assumptions), null);
     }
 
@@ -209,24 +188,43 @@ public final class StartForecast {
         long start = ticker.getAsLong();
         Map<String, List<Instant>> nexts = new LinkedHashMap<>();
         for (int draw = 0; draw < DRAWS; draw++) {
-            Map<String, Instant[]> runs = ForecastDraw.run(snapshot, null, new SplittableRandom(seed * 31 + draw), ticker,
+            ForecastDraw.Run runs = ForecastDraw.run(snapshot, null, new SplittableRandom(seed * 31 + draw), ticker,
                     start + budgetNanos, false, false);
             if (runs == null) {
                 return new Outlook(Map.of(), "the forecast took longer than " + budgetNanos / 1_000_000
                         + " ms to compute (a large cluster)");
             }
             for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
-                Instant[] run = runs.get(operation.id());
+                Instant[] run = runs.starts().get(operation.id());
                 nexts.computeIfAbsent(operation.id(), id -> new ArrayList<>()).add(run == null ? null : run[0]);
             }
         }
         Map<String, Band> bands = new LinkedHashMap<>();
         nexts.forEach((id, times) -> {
             if (times.stream().anyMatch(Objects::nonNull)) {
-                bands.put(id, band(times));
+                bands.put(id, band(times, List.of(), snapshot.heartbeat()));
             }
         });
         return new Outlook(bands, null);
+    }
+
+    /**
+     * The operations that start in no draw without submissions, each of which stopped because
+     * nothing could change any more: submissions going on do not make room for them either (they
+     * wait for jobs without an end that can be told), so the draws with submissions do not wait for
+     * them through the day.
+     */
+    private static Set<String> stuck(ForecastSnapshot snapshot, List<ForecastDraw.Run> quiet) {
+        if (quiet.isEmpty() || !quiet.stream().allMatch(ForecastDraw.Run::frozen)) {
+            return Set.of();
+        }
+        Set<String> stuck = new LinkedHashSet<>();
+        for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
+            if (quiet.stream().noneMatch(run -> run.starts().containsKey(operation.id()))) {
+                stuck.add(operation.id());
+            }
+        }
+        return stuck;
     }
 
     /** A fair-share update of every tree of the copy, at {@code t}. */
@@ -237,9 +235,10 @@ public final class StartForecast {
     }
 
     /**
-     * A job's duration in this draw ({@code null}: unknown). Drawn per job among the task's own
-     * finished jobs; otherwise once per task of an operation, kept in {@code drawnFor}, since one
-     * task's jobs are alike while operations differ.
+     * A job's duration in this draw, as the scheduler will see it end ({@code null}: unknown). Drawn
+     * per job among the task's own finished jobs; otherwise once per task of an operation, kept in
+     * {@code drawnFor}, since one task's jobs are alike while operations differ. A declared duration
+     * the history has not corrected is seen up to a heartbeat late, drawn per job.
      */
     static Long draw(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
             Map<String, Long> drawnFor, SplittableRandom random) {
@@ -247,21 +246,25 @@ public final class StartForecast {
         if (source == null) {
             return null;
         }
-        return source.ownTask() ? Durations.draw(source, random)
+        long base = source.ownTask() ? Durations.draw(source, random)
                 : drawnFor.computeIfAbsent(operation.id() + "/" + task, key -> Durations.draw(source, random));
+        return source.lag() ? base + random.nextLong(Math.max(1, snapshot.heartbeat().toMillis())) : base;
     }
 
-    private static Durations.Source source(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation,
-            String task) {
+    static Durations.Source source(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task) {
         TaskSpec spec = operation.spec().tasks().get(task);
         return spec == null ? null
                 : snapshot.durations().of(operation.id(), operation.user(), operation.pool(), task, spec.expectedDuration());
     }
 
+    /** An overdue job runs on for at least this part of what it ran already, at most as long again. */
+    static final double OVERDUE_LEAST = 0.05;
+
     /**
      * When a running job ends in this draw: its start plus its drawn duration when that is longer
-     * than it has run already, else a duration drawn among those seen that are, or soon when it ran
-     * longer than any.
+     * than it has run already, else a duration drawn among those seen that are. A job that ran
+     * longer than any like it (overdue) is assumed to run on for a part of what it ran already,
+     * drawn between {@value #OVERDUE_LEAST} and 1: the longer it is overdue, the wider the band.
      */
     static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
             Instant started, Instant now, Map<String, Long> drawnFor, SplittableRandom random) {
@@ -276,20 +279,19 @@ public final class StartForecast {
         Durations.Source source = source(snapshot, operation, task);
         long[] longer = Arrays.stream(source.millis()).filter(millis -> millis > elapsed).toArray();
         if (longer.length == 0) {
-            return now.plus(STEP);
+            long more = (long) (elapsed * (OVERDUE_LEAST + random.nextDouble() * (1 - OVERDUE_LEAST)));
+            return now.plusMillis(Math.max(STEP.toMillis(), more));
         }
         return started.plusMillis(longer[random.nextInt(longer.length)]);
-    }
-
-    private static Band band(List<Instant> times) {
-        return band(times, List.of());
     }
 
     /**
      * The band of {@code quiet} draws (no new submissions): 10th percentile, median, 90th; its late
      * edge moved to the 90th percentile of the {@code busy} draws (submissions going on) when later.
+     * A start comes at a node's heartbeat after room frees, so a band is at least one
+     * {@code heartbeat} wide: never zero-width.
      */
-    private static Band band(List<Instant> quiet, List<Instant> busy) {
+    private static Band band(List<Instant> quiet, List<Instant> busy, Duration heartbeat) {
         List<Instant> sorted = sorted(quiet);
         int n = sorted.size();
         Instant latest = sorted.get(Math.min(n - 1, n * 9 / 10));
@@ -298,7 +300,11 @@ public final class StartForecast {
             Instant busyLatest = late.get(Math.min(late.size() - 1, late.size() * 9 / 10));
             latest = latest == null || busyLatest == null ? null : busyLatest.isAfter(latest) ? busyLatest : latest;
         }
-        return new Band(sorted.get(n / 10), sorted.get(n / 2), latest);
+        Instant earliest = sorted.get(n / 10);
+        if (earliest != null && latest != null && latest.isBefore(earliest.plus(heartbeat))) {
+            latest = earliest.plus(heartbeat);
+        }
+        return new Band(earliest, sorted.get(n / 2), latest);
     }
 
     private static List<Instant> sorted(List<Instant> times) {

@@ -7,7 +7,7 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.util.List;
-import java.util.Random;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class JobHoursTest {
@@ -35,7 +35,7 @@ class JobHoursTest {
     /** Whatever the jobs, the hours add up to their resources times their durations, to the millisecond. */
     @Test
     void hoursAddUpToTheJobsIntervalsExactly() {
-        Random random = new Random(51);
+        SplittableRandom random = new SplittableRandom(51);
         for (int round = 0; round < 200; round++) {
             JobHours hours = new JobHours();
             double expected = 0;

@@ -62,7 +62,9 @@ class StartForecastTest {
         assertEquals(startedA.plusSeconds(60), b.nextStart().likely(), "b: when a's jobs end");
         assertEquals(startedA.plusSeconds(180), d.nextStart().likely(), "d: behind a, b and c, a minute each");
         assertEquals(startedA.plusSeconds(180), d.lastStart().likely(), "all four of its jobs fit at once");
-        assertEquals(d.nextStart().earliest(), d.nextStart().latest(), "every job runs 60 s: no spread");
+        assertEquals(d.nextStart().earliest(), d.nextStart().likely(), "every job runs 60 s: no spread");
+        assertEquals(d.nextStart().earliest().plus(SECOND), d.nextStart().latest(), "but a start comes at a heartbeat: "
+                + "the band is one heartbeat wide");
         assertTrue(d.assumptions().stream().anyMatch(a -> a.contains("about 60 s a job (from 4 recent job(s) of alice in queue)")),
                 d.assumptions().toString());
         assertTrue(d.assumptions().stream().anyMatch(a -> a.startsWith("3 unfinished operation(s) submitted before it")),
@@ -207,7 +209,9 @@ class StartForecastTest {
         StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
                 System::nanoTime);
         assertNull(b.unknown(), b.toString());
-        assertEquals(startedA.plusSeconds(90), b.nextStart().likely());
+        Duration likely = Duration.between(startedA, b.nextStart().likely());
+        assertTrue(likely.toMillis() >= 90_000 && likely.toMillis() < 91_000, "90 s, seen up to a heartbeat late: " + likely);
+        assertTrue(b.nextStart().latest().isAfter(b.nextStart().earliest()), "not zero-width: " + b.nextStart());
         assertTrue(b.assumptions().get(0).contains("about 90 s a job (from its spec's expected_duration)"),
                 b.assumptions().toString());
     }

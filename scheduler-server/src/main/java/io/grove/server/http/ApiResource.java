@@ -22,6 +22,7 @@ import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.security.AuditLog;
 import io.grove.server.state.StateLog;
 import io.grove.server.state.WriteAhead;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,8 @@ abstract class ApiResource {
 
     /** The daemon's parts the API works with. */
     record Parts(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
-            AtomicLong operationNumbers, Views views, AuditLog audit, String nodeToken, Runnable workArrived) {
+            AtomicLong operationNumbers, Views views, AuditLog audit, String nodeToken, Runnable workArrived,
+            Duration heartbeat) {
     }
 
     final SchedulerLoop loop;
@@ -53,6 +55,8 @@ abstract class ApiResource {
     final String nodeToken;
     /** Told when work arrives (a submission is made): the daemon updates fair shares early and asks nodes to heartbeat. */
     final Runnable workArrived;
+    /** The period nodes are told to heartbeat at (forecasts: a job's end is seen up to one period late). */
+    final Duration heartbeat;
     final PoolHistory history;
 
     ApiResource(Parts parts) {
@@ -67,6 +71,7 @@ abstract class ApiResource {
         this.audit = parts.audit();
         this.nodeToken = parts.nodeToken();
         this.workArrived = parts.workArrived();
+        this.heartbeat = parts.heartbeat();
         this.history = parts.metrics().history();
     }
 

@@ -27,8 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Predicted starts for the explain route: computed on a thread of their own from a snapshot the
  * scheduler's thread takes, bounded in time. One computation predicts every operation of the
  * snapshot, and every {@code explain} shares it (those asked while it runs wait for the same one):
- * it is kept until the trees' next fair-share updates, and at least {@link #KEPT} on a busy
- * scheduler, failures included. A user waits on at most {@link #PER_USER} forecasts at once.
+ * it is kept until the trees' next fair-share updates, and at least {@link #KEPT} (or
+ * {@link #KEPT_TIMES} as long as it took to compute, when longer) on a busy scheduler, answers that
+ * say "unknown" and forecasts that ran out of time included. The outlook of every operation (the
+ * START of lists) is made again after each update, once: lists asked while one computes share it.
+ * A user waits on at most {@link #PER_USER} forecasts at once.
  */
 final class Forecasts {
 
@@ -38,6 +41,9 @@ final class Forecasts {
     /** How long a forecast of every operation is kept even while updates go on (a busy scheduler updates every 0.2 s). */
     static final Duration KEPT = Duration.ofSeconds(5);
 
+    /** A forecast is kept at least this many times as long as it took to compute: a slow one is not made on every poll. */
+    static final int KEPT_TIMES = 10;
+
     /** How many explanations one user may have waiting for a forecast at once. */
     static final int PER_USER = 4;
 
@@ -45,9 +51,25 @@ final class Forecasts {
     private final ExecutorService executor = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(16), DaemonThreads.named("grove-forecast"));
 
-    /** The forecast of every operation of one snapshot: after which updates, when, of which operations. */
+    /**
+     * The forecast of every operation of one snapshot: after which updates, when, of which
+     * operations, and how long it took to compute (nanoseconds; set when done).
+     */
     private record Shared(List<Object> updates, Instant at, Set<String> operations,
-            CompletableFuture<Map<String, StartForecast.Prediction>> all) {
+            CompletableFuture<Map<String, StartForecast.Prediction>> all, AtomicLong took) {
+
+        /** Whether it is still kept at {@code now}, the trees having been updated since. */
+        boolean keptAt(Instant now) {
+            Duration kept = Duration.ofNanos(took.get() * KEPT_TIMES);
+            return now.isBefore(at.plus(kept.compareTo(KEPT) > 0 ? kept : KEPT));
+        }
+    }
+
+    /** The period nodes heartbeat at. */
+    private final Duration heartbeat;
+
+    Forecasts(Duration heartbeat) {
+        this.heartbeat = heartbeat;
     }
 
     private Shared shared;
@@ -71,21 +93,26 @@ final class Forecasts {
         List<Object> updates = updates(cluster);
         Shared kept = shared;
         if (kept == null || !kept.operations().contains(operation.id())
-                || !same(kept.updates(), updates) && !now.isBefore(kept.at().plus(KEPT))) {
-            ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, now);
+                || !same(kept.updates(), updates) && !kept.keptAt(now)) {
+            ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, now, heartbeat);
             Set<String> ids = new HashSet<>();
             snapshot.operations().forEach(o -> ids.add(o.id()));
-            kept = new Shared(updates, now, ids, compute(snapshot));
+            AtomicLong took = new AtomicLong();
+            kept = new Shared(updates, now, ids, compute(snapshot, took), took);
             shared = kept;
         }
         return new Request(operation.id(), user, kept.all());
     }
 
-    private CompletableFuture<Map<String, StartForecast.Prediction>> compute(ForecastSnapshot snapshot) {
+    private CompletableFuture<Map<String, StartForecast.Prediction>> compute(ForecastSnapshot snapshot, AtomicLong took) {
         try {
             return CompletableFuture.supplyAsync(() -> {
                 computed.incrementAndGet();
-                return StartForecast.predictAll(snapshot, 1, BUDGET.toNanos(), System::nanoTime);
+                long start = System.nanoTime();
+                Map<String, StartForecast.Prediction> all = StartForecast.predictAll(snapshot, 1, BUDGET.toNanos(),
+                        System::nanoTime);
+                took.set(System.nanoTime() - start);
+                return all;
             }, executor);
         } catch (RejectedExecutionException busy) {
             return CompletableFuture.completedFuture(null);
@@ -131,24 +158,33 @@ final class Forecasts {
         return computed.get();
     }
 
-    /** An outlook of every waiting operation, when it was made, and after which updates. */
-    private record CachedOutlook(List<Object> updates, Instant at, StartForecast.Outlook outlook) {
+    /** An outlook of every waiting operation (done or computing), and after which updates it was taken. */
+    private record CachedOutlook(List<Object> updates, CompletableFuture<StartForecast.Outlook> outlook) {
     }
 
     private CachedOutlook outlook;
 
-    /** What the scheduler's thread hands over for an outlook: the cached one, or a snapshot. */
-    record OutlookRequest(List<Object> updates, Instant at, StartForecast.Outlook cached, ForecastSnapshot snapshot) {
-    }
-
-    /** On the scheduler's thread: the cached outlook, or a snapshot to make one. */
-    synchronized OutlookRequest prepareOutlook(ClusterView cluster, Instant now) {
+    /**
+     * On the scheduler's thread: the outlook of every waiting operation as of the trees' last
+     * updates. One taken after the same updates is shared; so is one still computing (lists asked
+     * meanwhile wait for it rather than pile up computations); else a snapshot is taken and computed.
+     */
+    synchronized CompletableFuture<StartForecast.Outlook> outlook(ClusterView cluster, Instant now) {
         List<Object> updates = updates(cluster);
         CachedOutlook kept = outlook;
-        if (kept != null && (same(kept.updates(), updates) || now.isBefore(kept.at().plus(KEPT)))) {
-            return new OutlookRequest(updates, now, kept.outlook(), null);
+        if (kept != null && (same(kept.updates(), updates) || !kept.outlook().isDone())) {
+            return kept.outlook();
         }
-        return new OutlookRequest(updates, now, null, ForecastSnapshot.take(cluster, now));
+        ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, now, heartbeat);
+        CompletableFuture<StartForecast.Outlook> made;
+        try {
+            made = CompletableFuture.supplyAsync(() -> StartForecast.outlook(snapshot, 1, BUDGET.toNanos(), System::nanoTime),
+                    executor);
+        } catch (RejectedExecutionException busy) {
+            made = CompletableFuture.completedFuture(new StartForecast.Outlook(Map.of(), "busy"));
+        }
+        outlook = new CachedOutlook(updates, made);
+        return made;
     }
 
     private static boolean same(List<Object> a, List<Object> b) {
@@ -161,24 +197,6 @@ final class Forecasts {
             }
         }
         return true;
-    }
-
-    /** Off the scheduler's thread: the outlook of a request. */
-    CompletableFuture<StartForecast.Outlook> outlook(OutlookRequest request) {
-        if (request.cached() != null) {
-            return CompletableFuture.completedFuture(request.cached());
-        }
-        try {
-            return CompletableFuture.supplyAsync(() -> {
-                StartForecast.Outlook made = StartForecast.outlook(request.snapshot(), 1, BUDGET.toNanos(), System::nanoTime);
-                synchronized (this) {
-                    outlook = new CachedOutlook(request.updates(), request.at(), made);
-                }
-                return made;
-            }, executor);
-        } catch (RejectedExecutionException busy) {
-            return CompletableFuture.completedFuture(new StartForecast.Outlook(Map.of(), "busy"));
-        }
     }
 
     static Explanation.Forecast view(StartForecast.Prediction prediction) {

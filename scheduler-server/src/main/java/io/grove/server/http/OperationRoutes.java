@@ -61,7 +61,7 @@ final class OperationRoutes extends ApiResource {
                 .doc(Routes.Doc.of("why it waits, and when it should start", Explanation.class));
     }
 
-    private final Forecasts forecasts = new Forecasts();
+    private final Forecasts forecasts = new Forecasts(heartbeat);
 
     /** What the scheduler's thread takes for an explanation: the checks, and the forecast's cached value or snapshot. */
     private record Taken(Explanation explanation, Forecasts.Request forecast) {
@@ -163,8 +163,8 @@ final class OperationRoutes extends ApiResource {
             return listOperations(request, null);
         }
         // ?forecast=true: the likely start of each one's next waiting job, from one outlook of all
-        return loop.read(cluster -> forecasts.prepareOutlook(cluster, clock.now()))
-                .thenCompose(forecasts::outlook)
+        return loop.read(cluster -> forecasts.outlook(cluster, clock.now()))
+                .thenCompose(outlook -> outlook)
                 .thenCompose(outlook -> listOperations(request, outlook));
     }
 

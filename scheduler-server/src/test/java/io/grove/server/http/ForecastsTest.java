@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.api.Explanation;
 import io.grove.core.forecast.StartForecast;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ class ForecastsTest {
 
     @Test
     void oneUserWaitsOnAtMostFourForecastsAndOthersStillGetTheirs() throws Exception {
-        Forecasts forecasts = new Forecasts();
+        Forecasts forecasts = new Forecasts(Duration.ofSeconds(1));
         CompletableFuture<Map<String, StartForecast.Prediction>> computing = new CompletableFuture<>();
         List<CompletableFuture<Explanation.Forecast>> waiting = new ArrayList<>();
         for (int i = 0; i < Forecasts.PER_USER; i++) {

@@ -1,0 +1,125 @@
+package io.grove.core.forecast;
+
+import static io.grove.core.cluster.ClusterHarness.job;
+import static io.grove.core.cluster.ClusterHarness.node;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grove.core.cluster.ClusterHarness;
+import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.TaskSpec;
+import io.grove.core.pool.PoolConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Forecasts that say what they know: unknown at once with its reason, a task's declared duration
+ * before another operation's jobs, declarations corrected by how far the user's were off, overdue
+ * jobs named and widening the band, and the jobs ahead in the assumptions.
+ */
+class ForecastHonestyTest {
+
+    static final Duration SECOND = Duration.ofSeconds(1);
+    static final long BUDGET = Duration.ofSeconds(20).toNanos();
+
+    static OperationSpec declared(int jobs, long millis) {
+        return OperationSpec.builder().pool("queue").task(new TaskSpec("main", jobs, "work", job(1, 1), Map.of(), 0, null,
+                millis)).build();
+    }
+
+    static OperationSpec undeclared(int jobs) {
+        return OperationSpec.builder().pool("queue").jobs(jobs, job(1, 1)).build();
+    }
+
+    static ClusterHarness queue() {
+        return ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
+    }
+
+    static StartForecast.Prediction predict(ClusterHarness h, String id, long[] ticks) {
+        return StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), id, 1, BUDGET, () -> ticks[0]++);
+    }
+
+    /**
+     * Jobs ahead with no known duration: the forecast says so as soon as nothing can change, not
+     * after stepping through the day (the ticker counts the draws' steps).
+     */
+    @Test
+    void jobsAheadWithoutAKnownDurationMakeItUnknownAtOnce() {
+        ClusterHarness h = queue();
+        h.submit("a", undeclared(4));
+        h.rounds(1, SECOND);
+        h.submit("b", declared(4, 30_000));
+        h.rounds(1, SECOND);
+        long[] ticks = {0};
+        StartForecast.Prediction b = predict(h, "b", ticks);
+        assertNull(b.nextStart(), b.toString());
+        assertTrue(b.unknown().startsWith("the jobs ahead of it have no known duration: a's task main"), b.unknown());
+        assertTrue(ticks[0] < 10 * StartForecast.DRAWS, "stopped once nothing could change: " + ticks[0] + " steps");
+    }
+
+    /** A task's own declared duration comes before another operation's finished jobs. */
+    @Test
+    void aDeclaredDurationComesBeforeTheUsersOtherJobs() {
+        ClusterHarness h = queue();
+        h.submit("past", undeclared(4));
+        h.jobsOf("past", Duration.ofSeconds(10));
+        h.rounds(12, SECOND);
+        h.submit("a", declared(4, 90_000));
+        h.jobsOf("a", Duration.ofSeconds(90));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", undeclared(4));
+        h.rounds(1, SECOND);
+        StartForecast.Prediction b = predict(h, "b", new long[1]);
+        Duration likely = Duration.between(startedA, b.nextStart().likely());
+        assertTrue(likely.toSeconds() >= 90 && likely.toSeconds() <= 91, "a's own 90 s, not past's 10 s: " + likely);
+        assertTrue(b.assumptions().stream().anyMatch(s -> s.startsWith("ahead, a of ") && s.contains("task main (4 running): "
+                + "about 90 s a job (from its spec's expected_duration)")), b.assumptions().toString());
+    }
+
+    /** Declarations are corrected by how far the user's past ones in the pool were off. */
+    @Test
+    void aDeclarationIsCorrectedByHowFarTheUsersPastOnesWereOff() {
+        ClusterHarness h = queue();
+        h.submit("past", declared(4, 60_000));
+        h.jobsOf("past", Duration.ofSeconds(90));
+        h.rounds(92, SECOND);
+        assertEquals(0, h.running("past"));
+        h.submit("a", declared(4, 60_000));
+        h.jobsOf("a", Duration.ofSeconds(90));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", undeclared(4));
+        h.rounds(1, SECOND);
+        StartForecast.Prediction b = predict(h, "b", new long[1]);
+        Duration likely = Duration.between(startedA, b.nextStart().likely());
+        assertTrue(likely.toSeconds() >= 89 && likely.toSeconds() <= 92, "a declares 60 s, but alice's ran 1.5 times "
+                + "theirs: " + likely);
+        assertTrue(b.assumptions().stream().anyMatch(s -> s.contains("expected_duration of 60 s, times how")),
+                b.assumptions().toString());
+        h.rounds(95, SECOND);
+        assertEquals(4, h.running("b"));
+    }
+
+    /** A job past every duration seen is named, and the band widens instead of saying "in a second". */
+    @Test
+    void anOverdueJobIsNamedAndWidensTheBand() {
+        ClusterHarness h = queue();
+        h.submit("a", declared(4, 20_000));
+        h.jobsOf("a", Duration.ofSeconds(200));
+        h.rounds(1, SECOND);
+        h.submit("b", undeclared(4));
+        h.rounds(100, SECOND);
+        assertEquals(4, h.running("a"), "a's jobs run on, 80 s past their declared 20 s");
+        StartForecast.Prediction b = predict(h, "b", new long[1]);
+        assertNull(b.unknown(), b.toString());
+        assertTrue(b.assumptions().stream().anyMatch(s -> s.startsWith("overdue: job ") && s.contains(" of a has run")),
+                b.assumptions().toString());
+        Duration width = Duration.between(b.nextStart().earliest(), b.nextStart().latest());
+        assertTrue(width.toSeconds() >= 10, "a wide band, not a second: " + b.nextStart());
+        assertTrue(b.nextStart().likely().isAfter(h.now().plusSeconds(5)), "not in a second: " + b.nextStart());
+    }
+}
