@@ -43,6 +43,9 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>
  * java -cp bench/target/benchmarks.jar io.grove.bench.DaemonForecastAccuracy all 7 [SECONDS]
  * </pre>
+ *
+ * With {@code GROVE_FORECAST_DETAIL} set it prints every operation's band and start, in seconds
+ * from its submission.
  */
 public final class DaemonForecastAccuracy {
 
@@ -65,9 +68,12 @@ public final class DaemonForecastAccuracy {
 
     static final List<String> WORKLOADS = List.of("fifo", "weights", "guaranteed", "wrong", "heavier");
 
-    /** An operation submitted, the band it was given then, and when its first job started. */
+    /**
+     * An operation submitted, the band it was given then, and when its first job started;
+     * {@code waited}: it still waited when it was explained (else it started before it could be asked).
+     */
     record Scored(String workload, String id, Instant submitted, Instant earliest, Instant likely, Instant latest,
-            Instant started) {
+            Instant started, boolean waited) {
         boolean inside() {
             return earliest != null && latest != null && started != null
                     && !started.isBefore(earliest.minus(SLACK)) && !started.isAfter(latest.plus(SLACK));
@@ -170,7 +176,7 @@ public final class DaemonForecastAccuracy {
                 }
             }
             scored.add(new Scored(one.workload(), one.id(), one.submitted(), one.earliest(), one.likely(), one.latest(),
-                    started));
+                    started, one.waited()));
         }
         if (workload.equals("guaranteed")) {
             scored.remove(0);   // the filler, not a forecast worth scoring
@@ -204,9 +210,13 @@ public final class DaemonForecastAccuracy {
         JsonNode created = send("POST", "/api/v1/operations", s.user(), spec);
         String id = created.get("id").asText();
         JsonNode forecast = send("GET", "/api/v1/operations/" + id + "/explain", s.user(), null).path("forecast");
+        if (forecast.isMissingNode() || forecast.isNull()) {
+            // nothing of it waits any more: it started before it could be asked
+            return new Scored(workload, id, submitted, null, null, null, null, false);
+        }
         JsonNode band = forecast.path("next_start");
         return new Scored(workload, id, submitted, instant(band.path("earliest")), instant(band.path("likely")),
-                instant(band.path("latest")), null);
+                instant(band.path("latest")), null, true);
     }
 
     private Instant firstStart(String id) throws Exception {
@@ -220,6 +230,11 @@ public final class DaemonForecastAccuracy {
         JsonNode operation = send("GET", "/api/v1/operations/" + id, "admin", null);
         // a job still running has no record yet: the operation's first start is known once one has ended
         return operation.path("state").asText().equals("completed") ? first : null;
+    }
+
+    /** Seconds from the submission, or NaN. */
+    private static double offset(Scored one, Instant at) {
+        return at == null ? Double.NaN : Duration.between(one.submitted(), at).toMillis() / 1000.0;
     }
 
     private static Instant instant(JsonNode node) {
@@ -237,15 +252,25 @@ public final class DaemonForecastAccuracy {
         return json.readTree(response.body());
     }
 
-    static void report(String workload, long seed, List<Scored> scored) {
+    /** Scores the operations that still waited when explained, and says how many had started already. */
+    static void report(String workload, long seed, List<Scored> all) {
+        List<Scored> scored = all.stream().filter(Scored::waited).toList();
+        if (System.getenv("GROVE_FORECAST_DETAIL") != null) {
+            for (Scored one : all) {
+                System.out.printf(Locale.ROOT, "  %-8s submitted %s  band %+.1f %+.1f %+.1f  started %+.1f  %s%n", one.id(),
+                        one.submitted(), offset(one, one.earliest()), offset(one, one.likely()), offset(one, one.latest()),
+                        offset(one, one.started()), one.inside() ? "inside" : "OUT");
+            }
+        }
         long inside = scored.stream().filter(Scored::inside).count();
         long late = scored.stream().filter(s -> s.latest() != null && s.started() != null
                 && s.started().isAfter(s.latest().plus(SLACK))).count();
         long none = scored.stream().filter(s -> s.likely() == null).count();
         double[] errors = scored.stream().mapToDouble(Scored::error).sorted().toArray();
         System.out.printf(Locale.ROOT, "%-10s seed %d, the daemon: %3d operations, median error %5.1f%%, inside the band "
-                + "%5.1f%% (later than it %d, earlier %d, no band %d)%n", workload, seed, scored.size(),
-                errors.length == 0 ? 0 : errors[errors.length / 2] * 100, scored.isEmpty() ? 0 : 100.0 * inside / scored.size(),
-                late, scored.size() - inside - late - none, none);
+                + "%5.1f%% (later than it %d, earlier %d, no band %d); %d started before they were asked%n", workload, seed,
+                scored.size(), errors.length == 0 ? 0 : errors[errors.length / 2] * 100,
+                scored.isEmpty() ? 0 : 100.0 * inside / scored.size(), late, scored.size() - inside - late - none, none,
+                all.size() - scored.size());
     }
 }

@@ -164,7 +164,21 @@ public final class ForecastAccuracy {
         double error = Math.abs(Duration.between(prediction.band().likely(), actual).toSeconds()) / ahead;
         boolean early = actual.isBefore(prediction.band().earliest().minusSeconds(5));
         boolean late = prediction.band().latest() != null && actual.isAfter(prediction.band().latest().plusSeconds(5));
+        if (DETAIL && (early || late)) {
+            System.out.printf(Locale.ROOT, "  %-8s%s at %s: band %+d %+d %s, started %+d%n", prediction.operation(),
+                    prediction.gang() ? " (gang)" : "", prediction.at(), offset(prediction, prediction.band().earliest()),
+                    offset(prediction, prediction.band().likely()), prediction.band().latest() == null ? "-"
+                            : String.format(Locale.ROOT, "%+d", offset(prediction, prediction.band().latest())),
+                    offset(prediction, actual));
+        }
         return new Score(ahead, error, !early && !late, late, prediction.gang());
+    }
+
+    /** With {@code GROVE_FORECAST_DETAIL} set, every miss is printed: its band and start in seconds from the prediction. */
+    static final boolean DETAIL = System.getenv("GROVE_FORECAST_DETAIL") != null;
+
+    private static long offset(Prediction prediction, Instant at) {
+        return Duration.between(prediction.at(), at).toSeconds();
     }
 
     private static void report(String workload, long seed, List<Score> scores) {

@@ -12,6 +12,7 @@ import io.grove.api.OperationSpecBody;
 import io.grove.api.OperationSummary;
 import io.grove.api.PoolView;
 import io.grove.api.Quantity;
+import io.grove.api.UsageReport;
 import io.grove.cli.client.SchedulerClient;
 import io.grove.cli.client.Target;
 import io.grove.core.node.NodeTopology;
@@ -334,6 +335,10 @@ class DashboardTest {
         Locator row = page.locator("[data-test=usage] tr[data-pool='physical:serving']");
         assertThat(row.locator("td[data-kind=used]")).hasText("60.0");
         assertThat(row.locator("td[data-kind=strong_guarantee]")).hasText("288.0");
+        // the same numbers as grove usage gives (its report: the same period, not per day)
+        UsageReport report = as(url, "carol", null).get("/usage?by=pool&pool=serving&since=30d", UsageReport.class);
+        assertEquals(60.0, report.rows().get(0).hours().get("used").get("cpu"), 0.05, report.toString());
+        assertEquals(288.0, report.rows().get(0).hours().get("strong_guarantee").get("cpu"), 0.05, report.toString());
         assertThat(page.locator("svg[data-test=usage-chart]").first()).isVisible();
         com.microsoft.playwright.Download download = page.waitForDownload(() -> page.locator("[data-test=usage-csv]").click());
         String csv = Files.readString(download.path());

@@ -5,6 +5,7 @@ import io.grove.config.LoadResult;
 import io.grove.config.PoolsConfigLoader;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.GangListener;
+import io.grove.core.forecast.Cadence;
 import io.grove.core.pool.PoolsConfig;
 import io.grove.http.ApiServer;
 import io.grove.http.Secrets;
@@ -279,7 +280,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Authenticator handler = new Authenticator(secured.tokens(), secured.audit(), clock,
                 new Api(loop, journal, writeAhead, clock, reloader, metrics, numbers, addresses, secured.audit(),
                         secured.nodeToken(), role::health, recovered.ledger(), arrival, recovered.events(),
-                        settings.heartbeatPeriod()));
+                        new Cadence(settings.heartbeatPeriod(), settings.fairShareUpdatePeriod())));
         ApiServer apiServer = null;
         if (role.apiHost() == null) {
             apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,

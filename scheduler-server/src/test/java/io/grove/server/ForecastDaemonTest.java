@@ -39,26 +39,33 @@ class ForecastDaemonTest {
                 .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
     }
 
+    /**
+     * History (alice's jobs in prod run a minute), then the node full with four more of them:
+     * since when it is full.
+     */
+    private Instant fullAfterAMinuteOfHistory(SchedulerDaemon daemon, DaemonFixture users, DaemonFixture.FakeNode node)
+            throws Exception {
+        node.handshake();
+        users.submit("prod", 4);
+        daemon.updateFairShare();
+        HeartbeatReply first = node.heartbeat();
+        assertEquals(4, first.jobsToStart().size());
+        now.set(now.get().plusSeconds(60));
+        node.completeAll();
+        node.heartbeat();
+        users.submit("prod", 4);
+        daemon.updateFairShare();
+        assertEquals(4, node.heartbeat().jobsToStart().size());
+        return now.get();
+    }
+
     @Test
     void aPendingOperationBehindAFullNodeIsForecastToStartWhenItsJobsEnd(@TempDir Path dir) throws Exception {
         DaemonSettings settings = settings(dir);
         try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, now::get);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
                 DaemonFixture.FakeNode node = users.node("n1", 4)) {
-            node.handshake();
-            // history: alice's jobs in prod run a minute
-            users.submit("prod", 4);
-            daemon.updateFairShare();
-            HeartbeatReply first = node.heartbeat();
-            assertEquals(4, first.jobsToStart().size());
-            now.set(now.get().plusSeconds(60));
-            node.completeAll();
-            node.heartbeat();
-
-            users.submit("prod", 4);
-            daemon.updateFairShare();
-            assertEquals(4, node.heartbeat().jobsToStart().size());
-            Instant fullSince = now.get();
+            Instant fullSince = fullAfterAMinuteOfHistory(daemon, users, node);
             now.set(now.get().plusSeconds(10));
             String waiting = users.submit("prod", 4);
             daemon.updateFairShare();
@@ -139,17 +146,7 @@ class ForecastDaemonTest {
         try (SchedulerDaemon daemon = SchedulerDaemon.start(settings, now::get);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
                 DaemonFixture.FakeNode node = users.node("n1", 4)) {
-            node.handshake();
-            users.submit("prod", 4);
-            daemon.updateFairShare();
-            assertEquals(4, node.heartbeat().jobsToStart().size());
-            now.set(now.get().plusSeconds(60));
-            node.completeAll();
-            node.heartbeat();
-            users.submit("prod", 4);
-            daemon.updateFairShare();
-            assertEquals(4, node.heartbeat().jobsToStart().size());
-            Instant fullSince = now.get();
+            Instant fullSince = fullAfterAMinuteOfHistory(daemon, users, node);
             String waiting = users.submit("prod", 4);
             daemon.updateFairShare();
             assertEquals(fullSince.plusSeconds(60).toString(), expectedStart(users, waiting));

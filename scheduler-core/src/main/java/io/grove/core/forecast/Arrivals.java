@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Submissions to come, as the last hour's say: they go on at the same rate (a Poisson process),
- * each like one of those seen (its spec, user and pool). A forecast's late edge runs with them, for
+ * Submissions to come, as the last hour's say: they go on at the same rate (a Poisson process,
+ * its rate measured from the first submission of the hour), each like one of those seen (its spec,
+ * user and pool). A forecast's late edge runs with them, for
  * a new operation may go ahead of a waiting one (in a fair-share pool, or in another pool).
  */
 public final class Arrivals {
@@ -22,10 +23,27 @@ public final class Arrivals {
     public record Seen(Instant at, OperationSpec spec, String user, String pool) {
     }
 
-    private final List<Seen> seen;
+    /** The least span the rate is measured over: a burst of seconds is not taken for a lasting rate. */
+    static final Duration LEAST_SPAN = Duration.ofMinutes(1);
 
-    Arrivals(List<Seen> seen) {
+    private final List<Seen> seen;
+    /** The mean time between submissions, in milliseconds. */
+    private final double meanMillis;
+
+    /**
+     * @param now when they were counted: the rate is measured from the first seen (those after it
+     *     over the time since it, at least {@link #LEAST_SPAN}), so a cluster that started taking
+     *     submissions minutes ago is not taken to have had an hour of them
+     */
+    Arrivals(List<Seen> seen, Instant now) {
         this.seen = List.copyOf(seen);
+        Instant first = seen.stream().map(Seen::at).min(Instant::compareTo).orElse(null);
+        if (first == null || seen.size() < 2) {
+            this.meanMillis = seen.isEmpty() ? Double.POSITIVE_INFINITY : (double) WINDOW.toMillis() / seen.size();
+        } else {
+            long span = Math.max(LEAST_SPAN.toMillis(), Duration.between(first, now).toMillis());
+            this.meanMillis = (double) span / (seen.size() - 1);
+        }
     }
 
     /** The submissions of the last {@link #WINDOW} before {@code now}. */
@@ -38,7 +56,7 @@ public final class Arrivals {
                         operation.poolByTree().values().stream().findFirst().orElse("")));
             }
         }
-        return new Arrivals(seen);
+        return new Arrivals(seen, now);
     }
 
     /** How many were seen. */
@@ -75,7 +93,6 @@ public final class Arrivals {
         }
 
         private Instant after(Instant t) {
-            double meanMillis = (double) WINDOW.toMillis() / seen.size();
             long gap = (long) (-Math.log(1 - random.nextDouble()) * meanMillis);
             return t.plusMillis(Math.max(1, gap));
         }

@@ -35,12 +35,10 @@ public final class Durations {
     }
 
     /**
-     * Where an estimate comes from, and its samples (milliseconds). {@code lag}: the samples are
-     * how long jobs run, not when the scheduler sees them end, which comes at the node's next
-     * heartbeat: a draw adds up to one heartbeat period. Samples learnt from finished jobs are as
-     * the scheduler saw them, and carry it already.
+     * Where an estimate comes from, and its samples (milliseconds). A node reports a job's end at
+     * once (its agent heartbeats then), so how long a job runs is when the scheduler sees it end.
      */
-    public record Source(String says, long[] millis, Kind kind, boolean lag) {
+    public record Source(String says, long[] millis, Kind kind) {
         /** The median, in a sentence's terms. */
         public Duration median() {
             long[] sorted = millis.clone();
@@ -105,7 +103,7 @@ public final class Durations {
     public Source of(String id, String user, String pool, String task, Duration expected) {
         List<Long> own = byTask.get(id + "/" + task);
         if (own != null && !own.isEmpty()) {
-            return new Source(own.size() + " finished job(s) of its task", unbox(own), Kind.OWN_TASK, false);
+            return new Source(own.size() + " finished job(s) of its task", unbox(own), Kind.OWN_TASK);
         }
         if (expected != null) {
             return declared(user, pool, expected);
@@ -113,7 +111,7 @@ public final class Durations {
         List<Long> similar = byUserPool.get(user + "@" + pool);
         if (similar != null && !similar.isEmpty()) {
             return new Source(similar.size() + " recent job(s) of " + user + " in " + pool, unbox(similar),
-                    Kind.USER_IN_POOL, false);
+                    Kind.USER_IN_POOL);
         }
         return null;
     }
@@ -121,7 +119,7 @@ public final class Durations {
     private Source declared(String user, String pool, Duration expected) {
         List<Double> seen = errors.get(user + "@" + pool);
         if (seen == null || seen.isEmpty()) {
-            return new Source("its spec's expected_duration", new long[] {expected.toMillis()}, Kind.DECLARED, true);
+            return new Source("its spec's expected_duration", new long[] {expected.toMillis()}, Kind.DECLARED);
         }
         long[] millis = new long[seen.size()];
         double low = Double.MAX_VALUE;
@@ -134,7 +132,7 @@ public final class Durations {
         }
         return new Source(String.format(Locale.ROOT, "its spec's expected_duration of %s, times how %s's %d "
                 + "finished job(s) in %s ran against theirs (%.2f to %.2f)", StartForecast.human(expected), user,
-                millis.length, pool, low, high), millis, Kind.DECLARED, false);
+                millis.length, pool, low, high), millis, Kind.DECLARED);
     }
 
     /** One draw from a source's samples. */

@@ -23,9 +23,10 @@ import java.util.function.LongSupplier;
 /**
  * One draw of a forecast: a copy of the cluster made from the snapshot (its operations, running
  * jobs with drawn ends, integral volumes, starvation clocks, pauses and gang reservations), then run
- * heartbeat by heartbeat, jumping to the next job end, starvation or reservation falling due — or,
- * while preemption takes room, to the next preemptive pass — until every operation waited for has started (or, {@code untilLast},
- * started its last job) or the horizon passed.
+ * at the daemon's {@link Cadence}: a node heartbeats when a job of its ends (or is killed), every
+ * node once a period while things happen, and the copy jumps to the next job end, starvation,
+ * reservation, preemptive pass or arrival — until every operation waited for has started (or,
+ * {@code untilLast}, started its last job), nothing can change any more, or the horizon passed.
  */
 final class ForecastDraw {
 
@@ -45,6 +46,12 @@ final class ForecastDraw {
     private boolean preempting;
     /** Whether the last round of heartbeats started a job. */
     private boolean started;
+    /** When every node last heartbeated and fair shares were updated. */
+    private Instant lastFull;
+    /** While preemption takes room: the next preemptive pass it waits for. */
+    private Instant passDue;
+    /** Whether the next look is due to a starvation, reservation, pass or arrival: every node heartbeats then. */
+    private boolean fullDue;
     private int arrived;
     /** Running jobs whose end cannot be told (no duration known, no time limit), by operation: their tasks. */
     private final Map<String, Set<String>> endless = new LinkedHashMap<>();
@@ -104,9 +111,16 @@ final class ForecastDraw {
                 return null;
             }
             draw.arrive(t);
-            StartForecast.update(draw.copy, t);
-            draw.copy.ahead().keepGangs(t);
-            draw.beat(t);
+            // fair shares are updated, and every node heartbeats, once a period; a node whose job ended
+            // heartbeats at once, as an agent does to report it
+            boolean full = draw.lastFull == null || draw.fullDue
+                    || !t.isBefore(draw.lastFull.plus(snapshot.cadence().heartbeat()));
+            if (full) {
+                StartForecast.update(draw.copy, t);
+                draw.copy.ahead().keepGangs(t);
+                draw.lastFull = t;
+            }
+            draw.beat(t, full);
             draw.settle(t, untilLast);
             if (draw.waiting.isEmpty()) {
                 break;
@@ -125,7 +139,9 @@ final class ForecastDraw {
     private void restore(Instant now) {
         for (ForecastSnapshot.NodeState node : snapshot.nodes()) {
             if (node.online()) {
-                nodes.put(node.id(), new SimNode(node.id(), node.tags(), node.limits()).withTopology(node.topology()));
+                // a job interrupted gracefully may end at once or use its whole grace
+                nodes.put(node.id(), new SimNode(node.id(), node.tags(), node.limits()).withTopology(node.topology())
+                        .withGraceTaken(random::nextDouble));
             }
         }
         for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
@@ -151,7 +167,9 @@ final class ForecastDraw {
                         // being stopped (its gang restarts, its limit passed): it is killed by the end of its
                         // grace unless it ends before, and is not told again
                         copy.registry().markInterrupting(job.jobId(), job.stopsBy());
-                        Instant by = job.stopsBy().isAfter(now) ? job.stopsBy() : now.plus(StartForecast.STEP);
+                        Instant by = job.stopsBy().isAfter(now)
+                                ? now.plusMillis(Math.round(Duration.between(now, job.stopsBy()).toMillis() * random.nextDouble()))
+                                : now.plus(StartForecast.STEP);
                         if (ends == null || !ends.isBefore(by)) {
                             ends = by;
                             outcome = Heartbeat.Outcome.ABORTED;
@@ -221,25 +239,46 @@ final class ForecastDraw {
         }
     }
 
-    /** Every node heartbeats; the first start of each operation waited for is kept. */
-    private void beat(Instant t) {
-        preempting = false;
-        started = false;
+    /**
+     * Every node heartbeats ({@code full}), or only those whose jobs ended by {@code t}; the first
+     * start of each operation waited for is kept.
+     */
+    private void beat(Instant t, boolean full) {
+        if (full) {
+            preempting = false;
+            started = false;
+        }
         for (SimNode node : nodes.values()) {
-            Decision decision = node.beatEach(copy, t, durationOf);
-            // an offer of nothing (no job there may be taken) is no preemption going on
-            preempting |= !decision.preemptions().isEmpty()
-                    || decision.offers().stream().anyMatch(offer -> Double.isFinite(offer.cost()));
-            started |= !decision.starts().isEmpty();
-            for (Decision.JobStart start : decision.starts()) {
-                if (waiting.contains(start.operationId())) {
-                    Instant[] seen = starts.computeIfAbsent(start.operationId(), id -> new Instant[2]);
-                    if (seen[0] == null) {
-                        seen[0] = t;
-                    }
+            if (!full) {
+                Instant ends = node.nextEnd();
+                if (ends == null || ends.isAfter(t)) {
+                    continue;
+                }
+            }
+            Decision decision = beat(node, t);
+            if (decision.aborts().size() + decision.preemptions().size() > 0) {
+                // a job killed here is reported at once (its agent heartbeats as it ends): its room is taken then
+                beat(node, t);
+            }
+        }
+    }
+
+    /** One heartbeat of a node: what it decided, the first start of each operation waited for kept. */
+    private Decision beat(SimNode node, Instant t) {
+        Decision decision = node.beatEach(copy, t, durationOf);
+        // an offer of nothing (no job there may be taken) is no preemption going on
+        preempting |= !decision.preemptions().isEmpty()
+                || decision.offers().stream().anyMatch(offer -> Double.isFinite(offer.cost()));
+        started |= !decision.starts().isEmpty();
+        for (Decision.JobStart start : decision.starts()) {
+            if (waiting.contains(start.operationId())) {
+                Instant[] seen = starts.computeIfAbsent(start.operationId(), id -> new Instant[2]);
+                if (seen[0] == null) {
+                    seen[0] = t;
                 }
             }
         }
+        return decision;
     }
 
     /** Stops waiting for operations that started (their last job, {@code untilLast}) or finished. */
@@ -260,40 +299,49 @@ final class ForecastDraw {
     }
 
     /**
-     * When to look next: nothing changes before the next job end, starvation or arrival, since every
-     * node heartbeated and took what it could; a second at least, {@code MAX_JUMP} at most.
-     * {@code null} when nothing can change any more: this round started and preempted nothing, no
-     * job left has an end that can be told, nothing starves or arrives, and no tree's integral
-     * guarantees move fair shares with time.
+     * When to look next: the next job end (its node heartbeats then), and while things happen the
+     * next period's heartbeats of every node; else nothing changes before the next job end,
+     * starvation, reservation or arrival, since every node heartbeated and took what it could
+     * ({@code MAX_JUMP} at most). {@code null} when nothing can change any more: the last round
+     * started and preempted nothing, no job left has an end that can be told, nothing starves or
+     * arrives, and no tree's integral guarantees move fair shares with time.
      */
     private Instant next(Instant t) {
-        Instant jump = null;
+        Cadence cadence = snapshot.cadence();
+        Instant timed = null;
         Instant starves = copy.ahead().nextStarvation(t);
-        Instant reserves = copy.ahead().nextReservation(t);
-        if (reserves != null) {
-            jump = reserves;
-        }
         if (starves != null) {
-            // one step after: the update that sees it starving, then the heartbeat that preempts
-            jump = earlier(jump, starves.plus(StartForecast.STEP));
+            // the update after it sees it starving, then a node's heartbeat preempts: within a period
+            timed = starves.plus(cadence.update()).plusMillis(random.nextLong(Math.max(1, cadence.heartbeat().toMillis())));
         }
+        timed = earlier(timed, copy.ahead().nextReservation(t));
         if (preempting) {
             // preemption goes on a pass at a time, as the nodes' backoffs allow, not only when jobs end
-            jump = earlier(jump, copy.ahead().nextPreemptivePass(t));
+            passDue = copy.ahead().nextPreemptivePass(t);
+        } else if (passDue != null && !passDue.isAfter(lastFull)) {
+            passDue = null;
+        }
+        timed = earlier(timed, passDue);
+        if (coming != null) {
+            timed = earlier(timed, coming.next());
+        }
+        Instant jump = timed;
+        if (started) {
+            // fair shares change with what started: the next period's update and heartbeats may start more
+            jump = earlier(jump, lastFull.plus(cadence.heartbeat()));
         }
         for (SimNode node : nodes.values()) {
             jump = earlier(jump, node.nextEnd());
         }
-        if (coming != null) {
-            jump = earlier(jump, coming.next());
-        }
-        if (jump == null && !started && !preempting && !integral) {
+        if (jump == null && !started && !integral) {
             return null;
         }
         Instant most = t.plus(StartForecast.MAX_JUMP);
         jump = jump == null || jump.isAfter(most) ? most : jump;
-        Instant step = t.plus(StartForecast.STEP);
-        return jump.isAfter(step) ? jump : step;
+        Instant least = t.plusMillis(1);
+        jump = jump.isAfter(least) ? jump : least;
+        fullDue = timed != null && !timed.isAfter(jump);
+        return jump;
     }
 
     private static Instant earlier(Instant a, Instant b) {

@@ -15,7 +15,6 @@ import io.grove.core.pool.PoolsConfig;
 import io.grove.core.preempt.StarvationTracker;
 import io.grove.core.resource.Resources;
 import io.grove.core.schedule.GangReservation;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,10 +31,7 @@ import java.util.Set;
  */
 public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Instant now, List<NodeState> nodes,
         List<OperationState> operations, List<PoolPause> pauses, Map<String, TreeMemory> trees, Durations durations,
-        Arrivals arrivals, Duration heartbeat) {
-
-    /** The period nodes heartbeat at when the daemon does not say: its default. */
-    public static final Duration HEARTBEAT = Duration.ofSeconds(1);
+        Arrivals arrivals, Cadence cadence) {
 
     /**
      * What a tree carries from one update to the next: its integral volumes, since when each
@@ -67,16 +63,13 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
             Operation.Progress progress, List<JobState> running) {
     }
 
-    /** Takes the snapshot of a cluster whose nodes heartbeat every second; on the scheduler's thread. */
+    /** Takes the snapshot of a cluster run at the daemon's default cadence; on the scheduler's thread. */
     public static ForecastSnapshot take(ClusterView cluster, Instant now) {
-        return take(cluster, now, HEARTBEAT);
+        return take(cluster, now, Cadence.DEFAULT);
     }
 
-    /**
-     * Takes the snapshot; on the scheduler's thread. {@code heartbeat}: the period nodes heartbeat
-     * at (a job's end is seen, and the next job starts, up to one period after it ends).
-     */
-    public static ForecastSnapshot take(ClusterView cluster, Instant now, Duration heartbeat) {
+    /** Takes the snapshot of a cluster run at {@code cadence}; on the scheduler's thread. */
+    public static ForecastSnapshot take(ClusterView cluster, Instant now, Cadence cadence) {
         List<NodeState> nodes = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             nodes.add(new NodeState(node.id(), node.tags(), node.limits(), node.condition(),
@@ -104,7 +97,7 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
                     List.copyOf(cluster.reservations(tree)), cluster.gangsStarving(tree)));
         }
         return new ForecastSnapshot(cluster.config(), cluster.settings(), now, nodes, operations, pauses, Map.copyOf(trees),
-                Durations.of(cluster.registry().operations()), Arrivals.of(cluster.registry().operations(), now), heartbeat);
+                Durations.of(cluster.registry().operations()), Arrivals.of(cluster.registry().operations(), now), cadence);
     }
 
     /** The snapshot's operation {@code id}, or {@code null}. */

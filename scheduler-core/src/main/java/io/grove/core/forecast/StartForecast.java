@@ -159,7 +159,7 @@ public final class StartForecast {
         }
         List<String> assumptions = new ArrayList<>(basis.assumptions());
         assumptions.addAll(basis.unknown());
-        Duration heartbeat = snapshot.heartbeat();
+        Duration heartbeat = snapshot.cadence().heartbeat();
         return new Prediction(own.id(), band(quiet.get(0), busy.get(0), heartbeat), band(quiet.get(1), busy.get(1), heartbeat),
                 List.copyOf(assumptions), null);
     }
@@ -202,7 +202,7 @@ public final class StartForecast {
         Map<String, Band> bands = new LinkedHashMap<>();
         nexts.forEach((id, times) -> {
             if (times.stream().anyMatch(Objects::nonNull)) {
-                bands.put(id, band(times, List.of(), snapshot.heartbeat()));
+                bands.put(id, band(times, List.of(), snapshot.cadence().heartbeat()));
             }
         });
         return new Outlook(bands, null);
@@ -235,10 +235,9 @@ public final class StartForecast {
     }
 
     /**
-     * A job's duration in this draw, as the scheduler will see it end ({@code null}: unknown). Drawn
-     * per job among the task's own finished jobs; otherwise once per task of an operation, kept in
-     * {@code drawnFor}, since one task's jobs are alike while operations differ. A declared duration
-     * the history has not corrected is seen up to a heartbeat late, drawn per job.
+     * A job's duration in this draw ({@code null}: unknown). Drawn per job among the task's own
+     * finished jobs; otherwise once per task of an operation, kept in {@code drawnFor}, since one
+     * task's jobs are alike while operations differ.
      */
     static Long draw(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
             Map<String, Long> drawnFor, SplittableRandom random) {
@@ -246,9 +245,8 @@ public final class StartForecast {
         if (source == null) {
             return null;
         }
-        long base = source.ownTask() ? Durations.draw(source, random)
+        return source.ownTask() ? Durations.draw(source, random)
                 : drawnFor.computeIfAbsent(operation.id() + "/" + task, key -> Durations.draw(source, random));
-        return source.lag() ? base + random.nextLong(Math.max(1, snapshot.heartbeat().toMillis())) : base;
     }
 
     static Durations.Source source(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task) {

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -46,6 +47,7 @@ public final class SimNode {
     private final Map<String, long[]> checkpointing = new LinkedHashMap<>();
     /** The time of the last {@link #advance}. */
     private Instant clock;
+    private DoubleSupplier graceTaken = () -> 1.0;
 
     public SimNode(String id, Set<String> tags, Resources limits) {
         this.id = id;
@@ -158,6 +160,16 @@ public final class SimNode {
         }
     }
 
+    /**
+     * A job interrupted gracefully ends after this part of its grace (drawn per job; by default
+     * all of it: it runs until it is killed). A forecast draws it: a job may end at once on its
+     * interruption or use its whole grace.
+     */
+    public SimNode withGraceTaken(DoubleSupplier part) {
+        this.graceTaken = part;
+        return this;
+    }
+
     /** Jobs of an operation report a checkpoint every {@code checkpointEvery.apply(operation)} from their start. */
     public SimNode withCheckpoints(Function<String, Duration> every) {
         this.checkpointEvery = every;
@@ -233,7 +245,7 @@ public final class SimNode {
                     || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED
                     || preemption.reason() == Decision.PreemptionReason.GANG_RESTART
                     || preemption.reason() == Decision.PreemptionReason.TIME_LIMIT) {
-                Instant graceEnd = now.plus(preemption.grace());
+                Instant graceEnd = now.plusMillis(Math.round(preemption.grace().toMillis() * graceTaken.getAsDouble()));
                 if (job.endsAt() == null || job.endsAt().isAfter(graceEnd)) {
                     running.put(job.jobId(), new RunningJob(job.jobId(), job.operationId(), job.task(), job.index(),
                             job.resources(), graceEnd, Heartbeat.Outcome.ABORTED));

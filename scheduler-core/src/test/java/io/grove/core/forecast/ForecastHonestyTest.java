@@ -42,6 +42,22 @@ class ForecastHonestyTest {
         return StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), id, 1, BUDGET, () -> ticks[0]++);
     }
 
+    /** Operation b's forecast behind a, whose jobs run 90 s; {@code likely}: from a's start. */
+    record Behind(StartForecast.Prediction prediction, Duration likely) {
+    }
+
+    /** Submits a of {@code spec} (its jobs run 90 s), then b behind it, and predicts b. */
+    static Behind behind(ClusterHarness h, OperationSpec spec) {
+        h.submit("a", spec);
+        h.jobsOf("a", Duration.ofSeconds(90));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", undeclared(4));
+        h.rounds(1, SECOND);
+        StartForecast.Prediction b = predict(h, "b", new long[1]);
+        return new Behind(b, Duration.between(startedA, b.nextStart().likely()));
+    }
+
     /**
      * Jobs ahead with no known duration: the forecast says so as soon as nothing can change, not
      * after stepping through the day (the ticker counts the draws' steps).
@@ -67,17 +83,11 @@ class ForecastHonestyTest {
         h.submit("past", undeclared(4));
         h.jobsOf("past", Duration.ofSeconds(10));
         h.rounds(12, SECOND);
-        h.submit("a", declared(4, 90_000));
-        h.jobsOf("a", Duration.ofSeconds(90));
-        h.rounds(1, SECOND);
-        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
-        h.submit("b", undeclared(4));
-        h.rounds(1, SECOND);
-        StartForecast.Prediction b = predict(h, "b", new long[1]);
-        Duration likely = Duration.between(startedA, b.nextStart().likely());
+        Behind b = behind(h, declared(4, 90_000));
+        Duration likely = b.likely();
         assertTrue(likely.toSeconds() >= 90 && likely.toSeconds() <= 91, "a's own 90 s, not past's 10 s: " + likely);
-        assertTrue(b.assumptions().stream().anyMatch(s -> s.startsWith("ahead, a of ") && s.contains("task main (4 running): "
-                + "about 90 s a job (from its spec's expected_duration)")), b.assumptions().toString());
+        assertTrue(b.prediction().assumptions().stream().anyMatch(s -> s.startsWith("ahead, a of ") && s.contains("task main (4 running): "
+                + "about 90 s a job (from its spec's expected_duration)")), b.prediction().assumptions().toString());
     }
 
     /** Declarations are corrected by how far the user's past ones in the pool were off. */
@@ -88,18 +98,12 @@ class ForecastHonestyTest {
         h.jobsOf("past", Duration.ofSeconds(90));
         h.rounds(92, SECOND);
         assertEquals(0, h.running("past"));
-        h.submit("a", declared(4, 60_000));
-        h.jobsOf("a", Duration.ofSeconds(90));
-        h.rounds(1, SECOND);
-        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
-        h.submit("b", undeclared(4));
-        h.rounds(1, SECOND);
-        StartForecast.Prediction b = predict(h, "b", new long[1]);
-        Duration likely = Duration.between(startedA, b.nextStart().likely());
+        Behind b = behind(h, declared(4, 60_000));
+        Duration likely = b.likely();
         assertTrue(likely.toSeconds() >= 89 && likely.toSeconds() <= 92, "a declares 60 s, but alice's ran 1.5 times "
                 + "theirs: " + likely);
-        assertTrue(b.assumptions().stream().anyMatch(s -> s.contains("expected_duration of 60 s, times how")),
-                b.assumptions().toString());
+        assertTrue(b.prediction().assumptions().stream().anyMatch(s -> s.contains("expected_duration of 60 s, times how")),
+                b.prediction().assumptions().toString());
         h.rounds(95, SECOND);
         assertEquals(4, h.running("b"));
     }

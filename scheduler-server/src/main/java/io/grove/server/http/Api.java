@@ -18,7 +18,7 @@ import io.grove.server.net.NodeAddresses;
 import io.grove.server.security.AuditLog;
 import io.grove.server.state.StateLog;
 import io.grove.server.state.WriteAhead;
-import java.time.Duration;
+import io.grove.core.forecast.Cadence;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -43,9 +43,9 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
 
     public Api(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, NodeAddresses addresses, AuditLog audit, String nodeToken,
-            Supplier<Health> health, Ledger ledger, Runnable workArrived, EventHub events, Duration heartbeat) {
+            Supplier<Health> health, Ledger ledger, Runnable workArrived, EventHub events, Cadence cadence) {
         ApiResource.Parts parts = new ApiResource.Parts(loop, journal, writeAhead, clock, config, metrics, operationNumbers,
-                new Views(addresses), audit, nodeToken, workArrived, heartbeat);
+                new Views(addresses), audit, nodeToken, workArrived, cadence);
         Routes.Builder builder = Routes.builder(BLOCKING, request -> {
             String path = "/" + String.join("/", request.path());
             boolean api = request.path().size() >= 3 && request.path().get(0).equals("api") && request.path().get(1).equals("v1");

@@ -5,6 +5,7 @@ import io.grove.api.ErrorDetails;
 import io.grove.api.Problem;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.FairShareResult;
+import io.grove.core.forecast.Cadence;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.SubmitException;
 import io.grove.core.pool.AccessControl;
@@ -22,7 +23,6 @@ import io.grove.server.metrics.SchedulerMetrics;
 import io.grove.server.security.AuditLog;
 import io.grove.server.state.StateLog;
 import io.grove.server.state.WriteAhead;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,7 @@ abstract class ApiResource {
     /** The daemon's parts the API works with. */
     record Parts(SchedulerLoop loop, StateLog journal, WriteAhead writeAhead, Clock clock, ConfigReloader config, SchedulerMetrics metrics,
             AtomicLong operationNumbers, Views views, AuditLog audit, String nodeToken, Runnable workArrived,
-            Duration heartbeat) {
+            Cadence cadence) {
     }
 
     final SchedulerLoop loop;
@@ -55,8 +55,8 @@ abstract class ApiResource {
     final String nodeToken;
     /** Told when work arrives (a submission is made): the daemon updates fair shares early and asks nodes to heartbeat. */
     final Runnable workArrived;
-    /** The period nodes are told to heartbeat at (forecasts: a job's end is seen up to one period late). */
-    final Duration heartbeat;
+    /** How often nodes heartbeat and fair shares are updated: forecasts run their copies at it. */
+    final Cadence cadence;
     final PoolHistory history;
 
     ApiResource(Parts parts) {
@@ -71,7 +71,7 @@ abstract class ApiResource {
         this.audit = parts.audit();
         this.nodeToken = parts.nodeToken();
         this.workArrived = parts.workArrived();
-        this.heartbeat = parts.heartbeat();
+        this.cadence = parts.cadence();
         this.history = parts.metrics().history();
     }
 

@@ -3,6 +3,7 @@ package io.grove.server.http;
 import io.grove.api.Explanation;
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterView;
+import io.grove.core.forecast.Cadence;
 import io.grove.core.forecast.ForecastSnapshot;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
@@ -65,11 +66,11 @@ final class Forecasts {
         }
     }
 
-    /** The period nodes heartbeat at. */
-    private final Duration heartbeat;
+    /** How often the daemon's nodes heartbeat and its fair shares are updated. */
+    private final Cadence cadence;
 
-    Forecasts(Duration heartbeat) {
-        this.heartbeat = heartbeat;
+    Forecasts(Cadence cadence) {
+        this.cadence = cadence;
     }
 
     private Shared shared;
@@ -94,7 +95,7 @@ final class Forecasts {
         Shared kept = shared;
         if (kept == null || !kept.operations().contains(operation.id())
                 || !same(kept.updates(), updates) && !kept.keptAt(now)) {
-            ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, now, heartbeat);
+            ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, now, cadence);
             Set<String> ids = new HashSet<>();
             snapshot.operations().forEach(o -> ids.add(o.id()));
             AtomicLong took = new AtomicLong();
@@ -175,7 +176,7 @@ final class Forecasts {
         if (kept != null && (same(kept.updates(), updates) || !kept.outlook().isDone())) {
             return kept.outlook();
         }
-        ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, now, heartbeat);
+        ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, now, cadence);
         CompletableFuture<StartForecast.Outlook> made;
         try {
             made = CompletableFuture.supplyAsync(() -> StartForecast.outlook(snapshot, 1, BUDGET.toNanos(), System::nanoTime),

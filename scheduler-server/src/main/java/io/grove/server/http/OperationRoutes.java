@@ -61,7 +61,7 @@ final class OperationRoutes extends ApiResource {
                 .doc(Routes.Doc.of("why it waits, and when it should start", Explanation.class));
     }
 
-    private final Forecasts forecasts = new Forecasts(heartbeat);
+    private final Forecasts forecasts = new Forecasts(cadence);
 
     /** What the scheduler's thread takes for an explanation: the checks, and the forecast's cached value or snapshot. */
     private record Taken(Explanation explanation, Forecasts.Request forecast) {

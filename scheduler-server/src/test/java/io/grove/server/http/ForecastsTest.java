@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.api.Explanation;
 import io.grove.core.forecast.StartForecast;
-import java.time.Duration;
+import io.grove.core.forecast.Cadence;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +18,7 @@ class ForecastsTest {
 
     @Test
     void oneUserWaitsOnAtMostFourForecastsAndOthersStillGetTheirs() throws Exception {
-        Forecasts forecasts = new Forecasts(Duration.ofSeconds(1));
+        Forecasts forecasts = new Forecasts(Cadence.DEFAULT);
         CompletableFuture<Map<String, StartForecast.Prediction>> computing = new CompletableFuture<>();
         List<CompletableFuture<Explanation.Forecast>> waiting = new ArrayList<>();
         for (int i = 0; i < Forecasts.PER_USER; i++) {
