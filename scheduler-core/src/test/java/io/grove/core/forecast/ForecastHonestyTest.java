@@ -12,7 +12,10 @@ import io.grove.core.operation.TaskSpec;
 import io.grove.core.pool.PoolConfig;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -125,5 +128,39 @@ class ForecastHonestyTest {
         Duration width = Duration.between(b.nextStart().earliest(), b.nextStart().latest());
         assertTrue(width.toSeconds() >= 10, "a wide band, not a second: " + b.nextStart());
         assertTrue(b.nextStart().likely().isAfter(h.now().plusSeconds(5)), "not in a second: " + b.nextStart());
+    }
+
+    /**
+     * A node reports a job's end at once: the next job starts at that end, not at the copy's next
+     * whole second (the jobs ahead run 30.4 s).
+     */
+    @Test
+    void theNextJobStartsWhenTheJobAheadEndsNotAtTheNextSecond() {
+        ClusterHarness h = queue();
+        h.submit("a", declared(4, 30_400));
+        h.jobsOf("a", Duration.ofMillis(30_400));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", undeclared(4));
+        h.rounds(1, SECOND);
+        StartForecast.Prediction b = predict(h, "b", new long[1]);
+        assertEquals(startedA.plusMillis(30_400), b.nextStart().likely(), b.toString());
+    }
+
+    /** Submissions that began two minutes ago go on at their rate, not at the rate of two minutes' worth in an hour. */
+    @Test
+    void theRateOfArrivalsIsMeasuredFromTheFirstSubmissionSeen() {
+        Instant now = Instant.parse("2026-11-28T12:00:00Z");
+        List<Arrivals.Seen> seen = new ArrayList<>();
+        for (int i = 0; i <= 12; i++) {
+            seen.add(new Arrivals.Seen(now.minusSeconds(120 - 10 * i), undeclared(1), "alice", "queue"));
+        }
+        Arrivals.Stream stream = new Arrivals(seen, now).start(now, new SplittableRandom(5));
+        int within = 0;
+        while (stream.next().isBefore(now.plusSeconds(600))) {
+            stream.take();
+            within++;
+        }
+        assertTrue(within > 40 && within < 80, "one every 10 s or so, not 13 an hour: " + within + " in 10 min");
     }
 }
