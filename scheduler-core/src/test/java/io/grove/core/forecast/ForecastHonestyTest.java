@@ -45,15 +45,25 @@ class ForecastHonestyTest {
         return StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), id, 1, BUDGET, () -> ticks[0]++);
     }
 
-    /** Operation b's forecast behind a, whose jobs run 90 s; {@code likely}: from a's start. */
+    /** Submits {@code id}, its jobs running {@code runs}, and lets {@code seconds} of heartbeats pass. */
+    static void ran(ClusterHarness h, String id, OperationSpec spec, Duration runs, int seconds) {
+        h.submit(id, spec);
+        h.jobsOf(id, runs);
+        h.rounds(seconds, SECOND);
+    }
+
+    /** Operation b's forecast behind a; {@code likely}: from a's start. */
     record Behind(StartForecast.Prediction prediction, Duration likely) {
     }
 
     /** Submits a of {@code spec} (its jobs run 90 s), then b behind it, and predicts b. */
     static Behind behind(ClusterHarness h, OperationSpec spec) {
-        h.submit("a", spec);
-        h.jobsOf("a", Duration.ofSeconds(90));
-        h.rounds(1, SECOND);
+        return behind(h, spec, Duration.ofSeconds(90));
+    }
+
+    /** Submits a of {@code spec}, its jobs running {@code runs}, then b behind it, and predicts b. */
+    static Behind behind(ClusterHarness h, OperationSpec spec, Duration runs) {
+        ran(h, "a", spec, runs, 1);
         Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
         h.submit("b", undeclared(4));
         h.rounds(1, SECOND);
@@ -83,9 +93,7 @@ class ForecastHonestyTest {
     @Test
     void aDeclaredDurationComesBeforeTheUsersOtherJobs() {
         ClusterHarness h = queue();
-        h.submit("past", undeclared(4));
-        h.jobsOf("past", Duration.ofSeconds(10));
-        h.rounds(12, SECOND);
+        ran(h, "past", undeclared(4), Duration.ofSeconds(10), 12);
         Behind b = behind(h, declared(4, 90_000));
         Duration likely = b.likely();
         assertTrue(likely.toSeconds() >= 90 && likely.toSeconds() <= 91, "a's own 90 s, not past's 10 s: " + likely);
@@ -97,9 +105,7 @@ class ForecastHonestyTest {
     @Test
     void aDeclarationIsCorrectedByHowFarTheUsersPastOnesWereOff() {
         ClusterHarness h = queue();
-        h.submit("past", declared(4, 60_000));
-        h.jobsOf("past", Duration.ofSeconds(90));
-        h.rounds(92, SECOND);
+        ran(h, "past", declared(4, 60_000), Duration.ofSeconds(90), 92);
         assertEquals(0, h.running("past"));
         Behind b = behind(h, declared(4, 60_000));
         Duration likely = b.likely();
@@ -115,9 +121,7 @@ class ForecastHonestyTest {
     @Test
     void anOverdueJobIsNamedAndWidensTheBand() {
         ClusterHarness h = queue();
-        h.submit("a", declared(4, 20_000));
-        h.jobsOf("a", Duration.ofSeconds(200));
-        h.rounds(1, SECOND);
+        ran(h, "a", declared(4, 20_000), Duration.ofSeconds(200), 1);
         h.submit("b", undeclared(4));
         h.rounds(100, SECOND);
         assertEquals(4, h.running("a"), "a's jobs run on, 80 s past their declared 20 s");
@@ -136,15 +140,8 @@ class ForecastHonestyTest {
      */
     @Test
     void theNextJobStartsWhenTheJobAheadEndsNotAtTheNextSecond() {
-        ClusterHarness h = queue();
-        h.submit("a", declared(4, 30_400));
-        h.jobsOf("a", Duration.ofMillis(30_400));
-        h.rounds(1, SECOND);
-        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
-        h.submit("b", undeclared(4));
-        h.rounds(1, SECOND);
-        StartForecast.Prediction b = predict(h, "b", new long[1]);
-        assertEquals(startedA.plusMillis(30_400), b.nextStart().likely(), b.toString());
+        Behind b = behind(queue(), declared(4, 30_400), Duration.ofMillis(30_400));
+        assertEquals(Duration.ofMillis(30_400), b.likely(), b.prediction().toString());
     }
 
     /** Submissions that began two minutes ago go on at their rate, not at the rate of two minutes' worth in an hour. */
