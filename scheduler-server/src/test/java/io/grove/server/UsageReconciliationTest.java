@@ -127,6 +127,12 @@ class UsageReconciliationTest {
             Await.untilChecked("the running jobs' use to grow", () -> used(users, "pool").getOrDefault("open", 0.0) > before
                     && used(users, "pool").getOrDefault("open", 0.0) > 0);
             assertTrue(used(users, "user").getOrDefault("bob", 0.0) > 0, "by user too");
+            // running jobs are read with the same visibility as ended ones: alice, who does not administer open,
+            // sees no one else's usage by user or operation
+            for (String by : new String[] {"user", "operation"}) {
+                JsonNode rows = users.sendAs("alice", "GET", "/api/v1/usage?by=" + by + "&since=1d", null).body().get("rows");
+                assertEquals(0, rows.size(), "alice sees no running job of bob's by " + by + ": " + rows);
+            }
             assertEquals(used(users, "pool").get("open") > 0, used(users, "pool").get("<Root>") > 0, "and the root");
             node.completeAll();
             node.heartbeat();
