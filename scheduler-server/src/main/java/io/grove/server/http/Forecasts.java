@@ -61,9 +61,17 @@ final class Forecasts {
 
         /** Whether it is still kept at {@code now}, the trees having been updated since. */
         boolean keptAt(Instant now) {
-            Duration kept = Duration.ofNanos(took.get() * KEPT_TIMES);
-            return now.isBefore(at.plus(kept.compareTo(KEPT) > 0 ? kept : KEPT));
+            return now.isBefore(at.plus(keptFor(took.get())));
         }
+    }
+
+    /**
+     * How long a forecast that took {@code tookNanos} to compute is kept once the trees were updated:
+     * {@link #KEPT}, or {@link #KEPT_TIMES} as long as it took when that is longer.
+     */
+    static Duration keptFor(long tookNanos) {
+        Duration kept = Duration.ofNanos(tookNanos * KEPT_TIMES);
+        return kept.compareTo(KEPT) > 0 ? kept : KEPT;
     }
 
     /** How often the daemon's nodes heartbeat and its fair shares are updated. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.grove.api.Explanation;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.forecast.Cadence;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,5 +37,12 @@ class ForecastsTest {
         }
         // answered: mallory may ask again
         assertEquals("nothing known", forecasts.forecast(new Forecasts.Request("op-1", "mallory", computing)).get().unknown());
+    }
+
+    /** A slow forecast (or one that ran out of time) is not made again at every poll: kept ten times as long as it took. */
+    @Test
+    void aSlowForecastIsKeptTenTimesAsLongAsItTook() {
+        assertEquals(Duration.ofSeconds(30), Forecasts.keptFor(Duration.ofSeconds(3).toNanos()));
+        assertEquals(Forecasts.KEPT, Forecasts.keptFor(Duration.ofMillis(20).toNanos()), "a quick one: 5 s");
     }
 }
