@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * After an agent restart, no job of the previous run keeps running: what is left in its cgroups is
  * killed, a job still running is killed with its whole process group and reported aborted, and
- * results the scheduler had not acknowledged are reported again.
+ * results the scheduler had not acknowledged are reported again. The job uids of agents gone with
+ * their work directories are freed.
  */
 final class LeftoverJobs {
 
@@ -31,6 +32,10 @@ final class LeftoverJobs {
         int leases = containment.adoptLeases();
         if (leases > 0) {
             LOG.info("after the restart: {} job uid(s) stay with jobs of the previous run until their files are removed", leases);
+        }
+        int orphans = containment.sweepOrphanLeases();
+        if (orphans > 0) {
+            LOG.info("{} job uid(s) of agents gone with their work directories freed, what their jobs left removed", orphans);
         }
         for (WorkDir.Leftover leftover : workDir.leftovers()) {
             if (leftover.result().isPresent()) {

@@ -123,4 +123,44 @@ class JobUsersTest {
         again.release("op-1-1");
         assertEquals(43000, other.assign("op-9-2").uid(), "its files removed, op-1-1's uid is given again");
     }
+
+    /**
+     * An agent whose work directory was removed while it was down never comes back for its leases:
+     * the next agent to start frees them once what their jobs left is emptied; leases of a running
+     * agent, or of one whose directory exists, stay; a uid whose leftovers could not be emptied stays taken.
+     */
+    @Test
+    void leasesOfAnAgentGoneWithItsWorkDirectoryAreFreedOnceTheirJobsLeftoversAreEmptied(
+            @org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path leases = dir.resolve("leases");
+        Path kept = Files.createDirectories(dir.resolve("kept"));
+        String gone = dir.resolve("gone").toString();
+        JobUsers goneAgent = JobUsers.forAgent(List.of(), "43000-43004", true, PASSWD).leasingIn(leases, gone, job -> true);
+        assertEquals(43000, goneAgent.assign("op-1-1").uid());
+        assertEquals(43001, goneAgent.assign("op-1-2").uid());
+        goneAgent.closeLeases();
+        JobUsers keptAgent = JobUsers.forAgent(List.of(), "43000-43004", true, PASSWD).leasingIn(leases, kept.toString(),
+                job -> true);
+        assertEquals(43002, keptAgent.assign("op-2-1").uid());
+        keptAgent.closeLeases();
+        JobUsers running = JobUsers.forAgent(List.of(), "43000-43004", true, PASSWD).leasingIn(leases,
+                dir.resolve("also-gone").toString(), job -> true);
+        assertEquals(43003, running.assign("op-3-1").uid());
+
+        JobUsers starting = JobUsers.forAgent(List.of(), "43000-43004", true, PASSWD).leasingIn(leases,
+                dir.resolve("new").toString(), job -> false);
+        java.util.List<String> emptied = new java.util.ArrayList<>();
+        int freed = starting.sweepOrphanLeases((user, owner, jobId) -> {
+            if (jobId.equals("op-1-2")) {
+                throw new IOException("its sandbox could not be removed");
+            }
+            emptied.add(user.uid() + " " + owner + " " + jobId);
+        });
+        assertEquals(1, freed, "only op-1-1's uid: op-1-2's leftovers stay, the others' agents exist or run");
+        assertEquals(List.of("43000 " + gone + " op-1-1"), emptied);
+        assertEquals(43004, starting.assign("op-4-1").uid());
+        assertEquals(43000, starting.assign("op-4-2").uid(), "the orphan's uid is free again");
+        IOException full = assertThrows(IOException.class, () -> starting.assign("op-4-3"));
+        assertTrue(full.getMessage().contains("every one of the 5 job uids is taken"), full.getMessage());
+    }
 }

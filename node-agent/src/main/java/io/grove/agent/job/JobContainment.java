@@ -6,6 +6,8 @@ import io.grove.agent.image.ImageConfig;
 import io.grove.agent.image.NodeImages;
 import io.grove.agent.image.OciBundle;
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -177,6 +179,24 @@ public final class JobContainment {
     /** After an agent restart: the uids of its jobs whose files remain stay theirs; how many. */
     public int adoptLeases() throws IOException {
         return users.adoptLeases();
+    }
+
+    /**
+     * As the agent starts: frees the uids of jobs of agents that are gone with their work
+     * directories. Every process of such a uid is killed first, then its job's sandbox (kept apart,
+     * under {@link WorkDir#SANDBOXES}) is removed without following links; how many were freed.
+     */
+    public int sweepOrphanLeases() throws IOException {
+        return users.sweepOrphanLeases((user, owner, jobId) -> {
+            runner.killUser(user);
+            Path sandboxes = WorkDir.separateSandboxes(owner);
+            Trees.delete(sandboxes.resolve(jobId));
+            try {
+                Files.deleteIfExists(sandboxes);
+            } catch (DirectoryNotEmptyException othersLeft) {
+                // other jobs of that agent still have leases to sweep
+            }
+        });
     }
 
     /** After an agent restart: kills a job's process group left from the previous run. */

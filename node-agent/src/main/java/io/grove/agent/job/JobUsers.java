@@ -81,6 +81,26 @@ public final class JobUsers {
         return adopted.size();
     }
 
+    /**
+     * Frees the uids leased to jobs of agents that are gone with their work directories (a work
+     * directory removed while its agent was down): {@code empty} is given each such job's user and
+     * must leave nothing of it (its processes killed, its sandbox removed) before its uid is free.
+     *
+     * @return how many uids were freed
+     */
+    public int sweepOrphanLeases(OrphanEmptier empty) throws IOException {
+        if (leases == null) {
+            return 0;
+        }
+        return leases.sweepOrphans(orphan -> empty.empty(new User("grove-" + orphan.uid(), orphan.uid(), orphan.uid()),
+                orphan.owner(), orphan.jobId())).size();
+    }
+
+    /** Empties what a job of a gone agent left: {@code owner} is the agent's work directory, as its leases name it. */
+    public interface OrphanEmptier {
+        void empty(User user, String owner, String jobId) throws IOException;
+    }
+
     /** No switching: jobs run as the agent's own user (an agent that is not root). */
     public static JobUsers none() {
         return new JobUsers(List.of(), false);

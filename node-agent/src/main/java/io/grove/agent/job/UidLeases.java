@@ -8,13 +8,16 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -32,7 +35,10 @@ import org.slf4j.LoggerFactory;
  *     agent dies: a restarted agent takes back the leases of its jobs whose files still exist, and
  *     no other agent takes a uid whose last job's files may still exist;</li>
  * <li>where in the range to look next is kept in the directory too, so an agent restart does not
- *     hand out the first uids of the range again.</li>
+ *     hand out the first uids of the range again;</li>
+ * <li>a lease of an agent that is not running and whose work directory is gone is an orphan: no run
+ *     of that agent can come back for it. An agent sweeps orphans as it starts ({@link #sweepOrphans}):
+ *     once what the orphan's job left is emptied, its uid is free again.</li>
  * </ul>
  */
 final class UidLeases {
@@ -148,6 +154,71 @@ final class UidLeases {
             }
         }
         return adopted;
+    }
+
+    /** A lease left by an agent that is gone with its work directory. */
+    record Orphan(int uid, String owner, String jobId) {
+    }
+
+    /** Empties what an orphan's job may have left (its processes, its sandbox); throws when it could not. */
+    interface OrphanCleaner {
+        void empty(Orphan orphan) throws IOException;
+    }
+
+    /**
+     * Frees the uids of orphaned leases: held by no running agent (no lock), naming an agent whose
+     * work directory no longer exists. Each is kept locked while {@code cleaner} empties what its
+     * job left, and cleared only once that succeeded.
+     *
+     * @return the orphans freed
+     */
+    List<Orphan> sweepOrphans(OrphanCleaner cleaner) throws IOException {
+        List<Orphan> freed = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "[0-9]*")) {
+            for (Path file : files) {
+                if (!file.getFileName().toString().matches("[0-9]{1,10}")) {
+                    continue;
+                }
+                try (FileChannel channel = FileChannel.open(file, OPEN)) {
+                    FileLock lock;
+                    try {
+                        lock = channel.tryLock();
+                    } catch (OverlappingFileLockException heldHere) {
+                        lock = null;
+                    }
+                    Orphan orphan = lock == null ? null
+                            : orphan(Integer.parseInt(file.getFileName().toString()), read(channel));
+                    if (orphan == null) {
+                        continue;
+                    }
+                    try {
+                        cleaner.empty(orphan);
+                    } catch (IOException | RuntimeException e) {
+                        LOG.warn("job uid {} of job {} of the agent in {} (gone): cannot empty what it left, the uid "
+                                + "stays taken: {}", orphan.uid(), orphan.jobId(), orphan.owner(), e.getMessage());
+                        continue;
+                    }
+                    write(channel, "");
+                    freed.add(orphan);
+                }
+            }
+        }
+        return freed;
+    }
+
+    /** The orphan a lease file's text names, or {@code null}: nobody's, this agent's, or an agent's whose directory exists. */
+    private Orphan orphan(int uid, String text) {
+        String[] parts = text.strip().split("\t", 2);
+        if (parts.length != 2 || parts[0].equals(owner)) {
+            return null;
+        }
+        try {
+            Path agent = Path.of(parts[0]);
+            return agent.isAbsolute() && !Files.exists(agent, LinkOption.NOFOLLOW_LINKS) && WorkDir.isSafeId(parts[1])
+                    ? new Orphan(uid, parts[0], parts[1]) : null;
+        } catch (InvalidPathException e) {
+            return null;
+        }
     }
 
     /** Where to look next in the range (0 when never written). */

@@ -84,12 +84,15 @@ public final class WorkDir {
         SafeDirs.ensure(root.resolve("jobs"), passage);
         SafeDirs.ensure(root.resolve("logs"), PRIVATE_DIR);
         Path absolute = root.toAbsolutePath().normalize();
-        this.sandboxes = forOtherUsers && !openToOthers(absolute.getParent())
-                ? SANDBOXES.resolve(Integer.toHexString(absolute.toString().hashCode()))
-                : null;
+        this.sandboxes = forOtherUsers && !openToOthers(absolute.getParent()) ? separateSandboxes(absolute.toString()) : null;
         if (sandboxes != null) {
             SafeDirs.ensure(sandboxes, PASSAGE);
         }
+    }
+
+    /** Where the sandboxes of the agent whose work directory is {@code absoluteRoot} go when kept apart. */
+    public static Path separateSandboxes(String absoluteRoot) {
+        return SANDBOXES.resolve(Integer.toHexString(absoluteRoot.hashCode()));
     }
 
     private static boolean openToOthers(Path dir) throws IOException {
