@@ -263,7 +263,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         NodeAddresses addresses = new NodeAddresses();
         WorkArrival arrival = new WorkArrival(addresses);
         HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock, new HeartbeatBatcher.Gate(role::mayAct,
-                journal::durable, role.startsWrittenFirst()));
+                role.startsWrittenFirst() ? journal::durable : null));
         batcher.afterTurn(arrival::nudgeAsked);
         Supplier<NodeSession> sessions = () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics,
                 addresses, secured.nodeToken(), secured.audit());

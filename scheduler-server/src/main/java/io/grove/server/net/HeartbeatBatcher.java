@@ -26,13 +26,10 @@ import java.util.function.Supplier;
  * more keep coming, answers go out as the backlog is worked off instead of all at its end, and the
  * loop's other work gets its turn in between.
  *
- * <p>A {@link Gate} holds answers back. An answer that acknowledges jobs that ended waits until
- * their ends are durable: the node forgets a result once it is acknowledged, so a crash (or a
- * takeover) right after must not bring the job back as running, to be ended as lost and run again.
- * In a high-availability group the gate also holds the daemon to its lease: no heartbeat is decided,
- * and no answer sent, while the scheduler may not act as the leader ({@link NotLeading}); and
- * answers that start jobs wait until the starts are durable, so that a new leader knows every job a
- * node may run.
+ * <p>In a high-availability group a {@link Gate} holds the daemon to its lease: no heartbeat is
+ * decided, and no answer sent, while the scheduler may not act as the leader ({@link NotLeading});
+ * and answers that start jobs wait until the starts are durable, so that a new leader knows every
+ * job a node may run.
  */
 public final class HeartbeatBatcher {
 
@@ -46,18 +43,11 @@ public final class HeartbeatBatcher {
     /**
      * What holds heartbeats back: {@code mayAct} is checked before a turn decides and again before
      * each answer goes out; {@code durable}, when not {@code null}, gives a future that completes
-     * once everything written so far is durable, which answers acknowledging ends (and with
-     * {@code startsWrittenFirst}, answers starting jobs) wait for.
+     * once everything written so far is durable.
      */
-    public record Gate(BooleanSupplier mayAct, Supplier<CompletableFuture<Void>> durable, boolean startsWrittenFirst) {
-        /** No state to wait for (tests of the batching alone): always acts, answers at once. */
-        public static final Gate NONE = new Gate(() -> true, null, false);
-
-        /** Whether the answer to {@code heartbeat}, decided as {@code decision}, waits until what was written is durable. */
-        boolean holds(Heartbeat heartbeat, Decision decision) {
-            return durable != null && (!heartbeat.finishedJobs().isEmpty()
-                    || startsWrittenFirst && decision != null && !decision.starts().isEmpty());
-        }
+    public record Gate(BooleanSupplier mayAct, Supplier<CompletableFuture<Void>> durable) {
+        /** A scheduler on its own: always acts, answers at once. */
+        public static final Gate NONE = new Gate(() -> true, null);
     }
 
     /** A heartbeat refused because this scheduler may not act as the leader now. */
@@ -126,7 +116,7 @@ public final class HeartbeatBatcher {
         List<Outcome> outcomes = new ArrayList<>();
         Instant now = clock.now();
         boolean acting = gate.mayAct().getAsBoolean();
-        List<Outcome> held = new ArrayList<>();
+        boolean starts = false;
         Pending pending;
         for (int taken = 0; taken < MAX_BATCH && (pending = queue.poll()) != null; taken++) {
             if (!acting) {
@@ -135,7 +125,8 @@ public final class HeartbeatBatcher {
             }
             try {
                 Decision decision = cluster.heartbeat(pending.heartbeat(), now);
-                (gate.holds(pending.heartbeat(), decision) ? held : outcomes).add(new Outcome(pending, decision, null));
+                starts |= !decision.starts().isEmpty();
+                outcomes.add(new Outcome(pending, decision, null));
             } catch (RuntimeException | Error e) {
                 outcomes.add(new Outcome(pending, null, e));
             }
@@ -143,25 +134,14 @@ public final class HeartbeatBatcher {
         if (acting) {
             afterTurn.accept(cluster);
         }
-        send(outcomes, null);
-        if (!held.isEmpty()) {
-            // acknowledged ends (and a group's starts) go out once durable: one sync for the whole turn
-            gate.durable().get().whenComplete((written, error) -> send(held, error));
+        if (starts && gate.durable() != null) {
+            // the starts go out once they are durable: a new leader then knows every job that may run
+            gate.durable().get().whenComplete((written, error) -> send(outcomes, error));
+        } else {
+            send(outcomes, null);
         }
         if (!queue.isEmpty()) {
             schedule();
-        }
-    }
-
-    /**
-     * Runs {@code then} once the ends {@code registration} (a handshake) reports are durable, at once
-     * when it reports none; with the failure if they could not be written.
-     */
-    public void acknowledge(Heartbeat registration, Consumer<Throwable> then) {
-        if (gate.holds(registration, null)) {
-            gate.durable().get().whenComplete((written, error) -> then.accept(error));
-        } else {
-            then.accept(null);
         }
     }
 

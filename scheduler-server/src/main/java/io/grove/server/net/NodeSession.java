@@ -172,17 +172,10 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             }
             // a node that shook hands is not shed to make room for connections that have not
             ConnectionLimiter.trust(ctx.channel());
-            // the welcome acknowledges the results the handshake carried: once their ends are durable
-            batcher.acknowledge(registration, notWritten -> {
-                if (notWritten != null) {
-                    fail(ctx, notWritten);
-                    return;
-                }
-                ctx.writeAndFlush(new Welcome(version, nodeId, heartbeatPeriod.toMillis()));
-                if (version >= Message.HEARTBEAT_NOW_VERSION) {
-                    addresses.nudgeable(nodeId, ctx.channel());
-                }
-            });
+            ctx.writeAndFlush(new Welcome(version, nodeId, heartbeatPeriod.toMillis()));
+            if (version >= Message.HEARTBEAT_NOW_VERSION) {
+                addresses.nudgeable(nodeId, ctx.channel());
+            }
         });
     }
 
