@@ -45,7 +45,7 @@ import java.util.SplittableRandom;
  */
 public final class ForecastAccuracy {
 
-    private record Prediction(String operation, Instant at, StartForecast.Band band, boolean gang) {
+    private record Prediction(String operation, Instant at, StartForecast.Band band, boolean gang, List<String> assumptions) {
     }
 
     private record Score(double horizonSeconds, double relativeError, boolean inside, boolean late, boolean gang) {
@@ -126,7 +126,14 @@ public final class ForecastAccuracy {
             }
             cluster.checkNodes(t);
             for (SimNode node : nodes.values()) {
-                for (Decision.JobStart start : node.beat(cluster, t, durationOf::get).starts()) {
+                Decision decided = node.beat(cluster, t, durationOf::get);
+                if (DETAIL && !decided.preemptions().isEmpty() && "2".equals(System.getenv("GROVE_FORECAST_DETAIL"))) {
+                    for (Decision.JobPreemption preemption : decided.preemptions()) {
+                        System.out.printf(Locale.ROOT, "    %s preempt %s for %s (%s)%n", t, preemption.jobId(),
+                                preemption.preemptorOperationId(), preemption.reason());
+                    }
+                }
+                for (Decision.JobStart start : decided.starts()) {
                     startsSeen.merge(start.operationId(), 1, Integer::sum);
                     for (var it = open.iterator(); it.hasNext();) {
                         Prediction p = it.next();
@@ -149,7 +156,8 @@ public final class ForecastAccuracy {
                     StartForecast.Prediction prediction = StartForecast.predict(snapshot, operation.id(), seed,
                             Duration.ofSeconds(10).toNanos(), System::nanoTime, false);
                     if (prediction.nextStart() != null && prediction.nextStart().likely() != null) {
-                        open.add(new Prediction(operation.id(), t, prediction.nextStart(), operation.spec().gang()));
+                        open.add(new Prediction(operation.id(), t, prediction.nextStart(), operation.spec().gang(),
+                                prediction.assumptions()));
                         asked++;
                     }
                 }
@@ -170,6 +178,9 @@ public final class ForecastAccuracy {
                     offset(prediction, prediction.band().likely()), prediction.band().latest() == null ? "-"
                             : String.format(Locale.ROOT, "%+d", offset(prediction, prediction.band().latest())),
                     offset(prediction, actual));
+            if (System.getenv("GROVE_FORECAST_DETAIL").equals("2")) {
+                prediction.assumptions().forEach(a -> System.out.println("      " + a));
+            }
         }
         return new Score(ahead, error, !early && !late, late, prediction.gang());
     }

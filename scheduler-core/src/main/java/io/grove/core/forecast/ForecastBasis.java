@@ -79,7 +79,8 @@ record ForecastBasis(Set<String> assumptions, Set<String> unknown) {
                 Durations.Source source = StartForecast.source(snapshot, operation, task.name());
                 int runs = running.getOrDefault(task.name(), 0);
                 tasks.add("task " + task.name() + (runs == 0 ? "" : " (" + runs + " running)") + ": " + (source == null
-                        ? "unknown (no job like it finished, no expected_duration)"
+                        ? "unknown (no job like it finished, no expected_duration; with a time limit, taken to end "
+                                + "any time before it)"
                         : "about " + StartForecast.human(source.median()) + " a job (from " + source.says() + ")"));
             }
             into.add("ahead, " + operation.id() + " of " + operation.user() + " in " + operation.pool() + ": "

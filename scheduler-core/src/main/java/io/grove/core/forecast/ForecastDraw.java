@@ -80,8 +80,11 @@ final class ForecastDraw {
             if (limit == null && millis == null) {
                 endless.computeIfAbsent(start.operationId(), id -> new LinkedHashSet<>()).add(start.task());
             }
-            return limit != null && (millis == null || millis > limit.toMillis()) ? limit
-                    : millis == null ? null : Duration.ofMillis(millis);
+            if (limit != null && millis == null) {
+                // no duration known, a limit: it ends any time before it
+                return Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * withinLimit(start.operationId(), start.task()))));
+            }
+            return limit != null && millis > limit.toMillis() ? limit : millis == null ? null : Duration.ofMillis(millis);
         };
     }
 
@@ -158,7 +161,12 @@ final class ForecastDraw {
                     Instant ends = StartForecast.ends(snapshot, operation, job.task(), job.started(), now, drawnFor,
                             random);
                     Duration limit = limit(operation.id(), job.task(), job.tree());
-                    if (limit != null && (ends == null || ends.isAfter(job.started().plus(limit)))) {
+                    if (ends == null && limit != null && job.started().plus(limit).isAfter(now.plus(StartForecast.STEP))) {
+                        // no duration known, a limit: it ends any time before it
+                        long left = Duration.between(now, job.started().plus(limit)).toMillis();
+                        ends = now.plusMillis(Math.max(StartForecast.STEP.toMillis(),
+                                Math.round(left * withinLimit(operation.id(), job.task()))));
+                    } else if (limit != null && (ends == null || ends.isAfter(job.started().plus(limit)))) {
                         // stopped at its limit, as the daemon stops it
                         ends = job.started().plus(limit).isAfter(now) ? job.started().plus(limit) : now.plus(StartForecast.STEP);
                     }
@@ -212,6 +220,15 @@ final class ForecastDraw {
         }
         String in = tree != null ? tree : operation.poolByTree().keySet().iterator().next();
         return operation.timeLimit(in, operation.position(operation.spec().tasks().get(task)));
+    }
+
+    /**
+     * Where within their time limit the jobs of a task with no known duration end in this draw: a
+     * fraction drawn evenly, once for the task's jobs (they are alike).
+     */
+    private double withinLimit(String operationId, String task) {
+        return drawnFor.computeIfAbsent("limit:" + operationId + "/" + task,
+                key -> (long) (random.nextDouble() * 1_000_000)) / 1_000_000.0;
     }
 
     /** The operations to wait for: {@code target} (or every one) with jobs pending. */

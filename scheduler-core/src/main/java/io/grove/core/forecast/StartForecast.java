@@ -263,6 +263,10 @@ public final class StartForecast {
      * than it has run already, else a duration drawn among those seen that are. A job that ran
      * longer than any like it (overdue) is assumed to run on for a part of what it ran already,
      * drawn between {@value #OVERDUE_LEAST} and 1: the longer it is overdue, the wider the band.
+     * Where in those ranges is drawn once per task of an operation in a draw, like a declared
+     * duration: the jobs of a task that all ran past what was expected are late for one cause, and
+     * drawn apart the last of them would always be taken to end late (a gang waiting for a whole
+     * rack waits for the last).
      */
     static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
             Instant started, Instant now, Map<String, Long> drawnFor, SplittableRandom random) {
@@ -274,31 +278,38 @@ public final class StartForecast {
         if (drawn > elapsed) {
             return started.plusMillis(drawn);
         }
+        // a fraction in [0, 1), in millionths, the same for the task's jobs in this draw
+        double late = drawnFor.computeIfAbsent("late:" + operation.id() + "/" + task,
+                key -> (long) (random.nextDouble() * 1_000_000)) / 1_000_000.0;
         Durations.Source source = source(snapshot, operation, task);
-        long[] longer = Arrays.stream(source.millis()).filter(millis -> millis > elapsed).toArray();
+        long[] longer = Arrays.stream(source.millis()).filter(millis -> millis > elapsed).sorted().toArray();
         if (longer.length == 0) {
-            long more = (long) (elapsed * (OVERDUE_LEAST + random.nextDouble() * (1 - OVERDUE_LEAST)));
+            long more = (long) (elapsed * (OVERDUE_LEAST + late * (1 - OVERDUE_LEAST)));
             return now.plusMillis(Math.max(STEP.toMillis(), more));
         }
-        return started.plusMillis(longer[random.nextInt(longer.length)]);
+        return started.plusMillis(longer[(int) (late * longer.length)]);
     }
 
     /**
-     * The band of {@code quiet} draws (no new submissions): 10th percentile, median, 90th; its late
-     * edge moved to the 90th percentile of the {@code busy} draws (submissions going on) when later.
-     * A start comes at a node's heartbeat after room frees, so a band is at least one
+     * The band of {@code quiet} draws (no new submissions): 10th percentile, median, 90th; each edge
+     * moved to that percentile of the {@code busy} draws (submissions going on) when it is wider:
+     * submissions mostly delay a start, but they may hasten one too (a submission that starves
+     * preempts a rank of a running gang, and the rack the restarting gang frees goes to the gang
+     * waited for). A start comes at a node's heartbeat after room frees, so a band is at least one
      * {@code heartbeat} wide: never zero-width.
      */
-    private static Band band(List<Instant> quiet, List<Instant> busy, Duration heartbeat) {
+    static Band band(List<Instant> quiet, List<Instant> busy, Duration heartbeat) {
         List<Instant> sorted = sorted(quiet);
         int n = sorted.size();
         Instant latest = sorted.get(Math.min(n - 1, n * 9 / 10));
+        Instant earliest = sorted.get(n / 10);
         if (!busy.isEmpty()) {
             List<Instant> late = sorted(busy);
             Instant busyLatest = late.get(Math.min(late.size() - 1, late.size() * 9 / 10));
             latest = latest == null || busyLatest == null ? null : busyLatest.isAfter(latest) ? busyLatest : latest;
+            Instant busyEarliest = late.get(late.size() / 10);
+            earliest = earliest == null || busyEarliest == null || !busyEarliest.isBefore(earliest) ? earliest : busyEarliest;
         }
-        Instant earliest = sorted.get(n / 10);
         if (earliest != null && latest != null && latest.isBefore(earliest.plus(heartbeat))) {
             latest = earliest.plus(heartbeat);
         }

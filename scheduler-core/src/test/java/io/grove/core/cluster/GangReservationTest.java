@@ -46,7 +46,8 @@ public class GangReservationTest {
 
     /**
      * Rack r1 is n1 (4 cpu) and rack r2 is n2 (4 cpu). On n1, {@code early} runs two jobs that end
-     * after 20 s (as their expected_duration says, within their 60-s limit) and {@code bounded} two that reach their 60-s limit; on n2, {@code unbounded} runs
+     * after 20 s (as their expected_duration says, within their 60-s limit) and {@code bounded} two
+     * that reach their 60-s limit (they declare 90 s); on n2, {@code unbounded} runs
      * four without a limit. Jobs are never taken for a starving operation (they are too young), so
      * only a reservation gets the gang {@code g} (2 ranks of 2 cpu in one rack) its room.
      */
@@ -62,7 +63,8 @@ public class GangReservationTest {
         ClusterHarness h = ClusterHarness.of(tree).nodeAt("n1", node(4, 16), "rack=r1").nodeAt("n2", node(4, 16), "rack=r2");
         h.submit("early", OperationSpec.builder().pool("batch").task(new TaskSpec("main", 2, "work", job(1, 1), Map.of(), 0,
                 null, 20_000L, 60_000L)).build());
-        h.submit("bounded", jobs(2, 60_000L));
+        h.submit("bounded", OperationSpec.builder().pool("batch").task(new TaskSpec("main", 2, "work", job(1, 1), Map.of(),
+                0, null, 90_000L, 60_000L)).build());
         h.jobsOf("early", Duration.ofSeconds(20));
         h.update().heartbeat("n1");
         h.submit("unbounded", jobs(4, null));

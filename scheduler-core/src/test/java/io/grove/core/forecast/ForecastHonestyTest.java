@@ -135,6 +135,26 @@ class ForecastHonestyTest {
     }
 
     /**
+     * The jobs of one task that all ran past what was expected are late for one cause: in a draw
+     * they are taken to end together (drawn apart, the last of four would always be taken to end
+     * late, and whatever waits for all of them — a gang's whole rack — would be predicted late).
+     * Behind four overdue jobs started together, the next and the last of four jobs start together.
+     */
+    @Test
+    void overdueJobsOfOneTaskAreTakenToEndTogether() {
+        ClusterHarness h = queue();
+        ran(h, "a", declared(4, 20_000), Duration.ofSeconds(400), 1);
+        h.submit("b", undeclared(4));
+        h.rounds(100, SECOND);
+        StartForecast.Prediction b = predict(h, "b", new long[1]);
+        assertTrue(b.assumptions().stream().anyMatch(s -> s.startsWith("overdue: job ")), b.assumptions().toString());
+        assertEquals(b.nextStart().earliest(), b.lastStart().earliest(), b.toString());
+        assertEquals(b.nextStart().likely(), b.lastStart().likely(), b.toString());
+        assertTrue(Duration.between(b.nextStart().earliest(), b.nextStart().latest()).toSeconds() >= 10,
+                "the draws still differ: " + b.nextStart());
+    }
+
+    /**
      * A node reports a job's end at once: the next job starts at that end, not at the copy's next
      * whole second (the jobs ahead run 30.4 s).
      */

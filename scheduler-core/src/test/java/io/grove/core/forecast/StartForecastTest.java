@@ -228,4 +228,25 @@ class StartForecastTest {
                 () -> ticks[0] += 10);
         assertTrue(b.unknown().contains("took longer than"), b.toString());
     }
+
+    /**
+     * The band's edges come from both kinds of draws: without submissions, and with submissions
+     * going on as in the last hour. Submissions mostly delay a start (the late edge), but they can
+     * hasten one (a starving submission preempts a rank of a running gang, whose rack goes to the
+     * gang waited for): then the early edge is theirs.
+     */
+    @Test
+    void theBandsEdgesAreTheWiderOfTheDrawsWithAndWithoutSubmissions() {
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        List<Instant> quiet = List.of(100, 101, 102, 103, 104, 105, 106).stream().map(t::plusSeconds).toList();
+        List<Instant> hastened = List.of(40, 101, 102, 150, 160, 170, 180).stream().map(t::plusSeconds).toList();
+        StartForecast.Band band = StartForecast.band(quiet, hastened, Duration.ofSeconds(1));
+        assertEquals(t.plusSeconds(40), band.earliest(), "a submission may hasten it: " + band);
+        assertEquals(t.plusSeconds(103), band.likely(), "the likely start assumes no submissions");
+        assertEquals(t.plusSeconds(180), band.latest());
+        StartForecast.Band delayed = StartForecast.band(quiet, List.of(120, 130, 140, 150, 160, 170, 180).stream()
+                .map(t::plusSeconds).toList(), Duration.ofSeconds(1));
+        assertEquals(t.plusSeconds(100), delayed.earliest(), "submissions that only delay leave the early edge: " + delayed);
+        assertEquals(t.plusSeconds(180), delayed.latest());
+    }
 }
