@@ -2,6 +2,7 @@ package io.grove.bench;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.cluster.ClusterSettings;
+import io.grove.core.forecast.Cadence;
 import io.grove.core.forecast.ForecastSnapshot;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.node.NodeTopology;
@@ -146,7 +147,8 @@ public final class ForecastAccuracy {
             }
             if (!t.isBefore(nextForecast)) {
                 nextForecast = t.plus(Duration.ofMinutes(10));
-                ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, t);
+                // the copy runs at this cluster's cadence: heartbeats every second, fair-share updates every 5 s
+                ForecastSnapshot snapshot = ForecastSnapshot.take(cluster, t, SIM_CADENCE);
                 int asked = 0;
                 for (Operation operation : cluster.registry().operations()) {
                     if (operation.state().isFinished() || operation.pendingJobCount() == 0 || asked >= 5
@@ -184,6 +186,9 @@ public final class ForecastAccuracy {
         }
         return new Score(ahead, error, !early && !late, late, prediction.gang());
     }
+
+    /** This simulation's cadence: every node heartbeats each second, fair shares are updated every 5 s. */
+    static final Cadence SIM_CADENCE = new Cadence(Duration.ofSeconds(1), Duration.ofSeconds(5));
 
     /** With {@code GROVE_FORECAST_DETAIL} set, every miss is printed: its band and start in seconds from the prediction. */
     static final boolean DETAIL = System.getenv("GROVE_FORECAST_DETAIL") != null;
