@@ -148,12 +148,13 @@ public final class Agent {
     }
 
     /**
-     * The results to carry in a handshake: jobs that ended while the scheduler was unreachable.
-     * The welcome acknowledges them ({@link #welcomed}), so the scheduler learns how they ended
-     * before it decides that jobs missing from the running list were lost.
+     * The results to carry in a handshake: jobs that ended while the scheduler was unreachable,
+     * and again those acknowledged lately (a scheduler killed before their ends were durable comes
+     * back with them running). The welcome acknowledges them ({@link #welcomed}), so the scheduler
+     * learns how they ended before it decides that jobs missing from the running list were lost.
      */
     public List<FinishedJob> handshakeResults() {
-        return reports.reportResults();
+        return reports.reportHandshakeResults(clock.millis());
     }
 
     /** The scheduler welcomed the node: the results of the handshake are acknowledged. */
@@ -208,7 +209,7 @@ public final class Agent {
 
     /** What was reported is acknowledged: the logs of the jobs whose results went are archived. */
     private void acknowledge(boolean resync) {
-        for (String jobId : reports.acknowledged(resync)) {
+        for (String jobId : reports.acknowledged(resync, clock.millis())) {
             nodeTasks.submit(BrokerConfig.LOG_ARCHIVE, "archive:" + jobId);
         }
     }

@@ -12,10 +12,24 @@ import java.util.Map;
  * and (with a version 2 scheduler) the jobs started since the last acknowledged heartbeat. A
  * heartbeat marks what it carries as reported; its reply acknowledges exactly that; a heartbeat
  * without a reply sends it all again, with the full running list.
+ *
+ * <p>A scheduler answers before a job's end is durable in its journal (docs/api.md#durability):
+ * killed right after, it comes back (or a new leader takes over) with the job running. So results
+ * acknowledged in the last {@value #RESEND_ACKNOWLEDGED_MS} ms go again in the next handshake; a
+ * scheduler that has the job ended already ignores them, one that revived it running ends it as it
+ * ended instead of taking it as lost and running it again.
  */
 final class Reports {
 
+    /** How long an acknowledged result is sent again in handshakes. */
+    static final long RESEND_ACKNOWLEDGED_MS = 30_000;
+
+    private record Acknowledged(FinishedJob result, long atMs) {
+    }
+
     private final Map<String, FinishedJob> unacknowledged = new LinkedHashMap<>();
+    /** Results acknowledged lately, oldest first, for the next handshake. */
+    private final Map<String, Acknowledged> acknowledgedLately = new LinkedHashMap<>();
     private List<String> reportedFinished = List.of();
     /** Whether the scheduler speaks version 2: heartbeats then list only what started. */
     private boolean deltas;
@@ -43,10 +57,29 @@ final class Reports {
         return unacknowledged.size();
     }
 
-    /** The results going out now (in a handshake or a heartbeat), marked as reported. */
+    /** The results going out now in a heartbeat, marked as reported. */
     List<FinishedJob> reportResults() {
         reportedFinished = List.copyOf(unacknowledged.keySet());
         return List.copyOf(unacknowledged.values());
+    }
+
+    /**
+     * The results going out now in a handshake: those not acknowledged (marked as reported), and
+     * again those acknowledged in the last {@value #RESEND_ACKNOWLEDGED_MS} ms.
+     */
+    List<FinishedJob> reportHandshakeResults(long nowMs) {
+        forgetOlderThan(nowMs - RESEND_ACKNOWLEDGED_MS);
+        List<FinishedJob> results = new ArrayList<>(reportResults());
+        for (Acknowledged lately : acknowledgedLately.values()) {
+            if (!unacknowledged.containsKey(lately.result().jobId())) {
+                results.add(lately.result());
+            }
+        }
+        return results;
+    }
+
+    private void forgetOlderThan(long cutMs) {
+        acknowledgedLately.values().removeIf(lately -> lately.atMs() < cutMs);
     }
 
     /**
@@ -74,13 +107,16 @@ final class Reports {
      * @param resync the scheduler asks for the full running list next
      * @return the jobs whose results are acknowledged now
      */
-    List<String> acknowledged(boolean resync) {
+    List<String> acknowledged(boolean resync, long nowMs) {
         List<String> done = new ArrayList<>();
         for (String jobId : reportedFinished) {
-            if (unacknowledged.remove(jobId) != null) {
+            FinishedJob result = unacknowledged.remove(jobId);
+            if (result != null) {
                 done.add(jobId);
+                acknowledgedLately.put(jobId, new Acknowledged(result, nowMs));
             }
         }
+        forgetOlderThan(nowMs - RESEND_ACKNOWLEDGED_MS);
         reportedFinished = List.of();
         startedSinceAck.subList(0, Math.min(reportedStarted, startedSinceAck.size())).clear();
         reportedStarted = 0;
