@@ -8,6 +8,7 @@ import io.grove.protocol.Message;
 import io.grove.protocol.NodeClient;
 import io.grove.protocol.NodeHeartbeat;
 import io.grove.protocol.RunningJob;
+import io.grove.protocol.Welcome;
 import io.grove.core.resource.Resources;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -79,8 +80,13 @@ final class DaemonFixture implements AutoCloseable {
         Message handshake() throws Exception {
             List<RunningJob> jobs = new ArrayList<>();
             running.keySet().forEach(job -> jobs.add(new RunningJob(job, running.get(job).operationId(), null)));
-            return client.request(new Handshake(Message.VERSION, id, address, List.of(), limits, jobs, null, List.of(),
-                    null, null, topology), TIMEOUT).get();
+            // the results not acknowledged yet go with the handshake; the welcome acknowledges them
+            Message reply = client.request(new Handshake(Message.VERSION, id, address, List.of(), limits, jobs, null,
+                    List.copyOf(finished), null, null, topology), TIMEOUT).get();
+            if (reply instanceof Welcome) {
+                finished.clear();
+            }
+            return reply;
         }
 
         HeartbeatReply heartbeat() throws Exception {
