@@ -77,7 +77,8 @@ class UsageReconciliationTest {
             assertEquals(3, kills, "the daemon was killed three times");
             node.heartbeat();
             // a job whose end the killed daemon acknowledged but had not written is ended as lost by the next
-            // one and run again (docs/api.md#durability): every attempt that ended has its record
+            // one and run again, since this test's node does not send acknowledged results again as an agent
+            // does (ResentResultTest): every attempt that ended has its record
             Await.untilChecked("every ended attempt's record in the ledger", () -> ended(users) == attemptsEnded(users, operations));
             JsonNode records = users.sendAs("carol", "GET", "/api/v1/jobs?limit=1000", null).body();
             Map<String, Double> byPool = new TreeMap<>();

@@ -117,15 +117,20 @@ class ForecastHonestyTest {
         assertEquals(4, h.running("b"));
     }
 
+    /** b behind a's four jobs, declared 20 s and running {@code runs}, predicted 100 s later (they are overdue). */
+    static StartForecast.Prediction behindOverdue(ClusterHarness h, Duration runs) {
+        ran(h, "a", declared(4, 20_000), runs, 1);
+        h.submit("b", undeclared(4));
+        h.rounds(100, SECOND);
+        return predict(h, "b", new long[1]);
+    }
+
     /** A job past every duration seen is named, and the band widens instead of saying "in a second". */
     @Test
     void anOverdueJobIsNamedAndWidensTheBand() {
         ClusterHarness h = queue();
-        ran(h, "a", declared(4, 20_000), Duration.ofSeconds(200), 1);
-        h.submit("b", undeclared(4));
-        h.rounds(100, SECOND);
+        StartForecast.Prediction b = behindOverdue(h, Duration.ofSeconds(200));
         assertEquals(4, h.running("a"), "a's jobs run on, 80 s past their declared 20 s");
-        StartForecast.Prediction b = predict(h, "b", new long[1]);
         assertNull(b.unknown(), b.toString());
         assertTrue(b.assumptions().stream().anyMatch(s -> s.startsWith("overdue: job ") && s.contains(" of a has run")),
                 b.assumptions().toString());
@@ -142,11 +147,7 @@ class ForecastHonestyTest {
      */
     @Test
     void overdueJobsOfOneTaskAreTakenToEndTogether() {
-        ClusterHarness h = queue();
-        ran(h, "a", declared(4, 20_000), Duration.ofSeconds(400), 1);
-        h.submit("b", undeclared(4));
-        h.rounds(100, SECOND);
-        StartForecast.Prediction b = predict(h, "b", new long[1]);
+        StartForecast.Prediction b = behindOverdue(queue(), Duration.ofSeconds(400));
         assertTrue(b.assumptions().stream().anyMatch(s -> s.startsWith("overdue: job ")), b.assumptions().toString());
         assertEquals(b.nextStart().earliest(), b.lastStart().earliest(), b.toString());
         assertEquals(b.nextStart().likely(), b.lastStart().likely(), b.toString());
