@@ -328,8 +328,10 @@ final class ForecastDraw {
         Instant timed = null;
         Instant starves = copy.ahead().nextStarvation(t);
         if (starves != null) {
-            // the update after it sees it starving, then a node's heartbeat preempts: within a period
-            timed = starves.plus(cadence.update()).plusMillis(random.nextLong(Math.max(1, cadence.heartbeat().toMillis())));
+            // the next update sees it starving (within a period of it), then a node's heartbeat preempts
+            // (within a period of that)
+            timed = starves.plusMillis(random.nextLong(Math.max(1, cadence.update().toMillis())))
+                    .plusMillis(random.nextLong(Math.max(1, cadence.heartbeat().toMillis())));
         }
         timed = earlier(timed, copy.ahead().nextReservation(t));
         if (preempting) {
