@@ -30,6 +30,10 @@ public final class JobUsers {
 
     /** A user a job runs as. */
     public record User(String name, int uid, int gid) {
+        /** The user of a uid of a range: no account, a group of the same number. */
+        static User ofRange(int uid) {
+            return new User("grove-" + uid, uid, uid);
+        }
     }
 
     /** Where agents of one machine lease job uids, so that agents sharing a range never share a uid. */
@@ -92,7 +96,7 @@ public final class JobUsers {
         if (leases == null) {
             return 0;
         }
-        return leases.sweepOrphans(orphan -> empty.empty(new User("grove-" + orphan.uid(), orphan.uid(), orphan.uid()),
+        return leases.sweepOrphans(orphan -> empty.empty(User.ofRange(orphan.uid()),
                 orphan.owner(), orphan.jobId())).size();
     }
 
@@ -171,7 +175,7 @@ public final class JobUsers {
         }
         List<User> users = new ArrayList<>();
         for (long uid = low; uid <= high; uid++) {
-            users.add(new User("grove-" + uid, (int) uid, (int) uid));
+            users.add(User.ofRange((int) uid));
         }
         return new JobUsers(List.copyOf(users), true);
     }

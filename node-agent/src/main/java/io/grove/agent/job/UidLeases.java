@@ -71,13 +71,7 @@ final class UidLeases {
     boolean take(String jobId, int uid) throws IOException {
         FileChannel channel = FileChannel.open(dir.resolve(Integer.toString(uid)), OPEN,
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        FileLock lock;
-        try {
-            lock = channel.tryLock();
-        } catch (OverlappingFileLockException heldHere) {
-            lock = null;
-        }
-        if (lock == null || !clean(read(channel))) {
+        if (tryLock(channel) == null || !clean(read(channel))) {
             channel.close();
             return false;
         }
@@ -135,13 +129,7 @@ final class UidLeases {
                 }
                 int uid = Integer.parseInt(file.getFileName().toString());
                 FileChannel channel = FileChannel.open(file, OPEN);
-                FileLock lock;
-                try {
-                    lock = channel.tryLock();
-                } catch (OverlappingFileLockException heldHere) {
-                    lock = null;
-                }
-                String[] parts = lock == null ? new String[0] : read(channel).strip().split("\t", 2);
+                String[] parts = tryLock(channel) == null ? new String[0] : read(channel).strip().split("\t", 2);
                 if (parts.length == 2 && parts[0].equals(owner) && hasFiles.test(parts[1])) {
                     held.put(parts[1], channel);
                     adopted.put(parts[1], uid);
@@ -180,13 +168,7 @@ final class UidLeases {
                     continue;
                 }
                 try (FileChannel channel = FileChannel.open(file, OPEN)) {
-                    FileLock lock;
-                    try {
-                        lock = channel.tryLock();
-                    } catch (OverlappingFileLockException heldHere) {
-                        lock = null;
-                    }
-                    Orphan orphan = lock == null ? null
+                    Orphan orphan = tryLock(channel) == null ? null
                             : orphan(Integer.parseInt(file.getFileName().toString()), read(channel));
                     if (orphan == null) {
                         continue;
@@ -240,6 +222,15 @@ final class UidLeases {
                     StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             LOG.warn("cannot keep the next job uid in {}: {}", dir, e.getMessage());
+        }
+    }
+
+    /** The lease's lock, or {@code null} when an agent (this one or another) holds it. */
+    private static FileLock tryLock(FileChannel channel) throws IOException {
+        try {
+            return channel.tryLock();
+        } catch (OverlappingFileLockException heldHere) {
+            return null;
         }
     }
 

@@ -9,7 +9,6 @@ import io.grove.core.schedule.Heartbeat;
 import io.grove.core.sim.SimNode;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -35,8 +34,8 @@ final class ForecastDraw {
     private final Cluster copy;
     private final Map<String, SimNode> nodes = new LinkedHashMap<>();
     private final Map<String, ForecastSnapshot.OperationState> byId = new LinkedHashMap<>();
-    /** The duration drawn once per task of an operation. */
-    private final Map<String, Long> drawnFor = new HashMap<>();
+    /** What is drawn once per task of an operation. */
+    private final TaskDraws perTask;
     /** Per operation waited for: when its next job started and when its last one did. */
     private final Map<String, Instant[]> starts = new LinkedHashMap<>();
     private final Set<String> waiting = new LinkedHashSet<>();
@@ -70,19 +69,21 @@ final class ForecastDraw {
     private ForecastDraw(ForecastSnapshot snapshot, SplittableRandom random) {
         this.snapshot = snapshot;
         this.random = random;
+        this.perTask = new TaskDraws(random);
         this.copy = new Cluster(snapshot.config(), snapshot.settings());
         this.integral = snapshot.trees().values().stream().anyMatch(tree -> !tree.integral().isEmpty());
         this.durationOf = start -> {
             ForecastSnapshot.OperationState operation = byId.get(start.operationId());
             Long millis = operation == null ? null
-                    : StartForecast.draw(snapshot, operation, start.task(), drawnFor, random);
+                    : StartForecast.draw(snapshot, operation, start.task(), perTask, random);
             Duration limit = limit(start.operationId(), start.task(), null);
             if (limit == null && millis == null) {
                 endless.computeIfAbsent(start.operationId(), id -> new LinkedHashSet<>()).add(start.task());
             }
             if (limit != null && millis == null) {
                 // no duration known, a limit: it ends any time before it
-                return Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * withinLimit(start.operationId(), start.task()))));
+                double within = perTask.fraction(TaskDraws.Range.WITHIN_LIMIT, start.operationId(), start.task());
+                return Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * within)));
             }
             return limit != null && millis > limit.toMillis() ? limit : millis == null ? null : Duration.ofMillis(millis);
         };
@@ -158,14 +159,14 @@ final class ForecastDraw {
                         now);
                 SimNode node = nodes.get(job.nodeId());
                 if (node != null) {
-                    Instant ends = StartForecast.ends(snapshot, operation, job.task(), job.started(), now, drawnFor,
+                    Instant ends = StartForecast.ends(snapshot, operation, job.task(), job.started(), now, perTask,
                             random);
                     Duration limit = limit(operation.id(), job.task(), job.tree());
                     if (ends == null && limit != null && job.started().plus(limit).isAfter(now.plus(StartForecast.STEP))) {
                         // no duration known, a limit: it ends any time before it
                         long left = Duration.between(now, job.started().plus(limit)).toMillis();
                         ends = now.plusMillis(Math.max(StartForecast.STEP.toMillis(),
-                                Math.round(left * withinLimit(operation.id(), job.task()))));
+                                Math.round(left * perTask.fraction(TaskDraws.Range.WITHIN_LIMIT, operation.id(), job.task()))));
                     } else if (limit != null && (ends == null || ends.isAfter(job.started().plus(limit)))) {
                         // stopped at its limit, as the daemon stops it
                         ends = job.started().plus(limit).isAfter(now) ? job.started().plus(limit) : now.plus(StartForecast.STEP);
@@ -220,15 +221,6 @@ final class ForecastDraw {
         }
         String in = tree != null ? tree : operation.poolByTree().keySet().iterator().next();
         return operation.timeLimit(in, operation.position(operation.spec().tasks().get(task)));
-    }
-
-    /**
-     * Where within their time limit the jobs of a task with no known duration end in this draw: a
-     * fraction drawn evenly, once for the task's jobs (they are alike).
-     */
-    private double withinLimit(String operationId, String task) {
-        return drawnFor.computeIfAbsent("limit:" + operationId + "/" + task,
-                key -> (long) (random.nextDouble() * 1_000_000)) / 1_000_000.0;
     }
 
     /** The operations to wait for: {@code target} (or every one) with jobs pending. */

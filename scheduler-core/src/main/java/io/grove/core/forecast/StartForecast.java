@@ -236,17 +236,16 @@ public final class StartForecast {
 
     /**
      * A job's duration in this draw ({@code null}: unknown). Drawn per job among the task's own
-     * finished jobs; otherwise once per task of an operation, kept in {@code drawnFor}, since one
-     * task's jobs are alike while operations differ.
+     * finished jobs; otherwise once per task of an operation ({@link TaskDraws}).
      */
     static Long draw(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
-            Map<String, Long> drawnFor, SplittableRandom random) {
+            TaskDraws perTask, SplittableRandom random) {
         Durations.Source source = source(snapshot, operation, task);
         if (source == null) {
             return null;
         }
         return source.ownTask() ? Durations.draw(source, random)
-                : drawnFor.computeIfAbsent(operation.id() + "/" + task, key -> Durations.draw(source, random));
+                : perTask.duration(operation.id(), task, source);
     }
 
     static Durations.Source source(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task) {
@@ -269,8 +268,8 @@ public final class StartForecast {
      * rack waits for the last).
      */
     static Instant ends(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task,
-            Instant started, Instant now, Map<String, Long> drawnFor, SplittableRandom random) {
-        Long drawn = draw(snapshot, operation, task, drawnFor, random);
+            Instant started, Instant now, TaskDraws perTask, SplittableRandom random) {
+        Long drawn = draw(snapshot, operation, task, perTask, random);
         if (drawn == null) {
             return null;
         }
@@ -278,9 +277,7 @@ public final class StartForecast {
         if (drawn > elapsed) {
             return started.plusMillis(drawn);
         }
-        // a fraction in [0, 1), in millionths, the same for the task's jobs in this draw
-        double late = drawnFor.computeIfAbsent("late:" + operation.id() + "/" + task,
-                key -> (long) (random.nextDouble() * 1_000_000)) / 1_000_000.0;
+        double late = perTask.fraction(TaskDraws.Range.OVERDUE, operation.id(), task);
         Durations.Source source = source(snapshot, operation, task);
         long[] longer = Arrays.stream(source.millis()).filter(millis -> millis > elapsed).sorted().toArray();
         if (longer.length == 0) {
