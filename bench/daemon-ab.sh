@@ -9,7 +9,10 @@
 # directory, and prints per run the heartbeats, the round-trip p50/p99/max, the missed heartbeats
 # and the scheduler's CPU (user and system of its process over the run), then the ratio of the
 # p99s and of the CPU. Every change to the daemon's hot path (the heartbeat, the fair-share update,
-# the daemon's threads) is checked with it before it lands (bench/RESULTS.md). GROVE_AB_ARGS adds
+# the daemon's threads) is checked with it before it lands (bench/RESULTS.md). At the end it prints
+# the mean CPU of each group of the scheduler's threads per build (the event loops, the scheduler,
+# the journal, the ledger, the JIT compilers, GC), so that a CPU ratio names the threads that moved.
+# GROVE_AB_ARGS adds
 # options to this build's scheduler only (GROVE_AB_ARGS=--no-accounting bench/daemon-ab.sh HEAD:
 # the same build with and without its ledger).
 set -euo pipefail
@@ -57,9 +60,14 @@ run() {
   done
   ticks="$(getconf CLK_TCK)"
   before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+  threads "$pid" > "$log.threads"
   java -Xmx2g -XX:+UseShenandoahGC -cp "$tree/bench/target/benchmarks.jar" io.grove.bench.DaemonLoadDriver \
       "$nodes" "$seconds" 1000 "$node_port" "$http_port" > "$log" 2>&1 || true
   after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+  # each thread's CPU over the run, by group (digits dropped from names: "C2 CompilerThre", "GC Thread#3")
+  threads "$pid" | awk -v label="$label" -v ticks="$ticks" 'NR == FNR { was[$1] = $2; next }
+      { name = substr($0, index($0, $3)); gsub(/[0-9]+/, "#", name); cpu[name] += ($2 - was[$1]) / ticks }
+      END { for (n in cpu) if (cpu[n] >= 0.05) printf "%s\t%s\t%.2f\n", label, n, cpu[n] }' "$log.threads" - >> "$threads"
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   local line
@@ -73,10 +81,20 @@ run() {
   printf '%-10s p50 %6s ms  p99 %7s ms  max %7s ms  missed %4s  heartbeats %9s  scheduler CPU %6.1f s\n' \
       "$label" "${p50:-?}" "${p99:-?}" "${max:-?}" "${missed:-?}" "${beats:-?}" "$(echo "($after - $before) / $ticks" | bc -l)"
   echo "$label ${p99:-0} $(echo "($after - $before) / $ticks" | bc -l)" >> "$results"
-  rm -rf "$unpacked" "$data" "$log" "$log.scheduler"
+  rm -rf "$unpacked" "$data" "$log" "$log.scheduler" "$log.threads"
+}
+
+# "tid ticks name" of each thread of process $1 (user and system ticks)
+threads() {
+  local task
+  for task in /proc/"$1"/task/*; do
+    awk -v tid="${task##*/}" -v name="$(cat "$task/comm" 2>/dev/null)" '{ print tid, $14 + $15, name }' \
+        "$task/stat" 2>/dev/null || true
+  done
 }
 
 results="$(mktemp)"
+threads="$(mktemp)"
 echo "$nodes nodes, $seconds s a run, $rounds rounds; reference $ref against this build ($(git -C "$here" rev-parse --short HEAD))${GROVE_AB_ARGS:+ with $GROVE_AB_ARGS}"
 for round in $(seq 1 "$rounds"); do
   run "$ref" "$refdir"
@@ -89,4 +107,8 @@ awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3 }
                (p99["this"] / n["this"]) / (p99[r] / n[r]);
            printf "mean scheduler CPU: %s %.1f s, this %.1f s: ratio %.2f\n", r, cpu[r] / n[r], cpu["this"] / n["this"],
                (cpu["this"] / n["this"]) / (cpu[r] / n[r]) }' "$results"
-rm -f "$results"
+echo "mean CPU by thread group, s a run: $ref, this"
+awk -F '\t' '{ k = ($1 == "this") ? "this" : "ref"; cpu[$2, k] += $3; names[$2] = 1 }
+     END { for (name in names) printf "  %7.1f %7.1f  %s\n", cpu[name, "ref"] / rounds, cpu[name, "this"] / rounds, name }' \
+    rounds="$rounds" "$threads" | sort -k2 -n -r
+rm -f "$results" "$threads"
