@@ -53,20 +53,17 @@ class Grove:
     # ---- operations -----------------------------------------------------------------------
 
     def submit(self, spec: Optional[Mapping[str, Any]] = None, *, command: Optional[str] = None,
-               pool: Optional[str] = None, jobs: int = 1, cpu: Optional[float] = None, memory: Optional[str] = None,
+               pool: Optional[str] = None, jobs: int = 1, cpu: float = 1.0, memory: str = "512Mi",
                title: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
                idempotency_key: Optional[str] = None) -> Operation:
         """Submits an operation: a whole ``spec`` (as in ``POST /api/v1/operations``), or one task of
-        ``jobs`` jobs running ``command``. An ``idempotency_key`` (made here when not given) makes a
+        ``jobs`` jobs running ``command``, each of ``cpu`` CPUs and ``memory`` (1 and 512Mi, as
+        ``grove submit``). An ``idempotency_key`` (made here when not given) makes a
         retry of a submission that was made answer with its operation instead of making another."""
         if spec is None:
             if command is None:
                 raise ValueError("give a spec, or a command")
-            task: Dict[str, Any] = {"job_count": jobs, "command": command}
-            if cpu is not None:
-                task["cpu"] = cpu
-            if memory is not None:
-                task["memory"] = memory
+            task: Dict[str, Any] = {"job_count": jobs, "command": command, "cpu": cpu, "memory": memory}
             if env:
                 task["env"] = dict(env)
             spec = {"tasks": {"main": task}}

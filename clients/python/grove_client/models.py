@@ -3,6 +3,7 @@ fields in later versions, and a client reads them there before this package name
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Dict, List, Mapping, Optional
@@ -10,19 +11,27 @@ from typing import Any, Dict, List, Mapping, Optional
 FINISHED = ("completed", "failed", "aborted")
 
 
+_STAMP = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?")
+
+
 def _time(value: Any) -> Optional[datetime]:
+    """An RFC 3339 time as the API writes it (up to nanoseconds, ``Z`` or an offset) as an aware
+    datetime, the same on every Python this package supports (before 3.11, ``fromisoformat`` takes
+    neither ``Z`` nor more than six digits of a second). A time without a zone is UTC. What is not
+    such a time is ``None`` (the text stays in ``raw``): a client never fails reading an answer to a
+    request the scheduler carried out, such as a submission, whose retry would submit twice."""
     if not value:
         return None
-    text = str(value)
-    if text.endswith("Z"):
-        text = text[:-1] + "+00:00"
-    # Python before 3.11 takes at most six digits of a second
-    if "." in text:
-        head, rest = text.split(".", 1)
-        digits = "".join(c for c in rest if c.isdigit())
-        zone = rest[len(digits):]
-        text = head + "." + digits[:6].ljust(6, "0") + zone
-    return datetime.fromisoformat(text)
+    match = _STAMP.fullmatch(str(value).strip())
+    if match is None:
+        return None
+    whole, fraction, zone = match.groups()
+    micros = (fraction or "")[:6].ljust(6, "0")
+    offset = "+00:00" if zone in (None, "Z") else zone
+    try:
+        return datetime.fromisoformat(f"{whole}.{micros}{offset}")
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -102,3 +102,14 @@ def test_a_group_passes_over_a_scheduler_that_cannot_be_reached(grove_url):
 
     grove = Grove(["http://127.0.0.1:%d" % free_port(), grove_url], user="alice")
     assert grove.pools()[0].name == "<Root>"
+
+
+def test_a_command_asks_for_what_grove_submit_asks_by_default(grove):
+    # 1 cpu and 512Mi a job, as the CLI: two jobs demand 2 cpu and 1Gi in their tree
+    op = grove.submit(command="sleep 300", pool="research", jobs=2)
+    try:
+        tree = next(iter(grove.get(op.id).raw["trees"].values()))
+        assert tree["demand"]["cpu"] == 2 and tree["demand"]["memory"] == 2 * 512 * 1024 * 1024, tree
+        assert op.submitted_at is not None and op.submitted_at.tzinfo is not None
+    finally:
+        grove.abort(op.id)
