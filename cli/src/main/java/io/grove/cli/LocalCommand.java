@@ -58,7 +58,10 @@ final class LocalCommand implements Callable<Integer> {
             description = "journal and agents' work directories (default: $XDG_DATA_HOME/grove/local, i.e. ~/.local/share/grove/local)")
     Path dataDir;
 
-    @Option(names = "--http-port", defaultValue = "8080", description = "the API's port (default: ${DEFAULT-VALUE})")
+    /** The port the commands' scheduler is at unless {@code GROVE_SCHEDULER} or {@code --scheduler} say otherwise. */
+    static final int DEFAULT_HTTP_PORT = 8080;
+
+    @Option(names = "--http-port", defaultValue = "" + DEFAULT_HTTP_PORT, description = "the API's port (default: ${DEFAULT-VALUE})")
     int httpPort;
 
     @Option(names = "--node-port", defaultValue = "7077", description = "the node port (default: ${DEFAULT-VALUE})")
@@ -176,6 +179,10 @@ final class LocalCommand implements Callable<Integer> {
         out.println("  data    " + data);
         out.println();
         out.println("In another terminal:");
+        if (cluster.httpPort() != DEFAULT_HTTP_PORT) {
+            // the commands talk to 127.0.0.1:8080 unless told otherwise
+            out.println("  export GROVE_SCHEDULER=http://127.0.0.1:" + cluster.httpPort());
+        }
         out.println("  " + grove + " submit --pool etl --jobs 8 --cpu 0.5 --wait -- 'echo hello from job $GROVE_JOB_INDEX; sleep 5'");
         out.println("  " + grove + " pools                 # the pool tree, fair shares at work");
         out.println("  " + grove + " ops list --all-users  # operations, like squeue");

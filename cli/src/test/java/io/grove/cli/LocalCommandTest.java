@@ -3,11 +3,14 @@ package io.grove.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.cli.client.ExitCodes;
 import io.grove.testing.Await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,6 +45,8 @@ class LocalCommandTest {
             assertTrue(text.startsWith("Grove is running: a scheduler and 1 agent on this machine"), text);
             assertTrue(text.contains("  API     http://127.0.0.1:" + local.running.httpPort() + "/api/v1"), text);
             assertTrue(text.contains("submit --pool etl --jobs 8"), text);
+            assertTrue(text.contains("In another terminal:\n  export GROVE_SCHEDULER=http://127.0.0.1:"
+                    + local.running.httpPort() + "\n"), "not on 8080: the commands are pointed here: " + text);
             assertTrue(text.contains("alice -> etl: 40 jobs of 0.25 cpu"), text);
             assertTrue(text.contains("carol -> research/carol (ephemeral)"), text);
             assertTrue(text.contains("erin -> serving-batch: a gang of 2 ranks of 0.25 cpu, started together"), text);
@@ -63,6 +68,24 @@ class LocalCommandTest {
             assertTrue(Files.readString(dir.resolve("pools.yaml")).startsWith("# The example pools sized by grove local"));
         } finally {
             local.running.close();
+        }
+    }
+
+    @Test
+    void aTakenPortIsNamedWithItsOption(@TempDir Path dir) throws Exception {
+        try (ServerSocket held = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            LocalCommand local = new LocalCommand();
+            local.stop = new CountDownLatch(0);
+            StringWriter err = new StringWriter();
+            CommandLine commandLine = new CommandLine(local);
+            commandLine.setOut(new PrintWriter(new StringWriter()));
+            commandLine.setErr(new PrintWriter(err));
+            int code = commandLine.execute("--agents", "1", "--http-port", String.valueOf(held.getLocalPort()),
+                    "--node-port", "0", "--data-dir", dir.toString());
+            assertEquals(ExitCodes.FAILED, code);
+            assertEquals("grove local: cannot listen for the API on 127.0.0.1:" + held.getLocalPort() + ": the address is "
+                    + "in use (another Grove, or another program, listens there); choose another port with --http-port\n",
+                    err.toString());
         }
     }
 

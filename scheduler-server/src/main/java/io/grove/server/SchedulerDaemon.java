@@ -269,9 +269,10 @@ public final class SchedulerDaemon implements AutoCloseable {
                 addresses, secured.nodeToken(), secured.audit());
         NodeEndpoint nodeEndpoint = null;
         if (role.nodeHost() == null) {
-            nodeEndpoint = NodeEndpoint.start(nodeLoops, nodeLoops, settings.bindAddress(), settings.nodePort(),
-                    settings.maxFrameBytes(), settings.nodeIdleTimeout(), sessions, secured.nodeTls(),
-                    settings.nodeConnectionsPerAddress());
+            nodeEndpoint = Listening.on("nodes", settings.bindAddress(), settings.nodePort(), "--node-port",
+                    () -> NodeEndpoint.start(nodeLoops, nodeLoops, settings.bindAddress(), settings.nodePort(),
+                            settings.maxFrameBytes(), settings.nodeIdleTimeout(), sessions, secured.nodeTls(),
+                            settings.nodeConnectionsPerAddress()));
             opened.add(nodeEndpoint, nodeEndpoint::close);
         } else {
             role.nodeHost().accept(sessions);
@@ -283,8 +284,9 @@ public final class SchedulerDaemon implements AutoCloseable {
                         new Cadence(settings.heartbeatPeriod(), settings.fairShareUpdatePeriod())));
         ApiServer apiServer = null;
         if (role.apiHost() == null) {
-            apiServer = ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,
-                    secured.httpTls(), settings.httpLimits());
+            apiServer = Listening.on("the API", settings.bindAddress(), settings.httpPort(), "--http-port",
+                    () -> ApiServer.start(boss, workers, settings.bindAddress(), settings.httpPort(), handler,
+                            secured.httpTls(), settings.httpLimits()));
             opened.add(apiServer, apiServer::close);
         } else {
             role.apiHost().accept(handler);
