@@ -340,7 +340,7 @@ final class OpsCommand implements Runnable {
                 while (true) {
                     String data = events.take();
                     StateEvent event = ApiJson.read(data, StateEvent.class);
-                    if (!printer.data(event)) {
+                    if (!printer.record(event)) {
                         printer.println(describe(event));
                     }
                     printer.writer().flush();

@@ -103,6 +103,9 @@ class CliClusterTest {
         java.util.concurrent.atomic.AtomicReference<GroveCliTest.Run> watched = new java.util.concurrent.atomic.AtomicReference<>();
         Thread watcher = new Thread(() -> watched.set(grove("ops", "watch", id)));
         watcher.start();
+        java.util.concurrent.atomic.AtomicReference<GroveCliTest.Run> json = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread jsonWatcher = new Thread(() -> json.set(grove("ops", "watch", id, "-o", "json")));
+        jsonWatcher.start();
         io.grove.testing.Await.untilChecked("the job runs", () -> new ObjectMapper().readTree(grove("ops", "get", id,
                 "-o", "json").out()).at("/progress/running").asInt() == 1);
         Files.writeString(flag, "");
@@ -111,6 +114,16 @@ class CliClusterTest {
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().contains("  " + id + "-1  completed on local-"), run.out());
         assertTrue(run.out().strip().endsWith(id + "  completed"), run.out());
+        jsonWatcher.join(60_000);
+        // -o json: one StateEvent a line, each whole
+        List<String> lines = json.get().out().lines().toList();
+        assertTrue(lines.size() >= 2, json.get().out());
+        for (String line : lines) {
+            assertEquals(id, new ObjectMapper().readTree(line).path("operation_id").asText(), line);
+        }
+        JsonNode last = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertEquals("operation", last.path("type").asText());
+        assertEquals("completed", last.path("state").asText());
     }
 
     @Test

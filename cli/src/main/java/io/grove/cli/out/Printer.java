@@ -37,6 +37,22 @@ public final class Printer {
         return style;
     }
 
+    /**
+     * One record of a stream (an event): JSON on one line of its own, or one YAML document of a
+     * stream ({@code ---} first); returns false when the format is a table (the caller renders it).
+     */
+    public boolean record(Object body) {
+        if (format.equals("json")) {
+            out.println(ApiJson.writeCompact(body));
+            out.flush();
+            return true;
+        }
+        if (format.equals("yaml")) {
+            out.println("---");
+        }
+        return data(body);
+    }
+
     /** The data as JSON or YAML; returns false when the format is a table (the caller renders it). */
     public boolean data(Object body) {
         if (format.equals("json")) {
