@@ -87,6 +87,10 @@ class AccountingTest {
             all.addAll(ids(rest));
             assertEquals(6, all.size());
             assertEquals(400, users.sendAs("carol", "GET", "/api/v1/jobs?cursor=nonsense", null).status());
+            DaemonFixture.Reply running = users.sendAs("carol", "GET", "/api/v1/jobs?state=running", null);
+            assertEquals(400, running.status(), "the history holds ended jobs only");
+            assertEquals("'state' must be one of completed, failed, aborted, got 'running'",
+                    running.body().get("message").asText());
             assertEquals(400, users.sendAs("carol", "GET", "/api/v1/usage?since=yesterday", null).status());
 
             JsonNode byUser = users.sendAs("bob", "GET", "/api/v1/usage?by=user&since=1h", null).body().get("rows");

@@ -182,6 +182,12 @@ class DaemonTest {
                     "pool_trees: [gpu]\ntasks: {main: {job_count: 1, command: x, cpu: 1}}");
             assertEquals("UNKNOWN_TREE", unknownTree.body().get("code").asText());
             assertEquals(0, users.get("/api/v1/operations?state=running").body().size());
+            DaemonFixture.Reply bogus = users.get("/api/v1/operations?state=bogus");
+            assertEquals(400, bogus.status(), "not an empty list: a state that cannot be");
+            assertEquals("BAD_PARAMETER", bogus.body().get("code").asText());
+            assertEquals("'state' must be one of pending, running, completed, failed, aborted, got 'bogus'",
+                    bogus.body().get("message").asText());
+            assertEquals(200, users.get("/api/v1/operations?state=RUNNING").status(), "case aside");
             assertEquals(404, users.get("/api/v1/operations/op-77").status());
             assertEquals(404, users.get("/api/v1/nothing").status());
 

@@ -12,6 +12,7 @@ import io.grove.core.accounting.JobRecord;
 import io.grove.core.cluster.ClusterView;
 import io.grove.core.fairshare.ElementKind;
 import io.grove.core.fairshare.ElementShares;
+import io.grove.core.operation.JobState;
 import io.grove.core.operation.TreePools;
 import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.PoolTreeConfig;
@@ -27,6 +28,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,6 +45,10 @@ import java.util.concurrent.CompletableFuture;
  * jobs and usage of their own, and those of the pools they administer; admins see everything.
  */
 final class AccountingRoutes extends ApiResource {
+
+    /** What {@code ?state=} of the job history takes: the states a job ends in. */
+    private static final List<String> ENDED = Arrays.stream(JobState.values()).filter(JobState::isFinished)
+            .map(JobState::key).toList();
 
     private final Ledger ledger;
 
@@ -143,7 +149,7 @@ final class AccountingRoutes extends ApiResource {
         }
         Long end = beforeEnd;
         String job = beforeJob;
-        String state = request.query().get("state");
+        String state = Pages.oneOf(request, "state", ENDED);
         return loop.read(cluster -> visibility(request, cluster, null)).thenApplyAsync(visible -> {
             JobQuery query = new JobQuery(request.query().get("user"), request.query().get("tree"),
                     request.query().get("pool"), state, request.query().get("operation"), since, until,

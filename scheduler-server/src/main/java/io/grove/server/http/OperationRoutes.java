@@ -15,6 +15,7 @@ import io.grove.core.cluster.ClusterView;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
+import io.grove.core.operation.OperationState;
 import io.grove.core.operation.SubmitException;
 import io.grove.core.pool.AccessControl;
 import io.grove.core.pool.PartialResources;
@@ -26,6 +27,7 @@ import io.grove.http.Routes;
 import io.grove.protocol.Checks;
 import io.grove.server.state.JournalEvent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -168,9 +170,12 @@ final class OperationRoutes extends ApiResource {
                 .thenCompose(outlook -> listOperations(request, outlook));
     }
 
+    /** What {@code ?state=} takes. */
+    private static final List<String> STATES = Arrays.stream(OperationState.values()).map(OperationState::key).toList();
+
     private CompletableFuture<ApiResponse> listOperations(ApiRequest request,
             StartForecast.Outlook outlook) {
-        String state = request.query().get("state");
+        String state = Pages.oneOf(request, "state", STATES);
         String pool = request.query().get("pool");
         String user = request.query().get("user");
         String tree = request.query().get("tree");

@@ -32,6 +32,24 @@ final class Pages {
         return limit;
     }
 
+    /**
+     * Query parameter {@code name} as one of {@code allowed} (case aside), or {@code null} when
+     * absent; anything else is refused with the values it may take, not answered with an empty list.
+     */
+    static String oneOf(ApiRequest request, String name, List<String> allowed) {
+        String value = request.query().get(name);
+        if (value == null) {
+            return null;
+        }
+        for (String one : allowed) {
+            if (one.equalsIgnoreCase(value)) {
+                return one;
+            }
+        }
+        throw new ApiException(400, "BAD_PARAMETER", "'" + name + "' must be one of " + String.join(", ", allowed)
+                + ", got '" + Checks.printable(value, 64) + "'", Map.of());
+    }
+
     static ApiException badCursor(String cursor, String why) {
         return new ApiException(400, "BAD_CURSOR", "cursor '" + Checks.printable(cursor, 64)
                 + "' " + why + "; start again without one", Map.of());
