@@ -464,5 +464,6 @@ public final class AgentDaemon implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         network.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        metrics.close();
     }
 }

@@ -3,6 +3,7 @@ package io.grove.agent;
 import static io.grove.agent.ClusterFixture.await;
 import static io.grove.agent.ClusterFixture.unchecked;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -145,7 +146,17 @@ class AgentClusterTest {
                         0, null)).get(30, TimeUnit.SECONDS);
                 JsonNode status = cluster.get(URI.create("http://127.0.0.1:" + agent.httpPort() + "/api/v1/broker"));
                 assertEquals(1, status.get("missing_task_types").asInt());
-                await("the sensor", () -> agent.metrics().scrape().contains("broker_MissingTaskTypeCounter_total 1.0"));
+                await("the sensor", () -> agent.metrics().scrape().contains("grove_agent_broker_missing_task_type_total 1.0"));
+                // Prometheus' names, with units and help; the process as every JVM service exports it
+                String scraped = agent.metrics().scrape();
+                for (String family : List.of("grove_agent_broker_enqueued_tasks", "grove_agent_broker_running_tasks",
+                        "grove_agent_broker_cpu_cores", "grove_agent_broker_memory_bytes",
+                        "grove_agent_broker_finished_tasks_total", "grove_agent_broker_queue_wait_seconds",
+                        "grove_agent_broker_missing_task_type_total", "jvm_memory_used_bytes", "process_cpu_usage",
+                        "process_files_open_files")) {
+                    assertTrue(scraped.contains("# HELP " + family + " "), family + " in " + scraped);
+                }
+                assertFalse(scraped.lines().anyMatch(line -> line.matches("(# \\w+ )?broker_.*")), scraped);
             }
             await("a closed client's tasks to go", unchecked(() -> cluster.get(
                     URI.create("http://127.0.0.1:" + agent.httpPort() + "/api/v1/broker")).get("tasks").isEmpty()));

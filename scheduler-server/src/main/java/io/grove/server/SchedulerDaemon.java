@@ -203,6 +203,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Cluster cluster = new Cluster(config.value(), settings.cluster());
         Revival.Outcome revived = Revival.replay(cluster, journal.recovered(), clock.now());
         SchedulerMetrics metrics = new SchedulerMetrics();
+        opened.add(metrics, metrics::close);
         Ledger ledger = openLedger(settings, opened, metrics);
         if (ledger != null) {
             ledger.revived(revived, cluster);
@@ -377,6 +378,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         loop.close();
         journal.close();
+        metrics.close();
         try {
             audit.close();
         } catch (IOException e) {

@@ -7,6 +7,7 @@ import io.grove.agent.broker.Counters;
 import io.grove.agent.image.ImageMeters;
 import io.grove.agent.image.ImageStore;
 import io.grove.agent.image.NodeImages;
+import io.grove.http.ProcessMetrics;
 import io.grove.protocol.FinishedJob;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -34,6 +35,7 @@ public final class AgentMetrics implements AgentListener {
     static final String ALL = "all";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ProcessMetrics process = new ProcessMetrics(registry);
     /** Running jobs' GPU utilization and memory, read by their gauges. */
     private final Map<String, double[]> jobGpus = new ConcurrentHashMap<>();
     private final Set<String> registered = new HashSet<>();
@@ -52,7 +54,7 @@ public final class AgentMetrics implements AgentListener {
     /** Publishes the broker's status for the gauges; registers sensors of new queues and types. */
     public void publish(BrokerStatus latest) {
         status = latest;
-        FunctionCounter.builder("broker_MissingTaskTypeCounter", this, m -> m.status.missingTaskTypes())
+        FunctionCounter.builder("grove_agent_broker_missing_task_type", this, m -> m.status.missingTaskTypes())
                 .description("tasks submitted with a type the configuration does not declare").register(registry);
         latest.queueCounters().keySet().forEach(queue -> sensors("queue", queue));
         latest.typeCounters().keySet().forEach(type -> sensors("task", type));
@@ -63,12 +65,15 @@ public final class AgentMetrics implements AgentListener {
             return;
         }
         Tags tags = tags(label, name);
-        gauge("broker_EnqueuedTasks", tags, label, name, v -> v.enqueuedTasks());
-        gauge("broker_InFlyTasks", tags, label, name, v -> v.inFlyTasks());
-        gauge("broker_CPUConsumption", tags, label, name, v -> v.cpuConsumptionMillis() / 1000.0);
-        gauge("broker_MemoryConsumption", tags, label, name, v -> v.memoryConsumption());
-        FunctionCounter.builder("broker_FinishedTasks", this, m -> value(m, label, name, v -> v.finishedTasks()))
-                .tags(tags).register(registry);
+        gauge("grove_agent_broker_enqueued_tasks", "tasks waiting in the queue (or of the type)", tags, label, name,
+                v -> v.enqueuedTasks());
+        gauge("grove_agent_broker_running_tasks", "tasks allocated and running", tags, label, name, v -> v.inFlyTasks());
+        gauge("grove_agent_broker_cpu_cores", "CPU the running tasks consume, in cores", tags, label, name,
+                v -> v.cpuConsumptionMillis() / 1000.0);
+        gauge("grove_agent_broker_memory_bytes", "memory the running tasks consume", tags, label, name,
+                v -> v.memoryConsumption());
+        FunctionCounter.builder("grove_agent_broker_finished_tasks", this, m -> value(m, label, name, v -> v.finishedTasks()))
+                .description("tasks that finished").tags(tags).register(registry);
     }
 
     /**
@@ -79,9 +84,9 @@ public final class AgentMetrics implements AgentListener {
         return label.equals("queue") ? Tags.of("queue", name, "task", ALL) : Tags.of("queue", ALL, "task", name);
     }
 
-    private void gauge(String metric, Tags tags, String label, String name,
+    private void gauge(String metric, String help, Tags tags, String label, String name,
             ToDoubleFunction<Counters.CounterValues> read) {
-        Gauge.builder(metric, this, m -> value(m, label, name, read)).tags(tags).register(registry);
+        Gauge.builder(metric, this, m -> value(m, label, name, read)).description(help).tags(tags).register(registry);
     }
 
     private static double value(AgentMetrics metrics, String label, String name,
@@ -94,15 +99,21 @@ public final class AgentMetrics implements AgentListener {
         return values == null ? 0 : read.applyAsDouble(values);
     }
 
+    private Timer queueWait(Tags tags) {
+        return Timer.builder("grove_agent_broker_queue_wait").description("how long tasks waited to be allocated")
+                .tags(tags).register(registry);
+    }
+
     @Override
     public void brokerEvent(BrokerEvent event) {
         if (event instanceof BrokerEvent.Allocated allocated) {
             Duration waited = Duration.ofMillis(allocated.inQueueMs());
-            registry.timer("broker_InQueueTime", tags("queue", allocated.queue())).record(waited);
-            registry.timer("broker_InQueueTime", tags("queue", "total")).record(waited);
-            registry.timer("broker_InQueueTime", tags("task", allocated.type())).record(waited);
+            queueWait(tags("queue", allocated.queue())).record(waited);
+            queueWait(tags("queue", "total")).record(waited);
+            queueWait(tags("task", allocated.type())).record(waited);
         } else if (event instanceof BrokerEvent.Finished finished && !finished.cancelled()) {
-            registry.timer("broker_ExecutionTime", tags("task", finished.type())).record(Duration.ofMillis(finished.executionMs()));
+            Timer.builder("grove_agent_broker_execution").description("how long finished tasks ran")
+                    .tags(tags("task", finished.type())).register(registry).record(Duration.ofMillis(finished.executionMs()));
         }
     }
 
@@ -179,5 +190,10 @@ public final class AgentMetrics implements AgentListener {
 
     public String scrape() {
         return registry.scrape();
+    }
+
+    /** Stops counting the process's collections (the registry's other meters are read when scraped). */
+    public void close() {
+        process.close();
     }
 }

@@ -12,6 +12,7 @@ import io.grove.core.resource.ResourceType;
 import io.grove.core.schedule.Decision;
 import io.grove.server.accounting.Ledger;
 import io.grove.server.state.StateLog;
+import io.grove.http.ProcessMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -39,6 +40,7 @@ public final class SchedulerMetrics {
     private static final Duration GAUGES_EVERY = Duration.ofSeconds(1);
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final ProcessMetrics process = new ProcessMetrics(registry);
     private final Counter heartbeats;
     private final Timer heartbeatLatency;
     private final Counter jobsStarted;
@@ -256,5 +258,10 @@ public final class SchedulerMetrics {
     /** The Prometheus text exposition. */
     public String scrape() {
         return registry.scrape();
+    }
+
+    /** Stops counting the process's collections (the registry's other meters are read when scraped). */
+    public void close() {
+        process.close();
     }
 }

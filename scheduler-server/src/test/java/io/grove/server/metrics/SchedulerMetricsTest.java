@@ -120,6 +120,21 @@ class SchedulerMetricsTest {
     }
 
     @Test
+    void theProcessIsExportedAsEveryJvmServiceExportsIt() {
+        SchedulerMetrics metrics = new SchedulerMetrics();
+        try {
+            String scraped = metrics.scrape();
+            for (String family : List.of("jvm_memory_used_bytes", "jvm_memory_max_bytes", "jvm_threads_live_threads",
+                    "jvm_classes_loaded_classes", "process_cpu_usage", "process_cpu_time_ns_total", "process_uptime_seconds",
+                    "process_files_open_files", "process_files_max_files", "system_cpu_count")) {
+                assertTrue(scraped.contains("# HELP " + family + " "), family + " in " + scraped);
+            }
+        } finally {
+            metrics.close();
+        }
+    }
+
+    @Test
     void everyExpressionOfTheGrafanaBoardNamesAMetricTheDaemonExports() throws IOException {
         ClusterHarness h = cluster();
         h.submit("op", OperationSpec.builder().pool("prod").jobs(2, job(1, 1)).build());
