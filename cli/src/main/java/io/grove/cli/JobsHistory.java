@@ -25,6 +25,11 @@ import picocli.CommandLine.Option;
             "  grove jobs history --pool research --owner bob --since 2026-11-01 -o csv"})
 final class JobsHistory extends ClientCommand {
 
+    @Override
+    boolean printsCsv() {
+        return true;
+    }
+
     @Option(names = "--owner", paramLabel = "USER", description = "only this user's (--user says who you are)")
     String user;
 

@@ -31,6 +31,11 @@ import picocli.CommandLine.Option;
             "  grove usage --by tree --resource cpu,gpu"})
 final class UsageCommand extends ClientCommand {
 
+    @Override
+    boolean printsCsv() {
+        return true;
+    }
+
     @Option(names = "--by", defaultValue = "pool", paramLabel = "GROUP", description = "pool, tree, user or operation "
             + "(default: ${DEFAULT-VALUE})")
     String by;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.grove.cli.client.ExitCodes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -184,6 +185,19 @@ class GroveCliTest {
         Run run = grove("config", "validate", "no/such/file.yaml");
         assertEquals(1, run.exitCode());
         assertTrue(run.err().contains("cannot read the file"), run.err());
+    }
+
+    @Test
+    void csvIsRefusedWhereItIsNotPrintedNotIgnored() {
+        Run run = grove("ops", "list", "-o", "csv", "--scheduler", "http://127.0.0.1:1");
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run.out() + run.err());
+        assertEquals("grove: -o csv is for 'grove usage' and 'grove jobs history'; 'grove ops list' prints -o table, "
+                + "json or yaml\n", run.err());
+        assertEquals("", run.out());
+        // where it is printed, it goes on to the scheduler (none here)
+        Run usage = grove("usage", "-o", "csv", "--scheduler", "http://127.0.0.1:1");
+        assertEquals(ExitCodes.UNREACHABLE, usage.exitCode(), usage.err());
+        assertFalse(usage.err().contains("-o csv"), usage.err());
     }
 
     @Test
