@@ -42,21 +42,20 @@ public final class Printer {
      * stream ({@code ---} first); returns false when the format is a table (the caller renders it).
      */
     public boolean record(Object body) {
-        if (format.equals("json")) {
-            out.println(ApiJson.writeCompact(body));
-            out.flush();
-            return true;
-        }
         if (format.equals("yaml")) {
             out.println("---");
         }
-        return data(body);
+        return print(body, true);
     }
 
     /** The data as JSON or YAML; returns false when the format is a table (the caller renders it). */
     public boolean data(Object body) {
+        return print(body, false);
+    }
+
+    private boolean print(Object body, boolean oneLine) {
         if (format.equals("json")) {
-            out.println(ApiJson.write(body));
+            out.println(oneLine ? ApiJson.writeCompact(body) : ApiJson.write(body));
             out.flush();
             return true;
         }
