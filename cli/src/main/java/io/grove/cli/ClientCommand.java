@@ -41,7 +41,7 @@ abstract class ClientCommand implements Callable<Integer> {
             Target target = Target.resolve(client.scheduler, client.user, System.getenv(), System.getProperty("user.name"));
             Style style = spec.commandLine().getOut() == null ? Style.PLAIN : Grove.styleFor(spec.commandLine());
             return execute(new SchedulerClient(target), new Printer(spec.commandLine().getOut(), client.output.name(), style,
-                    spec.commandLine().getErr()));
+                    spec.commandLine().getErr(), Grove.interactive() ? Grove.terminalWidth(System.getenv("COLUMNS")) : Printer.UNCUT));
         } catch (CliException e) {
             err.println("grove: " + e.getMessage());
             err.flush();

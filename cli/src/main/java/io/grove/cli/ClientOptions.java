@@ -6,7 +6,7 @@ import picocli.CommandLine.Option;
 final class ClientOptions {
 
     /** How data is printed. */
-    enum Output { table, json, yaml, csv }
+    enum Output { table, wide, json, yaml, csv }
 
     @Option(names = "--scheduler", paramLabel = "URL",
             description = "the scheduler's API (default: $GROVE_SCHEDULER, else 'scheduler:' in ~/.config/grove/config.yaml, "
@@ -17,6 +17,7 @@ final class ClientOptions {
     String user;
 
     @Option(names = {"-o", "--output"}, defaultValue = "table", paramLabel = "FORMAT",
-            description = "table, json, yaml, or csv where a command says so (default: ${DEFAULT-VALUE})")
+            description = "table (cut to the terminal's width; never when piped), wide (never cut), json, yaml, or csv "
+                    + "where a command says so (default: ${DEFAULT-VALUE})")
     Output output;
 }

@@ -1,5 +1,6 @@
 package io.grove.cli;
 
+import io.grove.cli.out.Printer;
 import io.grove.cli.out.Style;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
@@ -43,6 +44,16 @@ public final class Grove implements Runnable {
     /** Color only when writing to the real standard output, and that is a terminal. */
     static Style styleFor(CommandLine commandLine) {
         return standardOutput ? Style.detect() : Style.PLAIN;
+    }
+
+    /** A terminal's width: {@code COLUMNS} when it is a number of at least 40, else {@link Printer#WIDTH}. */
+    static int terminalWidth(String columns) {
+        try {
+            int width = columns == null ? 0 : Integer.parseInt(columns.strip());
+            return width >= 40 ? width : Printer.WIDTH;
+        } catch (NumberFormatException e) {
+            return Printer.WIDTH;
+        }
     }
 
     /** Whether standard output is a terminal that live displays may redraw. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.cli.client.ExitCodes;
+import io.grove.cli.out.Printer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -198,6 +199,14 @@ class GroveCliTest {
         Run usage = grove("usage", "-o", "csv", "--scheduler", "http://127.0.0.1:1");
         assertEquals(ExitCodes.UNREACHABLE, usage.exitCode(), usage.err());
         assertFalse(usage.err().contains("-o csv"), usage.err());
+    }
+
+    @Test
+    void aTerminalsWidthIsItsColumnsWhenTheySayOne() {
+        assertEquals(132, Grove.terminalWidth("132"));
+        assertEquals(Printer.WIDTH, Grove.terminalWidth(null));
+        assertEquals(Printer.WIDTH, Grove.terminalWidth("wide"));
+        assertEquals(Printer.WIDTH, Grove.terminalWidth("12"));
     }
 
     @Test

@@ -9,24 +9,30 @@ import org.yaml.snakeyaml.Yaml;
 /** Prints what a command found as a table (the command's own rendering), JSON or YAML. */
 public final class Printer {
 
-    /** The width tables fit in. */
+    /** The width tables fit in on a terminal that does not say its own ({@code COLUMNS}). */
     public static final int WIDTH = 100;
+    /** A table's width when nothing cuts it: {@code -o wide}, or output that is no terminal (a pipe, a file). */
+    public static final int UNCUT = Integer.MAX_VALUE;
 
     private final PrintWriter out;
     private final String format;
     private final Style style;
     /** Where notes about the output go (standard error), so that JSON and YAML stay whole. */
     private final PrintWriter notes;
+    /** The width tables fit in: their widest text columns are cut with an ellipsis beyond it. */
+    private final int width;
 
     public Printer(PrintWriter out, String format, Style style) {
-        this(out, format, style, out);
+        this(out, format, style, out, WIDTH);
     }
 
-    public Printer(PrintWriter out, String format, Style style, PrintWriter notes) {
+    /** {@code format} {@code wide} is a table never cut. */
+    public Printer(PrintWriter out, String format, Style style, PrintWriter notes, int width) {
         this.out = out;
-        this.format = format;
+        this.format = format.equals("wide") ? "table" : format;
         this.style = style;
         this.notes = notes;
+        this.width = format.equals("wide") ? UNCUT : width;
     }
 
     public boolean table() {
@@ -90,7 +96,7 @@ public final class Printer {
     }
 
     public void print(Table table) {
-        out.print(table.render(WIDTH, style));
+        out.print(table.render(width, style));
         out.flush();
     }
 

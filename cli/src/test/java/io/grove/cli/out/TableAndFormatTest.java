@@ -3,6 +3,8 @@ package io.grove.cli.out;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,6 +51,23 @@ class TableAndFormatTest {
         assertTrue(lines.get(2).startsWith("bbbb  12.5 cpu  xxx"), lines.get(2));
         assertTrue(lines.get(2).endsWith("…"), lines.get(2));
         lines.forEach(l -> assertTrue(l.length() <= 60, l));
+    }
+
+    @Test
+    void aTableIsCutOnlyToATerminalsWidthAndNeverWide() {
+        Table table = new Table(Table.text("NAME"), Table.text("REASON"));
+        String reason = "waits for room: " + "x".repeat(150);
+        table.row("op-1", reason);
+        assertTrue(printed(table, "table", Printer.UNCUT).contains(reason + "\n"), "piped: whole");
+        assertTrue(printed(table, "wide", 80).contains(reason + "\n"), "-o wide on a terminal of 80 columns: whole");
+        String cut = printed(table, "table", 80);
+        assertTrue(cut.lines().allMatch(line -> line.length() <= 80) && cut.contains("…"), "a terminal of 80: cut " + cut);
+    }
+
+    private static String printed(Table table, String format, int width) {
+        StringWriter out = new StringWriter();
+        new Printer(new PrintWriter(out), format, Style.PLAIN, new PrintWriter(new StringWriter()), width).print(table);
+        return out.toString();
     }
 
     @Test
