@@ -320,7 +320,8 @@ final class OpsCommand implements Runnable {
             BlockingQueue<String> events = new LinkedBlockingQueue<>();
             StringBuilder query = new StringBuilder();
             if (id != null) {
-                query.append("?operation=").append(URLEncoder.encode(id, StandardCharsets.UTF_8));
+                // from the first event the scheduler keeps: what happened to it before this connected too
+                query.append("?operation=").append(URLEncoder.encode(id, StandardCharsets.UTF_8)).append("&last_event_id=0");
             }
             if (pool != null) {
                 query.append(query.length() == 0 ? "?" : "&").append("pool=")
@@ -340,6 +341,10 @@ final class OpsCommand implements Runnable {
                 while (true) {
                     String data = events.take();
                     StateEvent event = ApiJson.read(data, StateEvent.class);
+                    if (event.type() == null) {
+                        // "reset": its first events are no longer kept; what follows is live
+                        continue;
+                    }
                     if (!printer.record(event)) {
                         printer.println(describe(event));
                     }

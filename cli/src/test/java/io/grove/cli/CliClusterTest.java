@@ -127,6 +127,27 @@ class CliClusterTest {
     }
 
     @Test
+    void watchingARunningOperationPrintsWhatHappenedBeforeToo() throws Exception {
+        Path folder = Files.createTempDirectory(Path.of(io.grove.agent.job.JobUsers.processIsRoot() ? "/run" : "/tmp"),
+                "grove-watch-");
+        Files.setAttribute(folder, "unix:mode", 01777);
+        Path flag = folder.resolve("go");
+        String id = grove("submit", "--pool", "prod", "--jobs", "1", "--cpu", "0.25", "--",
+                "while [ ! -e " + flag + " ]; do sleep 0.05; done").out().strip();
+        Await.untilChecked("the job runs", () -> new ObjectMapper().readTree(grove("ops", "get", id, "-o", "json").out())
+                .at("/progress/running").asInt() == 1);
+        java.util.concurrent.atomic.AtomicReference<GroveCliTest.Run> watched = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread watcher = new Thread(() -> watched.set(grove("ops", "watch", id)));
+        watcher.start();
+        Files.writeString(flag, "");
+        watcher.join(60_000);
+        String out = watched.get().out();
+        assertTrue(out.contains("  " + id + "  submitted by alice to prod"), out);
+        assertTrue(out.contains("  " + id + "-1  running on local-"), out);
+        assertTrue(out.strip().endsWith(id + "  completed"), out);
+    }
+
+    @Test
     void followingALogPrintsItToTheEnd() throws Exception {
         String id = grove("submit", "--pool", "prod", "--cpu", "0.25", "--", "echo first; sleep 1; echo second").out().strip();
         Await.until("the job to run", () -> grove("jobs", "list", id).out().contains("running"));
