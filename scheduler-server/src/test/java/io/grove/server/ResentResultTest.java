@@ -31,7 +31,12 @@ class ResentResultTest {
             DaemonFixture.Reply submitted = users.sendAs("bob", "POST", "/api/v1/operations",
                     "pool: open\ntasks:\n  main: {job_count: 1, command: x, cpu: 1, memory: 1Gi}\n");
             String op = submitted.body().get("id").asText();
-            node.heartbeat();
+            // the job starts at a heartbeat once the operation has a fair share (the next update's)
+            DaemonFixture.FakeNode first = node;
+            Await.untilChecked("its job to start", () -> {
+                first.heartbeat();
+                return !first.running.isEmpty();
+            });
             String job = List.copyOf(node.running.keySet()).get(0);
             // a submission is answered once durable, with what was journaled before it: the start is durable
             assertEquals(201, users.sendAs("bob", "POST", "/api/v1/operations",
