@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.grove.cli.client.ExitCodes;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,8 +92,11 @@ class CliClusterTest {
         assertEquals(0, grove("ops", "wait", id).exitCode());
     }
 
-    @Test
-    void watchPrintsWhatHappensAsItHappens() throws Exception {
+    /** An operation whose one job runs until {@code flag} exists. */
+    record Gated(String id, Path flag) {
+    }
+
+    private Gated gated() throws IOException {
         // as root, jobs have their own /tmp and /var/tmp: a folder they can see is elsewhere
         Path folder = Files.createTempDirectory(Path.of(io.grove.agent.job.JobUsers.processIsRoot() ? "/run" : "/tmp"),
                 "grove-watch-");
@@ -100,6 +104,14 @@ class CliClusterTest {
         Path flag = folder.resolve("go");
         String id = grove("submit", "--pool", "prod", "--jobs", "1", "--cpu", "0.25", "--",
                 "while [ ! -e " + flag + " ]; do sleep 0.05; done").out().strip();
+        return new Gated(id, flag);
+    }
+
+    @Test
+    void watchPrintsWhatHappensAsItHappens() throws Exception {
+        Gated gated = gated();
+        Path flag = gated.flag();
+        String id = gated.id();
         java.util.concurrent.atomic.AtomicReference<GroveCliTest.Run> watched = new java.util.concurrent.atomic.AtomicReference<>();
         Thread watcher = new Thread(() -> watched.set(grove("ops", "watch", id)));
         watcher.start();
@@ -128,12 +140,9 @@ class CliClusterTest {
 
     @Test
     void watchingARunningOperationPrintsWhatHappenedBeforeToo() throws Exception {
-        Path folder = Files.createTempDirectory(Path.of(io.grove.agent.job.JobUsers.processIsRoot() ? "/run" : "/tmp"),
-                "grove-watch-");
-        Files.setAttribute(folder, "unix:mode", 01777);
-        Path flag = folder.resolve("go");
-        String id = grove("submit", "--pool", "prod", "--jobs", "1", "--cpu", "0.25", "--",
-                "while [ ! -e " + flag + " ]; do sleep 0.05; done").out().strip();
+        Gated gated = gated();
+        Path flag = gated.flag();
+        String id = gated.id();
         Await.untilChecked("the job runs", () -> new ObjectMapper().readTree(grove("ops", "get", id, "-o", "json").out())
                 .at("/progress/running").asInt() == 1);
         java.util.concurrent.atomic.AtomicReference<GroveCliTest.Run> watched = new java.util.concurrent.atomic.AtomicReference<>();
