@@ -1,6 +1,7 @@
 package io.grove.cli;
 
 import io.grove.api.Amounts;
+import io.grove.api.NodeDrainRequest;
 import io.grove.api.NodeView;
 import io.grove.api.ReservationView;
 import io.grove.api.TopologyView;
@@ -18,11 +19,15 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code grove nodes}: the cluster's nodes. */
 @Command(name = "nodes", mixinStandardHelpOptions = true,
         description = {"Lists the nodes.", "", "The nodes: id, pool tree, tags, CPU and memory (used/offered), jobs, state, and the address of "
-                + "the node's agent.", "", "Example: grove nodes -o json"})
+                + "the node's agent. A drained node's state says so.", "", "Examples:", "  grove nodes -o json",
+                "  grove nodes drain node-7 --reason 'new disks'", "  grove nodes undrain node-7"},
+        subcommands = {NodesCommand.Drain.class, NodesCommand.Undrain.class})
 final class NodesCommand extends ClientCommand {
 
     @Override
@@ -58,7 +63,8 @@ final class NodesCommand extends ClientCommand {
                 Format.number(usage.get("cpu", 0)) + "/" + Format.cpu(limits.get("cpu", 0)),
                 Format.bytes(usage.get("memory", 0)) + "/" + Format.bytes(limits.get("memory", 0)),
                 node.diskSpaceFree() == null ? "-" : Format.bytes(node.diskSpaceFree()),
-                Integer.toString(node.jobs()), node.unschedulable() != null ? state + ", no new jobs" : state,
+                Integer.toString(node.jobs()), node.drained() != null ? state + ", drained"
+                        : node.unschedulable() != null ? state + ", no new jobs" : state,
                 node.address() == null ? "-" : node.address(), topology(node)};
             if (!topology) {
                 row = Arrays.copyOf(row, row.length - 1);
@@ -82,7 +88,9 @@ final class NodesCommand extends ClientCommand {
                 if (mixed && node.noImages() != null) {
                     printer.println("node " + node.id() + " runs no jobs in container images: " + node.noImages());
                 }
-                if (node.unschedulable() != null) {
+                if (node.drained() != null) {
+                    printer.println(node.unschedulable() + "; undrain with: grove nodes undrain " + node.id());
+                } else if (node.unschedulable() != null) {
                     printer.println("node " + node.id() + " starts no jobs: " + node.unschedulable());
                 }
                 if (node.reservedFor() != null) {
@@ -144,5 +152,51 @@ final class NodesCommand extends ClientCommand {
             return given.toString();
         }
         return "-";
+    }
+
+    @Command(name = "drain", mixinStandardHelpOptions = true,
+            description = {"Drains a node (cluster admins): no new job starts on it while its running jobs go on; with "
+                + "--now they are stopped gracefully too and start again on other nodes. The drain is kept across "
+                + "restarts until `grove nodes undrain`.",
+                "", "Examples:", "  grove nodes drain node-7 --reason 'new disks'", "  grove nodes drain node-7 --now"})
+    static final class Drain extends ClientCommand {
+
+        @Parameters(paramLabel = "NODE", description = "the node's id, as `grove nodes` lists it")
+        String node;
+
+        @Option(names = "--reason", paramLabel = "TEXT", description = "why, shown with the node (at most 500 characters)")
+        String reason;
+
+        @Option(names = "--now", description = "also stop its running jobs, gracefully")
+        boolean now;
+
+        @Override
+        int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+            NodeView drained = scheduler.post("/nodes/" + node + "/drain", new NodeDrainRequest(reason, now), NodeView.class);
+            if (!printer.data(drained)) {
+                printer.println("node " + node + " drained: no new jobs start on it"
+                        + (now ? "; its running jobs are being stopped" : "; its running jobs go on")
+                        + "; undrain with: grove nodes undrain " + node);
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(name = "undrain", mixinStandardHelpOptions = true,
+            description = {"Undrains a node (cluster admins): jobs start on it again.", "",
+                "Example: grove nodes undrain node-7"})
+    static final class Undrain extends ClientCommand {
+
+        @Parameters(paramLabel = "NODE", description = "the node's id")
+        String node;
+
+        @Override
+        int execute(SchedulerClient scheduler, Printer printer) throws CliException {
+            NodeView undrained = scheduler.post("/nodes/" + node + "/undrain", null, null, NodeView.class);
+            if (!printer.data(undrained)) {
+                printer.println("node " + node + " undrained: jobs start on it again");
+            }
+            return ExitCodes.OK;
+        }
     }
 }

@@ -36,6 +36,9 @@ class CliClusterTest {
     @RegisterExtension
     static final LocalClusterExtension CLUSTER = LocalClusterExtension.of(POOLS, 2);
 
+    /** How often a test polls by running a command. */
+    static final Duration CLI_POLL = Duration.ofMillis(200);
+
     static GroveCliTest.Run grove(String... args) {
         return CLUSTER.grove(args);
     }
@@ -174,22 +177,27 @@ class CliClusterTest {
     }
 
     @Test
-    void explainSaysWhyAnOperationWaitsAsTheApiDoes() throws Exception {
-        String id = grove("submit", "--pool", "prod", "--cpu", "64", "--", "true").out().strip();
+    void explainSaysWhyAnOperationWaitsAsTheApiDoes(@TempDir Path tmp) throws Exception {
+        GroveCliTest.Run huge = grove("submit", "--pool", "prod", "--cpu", "64", "--", "true");
+        assertEquals(ExitCodes.REFUSED, huge.exitCode(), "a job larger than every node is refused, as Slurm refuses it");
+        assertTrue(huge.err().contains("task main: a job asks for") && huge.err().contains("64 cpu")
+                && huge.err().contains("more than any of the 2 node(s) of tree physical"), huge.err());
+        Path spec = tmp.resolve("tagged.yaml");
+        Files.writeString(spec, "pool: prod\nscheduling_tag_filter: nosuchtag\ntasks:\n  main: {job_count: 1, command: 'true', "
+                + "cpu: 0.25, memory: 64Mi}\n");
+        String id = grove("submit", "-f", spec.toString()).out().strip();
         java.util.concurrent.atomic.AtomicReference<JsonNode> seen = new java.util.concurrent.atomic.AtomicReference<>();
         Await.until("a fair share for the explanation", Await.unchecked(() -> {
             seen.set(new ObjectMapper().readTree(grove("ops", "explain", id, "-o", "json").out()));
             return !seen.get().at("/trees/0/verdict").asText().equals("no_fair_share_yet");
         }));
         JsonNode explained = seen.get();
-        assertEquals("job_larger_than_every_node", explained.at("/trees/0/verdict").asText(), explained.toPrettyString());
-        assertEquals(64, explained.at("/trees/0/checks/2/job/cpu").asDouble(), explained.toPrettyString());
+        assertEquals("no_matching_node", explained.at("/trees/0/verdict").asText(), explained.toPrettyString());
 
         GroveCliTest.Run table = grove("ops", "explain", id);
         assertEquals(0, table.exitCode(), table.err());
-        assertTrue(table.out().startsWith(id + " in tree physical (pool prod): job larger than every node"), table.out());
-        assertTrue(table.out().lines().anyMatch(l -> l.contains("blocks") && l.contains("job larger than every node")),
-                table.out());
+        assertTrue(table.out().startsWith(id + " in tree physical (pool prod): no matching node"), table.out());
+        assertTrue(table.out().lines().anyMatch(l -> l.contains("blocks") && l.contains("no matching node")), table.out());
         assertEquals(0, grove("ops", "abort", id).exitCode());
         assertTrue(grove("ops", "explain", id).out().contains("finished"));
     }
@@ -250,6 +258,52 @@ class CliClusterTest {
         assertEquals("pool quiet resumed", resumed.out().strip());
         assertEquals(0, grove("ops", "wait", id).exitCode(), "it runs once resumed");
         assertEquals(ExitCodes.REFUSED, grove("pools", "resume", "quiet").exitCode(), "not paused any more");
+    }
+
+    @Test
+    void aNodeDrainedFromTheCommandLineStartsNothingAndDrainedNowItsJobsRunElsewhere() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        JsonNode nodes = json.readTree(grove("nodes", "-o", "json").out());
+        String first = nodes.get(0).path("id").asText();
+        String second = nodes.get(1).path("id").asText();
+        try {
+            GroveCliTest.Run drained = grove("nodes", "drain", first, "--reason", "new disks");
+            assertEquals(0, drained.exitCode(), drained.err());
+            assertTrue(drained.out().startsWith("node " + first + " drained: no new jobs start on it"), drained.out());
+            String listed = grove("nodes").out();
+            assertTrue(listed.lines().anyMatch(l -> l.startsWith(first + " ") && l.contains("online, drained")), listed);
+            assertTrue(listed.contains("node " + first + " is drained by alice") && listed.contains("(new disks)")
+                    && listed.contains("undrain with: grove nodes undrain " + first), listed);
+
+            String id = grove("submit", "--pool", "prod", "--jobs", "2", "--cpu", "0.25", "--", "sleep 600").out().strip();
+            // each poll is a command: at most a few a second, as a user's, not one per 5 ms (connections stay open)
+            Await.until("both jobs run on the node not drained", CLI_POLL, Await.unchecked(() -> {
+                JsonNode jobs = json.readTree(grove("jobs", "list", id, "-o", "json").out());
+                return jobs.size() == 2 && jobs.findValuesAsText("state").stream().allMatch("running"::equals)
+                        && jobs.findValuesAsText("node").stream().allMatch(second::equals);
+            }));
+
+            assertEquals("node " + first + " undrained: jobs start on it again", grove("nodes", "undrain", first).out().strip());
+            GroveCliTest.Run now = grove("nodes", "drain", second, "--now");
+            assertEquals(0, now.exitCode(), now.err());
+            assertTrue(now.out().contains("its running jobs are being stopped"), now.out());
+            Await.until("stopped for the drain, they run again on the other node", CLI_POLL, Await.unchecked(() -> {
+                JsonNode jobs = json.readTree(grove("jobs", "list", id, "-o", "json").out());
+                long stopped = 0;
+                long again = 0;
+                for (JsonNode job : jobs) {
+                    stopped += "node_drained".equals(job.at("/preempted_for/reason").asText()) ? 1 : 0;
+                    again += job.path("state").asText().equals("running") && job.path("node").asText().equals(first) ? 1 : 0;
+                }
+                return stopped == 2 && again == 2;
+            }));
+            assertEquals(0, grove("ops", "abort", id).exitCode());
+            assertEquals(ExitCodes.REFUSED, grove("nodes", "undrain", first).exitCode(), "not drained any more");
+            assertEquals(ExitCodes.NOT_FOUND, grove("nodes", "drain", "no-such-node").exitCode());
+        } finally {
+            grove("nodes", "undrain", first);
+            grove("nodes", "undrain", second);
+        }
     }
 
     @Test

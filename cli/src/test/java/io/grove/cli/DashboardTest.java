@@ -179,6 +179,24 @@ class DashboardTest {
     }
 
     @Test
+    void theNodesPageShowsADrainedNodeAndWhy() throws Exception {
+        SchedulerClient admin = as(url, "alice", null);
+        admin.post("/nodes/local-2/drain", new io.grove.api.NodeDrainRequest("new disks", false), io.grove.api.NodeView.class);
+        try {
+            Page page = page();
+            page.navigate(url + "/ui/#/nodes");
+            assertThat(page.locator("[data-test=nodes] tr[data-node=local-2] [data-test=state]"))
+                    .hasText("online, drained: new disks");
+            assertThat(page.locator("[data-test=nodes] tr[data-node=local-2] [data-test=state]"))
+                    .hasAttribute("title", java.util.regex.Pattern.compile("drained by alice since .*"));
+            assertThat(page.locator("[data-test=nodes] tr[data-node=local-1] [data-test=state]")).hasText("online");
+            page.close();
+        } finally {
+            admin.post("/nodes/local-2/undrain", null, null, io.grove.api.NodeView.class);
+        }
+    }
+
+    @Test
     void thePoolTreeRendersInTreeOrderAndKeepsItsRowsInPlaceAcrossRefreshes() throws Exception {
         SchedulerClient alice = as(url, "alice", null);
         alice.post("/operations", spec("etl", 6, 0.25, "sleep 30"), OperationSummary.class);
@@ -246,14 +264,17 @@ class DashboardTest {
     @Test
     void aSubmittedOperationAppearsWithThePendingReasonTheApiGives() throws Exception {
         SchedulerClient bob = as(url, "bob", null);
-        OperationSummary huge = bob.post("/operations", spec("adhoc", 1, 64, "true"), OperationSummary.class);
+        // adhoc runs one operation at a time: the second waits behind the first
+        OperationSummary first = bob.post("/operations", spec("adhoc", 1, 0.25, "sleep 60"), OperationSummary.class);
+        OperationSummary huge = bob.post("/operations", spec("adhoc", 1, 0.25, "true"), OperationSummary.class);
         Page page = page();
         page.navigate(url + "/ui/#/operations?user=bob");
         Locator row = page.locator("[data-test=operations] tr[data-operation=" + huge.id() + "]");
         assertThat(row).isVisible();
         OperationSummary seen = bob.get("/operations/" + huge.id(), io.grove.api.OperationDetails.class).summary();
         assertTrue(seen.pendingReason() != null, "the API says why it waits");
-        assertThat(row.locator("[data-test=reason]")).hasText(seen.pendingReason().message());
+        assertThat(row.locator("[data-test=reason]")).hasText("queued #" + seen.pendingReason().queuePosition() + " in "
+                + seen.pendingReason().pool() + ": at max_running_operation_count " + seen.pendingReason().limit());
 
         row.locator("a").click();
         java.util.concurrent.atomic.AtomicReference<Explanation> explained = new java.util.concurrent.atomic.AtomicReference<>();
@@ -262,12 +283,13 @@ class DashboardTest {
             return !explained.get().trees().get(0).verdict().equals("no_fair_share_yet");
         }));
         Explanation explanation = explained.get();
-        assertEquals("job_larger_than_every_node", explanation.trees().get(0).verdict());
+        assertEquals("count_limit", explanation.trees().get(0).verdict());
         assertThat(page.locator("[data-test=verdict]")).hasText(explanation.trees().get(0).verdict().replace('_', ' '));
-        assertThat(page.locator("[data-test=explain] li.blocks")).containsText("job larger than every node");
+        assertThat(page.locator("[data-test=explain] li.blocks")).containsText("position 1 in its queue");
         page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target/screenshots/operation.png")).setFullPage(true));
         page.close();
         bob.post("/operations/" + huge.id() + "/abort", null, null, OperationSummary.class);
+        bob.post("/operations/" + first.id() + "/abort", null, null, OperationSummary.class);
     }
 
     @Test

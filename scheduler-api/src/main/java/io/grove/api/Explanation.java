@@ -44,7 +44,8 @@ public record Explanation(String operationId, String state, List<Tree> trees, Li
      *
      * @param code {@code finished}, {@code cpu_throttled}, {@code nothing_pending}, {@code count_limit}, {@code no_fair_share_yet},
      *     {@code resource_limits}, {@code fair_share}, {@code no_matching_node},
-     *     {@code job_larger_than_every_node}, {@code no_room_for_disk}, {@code nodes_full}, {@code starvation} or {@code schedulable}
+     *     {@code job_larger_than_every_node}, {@code no_room_for_disk}, {@code no_schedulable_node}, {@code nodes_full},
+     *     {@code starvation} or {@code schedulable}
      * @param blocks whether it keeps the next job from starting now
      * @param pool the pool (or operation) it names: the count limit's, the one at its resource limits
      * @param node for {@code nodes_full}: the matching node with the most room

@@ -18,11 +18,24 @@ import java.util.Map;
  *     tree knows no levels)
  * @param topologyMissing the tree's levels it gives no domain for: it is in no domain of those (absent for none)
  * @param reservedFor the starving gang's reservation that holds it (absent for none)
+ * @param drained its drain by an administrator (absent when it is not drained): no new jobs start on it
  */
 public record NodeView(String id, String state, @JsonInclude(JsonInclude.Include.ALWAYS) String tree, String address,
         String treeProblem, List<String> tags, Amounts resourceLimits, Amounts resourceUsage, int jobs,
         @JsonInclude(JsonInclude.Include.ALWAYS) String lastHeartbeat, Long diskSpaceFree, String unschedulable,
         List<String> gpusOutOfService, String noImages,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> topology, String topologyPath,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> topologyMissing, ReservationView reservedFor) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> topologyMissing, ReservationView reservedFor,
+        Drained drained) {
+
+    /**
+     * A node's drain.
+     *
+     * @param reason why, as the administrator said (absent when none was given)
+     * @param now whether its running jobs are stopped too
+     * @param by who drained it
+     * @param since when
+     */
+    public record Drained(String reason, boolean now, String by, String since) {
+    }
 }

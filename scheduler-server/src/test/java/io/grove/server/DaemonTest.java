@@ -111,14 +111,23 @@ class DaemonTest {
     }
 
     @Test
-    void aJobLargerThanEveryNodeSaysSoWhileItWaits(@TempDir Path dir) throws Exception {
+    void aJobLargerThanEveryNodeIsRefusedAtSubmissionAndOneAcceptedBeforeSaysSoWhileItWaits(@TempDir Path dir)
+            throws Exception {
         try (SchedulerDaemon daemon = start(dir, DaemonFixture.POOLS);
                 DaemonFixture users = new DaemonFixture().at(daemon.httpPort(), daemon.nodePort());
                 DaemonFixture.FakeNode node = users.node("n1", 4)) {
-            assertInstanceOf(Welcome.class, node.handshake());
+            // no node has said what it has: nothing to refuse it by
             DaemonFixture.Reply submitted = users.send("POST", "/api/v1/operations",
                     "pool: prod\ntasks: {huge: {job_count: 1, command: x, cpu: 64}}");
             assertEquals(201, submitted.status(), submitted.toString());
+            assertInstanceOf(Welcome.class, node.handshake());
+            DaemonFixture.Reply refused = users.send("POST", "/api/v1/operations",
+                    "pool: prod\ntasks: {huge: {job_count: 1, command: x, cpu: 64}}");
+            assertEquals(400, refused.status(), refused.toString());
+            assertEquals("INVALID_SPEC", refused.body().get("code").asText(), refused.toString());
+            assertTrue(refused.body().get("message").asText().contains("task huge: a job asks for")
+                    && refused.body().get("message").asText().contains("more than any of the 1 node(s) of tree physical"),
+                    refused.toString());
             daemon.updateFairShare();
             assertEquals(0, node.heartbeat().jobsToStart().size());
             JsonNode reason = users.get("/api/v1/operations/" + submitted.body().get("id").asText()).body()

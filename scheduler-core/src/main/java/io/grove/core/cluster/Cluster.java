@@ -56,6 +56,7 @@ public final class Cluster implements ClusterView {
     private final Gangs gangs = new Gangs(this, trees);
     private final TimeLimits timeLimits = new TimeLimits();
     private final RunAhead ahead = new RunAhead(this, trees);
+    private final NodeDrains drains = new NodeDrains(this);
 
     public Cluster(PoolsConfig config, ClusterSettings settings) {
         this.settings = settings;
@@ -352,14 +353,14 @@ public final class Cluster implements ClusterView {
         return new ComputedUpdate(prepared, result, new ArrayList<>(result.elements().values()));
     }
 
-    /**
-     * Pauses a pool of a tree: no new job starts in its subtree from now on; with
-     * {@link PoolPause#drain} its running jobs are stopped gracefully at their nodes' next heartbeats.
-     *
-     * @throws IllegalArgumentException if the tree has no such pool
-     */
+    /** Pauses a pool of a tree ({@link PoolPause}); {@link IllegalArgumentException} if the tree has no such pool. */
     public void pause(PoolPause pause) {
         pauses.pause(pause);
+    }
+
+    @Override
+    public NodeDrains drains() {
+        return drains;
     }
 
     /** Resumes a paused pool (nothing when it is not paused); returns whether it was. */

@@ -40,6 +40,7 @@ public final class ClusterRevival {
             Node placeholder = new Node(id, Set.of(), Resources.ZERO, now);
             placeholder.assignTree(tree, "node " + id + " has not reconnected since the scheduler restarted", false);
             placeholder.markOffline();
+            cluster.drains().known(placeholder);
             return placeholder;
         });
         node.addJob(job);

@@ -74,6 +74,9 @@ public interface ClusterView {
     /** Elements of the tree that starve, with their status, as of the last update. */
     Map<String, StarvationStatus> starving(String tree);
 
+    /** The nodes drained by administrators, connected or not. */
+    NodeDrains drains();
+
     /** The paused pools of a tree, by name. */
     Map<String, PoolPause> pauses(String tree);
 

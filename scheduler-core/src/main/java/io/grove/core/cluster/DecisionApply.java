@@ -73,7 +73,7 @@ final class DecisionApply {
             }
             job.preemptedFor(preemptedFor(registry, preemption, decision.tree()));
             switch (preemption.reason()) {
-                case GRACEFUL, POOL_DRAINED -> registry.markInterrupting(job.id(), now.plus(preemption.grace()));
+                case GRACEFUL, POOL_DRAINED, NODE_DRAINED -> registry.markInterrupting(job.id(), now.plus(preemption.grace()));
                 case GANG_RESTART, TIME_LIMIT -> {
                     registry.markInterrupting(job.id(), now.plus(preemption.grace()));
                     node.interrupted(job.id());

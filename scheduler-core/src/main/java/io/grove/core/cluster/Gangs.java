@@ -335,7 +335,8 @@ final class Gangs {
             }
             List<GangPlanner.Candidate> empty = new ArrayList<>();
             for (Node node : cluster.nodes()) {
-                if (tree.equals(node.tree())) {
+                // a node not heard from since a restart says nothing of what it has yet
+                if (tree.equals(node.tree()) && !node.limits().equals(Resources.ZERO)) {
                     empty.add(new GangPlanner.Candidate(node.id(), node.topology(), node.limits()));
                 }
             }

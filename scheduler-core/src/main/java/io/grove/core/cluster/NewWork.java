@@ -48,7 +48,7 @@ final class NewWork {
                     break;
                 }
                 if (entry.getKey().equals(node.tree()) && node.state() == Node.State.ONLINE
-                        && node.condition().schedulable()
+                        && node.schedulable()
                         && Duration.between(node.lastHeartbeat(), now).compareTo(quiet) >= 0
                         && state.index.mayStartIn(node.limits().minusClamped(node.usage()))) {
                     out.add(node.id());

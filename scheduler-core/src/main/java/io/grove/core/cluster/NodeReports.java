@@ -31,6 +31,7 @@ final class NodeReports {
         if (node == null) {
             node = new Node(heartbeat.nodeId(), heartbeat.tags(), heartbeat.resourceLimits(), now);
             nodes.put(node.id(), node);
+            cluster.drains().known(node);
         }
         node.heard(heartbeat.tags(), heartbeat.resourceLimits(), heartbeat.condition(), now);
         node.topology(heartbeat.topology());

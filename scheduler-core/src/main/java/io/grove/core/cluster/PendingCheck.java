@@ -49,6 +49,8 @@ public record PendingCheck(Code code, boolean blocks, String message, String poo
         JOB_LARGER_THAN_EVERY_NODE,
         /** A job's disk_space is more than any matching node has free. */
         NO_ROOM_FOR_DISK,
+        /** Every matching node is drained or says it cannot start jobs (disk full, cgroups gone). */
+        NO_SCHEDULABLE_NODE,
         /** No matching node has room for one job now. */
         NODES_FULL,
         /** Below its fair share; when it starves, preemption may free room for it. */

@@ -133,7 +133,9 @@ public final class PendingExplainer {
         Resources job = task.jobResources();
         List<ElementShares> path = path(result, own);
         List<Node> online = online(cluster, tree);
-        Resources total = online.stream().map(Node::limits).reduce(Resources.ZERO, Resources::plus);
+        // the tree's total as the update has it: drained nodes left out
+        Resources total = online.stream().filter(node -> node.drain() == null).map(Node::limits)
+                .reduce(Resources.ZERO, Resources::plus);
         List<PendingCheck> nodes = nodes(cluster, operation, tree, path, online, job, task.diskSpace(), task.image());
         boolean noneMatch = nodes.get(0).code() == Code.NO_MATCHING_NODE;
         // with a tag filter, limits are capped by the matching nodes: with none, the nodes are the reason
@@ -321,10 +323,18 @@ public final class PendingExplainer {
                     + most.condition().diskForJobs() + " bytes, on " + most.id()));
             return checks;
         }
+        List<Node> starting = matching.stream().filter(Node::schedulable).toList();
+        if (starting.isEmpty()) {
+            List<String> why = matching.stream().limit(3).map(Node::unschedulable).toList();
+            checks.add(PendingCheck.of(Code.NO_SCHEDULABLE_NODE, true, "none of the " + matching.size()
+                    + " matching nodes starts jobs now (" + String.join("; ", why) + (matching.size() > 3 ? "; ..." : "")
+                    + ")"));
+            return checks;
+        }
         Node roomiest = null;
         double best = -1;
         Node reserved = null;
-        for (Node node : matching) {
+        for (Node node : starting) {
             Resources free = node.limits().minusClamped(node.usage());
             double fit = fit(free, job);
             if (fit >= 1 - EPSILON && cluster.reservationOn(node) != null) {
@@ -349,7 +359,7 @@ public final class PendingExplainer {
         boolean full = best < 1 - EPSILON;
         checks.add(new PendingCheck(Code.NODES_FULL, full, full
                 ? "no matching node has room for a job of " + describe(job, job) + " now; the most room is "
-                        + describe(free, job) + " on " + roomiest.id() + " (" + matching.size() + " matching nodes)"
+                        + describe(free, job) + " on " + roomiest.id() + " (" + starting.size() + " matching nodes that start jobs)"
                 : "node " + roomiest.id() + " has room for it (" + describe(free, job) + " free)",
                 null, roomiest.id(), null, null, job, free, null, null));
         return checks;

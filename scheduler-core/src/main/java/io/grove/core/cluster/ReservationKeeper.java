@@ -103,7 +103,7 @@ final class ReservationKeeper {
             Node node = cluster.node(nodeId);
             // a node offline but not forgotten (one that has not reconnected since a restart) keeps it
             if (node == null || !reservation.tree().equals(node.tree())
-                    || node.state() == Node.State.ONLINE && !node.condition().schedulable()) {
+                    || node.state() == Node.State.ONLINE && !node.schedulable()) {
                 return "node " + nodeId + " of it left the tree or cannot start jobs";
             }
         }

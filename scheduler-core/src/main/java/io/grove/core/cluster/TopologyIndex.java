@@ -68,7 +68,7 @@ public final class TopologyIndex {
             domains[i] = node.topology().domain(levels.get(i));
         }
         double[] free = new double[N];
-        if (node.state() == Node.State.ONLINE && node.condition().schedulable()) {
+        if (node.state() == Node.State.ONLINE && node.schedulable()) {
             double[] limits = node.limits().toArray();
             double[] used = node.usage().toArray();
             for (int r = 0; r < N; r++) {

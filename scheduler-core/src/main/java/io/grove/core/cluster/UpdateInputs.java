@@ -49,11 +49,11 @@ final class UpdateInputs {
         return new TagFilterTotals(online(treeName, nodes)).poolCaps(config);
     }
 
-    /** The tree's online nodes: the ones its total is made of. */
+    /** The tree's online nodes not drained: the ones its total is made of. */
     private static List<Node> online(String treeName, Collection<Node> nodes) {
         List<Node> online = new ArrayList<>();
         for (Node node : nodes) {
-            if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE) {
+            if (treeName.equals(node.tree()) && node.state() == Node.State.ONLINE && node.drain() == null) {
                 online.add(node);
             }
         }

@@ -147,6 +147,9 @@ final class ForecastDraw {
                 nodes.put(node.id(), new SimNode(node.id(), node.tags(), node.limits()).withTopology(node.topology())
                         .withGraceTaken(random::nextDouble));
             }
+            if (node.drain() != null) {
+                copy.drains().drain(node.drain());   // held until the node reports, as the daemon holds it
+            }
         }
         for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
             byId.put(operation.id(), operation);

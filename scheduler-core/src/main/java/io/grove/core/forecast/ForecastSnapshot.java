@@ -6,6 +6,7 @@ import io.grove.core.cluster.ClusterSettings;
 import io.grove.core.fairshare.IntegralState;
 import io.grove.core.node.Node;
 import io.grove.core.node.NodeCondition;
+import io.grove.core.node.NodeDrain;
 import io.grove.core.node.NodeTopology;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
@@ -43,9 +44,9 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
             List<GangReservation> reservations, Map<String, Instant> gangsStarving) {
     }
 
-    /** A node as it is, and where it sits (a gang held to a rack is planned by it). */
+    /** A node as it is, where it sits (a gang held to a rack is planned by it), and its drain ({@code null}: none). */
     public record NodeState(String id, Set<String> tags, Resources limits, NodeCondition condition, boolean online,
-            NodeTopology topology) {
+            NodeTopology topology, NodeDrain drain) {
     }
 
     /**
@@ -73,7 +74,7 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
         List<NodeState> nodes = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             nodes.add(new NodeState(node.id(), node.tags(), node.limits(), node.condition(),
-                    node.state() == Node.State.ONLINE, node.topology()));
+                    node.state() == Node.State.ONLINE, node.topology(), node.drain()));
         }
         List<OperationState> operations = new ArrayList<>();
         for (Operation operation : cluster.registry().operations()) {

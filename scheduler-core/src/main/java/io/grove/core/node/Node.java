@@ -46,6 +46,8 @@ public final class Node {
     private final Map<String, Interrupt> toInterrupt = new LinkedHashMap<>();
     /** The address its connection comes from, which a gang's ranks reach it at; {@code null}: unknown. */
     private String address;
+    /** Its drain by an administrator, or {@code null}. */
+    private NodeDrain drain;
 
     public Node(String id, Set<String> tags, Resources limits, Instant now) {
         this.id = id;
@@ -118,6 +120,25 @@ public final class Node {
     /** The free disk for jobs and whether the node can start jobs, from its last heartbeat. */
     public NodeCondition condition() {
         return condition;
+    }
+
+    /** Its drain by an administrator, or {@code null} when it is not drained. */
+    public NodeDrain drain() {
+        return drain;
+    }
+
+    public void drain(NodeDrain newDrain) {
+        this.drain = newDrain;
+    }
+
+    /** Whether new jobs may start here: it says it can and it is not drained. */
+    public boolean schedulable() {
+        return drain == null && condition.schedulable();
+    }
+
+    /** Why no new job starts here (its drain first, then what it says), or {@code null} when they do. */
+    public String unschedulable() {
+        return drain != null ? drain.describe() : condition.unschedulable();
     }
 
     /** A heartbeat arrived: its tags, limits and condition. */

@@ -80,6 +80,8 @@ public record Decision(
         RESOURCE_LIMITS_VIOLATED,
         /** Its pool, or one above it, is drained by an administrator. */
         POOL_DRAINED,
+        /** Its node is drained by an administrator with its running jobs stopped ({@code grove nodes drain --now}). */
+        NODE_DRAINED,
         /** Another rank of its gang ended: every rank stops, and the gang starts again as a whole. */
         GANG_RESTART,
         /** It ran past its time limit ({@code time_limit}, or its pool's default or maximum). */

@@ -174,6 +174,16 @@ final class DecisionContext {
         return offered.add(operationId);
     }
 
+    /** Whether this decision interrupts the job already (each job is interrupted once, for its first reason). */
+    boolean interrupts(String jobId) {
+        for (Decision.JobPreemption preemption : preemptions) {
+            if (preemption.jobId().equals(jobId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Frees a running job's resources for the rest of the decision. */
     void release(Job job) {
         released.add(job.id());

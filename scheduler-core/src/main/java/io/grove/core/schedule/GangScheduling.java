@@ -166,7 +166,7 @@ public final class GangScheduling {
     private static double[] treeFree(Collection<Node> nodes, Held held) {
         double[] free = new double[SchedulingIndex.N];
         for (Node node : nodes) {
-            if (node.state() != Node.State.ONLINE || !node.condition().schedulable()) {
+            if (node.state() != Node.State.ONLINE || !node.schedulable()) {
                 continue;
             }
             double[] limits = node.limits().toArray();
@@ -218,7 +218,7 @@ public final class GangScheduling {
         }
         Map<Node, double[]> out = new LinkedHashMap<>();
         for (Node node : nodes) {
-            if (node.state() != Node.State.ONLINE || !node.condition().schedulable()
+            if (node.state() != Node.State.ONLINE || !node.schedulable()
                     || node.condition().diskForJobs() < disk || images && !node.condition().runsImages()
                     || !index.tagsAllow(at, node.tags())) {
                 continue;

@@ -1,6 +1,7 @@
 package io.grove.core.schedule;
 
 import io.grove.core.node.Node;
+import io.grove.core.node.NodeDrain;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.PreemptionMode;
@@ -85,11 +86,12 @@ public final class HeartbeatScheduler {
             interruptGraceful(context, statuses);
             interruptAsked(context);
             context.excludeUnmatchedTags();
-            if (!node.condition().schedulable()) {
+            if (!node.schedulable()) {
                 // aborts and interruptions still go out; nothing starts on a node that says it cannot
                 return new Decision(node.id(), index.tree(), context.starts, context.preemptions, context.aborts,
                         List.of(new Decision.IdleReason(Decision.IdleCode.UNSCHEDULABLE, 0, context.freeResources(),
-                                "node " + node.id() + " cannot start jobs: " + node.condition().unschedulable())), false);
+                                node.drain() != null ? node.drain().describe()
+                                        : "node " + node.id() + " cannot start jobs: " + node.condition().unschedulable())), false);
             }
             startRanks(context, due);
             scheduleRegular(context, shortcuts);
@@ -167,6 +169,11 @@ public final class HeartbeatScheduler {
 
     /** Jobs in the subtree of a drained pool are stopped gracefully, with the graceful preemption's grace. */
     private static void interruptDrained(DecisionContext context) {
+        NodeDrain drain = context.node.drain();
+        if (drain != null && drain.now()) {
+            interruptWhere(context, Decision.PreemptionReason.NODE_DRAINED, at -> true,
+                    job -> drain.describe() + ": the job is stopped and starts again on another node");
+        }
         if (context.index.anyDrained) {
             interruptWhere(context, Decision.PreemptionReason.POOL_DRAINED, at -> context.index.drained[at],
                     job -> "its pool is drained by an administrator: the job is stopped and starts again when the pool "
@@ -196,7 +203,7 @@ public final class HeartbeatScheduler {
         PreemptionSettings settings = context.index.config.preemption();
         context.node.toInterruptView().forEach((jobId, asked) -> {
             Job job = context.node.jobs().stream().filter(j -> j.id().equals(jobId)).findFirst().orElse(null);
-            if (job != null && !job.interrupting() && !context.released.contains(jobId)) {
+            if (job != null && !job.interrupting() && !context.released.contains(jobId) && !context.interrupts(jobId)) {
                 Decision.PreemptionReason reason = Decision.PreemptionReason.valueOf(asked.reason().toUpperCase(Locale.ROOT));
                 boolean graceful = reason == Decision.PreemptionReason.GANG_RESTART
                         || reason == Decision.PreemptionReason.TIME_LIMIT;
@@ -229,7 +236,7 @@ public final class HeartbeatScheduler {
             IntPredicate chosen, Function<Job, String> message) {
         Duration grace = context.index.config.preemption().allocationGracefulPreemptionTimeout();
         for (Job job : context.node.jobs()) {
-            if (context.released.contains(job.id()) || job.interrupting()) {
+            if (context.released.contains(job.id()) || job.interrupting() || context.interrupts(job.id())) {
                 continue;
             }
             int at = context.index.indexOf(job.operationId());

@@ -243,6 +243,7 @@ public final class SimNode {
             }
             if (preemption.reason() == Decision.PreemptionReason.GRACEFUL
                     || preemption.reason() == Decision.PreemptionReason.POOL_DRAINED
+                    || preemption.reason() == Decision.PreemptionReason.NODE_DRAINED
                     || preemption.reason() == Decision.PreemptionReason.GANG_RESTART
                     || preemption.reason() == Decision.PreemptionReason.TIME_LIMIT) {
                 Instant graceEnd = now.plusMillis(Math.round(preemption.grace().toMillis() * graceTaken.getAsDouble()));

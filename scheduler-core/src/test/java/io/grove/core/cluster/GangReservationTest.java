@@ -175,6 +175,16 @@ public class GangReservationTest {
     }
 
     @Test
+    void aGangWhoseReservedNodeIsDrainedReservesOtherNodesAtOnce() {
+        ClusterHarness h = cluster(AFTER_10S);
+        h.rounds(16, SECOND);
+        assertEquals(List.of("n1"), List.copyOf(reservation(h).nodes().keySet()));
+        h.cluster().drains().drain(new io.grove.core.node.NodeDrain("n1", "maintenance", false, "root", h.now()));
+        h.update();
+        assertEquals(List.of("n2"), List.copyOf(reservation(h).nodes().keySet()), "the drained node is given up");
+    }
+
+    @Test
     void anotherGangIsPlannedOnAReservedNodeOnlyIfItEndsBeforeTheStart() {
         ClusterHarness h = cluster(AFTER_10S);
         h.rounds(16, SECOND);

@@ -43,6 +43,24 @@ class StartForecastTest {
     }
 
     @Test
+    void aDrainedNodeTakesNothingInTheForecastsCopy() {
+        ClusterHarness h = withHistory();
+        h.node("n2", node(4, 64));
+        h.cluster().drains().drain(new io.grove.core.node.NodeDrain("n2", "maintenance", false, "root", h.now()));
+        h.submit("a", ops(4));
+        h.jobsOf("a", Duration.ofSeconds(60));
+        h.rounds(1, SECOND);
+        assertEquals(4, h.running("a"));
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", ops(4));
+        h.rounds(1, SECOND);
+        assertEquals(0, h.running("b"), "the drained node starts nothing");
+        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
+                System::nanoTime);
+        assertEquals(startedA.plusSeconds(60), b.nextStart().likely(), "b waits for a's jobs, not for the drained node");
+    }
+
+    @Test
     void aQueueOfThreeBehindARunningOperationStartsOneMinuteApartExactly() {
         ClusterHarness h = withHistory();
         h.submit("a", ops(4));

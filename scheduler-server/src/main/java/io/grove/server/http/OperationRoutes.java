@@ -12,6 +12,7 @@ import io.grove.config.LoadResult;
 import io.grove.config.spec.OperationSpecLoader;
 import io.grove.config.spec.ResourcesParser;
 import io.grove.core.cluster.ClusterView;
+import io.grove.core.cluster.SubmitFit;
 import io.grove.core.forecast.StartForecast;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationSpec;
@@ -114,6 +115,7 @@ final class OperationRoutes extends ApiResource {
                     }
                 }
                 cluster.checkGang(spec);
+                SubmitFit.check(cluster, spec);
                 operation = cluster.registry().submitHeld(id, spec, user, clock.now(), key);
             } catch (SubmitException e) {
                 audit(request, "submit", String.valueOf(spec.pool()), "refused", e.getMessage());

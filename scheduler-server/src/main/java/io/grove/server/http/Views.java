@@ -213,11 +213,12 @@ final class Views {
         return new NodeView(node.id(), lower(node.state()), node.tree(), addresses.of(node.id()), node.treeProblem(),
                 List.copyOf(new TreeSet<>(node.tags())), amounts(node.limits()), amounts(node.usage()), node.jobs().size(),
                 time(node.lastHeartbeat()), node.condition().diskSpaceFree() < 0 ? null : node.condition().diskSpaceFree(),
-                node.condition().unschedulable(),
+                node.unschedulable(),
                 node.condition().gpusOutOfService().isEmpty() ? null : node.condition().gpusOutOfService(),
                 node.condition().noImages(), node.topology().domains(),
                 levels.isEmpty() ? null : node.topology().path(levels), node.topology().missing(levels),
-                reservation(reservedFor));
+                reservation(reservedFor), node.drain() == null ? null : new NodeView.Drained(node.drain().reason(),
+                        node.drain().now(), node.drain().by(), time(node.drain().since())));
     }
 
     /** A gang's reservation as the API shows it; {@code null} for none. */

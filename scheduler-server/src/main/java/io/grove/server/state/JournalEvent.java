@@ -31,7 +31,9 @@ import java.util.Set;
     @JsonSubTypes.Type(value = JournalEvent.PoolPaused.class, name = "pool_paused"),
     @JsonSubTypes.Type(value = JournalEvent.PoolResumed.class, name = "pool_resumed"),
     @JsonSubTypes.Type(value = JournalEvent.GangReserved.class, name = "gang_reserved"),
-    @JsonSubTypes.Type(value = JournalEvent.GangUnreserved.class, name = "gang_unreserved")
+    @JsonSubTypes.Type(value = JournalEvent.GangUnreserved.class, name = "gang_unreserved"),
+    @JsonSubTypes.Type(value = JournalEvent.NodeDrained.class, name = "node_drained"),
+    @JsonSubTypes.Type(value = JournalEvent.NodeUndrained.class, name = "node_undrained")
 })
 public sealed interface JournalEvent {
 
@@ -101,6 +103,14 @@ public sealed interface JournalEvent {
 
     /** A paused pool resumed. */
     record PoolResumed(String tree, String pool, String user, long at) implements JournalEvent {
+    }
+
+    /** A node drained by an administrator ({@code now}: its running jobs stopped too). */
+    record NodeDrained(String node, String reason, boolean now, String user, long at) implements JournalEvent {
+    }
+
+    /** A drained node undrained. */
+    record NodeUndrained(String node, String user, long at) implements JournalEvent {
     }
 
     /** A starving gang's reservation: the nodes it holds and what its ranks need on each. */

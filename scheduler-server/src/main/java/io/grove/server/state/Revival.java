@@ -7,6 +7,7 @@ import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.ProgressCapture;
 import io.grove.core.operation.SubmitException;
+import io.grove.core.node.NodeDrain;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.schedule.GangReservation;
 import java.time.Instant;
@@ -110,6 +111,10 @@ public final class Revival {
                             Instant.ofEpochMilli(paused.at())));
                 } else if (event instanceof JournalEvent.PoolResumed resumed) {
                     cluster.resume(resumed.tree(), resumed.pool());
+                } else if (event instanceof JournalEvent.NodeDrained drained) {
+                    cluster.drains().drain(drain(drained));
+                } else if (event instanceof JournalEvent.NodeUndrained undrained) {
+                    cluster.drains().undrain(undrained.node());
                 } else if (event instanceof JournalEvent.GangReserved reserved) {
                     cluster.revival().restoreReservation(new GangReservation(reserved.operationId(), reserved.tree(),
                             reserved.domain(), reserved.nodes(), Instant.ofEpochMilli(reserved.since()), null));
@@ -176,6 +181,10 @@ public final class Revival {
             Job[] running = operation.runningJobsArray();
             parts.add(new Unfinished(operation.id(), operation.captureProgress(), running));
             size += running.length;
+        }
+        for (NodeDrain drain : cluster.drains().all().values()) {
+            parts.add(drained(drain));
+            size++;
         }
         for (String tree : cluster.treeNames()) {
             parts.add(new JournalEvent.IntegralVolumes(tree, cluster.integralState(tree), now.toEpochMilli()));
@@ -291,6 +300,14 @@ public final class Revival {
 
     /** An unfinished operation as captured: its queues and its running jobs, in start order. */
     private record Unfinished(String id, ProgressCapture progress, Job[] running) {
+    }
+
+    public static JournalEvent.NodeDrained drained(NodeDrain drain) {
+        return new JournalEvent.NodeDrained(drain.node(), drain.reason(), drain.now(), drain.by(), drain.since().toEpochMilli());
+    }
+
+    private static NodeDrain drain(JournalEvent.NodeDrained drained) {
+        return new NodeDrain(drained.node(), drained.reason(), drained.now(), drained.user(), Instant.ofEpochMilli(drained.at()));
     }
 
     public static JournalEvent.PoolPaused paused(PoolPause pause) {

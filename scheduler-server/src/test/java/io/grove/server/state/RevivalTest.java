@@ -203,4 +203,19 @@ class RevivalTest {
         assertEquals(io.grove.core.operation.SubmitError.FOREIGN_EPHEMERAL_POOL, refused.code());
         cluster.submit("op-3", OperationSpec.builder().pool("alice").jobs(1, Resources.cpu(1)).build(), "alice", T0);
     }
+
+    @Test
+    void drainsReplayFromTheJournalAndFromASnapshotWhetherOrNotTheirNodesAreConnected() {
+        List<JournalEvent> journal = List.of(
+                Revival.drained(new io.grove.core.node.NodeDrain("n1", "disk", true, "root", T0)),
+                Revival.drained(new io.grove.core.node.NodeDrain("n2", null, false, "root", T0)),
+                new JournalEvent.NodeUndrained("n2", "root", T0.toEpochMilli()));
+        Cluster revived = cluster();
+        Revival.replay(revived, journal, T0);
+        assertEquals(java.util.Set.of("n1"), revived.drains().all().keySet(), "n2 was undrained");
+        assertEquals("disk", revived.drains().of("n1").reason());
+        Cluster again = cluster();
+        Revival.replay(again, Revival.snapshot(revived, T0), T0);
+        assertEquals(revived.drains().all(), again.drains().all(), "a compaction keeps the drain of a node not connected");
+    }
 }
