@@ -94,6 +94,14 @@ final class SubmitCommand extends ClientCommand {
             + "implies --gang")
     Map<String, String> topology = new LinkedHashMap<>();
 
+    @Option(names = "--after", paramLabel = "OP", description = "start only once operation OP has completed "
+            + "(Slurm's afterok; repeatable); if OP fails or is aborted, this one is aborted too")
+    List<String> after = new ArrayList<>();
+
+    @Option(names = "--after-any", paramLabel = "OP", description = "start only once operation OP has ended, however "
+            + "it ended (Slurm's afterany; repeatable)")
+    List<String> afterAny = new ArrayList<>();
+
     @Option(names = "--wait", description = "follow the operation until it ends")
     boolean await;
 
@@ -107,6 +115,10 @@ final class SubmitCommand extends ClientCommand {
         if (file != null) {
             if (!command.isEmpty()) {
                 throw new CliException(ExitCodes.USAGE, "give either -f SPEC or a command, not both");
+            }
+            if (!after.isEmpty() || !afterAny.isEmpty()) {
+                throw new CliException(ExitCodes.USAGE, "--after and --after-any go with a command; with -f SPEC write "
+                        + "depends_on in the spec (depends_on: [{operation: op-3, condition: completed}])");
             }
             try {
                 body = Files.readString(file);
@@ -146,6 +158,13 @@ final class SubmitCommand extends ClientCommand {
                 disk == null ? null : Quantity.of(disk), image, expectedDuration, timeLimit);
         return new OperationSpecBody(null, title, pool, tree == null ? null : List.of(tree), null, weight, null,
                 maxFailedJobs, null, gang || !topology.isEmpty() ? Boolean.TRUE : null, null, null, null, null,
-                topology.isEmpty() ? null : topology, Map.of("main", main));
+                topology.isEmpty() ? null : topology, Map.of("main", main), dependsOn());
+    }
+
+    private List<OperationSpecBody.DependencyBody> dependsOn() {
+        List<OperationSpecBody.DependencyBody> out = new ArrayList<>();
+        after.forEach(id -> out.add(new OperationSpecBody.DependencyBody(id, "completed")));
+        afterAny.forEach(id -> out.add(new OperationSpecBody.DependencyBody(id, "finished")));
+        return out.isEmpty() ? null : out;
     }
 }

@@ -307,6 +307,24 @@ class CliClusterTest {
     }
 
     @Test
+    void anOperationSubmittedAfterAnotherWaitsForItAndSaysSo() throws Exception {
+        String first = grove("submit", "--pool", "prod", "--cpu", "0.25", "--", "sleep 2").out().strip();
+        GroveCliTest.Run second = grove("submit", "--pool", "prod", "--cpu", "0.25", "--after", first, "--", "true");
+        assertEquals(0, second.exitCode(), second.err());
+        String id = second.out().strip();
+        GroveCliTest.Run listed = grove("ops", "list");
+        assertTrue(listed.out().lines().anyMatch(l -> l.startsWith(id + " ") && l.contains("it waits for operation " + first)),
+                listed.out());
+        assertTrue(grove("ops", "explain", id).out().startsWith(id + " in tree physical (pool prod): dependency"),
+                grove("ops", "explain", id).out());
+        assertEquals(0, grove("ops", "wait", id).exitCode(), "it runs once the first completed");
+        GroveCliTest.Run unknown = grove("submit", "--pool", "prod", "--after", "op-99999", "--", "true");
+        assertEquals(ExitCodes.REFUSED, unknown.exitCode());
+        assertTrue(unknown.err().contains("no operation op-99999"), unknown.err());
+        assertEquals(ExitCodes.USAGE, grove("submit", "-f", "x.yaml", "--after", first).exitCode());
+    }
+
+    @Test
     void poolsNodesAndConfig(@TempDir Path tmp) throws Exception {
         GroveCliTest.Run pools = grove("pools");
         assertEquals(0, pools.exitCode(), pools.err());

@@ -16,6 +16,8 @@ import java.util.Map;
  * @param isGang all of its jobs start together or none, and restart as one
  * @param topology a gang's place: {@code {"required": "rack"}} (every rank in one rack) or
  *     {@code {"preferred": "rack"}} (as few racks as can be)
+ * @param dependsOn the operations it waits for, each to {@code completed} (the default) or
+ *     {@code finished}, as Slurm's {@code --dependency=afterok} and {@code afterany}
  */
 public record OperationSpecBody(
         String type,
@@ -33,7 +35,28 @@ public record OperationSpecBody(
         Quantities nonPreemptibleResourceUsageThreshold,
         @JsonAlias("scheduling_tag") String schedulingTagFilter,
         Map<String, String> topology,
-        Map<String, Task> tasks) {
+        Map<String, Task> tasks,
+        List<DependencyBody> dependsOn) {
+
+    /** A spec that waits for no other operation. */
+    public OperationSpecBody(String type, String title, String pool, List<String> poolTrees,
+            Map<String, TreeOptions> schedulingOptionsPerPoolTree, Double weight, Quantities resourceLimits,
+            Integer maxFailedJobCount, String preemptionMode, Boolean isGang, Double fairShareStarvationTolerance,
+            String fairShareStarvationTimeout, Quantities nonPreemptibleResourceUsageThreshold, String schedulingTagFilter,
+            Map<String, String> topology, Map<String, Task> tasks) {
+        this(type, title, pool, poolTrees, schedulingOptionsPerPoolTree, weight, resourceLimits, maxFailedJobCount,
+                preemptionMode, isGang, fairShareStarvationTolerance, fairShareStarvationTimeout,
+                nonPreemptibleResourceUsageThreshold, schedulingTagFilter, topology, tasks, null);
+    }
+
+    /**
+     * An operation waited for.
+     *
+     * @param operation its id
+     * @param condition {@code completed} (the default: it must complete) or {@code finished} (however it ends)
+     */
+    public record DependencyBody(String operation, String condition) {
+    }
 
     /** Settings for one tree. */
     public record TreeOptions(String pool, Double weight, Quantities resourceLimits,

@@ -40,7 +40,7 @@ class ResentResultTest {
             String job = List.copyOf(node.running.keySet()).get(0);
             // a submission is answered once durable, with what was journaled before it: the start is durable
             assertEquals(201, users.sendAs("bob", "POST", "/api/v1/operations",
-                    "pool: open\ntasks:\n  main: {job_count: 1, command: y, cpu: 8, memory: 1Gi}\n").status());
+                    "pool: open\ntasks:\n  main: {job_count: 1, command: y, cpu: 4, memory: 1Gi}\n").status());
             // the job ends and its end is acknowledged, but the scheduler dies before writing it
             daemon.kill();
             node.close();

@@ -7,6 +7,7 @@ import io.grove.config.yaml.Sizes;
 import io.grove.config.yaml.YamlDocument;
 import io.grove.core.node.NodeFilter;
 import io.grove.core.node.NodeTopology;
+import io.grove.core.operation.Dependency;
 import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.ImageReference;
 import io.grove.core.operation.OperationPreemption;
@@ -45,6 +46,7 @@ import java.util.Map;
  * scheduling_tag_filter: "gpu &amp; !old"                 # the nodes its jobs may run on
  * is_gang: true                  # all of its jobs start together or none, and restart as one
  * topology: {required: rack}     # a gang's ranks in one rack (or preferred: as few racks as can be)
+ * depends_on: [{operation: op-3, condition: completed}]  # waits for op-3 to complete (or finished: to end)
  * tasks:
  *   main: {job_count: 100, command: "./work.sh", cpu: 1, memory: 2Gi, disk_space: 10Gi, env: {MODE: fast},
  *          time_limit: 2h}           # stopped past it (else its pool's default_time_limit)
@@ -96,6 +98,7 @@ public final class OperationSpecLoader {
         GangTopology topology = GangTopologyReader.read(top, gang != null && gang);
         OperationPreemption preemption = preemption(top);
         String tagFilter = tagFilter(top);
+        List<Dependency> dependsOn = DependsOnReader.read(top);
         Map<String, TaskSpec> tasks = new LinkedHashMap<>();
         for (Map.Entry<String, MapReader> entry : top.namedMaps("tasks").entrySet()) {
             TaskSpec task = task(entry.getKey(), entry.getValue());
@@ -128,7 +131,7 @@ public final class OperationSpecLoader {
         return new OperationSpec(type, title, tasks, pool, trees, options, weight == null ? 1.0 : weight,
                 limits == null ? null : limits.asLimits(),
                 maxFailed == null ? OperationSpec.DEFAULT_MAX_FAILED_JOB_COUNT : maxFailed, mode,
-                gang != null && gang, preemption, tagFilter, topology);
+                gang != null && gang, preemption, tagFilter, topology, dependsOn);
     }
 
     /** {@code scheduling_tag_filter} (alias {@code scheduling_tag}), checked: the nodes' filter syntax. */

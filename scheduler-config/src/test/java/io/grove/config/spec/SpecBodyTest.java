@@ -9,6 +9,7 @@ import io.grove.api.OperationSpecBody;
 import io.grove.api.Quantities;
 import io.grove.api.Quantity;
 import io.grove.config.LoadResult;
+import io.grove.core.operation.Dependency;
 import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.resource.ResourceType;
@@ -33,7 +34,8 @@ class SpecBodyTest {
                 "registry.example:5000/team/tool:1.2", "10m", "2h");
         OperationSpecBody body = new OperationSpecBody("map", "nightly etl", "etl", List.of("physical"),
                 Map.of("physical", new OperationSpecBody.TreeOptions("etl", 2.0, limits, "ssd")), 1.5, limits, 10,
-                "graceful", true, 0.8, "60s", limits, "ssd & !old", Map.of("required", "rack"), Map.of("main", task));
+                "graceful", true, 0.8, "60s", limits, "ssd & !old", Map.of("required", "rack"), Map.of("main", task),
+                List.of(new OperationSpecBody.DependencyBody("op-3", "finished")));
         assertEverythingSet(body);
         assertEverythingSet(body.schedulingOptionsPerPoolTree().get("physical"));
         assertEverythingSet(task);
@@ -51,6 +53,7 @@ class SpecBodyTest {
         assertEquals(64L << 30, (long) spec.resourceLimits().get(ResourceType.MEMORY));
         assertEquals(new GangTopology("rack", true), spec.topology());
         assertEquals(Duration.ofHours(2), spec.tasks().get("main").timeLimit());
+        assertEquals(List.of(new Dependency("op-3", Dependency.Condition.FINISHED)), spec.dependsOn());
     }
 
     private static void assertEverythingSet(Record record) {

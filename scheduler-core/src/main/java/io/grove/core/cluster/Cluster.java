@@ -391,29 +391,12 @@ public final class Cluster implements ClusterView {
         return ahead;
     }
 
-    /** Publishes a computed update to heartbeats: starvation, the scheduling index, integral state. */
+    /**
+     * Publishes a computed update to heartbeats: starvation, the scheduling index, integral state;
+     * aborts the operations whose dependencies can never hold ({@link UpdatePublish}).
+     */
     public FairShareResult publishFairShare(ComputedUpdate computed) {
-        PreparedUpdate prepared = computed.prepared();
-        TreeState tree = trees.get(prepared.tree());
-        if (tree == null) {
-            return computed.result();
-        }
-        PoolTreeConfig config = prepared.input().tree();
-        Map<String, StarvationStatus> starving = tree.starvation.update(computed.elements(), config,
-                prepared.pendingJobs(), UpdateInputs.operationPreemption(prepared.operations().values()), prepared.now());
-        tree.integralState = computed.result().integralState();
-        tree.historicUsage = computed.result().historicUsage();
-        tree.starving = starving;
-        tree.lastUpdate = prepared.now();
-        tree.result = computed.result();
-        tree.elements = Collections.unmodifiableList(computed.elements());
-        Set<String> before = tree.index == null ? Set.of() : tree.index.schedulableOperations();
-        tree.index = SchedulingIndex.build(prepared.tree(), config, computed.elements(), prepared.total(),
-                prepared.operations(), starving, tree.pauses);
-        NewWork.published(tree, before, registry);
-        tree.gangs.dirty = true;
-        gangs.planIfChanged(prepared.tree(), prepared.now(), true);
-        return computed.result();
+        return UpdatePublish.publish(this, trees, computed);
     }
 
     @Override

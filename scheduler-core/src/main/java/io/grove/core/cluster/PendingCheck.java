@@ -35,6 +35,8 @@ public record PendingCheck(Code code, boolean blocks, String message, String poo
         COUNT_LIMIT,
         /** Its pool, or one above it, is paused by an administrator: no job of it starts. */
         POOL_PAUSED,
+        /** It waits for another operation to end ({@code depends_on}), or never can start because one ended otherwise. */
+        DEPENDENCY,
         /** No fair-share update has included it yet. */
         NO_FAIR_SHARE_YET,
         /** The operation, its pool or an ancestor has no room for one more job under its resource limits. */

@@ -5,10 +5,12 @@ import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.node.Node;
 import io.grove.core.node.NodeFilter;
+import io.grove.core.operation.Dependency;
 import io.grove.core.operation.GangTopology;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobCpu;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationDependencies;
 import io.grove.core.operation.PendingReason;
 import io.grove.core.operation.TaskSpec;
 import io.grove.core.operation.TreePools;
@@ -121,6 +123,13 @@ public final class PendingExplainer {
         if (pause != null) {
             checks.add(new PendingCheck(Code.POOL_PAUSED, true, pause.describe(), pause.pool(), null, null, null,
                     null, null, null, null));
+            return checks;
+        }
+        Dependency waiting = OperationDependencies.waitingFor(operation, cluster.registry());
+        if (waiting != null || OperationDependencies.never(operation, cluster.registry()) != null) {
+            checks.add(PendingCheck.of(Code.DEPENDENCY, true, waiting != null
+                    ? OperationDependencies.describeWait(waiting, cluster.registry())
+                    : OperationDependencies.never(operation, cluster.registry())));
             return checks;
         }
         FairShareResult result = cluster.fairShare(tree);

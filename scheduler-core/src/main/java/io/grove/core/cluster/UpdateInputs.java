@@ -4,6 +4,7 @@ import io.grove.core.fairshare.FairShareInput;
 import io.grove.core.fairshare.OperationDemand;
 import io.grove.core.node.Node;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationDependencies;
 import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.OperationRegistry;
 import io.grove.core.operation.TaskSpec;
@@ -77,9 +78,13 @@ final class UpdateInputs {
         List<OperationDemand> demands = new ArrayList<>();
         Map<String, Operation> operations = new HashMap<>();
         Map<String, Integer> pendingJobs = new HashMap<>();
+        Map<String, String> neverStart = new HashMap<>(0);
         for (Operation operation : registry.operations()) {
             if (!operation.runsIn(treeName)) {
                 continue;
+            }
+            if (!operation.spec().dependsOn().isEmpty() && waits(operation, registry, neverStart)) {
+                continue;   // no demand, no fair share, no job starts until what it waits for ends
             }
             operations.put(operation.id(), operation);
             pendingJobs.put(operation.id(), operation.pendingJobCount());
@@ -91,7 +96,17 @@ final class UpdateInputs {
                 : Math.max(0, Duration.between(tree.lastUpdate, now).toNanos() / 1e9);
         FairShareInput input = new FairShareInput(config, Resources.of(total), demands, tree.integralState, elapsed,
                 matching.poolCaps(config), tree.historicUsage);
-        return new PreparedUpdate(treeName, input, operations, pendingJobs, total, now, tree.workspace);
+        return new PreparedUpdate(treeName, input, operations, pendingJobs, total, now, tree.workspace, neverStart);
+    }
+
+    /** Whether an operation waits for another (or never can start: then it is added to {@code neverStart}). */
+    private static boolean waits(Operation operation, OperationRegistry registry, Map<String, String> neverStart) {
+        String never = OperationDependencies.never(operation, registry, neverStart.keySet());
+        if (never != null) {
+            neverStart.put(operation.id(), never);
+            return true;
+        }
+        return OperationDependencies.waitingFor(operation, registry) != null;
     }
 
     static Map<String, OperationPreemption> operationPreemption(

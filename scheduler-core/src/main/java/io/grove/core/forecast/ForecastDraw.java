@@ -2,6 +2,7 @@ package io.grove.core.forecast;
 
 import io.grove.core.cluster.Cluster;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationDependencies;
 import io.grove.core.operation.SubmitException;
 import io.grove.core.pool.PoolPause;
 import io.grove.core.schedule.Decision;
@@ -56,6 +57,8 @@ final class ForecastDraw {
     private final Map<String, Set<String>> endless = new LinkedHashMap<>();
     /** Whether a tree has integral guarantees, whose volumes move fair shares as time passes. */
     private final boolean integral;
+    /** Operations that wait for others ({@code depends_on}): one released by an end starts at the next period. */
+    private final Set<String> held = new LinkedHashSet<>();
 
     /**
      * What one draw found: per operation waited for, when its next job started and when its last
@@ -153,6 +156,9 @@ final class ForecastDraw {
         }
         for (ForecastSnapshot.OperationState operation : snapshot.operations()) {
             byId.put(operation.id(), operation);
+            if (!operation.spec().dependsOn().isEmpty()) {
+                held.add(operation.id());
+            }
             copy.registry().restoreSubmitted(operation.id(), operation.spec(), operation.user(), operation.submitted(),
                     operation.key());
             copy.registry().restoreProgress(operation.id(), operation.progress());
@@ -271,6 +277,14 @@ final class ForecastDraw {
             if (decision.aborts().size() + decision.preemptions().size() > 0) {
                 // a job killed here is reported at once (its agent heartbeats as it ends): its room is taken then
                 beat(node, t);
+            }
+        }
+        for (Iterator<String> it = held.iterator(); it.hasNext();) {
+            Operation operation = copy.registry().operation(it.next());
+            if (operation == null || operation.state().isFinished()
+                    || OperationDependencies.waitingFor(operation, copy.registry()) == null) {
+                it.remove();
+                started = true;   // what it waited for ended: the next update takes it in
             }
         }
     }

@@ -24,6 +24,7 @@ import java.util.Map;
  * @param preemption the operation's own starvation and preemption settings
  * @param schedulingTagFilter the nodes its jobs may run on, in every tree without its own; empty: any
  * @param topology where a gang's ranks must or should sit ({@link GangTopology#NONE} for none; only a gang has one)
+ * @param dependsOn the operations it waits for, each to end as its condition says (empty: none)
  */
 public record OperationSpec(
         OperationType type,
@@ -39,7 +40,17 @@ public record OperationSpec(
         boolean gang,
         OperationPreemption preemption,
         String schedulingTagFilter,
-        GangTopology topology) {
+        GangTopology topology,
+        List<Dependency> dependsOn) {
+
+    /** A spec without dependencies (as before they existed). */
+    public OperationSpec(OperationType type, String title, Map<String, TaskSpec> tasks, String pool, List<String> poolTrees,
+            Map<String, TreeOptions> treeOptions, double weight, Resources resourceLimits, int maxFailedJobCount,
+            PreemptionMode preemptionMode, boolean gang, OperationPreemption preemption, String schedulingTagFilter,
+            GangTopology topology) {
+        this(type, title, tasks, pool, poolTrees, treeOptions, weight, resourceLimits, maxFailedJobCount, preemptionMode,
+                gang, preemption, schedulingTagFilter, topology, List.of());
+    }
 
     /** The reference's default of {@code max_failed_job_count}. */
     public static final int DEFAULT_MAX_FAILED_JOB_COUNT = 10;
@@ -81,6 +92,11 @@ public record OperationSpec(
         preemption = preemption == null ? OperationPreemption.NONE : preemption;
         schedulingTagFilter = schedulingTagFilter == null ? "" : schedulingTagFilter.strip();
         topology = topology == null ? GangTopology.NONE : topology;
+        dependsOn = List.copyOf(dependsOn == null ? List.of() : dependsOn);
+        if (dependsOn.size() > Dependency.MAX) {
+            throw new IllegalArgumentException("an operation may wait for at most " + Dependency.MAX + " operations, got "
+                    + dependsOn.size());
+        }
         if (topology.constrained() && !gang) {
             throw new IllegalArgumentException("topology applies to gangs: set is_gang: true or drop topology");
         }
@@ -117,7 +133,7 @@ public record OperationSpec(
         }
         return new OperationSpec(type, title, tasks, pool, poolTrees, options, newWeight == null ? weight : newWeight,
                 newLimits == null ? resourceLimits : newLimits, maxFailedJobCount, preemptionMode, gang, preemption,
-                schedulingTagFilter, topology);
+                schedulingTagFilter, topology, dependsOn);
     }
 
     /** Total number of jobs over all tasks. */
@@ -164,6 +180,7 @@ public record OperationSpec(
         private OperationPreemption preemption = OperationPreemption.NONE;
         private String schedulingTagFilter = "";
         private GangTopology topology = GangTopology.NONE;
+        private final List<Dependency> dependsOn = new ArrayList<>();
 
         public Builder type(OperationType value) {
             this.type = value;
@@ -243,9 +260,15 @@ public record OperationSpec(
             return this;
         }
 
+        /** Waits for {@code operation} to end as {@code condition} says. */
+        public Builder after(String operation, Dependency.Condition condition) {
+            this.dependsOn.add(new Dependency(operation, condition));
+            return this;
+        }
+
         public OperationSpec build() {
             return new OperationSpec(type, title, tasks, pool, poolTrees, treeOptions, weight, limits,
-                    maxFailedJobCount, preemptionMode, gang, preemption, schedulingTagFilter, topology);
+                    maxFailedJobCount, preemptionMode, gang, preemption, schedulingTagFilter, topology, dependsOn);
         }
     }
 }

@@ -16,6 +16,8 @@ public enum SubmitError {
     TOO_MANY_EPHEMERAL_POOLS,
     /** The pool is another user's ephemeral pool. */
     FOREIGN_EPHEMERAL_POOL,
+    /** A dependency names another user's operation, which the submitter may not wait for. */
+    FOREIGN_OPERATION,
     /** No such operation. */
     NO_SUCH_OPERATION,
     /** The operation is in a state that does not allow the request. */

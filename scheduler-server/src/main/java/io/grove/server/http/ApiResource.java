@@ -193,7 +193,7 @@ abstract class ApiResource {
         int status = switch (e.code()) {
             case TOO_MANY_OPERATIONS, TOO_MANY_EPHEMERAL_POOLS -> 429;
             case NO_SUCH_OPERATION -> 404;
-            case FOREIGN_EPHEMERAL_POOL -> 403;
+            case FOREIGN_EPHEMERAL_POOL, FOREIGN_OPERATION -> 403;
             case INVALID_STATE -> 409;
             default -> 400;
         };

@@ -116,6 +116,8 @@ final class OperationRoutes extends ApiResource {
                 }
                 cluster.checkGang(spec);
                 SubmitFit.check(cluster, spec);
+                DependencyChecks.check(cluster, spec, user,
+                        other -> mayAdminister(identity(request), cluster.registry().pathsToRoot(other)));
                 operation = cluster.registry().submitHeld(id, spec, user, clock.now(), key);
             } catch (SubmitException e) {
                 audit(request, "submit", String.valueOf(spec.pool()), "refused", e.getMessage());

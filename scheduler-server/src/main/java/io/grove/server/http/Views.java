@@ -22,6 +22,7 @@ import io.grove.core.node.Node;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
+import io.grove.core.operation.OperationDependencies;
 import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.PendingReason;
 import io.grove.core.operation.PoolOperationCounts;
@@ -61,6 +62,11 @@ final class Views {
         if (pause != null && (pending == null || !io.grove.api.PendingReason.COUNT_LIMIT.equals(reason.code()))) {
             reason = new io.grove.api.PendingReason(io.grove.api.PendingReason.POOL_PAUSED, tree, pause.pool(), null, null,
                     pause.describe() + "; an administrator resumes it with grove pools resume " + pause.pool());
+        } else if (pending == null && !operation.state().isFinished()
+                && OperationDependencies.waitingFor(operation, cluster.registry()) != null) {
+            reason = new io.grove.api.PendingReason(io.grove.api.PendingReason.DEPENDENCY, tree, null, null, null,
+                    OperationDependencies.describeWait(OperationDependencies.waitingFor(operation, cluster.registry()),
+                            cluster.registry()));
         } else if (pending == null && !operation.state().isFinished()) {
             List<String> tooLarge = NodeFit.tasksLargerThanEveryNode(cluster.nodes(), operation, tree);
             if (!tooLarge.isEmpty()) {
