@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.grove.api.Timestamp;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,6 +59,9 @@ public final class OpenApi {
         ObjectNode document = NODES.objectNode();
         document.put("openapi", "3.1.0");
         document.putObject("info").put("title", title).put("version", version);
+        // relative: the scheduler (or agent) that serves this document
+        document.putArray("servers").addObject().put("url", "/")
+                .put("description", "the daemon that serves this document");
         ObjectNode paths = document.putObject("paths");
         JsonNode errorSchema = builder.schema(mapper.constructType(error));
         for (Routes.Described route : routes) {
@@ -78,19 +82,31 @@ public final class OpenApi {
     private ObjectNode operation(Routes.Described route, JsonNode errorSchema, boolean open) {
         Routes.Doc doc = route.doc();
         ObjectNode operation = NODES.objectNode();
-        operation.put("operationId", operationId(route));
+        operation.put("operationId", doc != null && doc.id() != null ? doc.id() : operationId(route));
         if (doc != null && doc.summary() != null) {
             operation.put("summary", doc.summary());
         }
         ArrayNode parameters = NODES.arrayNode();
         Matcher names = PARAMETER.matcher(route.template());
+        boolean inPath = false;
         while (names.find()) {
+            inPath = true;
             parameters.addObject().put("name", names.group(1)).put("in", "path").put("required", true)
                     .putObject("schema").put("type", "string");
         }
-        for (String name : doc == null ? List.<String>of() : doc.query()) {
-            parameters.addObject().put("name", name).put("in", "query").put("required", false)
-                    .putObject("schema").put("type", "string");
+        for (Routes.Param param : doc == null ? List.<Routes.Param>of() : doc.query()) {
+            ObjectNode parameter = parameters.addObject().put("name", param.name()).put("in", "query").put("required", false);
+            if (param.description() != null) {
+                parameter.put("description", param.description());
+            }
+            ObjectNode schema = parameter.putObject("schema").put("type", param.type());
+            if (param.format() != null) {
+                schema.put("format", param.format());
+            }
+            if (!param.values().isEmpty()) {
+                ArrayNode values = schema.putArray("enum");
+                param.values().forEach(values::add);
+            }
         }
         if (!parameters.isEmpty()) {
             operation.set("parameters", parameters);
@@ -106,8 +122,24 @@ public final class OpenApi {
         ok.put("description", doc != null && doc.summary() != null ? doc.summary() : "done");
         if (doc != null && doc.answer() != null) {
             JsonNode item = schema(mapper.constructType(doc.answer()));
-            JsonNode answer = doc.list() ? NODES.objectNode().put("type", "array").set("items", item) : item;
-            ok.putObject("content").putObject("application/json").set("schema", answer);
+            if (doc.stream()) {
+                // each event's data is one record: a generated client must read it as a stream, not wait for a body
+                ok.putObject("content").putObject("text/event-stream").set("schema", NODES.objectNode()
+                        .put("type", "string").put("description", "server-sent events; each event's data is one "
+                                + item.path("$ref").asText().replace("#/components/schemas/", "") + " as JSON"));
+                operation.putObject("x-event-schema").setAll((ObjectNode) item);
+            } else {
+                JsonNode answer = doc.list() ? NODES.objectNode().put("type", "array").set("items", item) : item;
+                ok.putObject("content").putObject("application/json").set("schema", answer);
+            }
+        }
+        if (doc != null && doc.paged()) {
+            ok.putObject("headers").putObject("X-Next-Cursor").put("description", "the cursor of the next page "
+                    + "(give it as ?cursor=); absent on the last page").putObject("schema").put("type", "string");
+        }
+        for (int status : errors(route, doc, inPath, open)) {
+            responses.putObject(Integer.toString(status)).put("description", ERRORS.get(status))
+                    .putObject("content").putObject("application/json").set("schema", errorSchema);
         }
         responses.putObject("default").put("description", "an error: its code, message and details")
                 .putObject("content").putObject("application/json").set("schema", errorSchema);
@@ -115,6 +147,42 @@ public final class OpenApi {
             operation.putArray("security");
         }
         return operation;
+    }
+
+    /** What each error status means, for every route that may answer it. */
+    static final Map<Integer, String> ERRORS = Map.of(
+            400, "the request is invalid: a bad body, parameter or value (code and details say which)",
+            401, "no valid bearer token",
+            403, "the user may not do this (the message names the rule)",
+            404, "no such resource",
+            409, "the resource is not in a state that allows it",
+            429, "a limit is reached (a pool's operation count); try again later",
+            503, "the daemon cannot do it now: it cannot write its state, or it is not the leader");
+
+    /**
+     * The errors a route may answer: 400 when it reads parameters or a body, 401 and 403 unless it is
+     * open, 404 when its path names a resource, 503 for a change (written ahead), and what its doc adds.
+     */
+    private static java.util.SortedSet<Integer> errors(Routes.Described route, Routes.Doc doc, boolean inPath, boolean open) {
+        java.util.SortedSet<Integer> out = new java.util.TreeSet<>();
+        boolean change = !route.method().equals("GET");
+        if (change || doc != null && !doc.query().isEmpty()) {
+            out.add(400);
+        }
+        if (!open) {
+            out.add(401);
+            out.add(403);
+        }
+        if (inPath) {
+            out.add(404);
+        }
+        if (change) {
+            out.add(503);
+        }
+        if (doc != null) {
+            out.addAll(doc.errors());
+        }
+        return out;
     }
 
     private static String operationId(Routes.Described route) {
@@ -205,6 +273,9 @@ public final class OpenApi {
             // a property written by a serializer of its own (whole numbers without ".0") is still a number
             JsonNode schema = custom && Number.class.isAssignableFrom(propertyType.getRawClass())
                     ? NODES.objectNode().put("type", "number") : schema(propertyType);
+            if (accessor != null && accessor.hasAnnotation(Timestamp.class)) {
+                schema = NODES.objectNode().put("type", "string").put("format", "date-time");
+            }
             var inclusion = property.findInclusion();
             boolean nullable = inclusion != null
                     && inclusion.getValueInclusion() == JsonInclude.Include.ALWAYS;

@@ -48,41 +48,89 @@ public final class Routes implements Function<ApiRequest, CompletableFuture<ApiR
     /**
      * What a route takes and answers, for the API's OpenAPI document: a summary, the request body's
      * record ({@code null}: none), the answer's record ({@code null}: not JSON, or nothing), whether
-     * the answer is a list of it, the query parameters it reads, and its status when it succeeds.
+     * the answer is a list of it, the query parameters it reads, its status when it succeeds, its
+     * operation id ({@code null}: made from its path), the error statuses it answers besides those
+     * every route may ({@link OpenApi}), whether a list comes a page at a time ({@code
+     * X-Next-Cursor}), and whether the answer is a stream of server-sent events of the answer's record.
      */
-    public record Doc(String summary, Class<?> body, Class<?> answer, boolean list, List<String> query, int status) {
+    public record Doc(String summary, Class<?> body, Class<?> answer, boolean list, List<Param> query, int status,
+            String id, List<Integer> errors, boolean paged, boolean stream) {
         public Doc {
             query = query == null ? List.of() : List.copyOf(query);
+            errors = errors == null ? List.of() : List.copyOf(errors);
         }
 
         /** A route whose answer is no record of the API (text, a page, this document). */
         public static Doc untyped(String summary) {
-            return new Doc(summary, null, null, false, List.of(), 200);
+            return new Doc(summary, null, null, false, List.of(), 200, null, List.of(), false, false);
         }
 
         /** A route answering {@code answer}. */
         public static Doc of(String summary, Class<?> answer) {
-            return new Doc(summary, null, answer, false, List.of(), 200);
+            return new Doc(summary, null, answer, false, List.of(), 200, null, List.of(), false, false);
         }
 
         /** A route answering a list of {@code item}. */
         public static Doc listOf(String summary, Class<?> item) {
-            return new Doc(summary, null, item, true, List.of(), 200);
+            return new Doc(summary, null, item, true, List.of(), 200, null, List.of(), false, false);
         }
 
         /** With a request body of {@code record}. */
         public Doc taking(Class<?> record) {
-            return new Doc(summary, record, answer, list, query, status);
+            return new Doc(summary, record, answer, list, query, status, id, errors, paged, stream);
         }
 
         /** With these query parameters. */
-        public Doc query(String... names) {
-            return new Doc(summary, body, answer, list, List.of(names), status);
+        public Doc query(Param... parameters) {
+            return new Doc(summary, body, answer, list, List.of(parameters), status, id, errors, paged, stream);
         }
 
         /** Answering {@code 201 Created} when it succeeds. */
         public Doc created() {
-            return new Doc(summary, body, answer, list, query, 201);
+            return new Doc(summary, body, answer, list, query, 201, id, errors, paged, stream);
+        }
+
+        /** Named {@code operationId} (what generated clients call it: {@code listOperations}). */
+        public Doc id(String operationId) {
+            return new Doc(summary, body, answer, list, query, status, operationId, errors, paged, stream);
+        }
+
+        /** Answering these error statuses too ({@code 409}, {@code 429}). */
+        public Doc errors(Integer... statuses) {
+            return new Doc(summary, body, answer, list, query, status, id, List.of(statuses), paged, stream);
+        }
+
+        /** A list a page at a time: the next page's cursor in {@code X-Next-Cursor}. */
+        public Doc pagedByCursor() {
+            return new Doc(summary, body, answer, list, query, status, id, errors, true, stream);
+        }
+
+        /** Server-sent events, each event's data one answer record. */
+        public Doc eventStream() {
+            return new Doc(summary, body, answer, list, query, status, id, errors, paged, true);
+        }
+    }
+
+    /**
+     * A query parameter as the OpenAPI document says it: its name, its JSON type ({@code string},
+     * {@code integer}), its format ({@code date-time}) or the values it may take, and what it means.
+     */
+    public record Param(String name, String type, String format, List<String> values, String description) {
+        public Param {
+            values = values == null ? List.of() : List.copyOf(values);
+        }
+
+        public static Param text(String name, String description) {
+            return new Param(name, "string", null, List.of(), description);
+        }
+
+        public static Param integer(String name, String description) {
+            return new Param(name, "integer", null, List.of(), description);
+        }
+
+        /** One of {@code values}; anything else is refused with {@code 400 BAD_PARAMETER}. */
+        public static Param oneOf(String name, String description, String... values) {
+            return new Param(name, "string", null, List.of(values), description);
         }
     }
 

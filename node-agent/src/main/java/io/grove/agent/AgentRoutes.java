@@ -88,23 +88,25 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
                         + String.join("/", request.path())
                         + " (routes: /health, /metrics, /api/v1/node, /api/v1/broker, /api/v1/jobs/JOB/logs, /api/v1/openapi.json)"))
                 .get("/health", (request, params) -> Routes.done(ApiResponse.ok(Health.OK)))
-                .doc(Routes.Doc.of("the agent answers", Health.class))
+                .doc(Routes.Doc.of("the agent answers", Health.class).id("getHealth"))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
-                .doc(Routes.Doc.untyped("Prometheus text"))
+                .doc(Routes.Doc.untyped("Prometheus text").id("getMetrics"))
                 // reading a log file blocks: on a thread of its own, never on the network's
                 .blocking("GET", "/api/v1/jobs/{job}/logs", (request, params) -> {
                     requireNodeToken(request);
                     return log(params.get("job"), request);
                 })
                 .doc(Routes.Doc.of("a job's log (with a node token: for the scheduler only)", JobLog.class)
-                        .query("stream", "offset"))
+                        .id("readJobLog")
+                        .query(Routes.Param.oneOf("stream", "which output (default stdout)", "stdout", "stderr"),
+                                Routes.Param.integer("offset", "the byte to read from; negative: that many bytes before the end")))
                 .get("/api/v1/broker", (request, params) -> brokerStatus.get()
                         .thenApply(status -> ApiResponse.ok(brokerView(status))))
-                .doc(Routes.Doc.of("the Resource Broker's queues and tasks", BrokerView.class))
+                .doc(Routes.Doc.of("the Resource Broker's queues and tasks", BrokerView.class).id("getBroker"))
                 .get("/api/v1/node", (request, params) -> node.get().thenApply(ApiResponse::ok))
-                .doc(Routes.Doc.of("the node: its resources, jobs, GPUs, images", AgentNodeView.class))
+                .doc(Routes.Doc.of("the node: its resources, jobs, GPUs, images", AgentNodeView.class).id("getNode"))
                 .get("/api/v1/openapi.json", (request, params) -> Routes.done(ApiResponse.ok(openApi(built.get()))))
-                .doc(Routes.Doc.untyped("this document: the agent's endpoint in OpenAPI 3.1"))
+                .doc(Routes.Doc.untyped("this document: the agent's endpoint in OpenAPI 3.1").id("getOpenApi"))
                 .build();
         built.set(routes);
         return routes;

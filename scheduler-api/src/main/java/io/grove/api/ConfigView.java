@@ -7,7 +7,7 @@ import java.util.List;
 public record ConfigView(String file, String defaultTree, List<String> trees, ReloadStatus lastReload, String text) {
 
     /** A reload: when, whether it was applied, and the problems that refused it. */
-    public record ReloadStatus(String at, boolean applied, @JsonInclude(JsonInclude.Include.ALWAYS) String message,
+    public record ReloadStatus(@Timestamp String at, boolean applied, @JsonInclude(JsonInclude.Include.ALWAYS) String message,
             List<Problem> problems) {
     }
 }

@@ -25,14 +25,14 @@ public record Explanation(String operationId, String state, List<Tree> trees, Li
     }
 
     /** A band of predicted times. */
-    public record Band(String earliest, String likely, String latest) {
+    public record Band(@Timestamp String earliest, @Timestamp String likely, @Timestamp String latest) {
     }
 
     /**
      * One of the operation's jobs that was preempted, newest first (the last ten the scheduler
      * remembers): when, what for, and the full reason.
      */
-    public record Preemption(String jobId, String at, String reason, String forOperation, String forPool, String message) {
+    public record Preemption(String jobId, @Timestamp String at, String reason, String forOperation, String forPool, String message) {
     }
 
     /** One tree: the operation's pool there, the verdict's code and every check. */
@@ -57,7 +57,7 @@ public record Explanation(String operationId, String state, List<Tree> trees, Li
      */
     public record Check(String code, boolean blocks, String message, String pool, String node, Integer limit,
             Integer queuePosition,
-            Amounts job, Amounts available, List<Level> levels, String at) {
+            Amounts job, Amounts available, List<Level> levels, @Timestamp String at) {
     }
 
     /** One level of the path: dominant shares of the tree, and its satisfaction (usage against fair share). */

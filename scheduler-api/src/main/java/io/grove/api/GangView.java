@@ -20,8 +20,8 @@ import java.util.List;
  * @param starvingSince since when it has starved waiting for room (absent when it does not)
  * @param reservation its reservation, absent when it holds none
  */
-public record GangView(int size, String topology, String state, String domain, String plannedAt, String masterNode,
-        Integer masterPort, List<Rank> ranks, String waiting, String starvingSince, ReservationView reservation) {
+public record GangView(int size, String topology, String state, String domain, @Timestamp String plannedAt, String masterNode,
+        Integer masterPort, List<Rank> ranks, String waiting, @Timestamp String starvingSince, ReservationView reservation) {
 
     /** A gang that neither starves nor holds a reservation. */
     public GangView(int size, String topology, String state, String domain, String plannedAt, String masterNode,

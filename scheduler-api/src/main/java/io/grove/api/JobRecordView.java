@@ -15,7 +15,7 @@ package io.grove.api;
  *     (or its start); absent when it lost none
  */
 public record JobRecordView(String id, String operationId, String task, int index, int attempt, String user,
-        String tree, String pool, String poolPath, String node, Amounts resources, String startedAt, String finishedAt,
+        String tree, String pool, String poolPath, String node, Amounts resources, @Timestamp String startedAt, @Timestamp String finishedAt,
         double seconds, String state, Integer exitCode, String reason, String message, Double cpuSeconds,
         double gpuSeconds, Double lostWorkSeconds) {
 }

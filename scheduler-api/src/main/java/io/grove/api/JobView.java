@@ -24,10 +24,10 @@ import java.util.List;
  *     (or its start) to its end (absent when it lost none)
  */
 public record JobView(String id, String operationId, String task, int index, int attempt, String state, String node,
-        String nodeAddress, String tree, Amounts resources, String startedAt, String finishedAt, String reason,
+        String nodeAddress, String tree, Amounts resources, @Timestamp String startedAt, @Timestamp String finishedAt, String reason,
         String message, List<String> gpus, Double cpuSeconds, Double cpuThrottledSeconds,
         Double cpuThrottledShare, String preparing, String image, String imageDigest, Long imagePullMs,
-        PreemptedFor preemptedFor, Integer gangRank, String lastCheckpoint, Double lostWorkSeconds) {
+        PreemptedFor preemptedFor, Integer gangRank, @Timestamp String lastCheckpoint, Double lostWorkSeconds) {
 
     /**
      * What a preempted job was taken for: {@code reason} ({@code starvation},

@@ -22,7 +22,7 @@ import java.util.Map;
  */
 public record NodeView(String id, String state, @JsonInclude(JsonInclude.Include.ALWAYS) String tree, String address,
         String treeProblem, List<String> tags, Amounts resourceLimits, Amounts resourceUsage, int jobs,
-        @JsonInclude(JsonInclude.Include.ALWAYS) String lastHeartbeat, Long diskSpaceFree, String unschedulable,
+        @JsonInclude(JsonInclude.Include.ALWAYS) @Timestamp String lastHeartbeat, Long diskSpaceFree, String unschedulable,
         List<String> gpusOutOfService, String noImages,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, String> topology, String topologyPath,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> topologyMissing, ReservationView reservedFor,
@@ -36,6 +36,6 @@ public record NodeView(String id, String state, @JsonInclude(JsonInclude.Include
      * @param by who drained it
      * @param since when
      */
-    public record Drained(String reason, boolean now, String by, String since) {
+    public record Drained(String reason, boolean now, String by, @Timestamp String since) {
     }
 }

@@ -12,9 +12,9 @@ import java.util.Map;
  * @param starvation {@code non_starving}, {@code starving} or {@code aggressively_starving}
  */
 public record OperationSummary(String id, String user, @JsonInclude(JsonInclude.Include.ALWAYS) String title,
-        String state, Map<String, String> pools, Progress progress, String submittedAt, String finishedAt,
+        String state, Map<String, String> pools, Progress progress, @Timestamp String submittedAt, @Timestamp String finishedAt,
         PendingReason pendingReason, Double fairShare, Double usageShare, Double demandShare, String starvation,
-        Shortfall shortfall, String expectedStart) {
+        Shortfall shortfall, @Timestamp String expectedStart) {
 
     /** A summary without a predicted start (asked for with {@code ?forecast=true}). */
     public OperationSummary(String id, String user, String title, String state, Map<String, String> pools,

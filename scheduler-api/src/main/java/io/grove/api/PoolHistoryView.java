@@ -10,6 +10,6 @@ import java.util.List;
 public record PoolHistoryView(String tree, String pool, long intervalSeconds, List<Sample> samples) {
 
     /** One sample. */
-    public record Sample(String at, double fairShare, double usageShare, double demandShare) {
+    public record Sample(@Timestamp String at, double fairShare, double usageShare, double demandShare) {
     }
 }

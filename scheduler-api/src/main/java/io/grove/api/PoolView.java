@@ -30,7 +30,7 @@ public record PoolView(
      * A pause: no new jobs start in the pool's subtree; with {@code drain} its running jobs are
      * stopped too. {@code pool} is the paused pool (this one, or one above it).
      */
-    public record Paused(String pool, boolean drain, String by, String since) {
+    public record Paused(String pool, boolean drain, String by, @Timestamp String since) {
     }
 
     /** The pool's operations against its count limits. */

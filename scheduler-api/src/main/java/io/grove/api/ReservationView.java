@@ -13,6 +13,6 @@ import java.util.Map;
  * @param predictedStart when the gang is predicted to fit (the jobs in its way reach their time
  *     limits); absent when a job in its way has no time limit
  */
-public record ReservationView(String operationId, String domain, Map<String, Amounts> nodes, String since,
-        String predictedStart) {
+public record ReservationView(String operationId, String domain, Map<String, Amounts> nodes, @Timestamp String since,
+        @Timestamp String predictedStart) {
 }

@@ -17,5 +17,5 @@ package io.grove.api;
  * @param at when it happened
  */
 public record StateEvent(String type, String operationId, String jobId, String state, String user, String pool,
-        String node, String reason, String message, String at) {
+        String node, String reason, String message, @Timestamp String at) {
 }

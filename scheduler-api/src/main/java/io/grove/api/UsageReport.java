@@ -11,7 +11,7 @@ import java.util.Map;
  * @param until its end
  * @param rows one per group, in order
  */
-public record UsageReport(String by, String since, String until, List<Row> rows) {
+public record UsageReport(String by, @Timestamp String since, @Timestamp String until, List<Row> rows) {
 
     /**
      * One group's resource-hours.

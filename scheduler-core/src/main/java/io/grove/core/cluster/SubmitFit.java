@@ -15,9 +15,10 @@ import java.util.Map;
 /**
  * Refuses at submission an operation whose job no node could ever run, as Slurm refuses a job
  * larger than any node of its partition: in every tree of the operation, a task's job asks for more
- * than the largest node that matches the operation's scheduling tag filter has, empty. Only nodes
- * that said what they have count (a node not heard from since a restart says nothing yet); a tree
- * with none is no reason to refuse, and an operation that fits in one of its trees is accepted.
+ * than the largest node that matches the operation's scheduling tag filter has, empty (a node's
+ * size: the most it has offered since the scheduler came to know it). Only nodes that said what
+ * they have count (a node not heard from since a restart says nothing yet); a tree with none is no
+ * reason to refuse, and an operation that fits in one of its trees is accepted.
  */
 public final class SubmitFit {
 
@@ -32,8 +33,9 @@ public final class SubmitFit {
             NodeFilter filter = NodeFilter.parse(spec.optionsFor(tree).schedulingTagFilter());
             List<Resources> known = new ArrayList<>();
             for (Node node : cluster.nodes()) {
-                if (tree.equals(node.tree()) && !node.limits().equals(Resources.ZERO) && filter.matches(node.tags())) {
-                    known.add(node.limits());
+                // its size: what it offers now may be less for a while (a Resource Broker's tasks)
+                if (tree.equals(node.tree()) && !node.peakLimits().equals(Resources.ZERO) && filter.matches(node.tags())) {
+                    known.add(node.peakLimits());
                 }
             }
             if (known.isEmpty()) {

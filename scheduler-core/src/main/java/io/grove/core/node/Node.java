@@ -48,11 +48,14 @@ public final class Node {
     private String address;
     /** Its drain by an administrator, or {@code null}. */
     private NodeDrain drain;
+    /** The most of each resource it has offered since the scheduler came to know it. */
+    private Resources peakLimits;
 
     public Node(String id, Set<String> tags, Resources limits, Instant now) {
         this.id = id;
         this.tags = Set.copyOf(tags);
         this.limits = limits;
+        this.peakLimits = limits;
         this.lastHeartbeat = now;
     }
 
@@ -122,6 +125,14 @@ public final class Node {
         return condition;
     }
 
+    /**
+     * The most of each resource the node has offered since the scheduler came to know it: its size,
+     * though what it offers now may be less for a while (a Resource Broker's tasks hold some).
+     */
+    public Resources peakLimits() {
+        return peakLimits;
+    }
+
     /** Its drain by an administrator, or {@code null} when it is not drained. */
     public NodeDrain drain() {
         return drain;
@@ -157,6 +168,7 @@ public final class Node {
         }
         if (!newLimits.equals(limits)) {
             this.limits = newLimits;
+            this.peakLimits = peakLimits.max(newLimits);
         }
         this.lastHeartbeat = now;
         this.state = State.ONLINE;

@@ -53,4 +53,13 @@ class SubmitFitTest {
                 Instant.parse("2026-11-28T10:00:00Z"), Set.of(), 0, Instant.parse("2026-11-28T10:00:00Z"));
         SubmitFit.check(none.cluster(), asking(1000, null));
     }
+
+    @Test
+    void aNodeCountsByTheMostItHasOfferedThoughABrokerHoldsPartOfItNow() {
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("research")).node("n1", node(8, 64));
+        h.cluster().node("n1").heard(Set.of(), node(2, 64), h.now());
+        assertEquals(2, h.cluster().node("n1").limits().cpu(), 1e-9);
+        SubmitFit.check(h.cluster(), asking(4, null));
+        assertThrows(SubmitException.class, () -> SubmitFit.check(h.cluster(), asking(16, null)));
+    }
 }

@@ -61,10 +61,14 @@ final class AccountingRoutes extends ApiResource {
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/usage", (request, params) -> usage(request))
                 .doc(Routes.Doc.of("resource-hours used, by pool, tree, user or operation", UsageReport.class)
-                        .query("by", "since", "until", "tree", "pool", "user", "per"))
+                        .id("getUsage").query(Routes.Param.oneOf("by", "what rows are (default pool)", "pool", "tree", "user", "operation"),
+                                Params.SINCE, Params.UNTIL, Params.TREE, Params.POOL, Params.USER,
+                                Routes.Param.oneOf("per", "a row per hour or day (default: one for the period)", "hour", "day")))
                 .get("/api/v1/jobs", (request, params) -> history(request))
                 .doc(Routes.Doc.listOf("the job ledger", JobRecordView.class)
-                        .query("since", "until", "user", "tree", "pool", "state", "operation", "limit", "cursor"));
+                        .id("listJobRecords").pagedByCursor().query(Params.SINCE, Params.UNTIL, Params.USER, Params.TREE,
+                                Params.POOL, Routes.Param.oneOf("state", "only jobs that ended so", ENDED.toArray(new String[0])),
+                                Routes.Param.text("operation", "only this operation's"), Params.LIMIT, Params.CURSOR));
     }
 
     private void enabled() {

@@ -52,11 +52,11 @@ public final class Api implements Function<ApiRequest, CompletableFuture<ApiResp
             return ApiException.notFound("no route " + request.method() + " " + path + (api ? "" : "; the API is under /api/v1"));
         })
                 .get("/healthz", (request, params) -> Routes.done(health(health.get(), journal, ledger)))
-                .doc(Routes.Doc.of("the daemon answers; its role in a group", Health.class))
+                .doc(Routes.Doc.of("the daemon answers; its role in a group", Health.class).id("getHealth"))
                 .get("/metrics", (request, params) -> Routes.done(ApiResponse.text(metrics.scrape())))
-                .doc(Routes.Doc.untyped("Prometheus text"))
+                .doc(Routes.Doc.untyped("Prometheus text").id("getMetrics"))
                 .get("/api/v1/openapi.json", (request, params) -> Routes.done(ApiResponse.ok(openApi())))
-                .doc(Routes.Doc.untyped("this document: the API in OpenAPI 3.1"));
+                .doc(Routes.Doc.untyped("this document: the API in OpenAPI 3.1").id("getOpenApi"));
         for (ApiResource resource : List.of(new OperationRoutes(parts), new JobRoutes(parts), new PoolRoutes(parts),
                 new NodeRoutes(parts), new ConfigRoutes(parts), new UiRoutes(parts), new AccountingRoutes(parts, ledger),
                 new EventRoutes(parts, events))) {

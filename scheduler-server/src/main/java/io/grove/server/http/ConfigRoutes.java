@@ -27,12 +27,13 @@ final class ConfigRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/config", (request, params) -> ok(configView()))
-                .doc(Routes.Doc.of("the running configuration", ConfigView.class))
+                .doc(Routes.Doc.of("the running configuration", ConfigView.class).id("getConfig"))
                 .add("POST", "/api/v1/config/diff", (request, params) -> diff(request))
                 .doc(Routes.Doc.of("what a candidate pools file would change (nothing is applied)", ConfigDiff.class)
+                        .id("diffConfig")
                         .taking(String.class))
                 .post("/api/v1/config/reload", (request, params) -> reload(request))
-                .doc(Routes.Doc.of("read the pools file again", ConfigView.ReloadStatus.class));
+                .doc(Routes.Doc.of("read the pools file again", ConfigView.ReloadStatus.class).id("reloadConfig").errors(409));
     }
 
     /**

@@ -24,7 +24,11 @@ final class EventRoutes extends ApiResource {
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/events", (request, params) -> events(request))
                 .doc(Routes.Doc.of("changes of operations and jobs as they happen (text/event-stream; each data is one)",
-                        StateEvent.class).query("operation", "pool", "last_event_id"));
+                        StateEvent.class).id("streamEvents").eventStream().query(
+                        Routes.Param.text("operation", "only this operation's events"),
+                        Routes.Param.text("pool", "only events of operations in this pool"),
+                        Routes.Param.integer("last_event_id", "resume after this event (0: every kept event first); "
+                                + "the Last-Event-ID header does the same")));
     }
 
     private CompletableFuture<ApiResponse> events(ApiRequest request) {

@@ -37,11 +37,13 @@ final class JobRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/operations/{id}/jobs", (request, params) -> jobs(request, params.get("id")))
-                .doc(Routes.Doc.listOf("its running jobs and last ended attempts", JobView.class)
-                        .query("limit", "cursor"))
+                .doc(Routes.Doc.listOf("its running jobs and last ended attempts", JobView.class).id("listJobs")
+                        .query(Params.LIMIT, Params.CURSOR).pagedByCursor().id("listJobs"))
                 .get("/api/v1/operations/{id}/jobs/{job}/logs",
                         (request, params) -> logs(request, params.get("id"), params.get("job")))
-                .doc(Routes.Doc.of("a job's log, from its node", JobLog.class).query("stream", "offset"));
+                .doc(Routes.Doc.of("a job's log, from its node", JobLog.class).id("readJobLog").query(
+                        Routes.Param.oneOf("stream", "which output (default stdout)", "stdout", "stderr"),
+                        Routes.Param.integer("offset", "the byte to read from; negative: that many bytes before the end")));
     }
 
     /**

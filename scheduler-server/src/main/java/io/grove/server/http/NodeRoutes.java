@@ -31,15 +31,15 @@ final class NodeRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/nodes", (request, params) -> read(request, this::nodes))
-                .doc(Routes.Doc.listOf("the nodes", NodeView.class))
+                .doc(Routes.Doc.listOf("the nodes", NodeView.class).id("listNodes"))
                 .post("/api/v1/nodes/{node}/drain", (request, params) -> drain(request, params.get("node")))
-                .doc(Routes.Doc.of("drain the node: no new jobs start on it (cluster admins)", NodeView.class)
+                .doc(Routes.Doc.of("drain the node: no new jobs start on it (cluster admins)", NodeView.class).id("drainNode")
                         .taking(NodeDrainRequest.class))
                 .post("/api/v1/nodes/{node}/undrain", (request, params) -> undrain(request, params.get("node")))
-                .doc(Routes.Doc.of("undrain the node: jobs start on it again (cluster admins)", NodeView.class))
+                .doc(Routes.Doc.of("undrain the node: jobs start on it again (cluster admins)", NodeView.class).id("undrainNode").errors(409))
                 .get("/api/v1/pool_trees/{tree}/topology",
                         (request, params) -> read(request, cluster -> topology(cluster, params.get("tree"))))
-                .doc(Routes.Doc.of("each topology level's domains, their nodes and what is free on them", TopologyView.class));
+                .doc(Routes.Doc.of("each topology level's domains, their nodes and what is free on them", TopologyView.class).id("getTopology"));
     }
 
     /**

@@ -44,24 +44,27 @@ final class OperationRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.post("/api/v1/operations", (request, params) -> submit(request))
-                .doc(Routes.Doc.of("submit an operation", OperationSummary.class)
+                .doc(Routes.Doc.of("submit an operation", OperationSummary.class).id("submitOperation").errors(429, 409)
                         .taking(OperationSpecBody.class).created())
                 .get("/api/v1/operations", (request, params) -> listOperations(request))
                 .doc(Routes.Doc.listOf("operations in submission order, a page at a time", OperationSummary.class)
-                        .query("state", "pool", "user", "tree", "limit", "cursor", "forecast"))
+                        .id("listOperations").pagedByCursor().query(
+                                Routes.Param.oneOf("state", "only operations in this state", STATES.toArray(new String[0])),
+                                Params.POOL, Params.USER, Params.TREE, Params.LIMIT, Params.CURSOR,
+                                Routes.Param.oneOf("forecast", "true: each pending one's predicted start too", "true", "false")))
                 .get("/api/v1/operations/{id}",
                         (request, params) -> read(request, cluster -> {
                             Operation operation = operation(cluster, params.get("id"));
                             return views.operation(operation, cluster, mayReadOutput(request, cluster, operation));
                         }))
-                .doc(Routes.Doc.of("an operation", OperationDetails.class))
+                .doc(Routes.Doc.of("an operation", OperationDetails.class).id("getOperation"))
                 .patch("/api/v1/operations/{id}", (request, params) -> update(request, params.get("id")))
-                .doc(Routes.Doc.of("change its weight, limits or pool", OperationDetails.class)
+                .doc(Routes.Doc.of("change its weight, limits or pool", OperationDetails.class).id("updateOperation").errors(409)
                         .taking(OperationUpdate.class))
                 .post("/api/v1/operations/{id}/abort", (request, params) -> abort(request, params.get("id")))
-                .doc(Routes.Doc.of("abort it", OperationSummary.class))
+                .doc(Routes.Doc.of("abort it", OperationSummary.class).id("abortOperation").errors(409))
                 .get("/api/v1/operations/{id}/explain", (request, params) -> explain(request, params.get("id")))
-                .doc(Routes.Doc.of("why it waits, and when it should start", Explanation.class));
+                .doc(Routes.Doc.of("why it waits, and when it should start", Explanation.class).id("explainOperation"));
     }
 
     private final Forecasts forecasts = new Forecasts(cadence);

@@ -34,22 +34,22 @@ final class PoolRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/api/v1/pool_trees", (request, params) -> read(request, this::trees))
-                .doc(Routes.Doc.listOf("the pool trees", PoolTreeView.class))
+                .doc(Routes.Doc.listOf("the pool trees", PoolTreeView.class).id("listPoolTrees"))
                 .get("/api/v1/pool_trees/{tree}/pools", (request, params) -> read(request, cluster -> pools(cluster, params.get("tree"))))
-                .doc(Routes.Doc.listOf("the root and every pool of a tree, with fair shares", PoolView.class))
+                .doc(Routes.Doc.listOf("the root and every pool of a tree, with fair shares", PoolView.class).id("listPools"))
                 .get("/api/v1/pool_trees/{tree}/pools/{pool}",
                         (request, params) -> read(request, cluster -> pool(cluster, params.get("tree"), params.get("pool"))))
-                .doc(Routes.Doc.of("one pool", PoolView.class))
+                .doc(Routes.Doc.of("one pool", PoolView.class).id("getPool"))
                 .get("/api/v1/pool_trees/{tree}/pools/{pool}/history",
                         (request, params) -> read(request, cluster -> history(cluster, params.get("tree"), params.get("pool"))))
-                .doc(Routes.Doc.of("its fair share, usage and demand over the last hours", PoolHistoryView.class))
+                .doc(Routes.Doc.of("its fair share, usage and demand over the last hours", PoolHistoryView.class).id("getPoolHistory"))
                 .post("/api/v1/pool_trees/{tree}/pools/{pool}/pause",
                         (request, params) -> pause(request, params.get("tree"), params.get("pool")))
-                .doc(Routes.Doc.of("pause the pool (and drain it)", PoolView.class)
+                .doc(Routes.Doc.of("pause the pool (and drain it)", PoolView.class).id("pausePool")
                         .taking(PoolPauseRequest.class))
                 .post("/api/v1/pool_trees/{tree}/pools/{pool}/resume",
                         (request, params) -> resume(request, params.get("tree"), params.get("pool")))
-                .doc(Routes.Doc.of("resume the pool", PoolView.class));
+                .doc(Routes.Doc.of("resume the pool", PoolView.class).id("resumePool").errors(409));
     }
 
     /**

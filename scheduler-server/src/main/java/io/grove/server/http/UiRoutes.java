@@ -34,9 +34,9 @@ final class UiRoutes extends ApiResource {
     @Override
     void addTo(Routes.Builder routes) {
         routes.get("/" + PREFIX, (request, params) -> Routes.done(file("index.html")))
-                .doc(Routes.Doc.untyped("the dashboard (HTML)"))
+                .doc(Routes.Doc.untyped("the dashboard (HTML)").id("getDashboard"))
                 .get("/" + PREFIX + "/{file}", (request, params) -> Routes.done(file(params.get("file"))))
-                .doc(Routes.Doc.untyped("the dashboard's script and style sheet"));
+                .doc(Routes.Doc.untyped("the dashboard's script and style sheet").id("getDashboardFile"));
     }
 
     private ApiResponse file(String name) {

@@ -68,6 +68,45 @@ class OpenApiTest {
     }
 
     @Test
+    void aGeneratedClientGetsNamesTypesErrorsPagesAndTheEventStream() {
+        assertEquals("/", document.at("/servers/0/url").asText(), "relative: the daemon that serves it");
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        document.get("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(method -> {
+            String id = method.getValue().path("operationId").asText();
+            // not one made from the path (getOperationsIdJobsJobLogs)
+            assertTrue(id.matches("[a-z]+[A-Z][A-Za-z]*") && !id.matches(".*Id[A-Z].*"), "a name people would write: " + id);
+            assertTrue(ids.add(id), "one operation per id: " + id);
+        }));
+        assertTrue(ids.containsAll(List.of("listOperations", "submitOperation", "getOperation", "abortOperation",
+                "readJobLog", "streamEvents", "drainNode", "listJobRecords", "getUsage")), ids.toString());
+
+        JsonNode list = document.at("/paths/~1api~1v1~1operations/get");
+        Map<String, JsonNode> params = new java.util.HashMap<>();
+        list.get("parameters").forEach(p -> params.put(p.get("name").asText(), p));
+        assertEquals("integer", params.get("limit").at("/schema/type").asText());
+        assertTrue(params.get("limit").hasNonNull("description"));
+        List<String> states = new ArrayList<>();
+        params.get("state").at("/schema/enum").forEach(v -> states.add(v.asText()));
+        assertTrue(states.containsAll(List.of("pending", "running", "completed", "failed", "aborted")), states.toString());
+        assertEquals("string", list.at("/responses/200/headers/X-Next-Cursor/schema/type").asText(),
+                "the next page's cursor is declared");
+        for (String status : List.of("400", "401", "403")) {
+            assertEquals("#/components/schemas/ApiError", list.at("/responses/" + status + "/content/application~1json/schema/$ref")
+                    .asText(), status + " answers the error record");
+        }
+        JsonNode submit = document.at("/paths/~1api~1v1~1operations/post/responses");
+        assertTrue(submit.has("429") && submit.has("503") && submit.has("400"), submit.toString());
+        assertTrue(document.at("/paths/~1api~1v1~1operations~1{id}/get/responses").has("404"));
+
+        JsonNode events = document.at("/paths/~1api~1v1~1events/get/responses/200/content");
+        assertTrue(events.has("text/event-stream") && !events.has("application/json"),
+                "a generated client reads a stream, not a body it waits for: " + events);
+        assertEquals("date-time", document.at("/components/schemas/OperationSummary/properties/submitted_at/format")
+                .asText(), "times are date-times");
+        assertEquals("date-time", document.at("/components/schemas/Explanation.Band/properties/likely/format").asText());
+    }
+
+    @Test
     void everyRouteIsDocumentedAndEveryEndpointOfTheDocsIsARoute() throws Exception {
         List<String> routes = new ArrayList<>();
         document.get("paths").fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(method -> {
