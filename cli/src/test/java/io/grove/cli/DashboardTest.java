@@ -311,6 +311,19 @@ class DashboardTest {
             Page page = page();
             page.navigate(base + "/ui/#/operations/" + op.id());
             assertThat(page.locator("#login")).isVisible();
+            page.locator("[data-test=token]").fill(aliceToken);
+            page.locator("[data-test=login]").click();
+            // an abort is confirmed first: dismissed, nothing is sent
+            page.onceDialog(dialog -> {
+                assertTrue(dialog.message().startsWith("Abort " + op.id() + "?"), dialog.message());
+                dialog.dismiss();
+            });
+            page.locator("[data-test=abort]").click();
+            assertThat(page.locator("[data-test=message]")).hasText(op.id() + " not aborted");
+            assertThat(page.locator("[data-test=operation] [data-field=state]")).hasText("running");
+            page.onDialog(dialog -> dialog.accept());
+            page.locator("[data-test=forget]").click();
+            assertThat(page.locator("#login")).isVisible();
             page.locator("[data-test=token]").fill(bobToken);
             page.locator("[data-test=login]").click();
             assertThat(page.locator("[data-test=operation] [data-field=state]")).hasText("running");
@@ -329,6 +342,81 @@ class DashboardTest {
                     "the token is kept for the tab only");
             page.close();
         }
+    }
+
+    @Test
+    void readOnlyAnAbortAsksWhoYouAreAndSendsNothing() throws Exception {
+        SchedulerClient alice = as(url, "alice", null);
+        String id = alice.post("/operations", spec("adhoc", 1, 0.25, "sleep 30"), OperationSummary.class).id();
+        try {
+            Page page = page();
+            page.navigate(url + "/ui/#/operations/" + id);
+            page.locator("[data-test=abort]").click();
+            assertThat(page.locator("#login")).isVisible();
+            assertThat(page.locator("[data-test=message]")).hasText("choose who you are first: nothing was sent");
+            assertFalse(alice.get("/operations/" + id, io.grove.api.OperationDetails.class).summary().state()
+                    .equals("aborted"));
+            page.close();
+        } finally {
+            alice.post("/operations/" + id + "/abort", null, null, OperationSummary.class);
+        }
+    }
+
+    @Test
+    void theLastHourIsScaledToFairShareAndUsageWithAHighDemandAlongTheTop() {
+        Page page = page();
+        page.navigate(url + "/ui/#/pools");
+        // the page's own chart function, fed a pool that demands fifteen times what it gets
+        Object drawn = page.evaluate("() => { const c = chart({pool: 'p', interval_seconds: 10, samples: ["
+                + "{at: '2026-11-28T10:00:00Z', fair_share: 0.1, usage_share: 0.08, demand_share: 1.5}]},"
+                + " {at: '2026-11-28T10:00:10Z', fair_share: 0.1, usage_share: 0.1, demand_share: 1.5});"
+                + " const usage = c.querySelector('polyline[data-series=usage]').getAttribute('points').split(' ')"
+                + "   .map((p) => Number(p.split(',')[1]));"
+                + " return { legend: c.querySelector('[data-test=demand-legend]').textContent, top: Math.min(...usage) }; }");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> result = (Map<String, Object>) drawn;
+        assertEquals("- - demand (up to 150%, above the chart)", result.get("legend"));
+        assertTrue(((Number) result.get("top")).doubleValue() < 60, "usage at 10% is drawn high in the chart, not "
+                + "flat at its bottom: y = " + result.get("top"));
+        page.close();
+    }
+
+    @Test
+    void aNarrowWindowScrollsWideTablesNotThePage() {
+        Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(760, 900));
+        page.setDefaultTimeout(20_000);
+        for (String view : List.of("pools", "operations", "nodes", "usage")) {
+            page.navigate(url + "/ui/#/" + view);
+            page.locator("main table").first().waitFor();
+            Number wide = (Number) page.evaluate("() => document.documentElement.scrollWidth");
+            assertTrue(wide.intValue() <= 760, view + ": the page is " + wide + " px wide in a 760-px window");
+        }
+        page.close();
+    }
+
+    @Test
+    void aPoolWithOneDayOfUsageIsDrawnAsPointsAndOneWithNoneIsSaid() throws Exception {
+        Path db;
+        try (var found = Files.walk(dir.resolve("data"))) {
+            db = found.filter(p -> p.getFileName().toString().equals("accounting.db")).findFirst().orElseThrow();
+        }
+        long today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond();
+        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+                var insert = connection.prepareStatement("INSERT INTO pool_days (tree, pool, day, kind, user_slots, cpu, gpu, "
+                        + "memory, network) VALUES ('physical', 'serving', ?, 'fair_share', 0, 7200, 0, 0, 0) "
+                        + "ON CONFLICT (tree, pool, day, kind) DO UPDATE SET cpu = pool_days.cpu + 7200")) {
+            insert.setLong(1, today);
+            insert.executeUpdate();
+        }
+        Page page = page();
+        page.navigate(url + "/ui/#/usage?resource=gpu&days=1");
+        // no pool used a GPU: said, not a wall of empty frames
+        assertThat(page.locator("[data-test=no-usage]").first()).isVisible();
+        assertEquals(0, page.locator("svg[data-test=usage-chart]").count());
+        page.navigate(url + "/ui/#/usage?resource=cpu&days=1");
+        // one day: a point per series
+        assertThat(page.locator("svg[data-test=usage-chart] circle").first()).isVisible();
+        page.close();
     }
 
     @Test

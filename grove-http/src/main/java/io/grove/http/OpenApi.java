@@ -20,7 +20,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -163,8 +165,8 @@ public final class OpenApi {
      * The errors a route may answer: 400 when it reads parameters or a body, 401 and 403 unless it is
      * open, 404 when its path names a resource, 503 for a change (written ahead), and what its doc adds.
      */
-    private static java.util.SortedSet<Integer> errors(Routes.Described route, Routes.Doc doc, boolean inPath, boolean open) {
-        java.util.SortedSet<Integer> out = new java.util.TreeSet<>();
+    private static SortedSet<Integer> errors(Routes.Described route, Routes.Doc doc, boolean inPath, boolean open) {
+        SortedSet<Integer> out = new TreeSet<>();
         boolean change = !route.method().equals("GET");
         if (change || doc != null && !doc.query().isEmpty()) {
             out.add(400);

@@ -305,7 +305,9 @@ function chart(history, current) {
   const samples = history.samples.concat([current]);
   const now = Date.parse(current.at);
   const from = Math.max(now - 3600 * 1000, Date.parse(samples[0].at) - history.interval_seconds * 1000);
-  const top = Math.max(1, ...samples.map((s) => Math.max(s.fair_share, s.usage_share, s.demand_share)));
+  // scaled to fair share and usage, which are what is read here; demand above them runs along the top
+  const top = Math.max(0.01, 1.2 * Math.max(...samples.map((s) => Math.max(s.fair_share, s.usage_share))));
+  const demandTop = Math.max(...samples.map((s) => s.demand_share));
   const x = (at) => left + (width - left - 8) * Math.max(0, (Date.parse(at) - from) / (now - from));
   const y = (v) => 6 + (height - bottom - 6) * (1 - v / top);
   root.append(svg('line', { class: 'axis', x1: left, y1: y(0), x2: width - 8, y2: y(0) }));
@@ -322,11 +324,12 @@ function chart(history, current) {
   nowLabel.textContent = 'now';
   root.append(hour, nowLabel);
   for (const [key, css] of [['demand_share', 'demand'], ['fair_share', 'fair'], ['usage_share', 'usage']]) {
-    const points = samples.map((s) => x(s.at).toFixed(1) + ',' + y(s[key]).toFixed(1));
+    const points = samples.map((s) => x(s.at).toFixed(1) + ',' + y(Math.min(s[key], top)).toFixed(1));
     root.append(svg('polyline', { class: css, points: points.join(' '), 'data-series': css, 'data-now': current[key] }));
   }
   const legend = el('div', { class: 'legend' }, el('span', { class: 'fair' }, '— fair share'),
-    el('span', { class: 'usage' }, '— usage'), el('span', { class: 'demand' }, '- - demand'),
+    el('span', { class: 'usage' }, '— usage'), el('span', { class: 'demand', 'data-test': 'demand-legend' },
+      '- - demand' + (demandTop > top ? ' (up to ' + percent(demandTop) + ', above the chart)' : '')),
     el('span', {}, history.samples.length + ' samples, one every ' + history.interval_seconds + ' s, and now'));
   return el('div', {}, root, legend);
 }
@@ -468,6 +471,16 @@ function reservationText(r) {
 }
 
 async function act(kind, id) {
+  if (!session.getItem('grove.token') && !session.getItem('grove.user')) {
+    // read only: say who you are first, rather than meet the API's refusal
+    showLogin('Choose the user to act as (or give a token) to ' + (kind === 'abort' ? 'abort ' : 'change ') + id + '.');
+    message('choose who you are first: nothing was sent', true);
+    return;
+  }
+  if (kind === 'abort' && !window.confirm('Abort ' + id + '? Its running jobs are stopped, and it cannot be resumed.')) {
+    message(id + ' not aborted');
+    return;
+  }
   try {
     if (kind === 'abort') {
       await api('/operations/' + encodeURIComponent(id) + '/abort', { method: 'POST' });
@@ -562,8 +575,14 @@ function seriesChart(label, times, series, unit) {
     root.append(text);
   }
   for (const s of series) {
-    root.append(svg('polyline', { class: s.css, points: s.values.map((v, i) => x(times[i]).toFixed(1) + ','
-      + y(v).toFixed(1)).join(' '), 'data-series': s.css }));
+    if (times.length === 1) {
+      // one period so far: a point each, not a line of one point (which draws nothing)
+      root.append(svg('circle', { class: s.css, cx: ((left + width - 8) / 2).toFixed(1), cy: y(s.values[0]).toFixed(1),
+        r: 4, 'data-series': s.css }));
+    } else {
+      root.append(svg('polyline', { class: s.css, points: s.values.map((v, i) => x(times[i]).toFixed(1) + ','
+        + y(v).toFixed(1)).join(' '), 'data-series': s.css }));
+    }
   }
   const legend = el('div', { class: 'legend' }, ...series.map((s) => el('span', { class: s.css }, '— ' + s.name)),
     el('span', {}, unit));
@@ -628,8 +647,9 @@ async function renderUsage(main) {
     const { times, values } = periodSeries(rows, resource, USAGE_KINDS.map((k) => k[0]), unit.scale);
     const series = USAGE_KINDS.map(([, css, name], k) => ({ css, name, values: values[k] }))
       .filter((s) => s.values.some((v) => v > 0));
-    return el('div', { class: 'usage-pool' }, el('h3', {}, key),
-      seriesChart(resource + ' of ' + key + ' per day', times, series, unit.name + ' per day'));
+    return el('div', { class: 'usage-pool' }, el('h3', {}, key), series.length
+      ? seriesChart(resource + ' of ' + key + ' per day', times, series, unit.name + ' per day')
+      : el('p', { class: 'hint', 'data-test': 'no-usage' }, 'no ' + unit.name + ' in this period'));
   });
   main.replaceChildren(el('h2', {}, 'Usage'), el('p', {}, 'Resource-hours of each pool per day, used against its '
     + 'guarantees and its fair share, from ' + report.since.substring(0, 10) + ' to ' + report.until.substring(0, 10)
@@ -648,6 +668,9 @@ async function monthChart(tree, pool) {
   const { times, values } = periodSeries(report.rows, 'cpu', kinds, 1);
   const series = USAGE_KINDS.map(([, css, name], k) => ({ css, name, values: values[k] }))
     .filter((s) => s.values.some((v) => v > 0));
+  if (!series.length) {
+    return el('p', { 'data-test': 'no-usage' }, 'No cpu used, shared or guaranteed in this pool in the last 30 days.');
+  }
   return seriesChart('cpu of ' + pool + ' per hour over the last 30 days', times, series, 'cores, the mean of each hour');
 }
 
