@@ -111,8 +111,21 @@ public final class OciBundle {
         return args;
     }
 
-    /** Writes {@code dir/config.json} (0600), replacing any. */
+    /** The mount points a container of an image needs in the shared root (what is mounted inside {@code /dev} and the
+     * sandboxes' tmpfs is the container's own): made before it starts ({@link Rootfs#mountPoint}). */
+    static final List<String> SHARED_MOUNT_POINTS = List.of("/proc", "/dev", "/sys", "/tmp", "/var/tmp");
+
+    /** Writes {@code dir/config.json} (0600), replacing any, and makes the mount points the root lacks. */
     public static void write(Path dir, Spec spec) throws IOException {
+        for (String point : SHARED_MOUNT_POINTS) {
+            Rootfs.mountPoint(spec.rootfs(), point, false);
+        }
+        Rootfs.mountPoint(spec.rootfs(), spec.sandboxes().toString(), false);
+        for (String file : HOST_FILES) {
+            if (Files.isRegularFile(Path.of(file))) {
+                Rootfs.mountPoint(spec.rootfs(), file, true);
+            }
+        }
         Files.createDirectories(dir);
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
         Path config = dir.resolve("config.json");

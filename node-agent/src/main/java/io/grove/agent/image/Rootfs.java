@@ -1,6 +1,7 @@
 package io.grove.agent.image;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -80,6 +81,50 @@ final class Rootfs {
             at.addLast(name);
         }
         return join(root, at);
+    }
+
+    /**
+     * Makes the mount point {@code path} (absolute in the image) where it is missing: a directory,
+     * or with {@code file} an empty file, and the directories above it. Done before a container of
+     * the image starts, so that its runtime finds them: two runtimes starting at once on the shared
+     * root would otherwise race to make them, and the loser fails ({@code cannot mkdir `sys`: File
+     * exists}). A component that is a symbolic link is left to the runtime, which resolves it
+     * within the root; nothing is made through one (the image is not trusted).
+     */
+    static void mountPoint(Path root, String path, boolean file) throws IOException {
+        String[] parts = path.split("/");
+        Path at = root;
+        int last = parts.length - 1;
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i].isEmpty() || parts[i].equals(".") || parts[i].equals("..")) {
+                if (parts[i].equals("..")) {
+                    return;
+                }
+                continue;
+            }
+            at = at.resolve(parts[i]);
+            if (Files.isSymbolicLink(at)) {
+                return;
+            }
+            if (Files.exists(at, LinkOption.NOFOLLOW_LINKS)) {
+                if (i < last && !Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+                    return;
+                }
+                continue;
+            }
+            try {
+                if (i == last && file) {
+                    Files.createFile(at);
+                } else {
+                    Files.createDirectory(at);
+                }
+            } catch (FileAlreadyExistsException e) {
+                // another job's start made it meanwhile
+                if (Files.isSymbolicLink(at)) {
+                    return;
+                }
+            }
+        }
     }
 
     /** Puts the components of {@code path} in front of what is left, in order. */

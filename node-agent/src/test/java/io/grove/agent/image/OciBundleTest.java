@@ -86,4 +86,45 @@ class OciBundleTest {
         assertEquals(List.of("/bin/sh", "-c", "true"), OciBundle.args(IMAGE, rootfs, "true", "r/x:1"));
         assertEquals(List.of("/bin/sh"), OciBundle.args(IMAGE, rootfs, null, "r/x:1"));
     }
+
+    @Test
+    void theMountPointsAreMadeBeforeAContainerStartsAndNeverThroughALinkTheImagePlanted(@TempDir Path dir) throws Exception {
+        Path rootfs = Files.createDirectories(dir.resolve("rootfs"));
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        // the image's /sys is a link out of it: nothing is made through it, the runtime resolves it within the root
+        Files.createSymbolicLink(rootfs.resolve("sys"), outside);
+        Path sandboxes = dir.resolve("work/sandboxes");
+        // jobs of one image start at once: every start makes what is missing, none fails for another's
+        java.util.concurrent.ExecutorService starts = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                int job = i;
+                done.add(starts.submit(() -> {
+                    OciBundle.write(dir.resolve("bundle-" + job), new OciBundle.Spec(List.of("/bin/sh", "-c", "true"),
+                            Map.of(), 20001, 20001, rootfs, sandboxes.resolve("op-1-" + job), sandboxes, 64L << 20,
+                            List.of(), 8L << 20));
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> future : done) {
+                future.get();
+            }
+        } finally {
+            starts.shutdownNow();
+        }
+        for (String point : List.of("proc", "dev", "tmp", "var/tmp")) {
+            assertTrue(Files.isDirectory(rootfs.resolve(point), java.nio.file.LinkOption.NOFOLLOW_LINKS), point);
+        }
+        assertTrue(Files.isDirectory(rootfs.resolve(sandboxes.toString().substring(1))), "the sandboxes' mount point");
+        assertTrue(Files.notExists(rootfs.resolve(sandboxes.toString().substring(1)).resolve("op-1-0")),
+                "a job's own sandbox is made in its container's tmpfs, not in the shared root");
+        assertTrue(Files.isSymbolicLink(rootfs.resolve("sys")));
+        try (var listed = Files.list(outside)) {
+            assertEquals(0, listed.count(), "nothing made through the image's link");
+        }
+        if (Files.isRegularFile(Path.of("/etc/resolv.conf"))) {
+            assertTrue(Files.isRegularFile(rootfs.resolve("etc/resolv.conf"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        }
+    }
 }
