@@ -14,7 +14,8 @@ import picocli.CommandLine;
         description = "Grove: a cluster fair-share scheduler with pool trees.",
         subcommands = {LocalCommand.class, SubmitCommand.class, OpsCommand.class, JobsCommand.class, PoolsCommand.class,
             NodesCommand.class, UsageCommand.class, ConfigCommand.class, SchedulerCommand.class, AgentCommand.class, BrokerCommand.class,
-            FairShareCommand.class, SimulateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class})
+            FairShareCommand.class, SimulateCommand.class, CompletionCommand.class, CommandLine.HelpCommand.class,
+            CdsTraining.class})
 public final class Grove implements Runnable {
 
     @CommandLine.Spec

@@ -54,9 +54,14 @@ class LauncherTest {
         Path cache = dir.resolve("cache");
         Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
         String first = runIn(home, env, "ops", "list");
+        // the first time: a training run makes the archive as it exits, then the command runs from it
+        List<String> calls = Files.readAllLines(dir.resolve("calls"));
         String made = OOM + " " + SHORT + " -XX:ArchiveClassesAtExit=" + cache.resolve("grove") + "/cli-";
-        assertTrue(first.matches(java.util.regex.Pattern.quote(made) + "\\d+\\.jsa\\.\\d+ "
-                + java.util.regex.Pattern.quote(QUIET + " -jar LIB ops list")), first);
+        assertEquals(2, calls.size(), calls.toString());
+        assertTrue(calls.get(0).matches(java.util.regex.Pattern.quote(made) + "\\d+\\.jsa\\.\\d+ "
+                + java.util.regex.Pattern.quote(QUIET + " -jar ") + ".* cds-training"), calls.get(0));
+        assertTrue(first.startsWith(OOM + " " + SHORT + " -XX:SharedArchiveFile=" + cache.resolve("grove") + "/cli-")
+                && first.endsWith(".jsa " + QUIET + " -jar LIB ops list"), first);
         List<Path> archives;
         try (var listed = Files.list(cache.resolve("grove"))) {
             archives = listed.toList();
@@ -109,7 +114,8 @@ class LauncherTest {
         Path java = dir.resolve("java");
         // written once: an archive is kept per jar and java, as they were
         if (!Files.exists(java)) {
-            Files.writeString(java, "#!/usr/bin/env bash\necho \"$*\" > '" + out + "'\n"
+            Files.writeString(java, "#!/usr/bin/env bash\necho \"$*\" > '" + out + "'\necho \"$*\" >> '"
+                    + dir.resolve("calls") + "'\n"
                     + "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) f=\"${a#*=}\"; echo classes > \"$f\"; "
                     + "chmod 400 \"$f\";; esac; done\n");
             Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
