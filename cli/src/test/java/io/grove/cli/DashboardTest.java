@@ -394,14 +394,23 @@ class DashboardTest {
         page.close();
     }
 
+    /** The scheduler's accounting database, to write what a month of metering would have. */
+    static java.sql.Connection accounting() throws Exception {
+        try (var found = Files.walk(dir.resolve("data"))) {
+            Path db = found.filter(p -> p.getFileName().toString().equals("accounting.db")).findFirst().orElseThrow();
+            return java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        }
+    }
+
+    /** Today's first second, UTC, as the daily rows key it. */
+    static long today() {
+        return java.time.LocalDate.now(java.time.ZoneOffset.UTC).atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond();
+    }
+
     @Test
     void aPoolWithOneDayOfUsageIsDrawnAsPointsAndOneWithNoneIsSaid() throws Exception {
-        Path db;
-        try (var found = Files.walk(dir.resolve("data"))) {
-            db = found.filter(p -> p.getFileName().toString().equals("accounting.db")).findFirst().orElseThrow();
-        }
-        long today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond();
-        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        long today = today();
+        try (var connection = accounting();
                 var insert = connection.prepareStatement("INSERT INTO pool_days (tree, pool, day, kind, user_slots, cpu, gpu, "
                         + "memory, network) VALUES ('physical', 'serving', ?, 'fair_share', 0, 7200, 0, 0, 0) "
                         + "ON CONFLICT (tree, pool, day, kind) DO UPDATE SET cpu = pool_days.cpu + 7200")) {
@@ -421,12 +430,8 @@ class DashboardTest {
 
     @Test
     void theUsagePageDrawsEachPoolsDaysAgainstItsGuaranteeAndOffersThemAsCsv() throws Exception {
-        Path db;
-        try (var found = Files.walk(dir.resolve("data"))) {
-            db = found.filter(p -> p.getFileName().toString().equals("accounting.db")).findFirst().orElseThrow();
-        }
-        long today = java.time.LocalDate.now(java.time.ZoneOffset.UTC).atStartOfDay(java.time.ZoneOffset.UTC).toEpochSecond();
-        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+        long today = today();
+        try (var connection = accounting();
                 var insert = connection.prepareStatement("INSERT INTO pool_days (tree, pool, day, kind, user_slots, cpu, gpu, "
                         + "memory, network) VALUES ('physical', 'serving', ?, ?, 0, ?, 0, 0, 0)")) {
             for (int d = 1; d <= 3; d++) {
