@@ -53,6 +53,16 @@ final class DaemonFixture implements AutoCloseable {
         return file;
     }
 
+    /**
+     * A daemon of {@code pools} on free ports and {@code clock}, nodes heartbeating every second,
+     * fair shares updated when a test says ({@code updateFairShare}), not by a timer.
+     */
+    static SchedulerDaemon startByHand(Path dir, String pools, Clock clock) throws Exception {
+        DaemonSettings settings = DaemonSettings.defaults(config(dir, pools), dir.resolve("data"))
+                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
+        return SchedulerDaemon.start(settings, clock);
+    }
+
     DaemonFixture at(int httpPort, int nodePort) {
         this.httpPort = httpPort;
         this.nodePort = nodePort;

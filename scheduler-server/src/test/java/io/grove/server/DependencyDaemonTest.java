@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -26,9 +25,7 @@ class DependencyDaemonTest {
     private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-28T10:00:00Z"));
 
     private SchedulerDaemon start(Path dir) throws Exception {
-        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, POOLS), dir.resolve("data"))
-                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
-        return SchedulerDaemon.start(settings, now::get);
+        return DaemonFixture.startByHand(dir, POOLS, now::get);
     }
 
     static String spec(String after, String condition) {

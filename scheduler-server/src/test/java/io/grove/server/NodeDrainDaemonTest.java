@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.grove.protocol.HeartbeatReply;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -28,9 +27,7 @@ class NodeDrainDaemonTest {
     private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-11-28T10:00:00Z"));
 
     private SchedulerDaemon start(Path dir) throws Exception {
-        DaemonSettings settings = DaemonSettings.defaults(DaemonFixture.config(dir, POOLS), dir.resolve("data"))
-                .withPorts(0, 0).withPeriods(Duration.ofSeconds(1), Duration.ofHours(1));
-        return SchedulerDaemon.start(settings, now::get);
+        return DaemonFixture.startByHand(dir, POOLS, now::get);
     }
 
     static final String DRAIN = "/api/v1/nodes/n1/drain";
