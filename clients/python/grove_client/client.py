@@ -55,11 +55,14 @@ class Grove:
     def submit(self, spec: Optional[Mapping[str, Any]] = None, *, command: Optional[str] = None,
                pool: Optional[str] = None, jobs: int = 1, cpu: float = 1.0, memory: str = "512Mi",
                title: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
+               after: Sequence[str] = (), after_any: Sequence[str] = (),
                idempotency_key: Optional[str] = None) -> Operation:
         """Submits an operation: a whole ``spec`` (as in ``POST /api/v1/operations``), or one task of
         ``jobs`` jobs running ``command``, each of ``cpu`` CPUs and ``memory`` (1 and 512Mi, as
-        ``grove submit``). An ``idempotency_key`` (made here when not given) makes a
-        retry of a submission that was made answer with its operation instead of making another."""
+        ``grove submit``). ``after`` names operations it waits for to complete, ``after_any`` ones it
+        waits for to end however they end (``depends_on``, as ``grove submit --after``). An
+        ``idempotency_key`` (made here when not given) makes a retry of a submission that was made
+        answer with its operation instead of making another."""
         if spec is None:
             if command is None:
                 raise ValueError("give a spec, or a command")
@@ -71,7 +74,11 @@ class Grove:
                 spec["pool"] = pool
             if title is not None:
                 spec["title"] = title
-        elif command is not None or pool is not None:
+            depends_on = [{"operation": op, "condition": "completed"} for op in after] \
+                + [{"operation": op, "condition": "finished"} for op in after_any]
+            if depends_on:
+                spec["depends_on"] = depends_on
+        elif command is not None or pool is not None or after or after_any:
             raise ValueError("give a spec, or a command and its options, not both")
         key = idempotency_key or str(uuid.uuid4())
         return Operation.of(self._call("POST", "/api/v1/operations", body=spec, headers={"Idempotency-Key": key},

@@ -113,3 +113,15 @@ def test_a_command_asks_for_what_grove_submit_asks_by_default(grove):
         assert op.submitted_at is not None and op.submitted_at.tzinfo is not None
     finally:
         grove.abort(op.id)
+
+
+def test_an_operation_after_another_waits_for_it_and_says_so(grove):
+    first = grove.submit(command="sleep 2", pool="etl", cpu=0.25)
+    second = grove.submit(command="true", pool="etl", cpu=0.25, after=[first.id])
+    waiting = grove.get(second.id)
+    assert waiting.pending_reason["code"] == "dependency", waiting.raw
+    assert waiting.pending_reason["message"].startswith("it waits for operation " + first.id + " to complete")
+    assert grove.wait(second.id, timeout=120, interval=0.2).state == "completed"
+    assert grove.get(first.id).finished_at <= grove.get(second.id).finished_at
+    with pytest.raises(Refused):
+        grove.submit(command="true", pool="etl", cpu=0.25, after=["op-999999"])
