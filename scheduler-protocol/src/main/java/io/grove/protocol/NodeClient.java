@@ -53,6 +53,8 @@ public final class NodeClient implements AutoCloseable {
     public static NodeClient connect(EventLoopGroup group, String host, int port, Duration timeout, int maxFrameBytes,
             SslContext tls) throws IOException {
         NodeClient[] holder = new NodeClient[1];
+        // kept here: a handshake that fails fast closes the channel, and its pipeline no longer has the handler
+        SslHandler[] handshaking = new SslHandler[1];
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeout.toMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -65,6 +67,7 @@ public final class NodeClient implements AutoCloseable {
                             parameters.setEndpointIdentificationAlgorithm("HTTPS");
                             ssl.engine().setSSLParameters(parameters);
                             ch.pipeline().addLast("tls", ssl);
+                            handshaking[0] = ssl;
                         }
                         FrameCodec.install(ch.pipeline(), maxFrameBytes);
                         ch.pipeline().addLast("client", new Replies(() -> holder[0]));
@@ -72,9 +75,11 @@ public final class NodeClient implements AutoCloseable {
                 });
         try {
             Channel channel = bootstrap.connect(host, port).sync().channel();
-            SslHandler ssl = channel.pipeline().get(SslHandler.class);
-            if (ssl != null) {
-                ssl.handshakeFuture().sync();
+            if (handshaking[0] != null) {
+                handshaking[0].handshakeFuture().sync();
+            }
+            if (!channel.isActive()) {
+                throw new IOException("the connection closed as it was made");
             }
             NodeClient client = new NodeClient(channel);
             holder[0] = client;
