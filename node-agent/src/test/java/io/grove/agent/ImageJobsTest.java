@@ -119,7 +119,9 @@ class ImageJobsTest {
                 String pids = submit(cluster, 1, image, "for i in $(seq 1 100); do sleep 2 & done; wait; exit 3", "");
                 String cpu = submit(cluster, 1, image, "dd if=/dev/zero of=/dev/null bs=1 count=2000000", "");
                 String gpu = submit(cluster, 1, image, "echo devices: $(ls /dev | grep nvidia); echo visible $CUDA_VISIBLE_DEVICES; "
-                        + "cat /dev/nvidia$CUDA_VISIBLE_DEVICES 2>&1; mknod /tmp/other c 195 7 2>&1; true", ", gpu: 1");
+                        + "cat /dev/nvidia$CUDA_VISIBLE_DEVICES 2>&1; mknod /tmp/other c 195 7 2>&1; "
+                        // running until a heartbeat has reported the GPU it holds (a job over at once never is)
+                        + "sleep 3; true", ", gpu: 1");
                 JsonNode oom = firstEnded(cluster, memory);
                 assertEquals("failed", oom.get("state").asText(), oom.toString());
                 assertTrue(oom.get("message").asText().contains("memory limit exceeded"), oom.toString());
