@@ -22,6 +22,7 @@ import io.grove.http.HeaderGate;
 import io.grove.http.OpenApi;
 import io.grove.http.Routes;
 import io.grove.http.Secrets;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -150,18 +151,25 @@ final class AgentRoutes implements Function<ApiRequest, CompletableFuture<ApiRes
         } catch (NumberFormatException e) {
             throw new ApiException(400, "BAD_REQUEST", "offset must be a number of bytes");
         }
-        Path file = workDir.log(jobId, stream).orElseThrow(() -> new ApiException(404, "NOT_FOUND",
-                "no " + stream + " of job " + jobId + " on this node (never ran here, or its logs expired)"));
-        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            long length = in.length();
-            long from = offset < 0 ? Math.max(0, length + offset) : Math.min(offset, length);
-            byte[] data = new byte[(int) Math.min(MAX_LOG_CHUNK, length - from)];
-            in.seek(from);
-            in.readFully(data);
-            return ApiResponse.ok(new JobLog(jobId, stream, from, from + data.length, length,
-                    new String(data, StandardCharsets.UTF_8)));
-        } catch (IOException e) {
-            throw new ApiException(500, "INTERNAL", "cannot read the log: " + e.getMessage());
+        // a job that just ended has its logs moved to the archive: found in its directory, then gone, it is looked up again
+        for (int attempt = 0; ; attempt++) {
+            Path file = workDir.log(jobId, stream).orElseThrow(() -> new ApiException(404, "NOT_FOUND",
+                    "no " + stream + " of job " + jobId + " on this node (never ran here, or its logs expired)"));
+            try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+                long length = in.length();
+                long from = offset < 0 ? Math.max(0, length + offset) : Math.min(offset, length);
+                byte[] data = new byte[(int) Math.min(MAX_LOG_CHUNK, length - from)];
+                in.seek(from);
+                in.readFully(data);
+                return ApiResponse.ok(new JobLog(jobId, stream, from, from + data.length, length,
+                        new String(data, StandardCharsets.UTF_8)));
+            } catch (FileNotFoundException moved) {
+                if (attempt > 0) {
+                    throw new ApiException(500, "INTERNAL", "cannot read the log: " + moved.getMessage());
+                }
+            } catch (IOException e) {
+                throw new ApiException(500, "INTERNAL", "cannot read the log: " + e.getMessage());
+            }
         }
     }
 

@@ -44,7 +44,11 @@ class AgentGpuClusterTest {
             assertTrue(!first.get("gpus").equals(second.get("gpus")), "disjoint devices: " + first + " " + second);
             await("the operation to complete", unchecked(() -> cluster.state(op).equals("completed")));
             WorkDir work = new WorkDir(dir.resolve("n1"), io.grove.agent.job.JobUsers.processIsRoot());
-            String out = Files.readString(work.log(first.get("id").asText(), "stdout").orElseThrow());
+            // read once archived: a finished job's logs move from its directory to the archive
+            java.nio.file.Path archived = dir.resolve("n1").resolve("logs").resolve(first.get("id").asText()).resolve("stdout");
+            await("its log archived", () -> Files.exists(archived) && work.log(first.get("id").asText(), "stdout")
+                    .orElseThrow().equals(archived));
+            String out = Files.readString(archived);
             String uuid = first.get("gpus").get(0).asText();
             assertEquals((uuid.equals("GPU-0000aaaa") ? "0 " : "1 ") + uuid + "\n", out);
         }
