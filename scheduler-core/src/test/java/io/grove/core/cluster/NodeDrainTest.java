@@ -113,4 +113,18 @@ class NodeDrainTest {
         h.rounds(1, SECOND);
         assertEquals(1, h.running("a"), "undrained n2 takes it");
     }
+
+    @Test
+    void aGangIsNotPlannedOnADrainedNode() {
+        ClusterHarness h = harness();
+        h.cluster().drains().drain(new NodeDrain("n2", "new disks", false, "root", T));
+        // two ranks of 8 cpu: only both nodes together hold them
+        h.submit("g", OperationSpec.builder().pool("research").jobs(2, job(8, 1)).gang().build());
+        h.rounds(3, SECOND);
+        assertEquals(0, h.running("g"), "one node is not enough, and the drained one is not planned on");
+        assertNull(h.cluster().gang("physical", "g").plan());
+        h.cluster().drains().undrain("n2");
+        h.rounds(3, SECOND);
+        assertEquals(2, h.running("g"), "undrained: both ranks start together");
+    }
 }
