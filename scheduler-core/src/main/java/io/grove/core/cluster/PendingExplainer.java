@@ -126,10 +126,10 @@ public final class PendingExplainer {
             return checks;
         }
         Dependency waiting = OperationDependencies.waitingFor(operation, cluster.registry());
-        if (waiting != null || OperationDependencies.never(operation, cluster.registry()) != null) {
+        String never = waiting != null ? null : OperationDependencies.never(operation, cluster.registry());
+        if (waiting != null || never != null) {
             checks.add(PendingCheck.of(Code.DEPENDENCY, true, waiting != null
-                    ? OperationDependencies.describeWait(waiting, cluster.registry())
-                    : OperationDependencies.never(operation, cluster.registry())));
+                    ? OperationDependencies.describeWait(waiting, cluster.registry()) : never));
             return checks;
         }
         FairShareResult result = cluster.fairShare(tree);

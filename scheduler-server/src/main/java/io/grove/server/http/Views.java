@@ -19,6 +19,7 @@ import io.grove.core.cluster.NodeFit;
 import io.grove.core.fairshare.ElementShares;
 import io.grove.core.fairshare.FairShareResult;
 import io.grove.core.node.Node;
+import io.grove.core.operation.Dependency;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
@@ -59,14 +60,14 @@ final class Views {
         PendingReason pending = cluster.registry().pendingReason(operation.id(), tree);
         io.grove.api.PendingReason reason = pending != null ? pendingReason(pending) : null;
         PoolPause pause = operation.state().isFinished() ? null : cluster.pauseOf(tree, operation);
+        Dependency waiting = operation.spec().dependsOn().isEmpty() ? null
+                : OperationDependencies.waitingFor(operation, cluster.registry());
         if (pause != null && (pending == null || !io.grove.api.PendingReason.COUNT_LIMIT.equals(reason.code()))) {
             reason = new io.grove.api.PendingReason(io.grove.api.PendingReason.POOL_PAUSED, tree, pause.pool(), null, null,
                     pause.describe() + "; an administrator resumes it with grove pools resume " + pause.pool());
-        } else if (pending == null && !operation.state().isFinished()
-                && OperationDependencies.waitingFor(operation, cluster.registry()) != null) {
+        } else if (pending == null && !operation.state().isFinished() && waiting != null) {
             reason = new io.grove.api.PendingReason(io.grove.api.PendingReason.DEPENDENCY, tree, null, null, null,
-                    OperationDependencies.describeWait(OperationDependencies.waitingFor(operation, cluster.registry()),
-                            cluster.registry()));
+                    OperationDependencies.describeWait(waiting, cluster.registry()));
         } else if (pending == null && !operation.state().isFinished()) {
             List<String> tooLarge = NodeFit.tasksLargerThanEveryNode(cluster.nodes(), operation, tree);
             if (!tooLarge.isEmpty()) {
