@@ -143,10 +143,23 @@ public final class ApiServer implements AutoCloseable {
         if (lastEventId != null && !query.containsKey("last_event_id")) {
             query.put("last_event_id", lastEventId);
         }
-        return new ApiRequest(request.method().name(), path, query, request.headers().get("X-Grove-User"),
+        return new ApiRequest(method(request), path, query, request.headers().get("X-Grove-User"),
                 request.headers().get(HttpHeaderNames.CONTENT_TYPE), body, source, List.of(),
                 request.headers().get(HttpHeaderNames.AUTHORIZATION), request.headers().get("Idempotency-Key"), gone);
     }
+
+    /**
+     * The request's method: a {@code POST} with {@code X-HTTP-Method-Override: PATCH} is a
+     * {@code PATCH} (for clients whose HTTP stack has no {@code PATCH}, such as the JDK's
+     * {@code HttpURLConnection} that {@code grove} uses). Nothing else is overridden.
+     */
+    static String method(HttpRequest request) {
+        String method = request.method().name();
+        return method.equals("POST") && "PATCH".equalsIgnoreCase(request.headers().get(METHOD_OVERRIDE)) ? "PATCH" : method;
+    }
+
+    /** The header that makes a {@code POST} a {@code PATCH}. */
+    public static final String METHOD_OVERRIDE = "X-HTTP-Method-Override";
 
     /** How many times a connection was held back: not read while its client did not read its answers. */
     public long heldBack() {

@@ -6,16 +6,21 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Runs the Python client's pytest suite ({@code clients/python/tests}) against a real
- * {@code grove local} started from the jar this build made. The interpreter is {@code GROVE_PYTHON}
- * (the virtual environment {@code .ci/run} makes), else Debian's {@code /usr/bin/python3}; without
- * one that has {@code requests} and {@code pytest} the test says it is skipped.
+ * {@code grove local} started from the jar this build made, once for each Python: {@code GROVE_PYTHON}
+ * (the virtual environment {@code .ci/run} makes), else Debian's {@code /usr/bin/python3}, and each
+ * of {@code GROVE_PYTHONS} (the other versions the client claims, where the machine has them:
+ * {@code .ci/run} makes a virtual environment for 3.9 and 3.12). One without {@code requests} and
+ * {@code pytest} is said to be skipped.
  */
 class PythonClientTest {
 
@@ -43,9 +48,26 @@ class PythonClientTest {
         }
     }
 
-    @Test
-    void thePytestSuitePassesAgainstARealGroveLocal() throws Exception {
-        String python = python();
+    /** The interpreters: {@link #python()}, then each of {@code GROVE_PYTHONS}. */
+    static List<String> pythons() {
+        List<String> all = new ArrayList<>(List.of(python()));
+        String others = System.getenv("GROVE_PYTHONS");
+        if (others != null) {
+            for (String other : others.strip().split("\\s+")) {
+                if (!other.isEmpty()) {
+                    all.add(other);
+                }
+            }
+        }
+        return all;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> thePytestSuitePassesAgainstARealGroveLocal() {
+        return pythons().stream().map(python -> DynamicTest.dynamicTest("pytest on " + python, () -> suite(python)));
+    }
+
+    static void suite(String python) throws Exception {
         Assumptions.assumeTrue(usable(python), python + " has no requests and pytest (apt-get install python3-requests "
                 + "python3-pytest, or GROVE_PYTHON=a virtual environment's python): the Python client's tests are skipped");
         Assumptions.assumeTrue(Files.isRegularFile(JAR), "no " + JAR + ": the cli module was not packaged");
