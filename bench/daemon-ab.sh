@@ -7,8 +7,9 @@
 # (mvn -q -B -DskipTests package). Each round runs the reference's scheduler (bin/grove scheduler,
 # its own JVM) under its own DaemonLoadDriver, then this build's under its own, each on a fresh data
 # directory, and prints per run the heartbeats, the round-trip p50/p99/max, the missed heartbeats
-# and the scheduler's CPU (user and system of its process over the run), then the ratio of the
-# p99s and of the CPU. Every change to the daemon's hot path (the heartbeat, the fair-share update,
+# and the scheduler's CPU (user and system of its process over the run, and over the driver's
+# measured window alone, after its warm-up, per heartbeat), then the ratios of the p99s and of the
+# CPU. Every change to the daemon's hot path (the heartbeat, the fair-share update,
 # the daemon's threads) is checked with it before it lands (bench/RESULTS.md). At the end it prints
 # the mean CPU of each group of the scheduler's threads per build (the event loops, the scheduler,
 # the journal, the ledger, the JIT compilers, GC), so that a CPU ratio names the threads that moved.
@@ -61,9 +62,13 @@ run() {
   ticks="$(getconf CLK_TCK)"
   before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
   threads "$pid" > "$log.threads"
+  sample "$pid" "$log" > "$log.samples" &
+  local sampler=$!
   java -Xmx2g -XX:+UseShenandoahGC -cp "$tree/bench/target/benchmarks.jar" io.grove.bench.DaemonLoadDriver \
       "$nodes" "$seconds" 1000 "$node_port" "$http_port" > "$log" 2>&1 || true
   after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
+  kill "$sampler" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
   # each thread's CPU over the run, by group (digits dropped from names: "C2 CompilerThre", "GC Thread#3")
   threads "$pid" | awk -v label="$label" -v ticks="$ticks" 'NR == FNR { was[$1] = $2; next }
       { name = substr($0, index($0, $3)); gsub(/[0-9]+/, "#", name); cpu[name] += ($2 - was[$1]) / ticks }
@@ -78,17 +83,41 @@ run() {
   max="$(sed -n 's/.*max \([0-9.]*\) ms.*/\1/p' <<<"$line")"
   missed="$(sed -n 's/.*failed): \([0-9]*\).*/\1/p' <<<"$line")"
   beats="$(sed -n 's/.*measured: \([0-9]*\) heartbeats.*/\1/p' <<<"$line")"
-  printf '%-10s p50 %6s ms  p99 %7s ms  max %7s ms  missed %4s  heartbeats %9s  scheduler CPU %6.1f s\n' \
-      "$label" "${p50:-?}" "${p99:-?}" "${max:-?}" "${missed:-?}" "${beats:-?}" "$(echo "($after - $before) / $ticks" | bc -l)"
-  echo "$label ${p99:-0} $(echo "($after - $before) / $ticks" | bc -l)" >> "$results"
-  rm -rf "$unpacked" "$data" "$log" "$log.scheduler" "$log.threads"
+  # the CPU of the measured window alone (the driver's heartbeats after its warm-up): it ends 5 s
+  # before the driver prints, and lasts SECONDS less the warm-up
+  local steady
+  steady="$(awk -v seconds="$seconds" -v ticks="$ticks" -v beats="${beats:-0}" '
+      $1 == "printed" { printed = $2; next }
+      { t[n] = $1; c[n] = $2; n++ }
+      function at(ms,   i) { for (i = 1; i < n; i++) if (t[i] >= ms) return c[i-1] + (c[i] - c[i-1]) * (ms - t[i-1]) / (t[i] - t[i-1]); return -1 }
+      END { warm = seconds / 4 < 10 ? seconds / 4 : 10; end = printed - 5000; start = end - (seconds - warm) * 1000
+            a = at(start); b = at(end); if (!printed || a < 0 || b < 0 || beats == 0) { print "?"; exit }
+            printf "%.1f", (b - a) / ticks * 1e6 / beats }' "$log.samples")"
+  printf '%-10s p50 %6s ms  p99 %7s ms  max %7s ms  missed %4s  heartbeats %9s  scheduler CPU %6.1f s, %s µs a heartbeat measured\n' \
+      "$label" "${p50:-?}" "${p99:-?}" "${max:-?}" "${missed:-?}" "${beats:-?}" "$(echo "($after - $before) / $ticks" | bc -l)" "$steady"
+  echo "$label ${p99:-0} $(echo "($after - $before) / $ticks" | bc -l) ${steady/\?/0}" >> "$results"
+  rm -rf "$unpacked" "$data" "$log" "$log.scheduler" "$log.threads" "$log.samples"
+}
+
+# "ms ticks" of process $1 every 250 ms, and "printed ms" once the driver's log $2 has its result
+sample() {
+  local printed=""
+  while kill -0 "$1" 2>/dev/null; do
+    echo "$(date +%s%3N) $(awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0)"
+    if [ -z "$printed" ] && grep -aq 'round trip p50' "$2" 2>/dev/null; then
+      printed="$(date +%s%3N)"
+      echo "printed $printed"
+    fi
+    sleep 0.25
+  done
 }
 
 # "tid ticks name" of each thread of process $1 (user and system ticks)
 threads() {
   local task
   for task in /proc/"$1"/task/*; do
-    awk -v tid="${task##*/}" -v name="$(cat "$task/comm" 2>/dev/null)" '{ print tid, $14 + $15, name }' \
+    # the fields after the name, which may hold spaces ("C2 CompilerThre"): utime and stime are the 12th and 13th
+    awk -v tid="${task##*/}" -v name="$(cat "$task/comm" 2>/dev/null)" '{ sub(/.*\) /, ""); print tid, $12 + $13, name }' \
         "$task/stat" 2>/dev/null || true
   done
 }
@@ -101,12 +130,15 @@ for round in $(seq 1 "$rounds"); do
   # shellcheck disable=SC2086
   run "this" "$here" ${GROVE_AB_ARGS:-}
 done
-awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3 }
+awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3; beat[$1] += $4 }
      END { r = ""; for (k in n) if (k != "this") r = k;
            printf "mean p99: %s %.2f ms, this %.2f ms: ratio %.2f\n", r, p99[r] / n[r], p99["this"] / n["this"],
                (p99["this"] / n["this"]) / (p99[r] / n[r]);
            printf "mean scheduler CPU: %s %.1f s, this %.1f s: ratio %.2f\n", r, cpu[r] / n[r], cpu["this"] / n["this"],
-               (cpu["this"] / n["this"]) / (cpu[r] / n[r]) }' "$results"
+               (cpu["this"] / n["this"]) / (cpu[r] / n[r]);
+           if (beat[r] > 0 && beat["this"] > 0)
+             printf "mean scheduler CPU a heartbeat, measured window: %s %.1f µs, this %.1f µs: ratio %.2f\n", r,
+                 beat[r] / n[r], beat["this"] / n["this"], (beat["this"] / n["this"]) / (beat[r] / n[r]) }' "$results"
 echo "mean CPU by thread group, s a run: $ref, this"
 awk -F '\t' '{ k = ($1 == "this") ? "this" : "ref"; cpu[$2, k] += $3; names[$2] = 1 }
      END { for (name in names) printf "  %7.1f %7.1f  %s\n", cpu[name, "ref"] / rounds, cpu[name, "this"] / rounds, name }' \
