@@ -270,17 +270,14 @@ public final class SchedulerClient {
             if (contentType != null) {
                 connection.setRequestProperty("Content-Type", contentType);
             }
+            connection.setDoOutput(body != null);
+            connection.connect();
+            connected = true;
             if (body != null) {
-                connection.setDoOutput(true);
                 // buffered, not streamed: a streamed body's 401 would be an HttpRetryException instead of the answer
-                connection.connect();
-                connected = true;
                 try (OutputStream out = connection.getOutputStream()) {
                     out.write(body.getBytes(StandardCharsets.UTF_8));
                 }
-            } else {
-                connection.connect();
-                connected = true;
             }
             int status = connection.getResponseCode();
             String text = text(status / 100 == 2 ? connection.getInputStream() : connection.getErrorStream());
