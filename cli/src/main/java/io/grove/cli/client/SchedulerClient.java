@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -82,6 +83,11 @@ public final class SchedulerClient {
         connection.setRequestProperty("X-Grove-User", target.user());
         if (target.token() != null && target.group().stream().anyMatch(s -> uri.toString().startsWith(s + "/"))) {
             connection.setRequestProperty("Authorization", "Bearer " + target.token());
+        }
+        if (!method.equals("GET")) {
+            // the JDK sends a POST again once when its connection fails before the answer; with a key
+            // of its own the scheduler makes a submission sent twice once
+            connection.setRequestProperty("Idempotency-Key", "grove-" + UUID.randomUUID());
         }
         return connection;
     }

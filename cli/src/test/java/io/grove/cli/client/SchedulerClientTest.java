@@ -13,7 +13,17 @@ import io.grove.server.Clock;
 import io.grove.server.DaemonSettings;
 import io.grove.server.SchedulerDaemon;
 import io.grove.server.security.Security;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,5 +86,40 @@ class SchedulerClientTest {
                 () -> as("http://127.0.0.1:" + port, null).get("/operations", OperationSummary[].class));
         assertEquals(ExitCodes.UNREACHABLE, e.exitCode(), e.getMessage());
         assertTrue(e.getMessage().startsWith("cannot reach the scheduler at http://127.0.0.1:" + port), e.getMessage());
+    }
+
+    @Test
+    void eachChangeCarriesAKeyOfItsOwn() throws Exception {
+        List<String> keys = Collections.synchronizedList(new ArrayList<>());
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try (Socket socket = server.accept()) {
+                        BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                                StandardCharsets.US_ASCII));
+                        String requestLine = in.readLine();
+                        for (String header = in.readLine(); header != null && !header.isEmpty(); header = in.readLine()) {
+                            if (header.toLowerCase(Locale.ROOT).startsWith("idempotency-key:")) {
+                                keys.add(requestLine.split(" ")[0] + " " + header.substring(16).strip());
+                            }
+                        }
+                        socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: 2\r\nConnection: close\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        // closed
+                    }
+                }
+            });
+            answering.setDaemon(true);
+            answering.start();
+            SchedulerClient client = as("http://127.0.0.1:" + server.getLocalPort(), null);
+            client.get("/operations/op-1", OperationDetails.class);
+            client.post("/operations", spec(), OperationSummary.class);
+            client.post("/operations", spec(), OperationSummary.class);
+            client.patch("/operations/op-1", new OperationUpdate(2.0, null, null, null), OperationDetails.class);
+        }
+        assertEquals(3, keys.size(), "a key on each change, none on the read: " + keys);
+        assertEquals(3, keys.stream().map(k -> k.split(" ")[1]).distinct().count(), keys.toString());
+        assertTrue(keys.stream().allMatch(k -> k.startsWith("POST grove-")), keys.toString());
     }
 }
