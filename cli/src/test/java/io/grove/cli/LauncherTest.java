@@ -52,8 +52,11 @@ class LauncherTest {
     void aShortCommandMakesItsClassDataArchiveOnceInAPrivateCacheAndThenStartsFromIt() throws Exception {
         Path home = installed();
         Path cache = dir.resolve("cache");
-        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString(), "GROVE_TOKEN", "secret-token");
         String first = runIn(home, env, "ops", "list");
+        // the training runs without the user's token and configuration (a token_command is not run for it)
+        assertEquals("GROVE_TOKEN=unset XDG_CONFIG_HOME=" + cache.resolve("grove").resolve("no-config"),
+                Files.readString(dir.resolve("training-env")).strip());
         // the first time: a training run makes the archive as it exits, then the command runs from it
         List<String> calls = Files.readAllLines(dir.resolve("calls"));
         String made = OOM + " " + SHORT + " -XX:ArchiveClassesAtExit=" + cache.resolve("grove") + "/cli-";
@@ -117,7 +120,8 @@ class LauncherTest {
             Files.writeString(java, "#!/usr/bin/env bash\necho \"$*\" > '" + out + "'\necho \"$*\" >> '"
                     + dir.resolve("calls") + "'\n"
                     + "for a in \"$@\"; do case \"$a\" in -XX:ArchiveClassesAtExit=*) f=\"${a#*=}\"; echo classes > \"$f\"; "
-                    + "chmod 400 \"$f\";; esac; done\n");
+                    + "chmod 400 \"$f\";; cds-training) echo \"GROVE_TOKEN=${GROVE_TOKEN-unset} "
+                    + "XDG_CONFIG_HOME=${XDG_CONFIG_HOME-unset}\" > '" + dir.resolve("training-env") + "';; esac; done\n");
             Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
         }
         Path launcher = home.resolve("bin").resolve("grove");
