@@ -51,7 +51,9 @@ class UsageReconciliationTest {
                 operations.add(submitted.body().get("id").asText());
             }
             int kills = 0;
-            for (int step = 0; step < 400 && (kills < 3 || !node.running.isEmpty()
+            // steps until both operations completed: a heartbeat brings no start until the restarted daemon has
+            // computed fair shares, and a busy machine spends more heartbeats on that
+            for (int step = 0; step < 4000 && (kills < 3 || !node.running.isEmpty()
                     || attemptsEnded(users, operations) < 0); step++) {
                 node.heartbeat();
                 List<String> running = new ArrayList<>(node.running.keySet());
@@ -75,11 +77,19 @@ class UsageReconciliationTest {
                 }
             }
             assertEquals(3, kills, "the daemon was killed three times");
+            assertTrue(attemptsEnded(users, operations) >= 0, "both operations completed");
             node.heartbeat();
             // a job whose end the killed daemon acknowledged but had not written is ended as lost by the next
             // one and run again, since this test's node does not send acknowledged results again as an agent
             // does (ResentResultTest): every attempt that ended has its record
-            Await.untilChecked("every ended attempt's record in the ledger", () -> ended(users) == attemptsEnded(users, operations));
+            try {
+                Await.untilChecked("every ended attempt's record in the ledger", () -> ended(users) == attemptsEnded(users, operations));
+            } catch (AssertionError e) {
+                // what to look at when it does not: the records, the attempts (-1: an operation not completed) and the jobs
+                throw new AssertionError(e.getMessage() + ": " + ended(users) + " records, " + attemptsEnded(users, operations)
+                        + " attempts ended; operations " + users.sendAs("carol", "GET", "/api/v1/operations?all=true", null).body()
+                        + "; records " + users.sendAs("carol", "GET", "/api/v1/jobs?limit=1000", null).body(), e);
+            }
             JsonNode records = users.sendAs("carol", "GET", "/api/v1/jobs?limit=1000", null).body();
             Map<String, Double> byPool = new TreeMap<>();
             Map<String, Double> byUser = new TreeMap<>();
