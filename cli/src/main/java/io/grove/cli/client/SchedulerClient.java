@@ -80,16 +80,20 @@ public final class SchedulerClient {
         } else {
             connection.setRequestMethod(method);
         }
-        connection.setRequestProperty("X-Grove-User", target.user());
-        if (target.token() != null && target.group().stream().anyMatch(s -> uri.toString().startsWith(s + "/"))) {
-            connection.setRequestProperty("Authorization", "Bearer " + target.token());
-        }
+        identity(uri).forEach(connection::setRequestProperty);
         if (!method.equals("GET")) {
             // the JDK sends a POST again once when its connection fails before the answer; with a key
             // of its own the scheduler makes a submission sent twice once
             connection.setRequestProperty("Idempotency-Key", "grove-" + UUID.randomUUID());
         }
         return connection;
+    }
+
+    /** Who asks: the user, and the token for a scheduler of the target's (never for another endpoint). */
+    private Map<String, String> identity(URI uri) {
+        boolean ours = target.group().stream().anyMatch(s -> uri.toString().startsWith(s + "/"));
+        return target.token() != null && ours ? Map.of("X-Grove-User", target.user(), "Authorization", "Bearer " + target.token())
+                : Map.of("X-Grove-User", target.user());
     }
 
     public Target target() {
@@ -203,11 +207,9 @@ public final class SchedulerClient {
      * cannot be opened (a scheduler without it: the caller polls instead). Closing the feed ends it.
      */
     public AutoCloseable events(String query, Consumer<String> events) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(current + "/api/v1/events" + query))
-                .header("X-Grove-User", target.user()).header("Accept", "text/event-stream");
-        if (target.token() != null) {
-            builder.header("Authorization", "Bearer " + target.token());
-        }
+        URI uri = URI.create(current + "/api/v1/events" + query);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream");
+        identity(uri).forEach(builder::header);
         HttpResponse<Stream<String>> response;
         try {
             response = streams().sendAsync(builder.build(), HttpResponse.BodyHandlers.ofLines())
