@@ -60,7 +60,20 @@ public final class ForecastAccuracy {
         long seed = args.length > 1 ? Long.parseLong(args[1]) : 7;
         List<Score> scores = run(workload, seed);
         report(workload, seed, scores);
+        long[] ms = COMPUTE_MS.stream().mapToLong(Long::longValue).sorted().toArray();
+        if (ms.length > 0) {
+            System.out.printf(Locale.ROOT, "%-10s seed %d, a forecast's computing: median %d ms, p90 %d ms, max %d ms of %d; "
+                    + "%d ran out of their %d s%n", workload, seed, ms[ms.length / 2], ms[ms.length * 9 / 10], ms[ms.length - 1],
+                    ms.length, outOfTime, BUDGET.toSeconds());
+        }
     }
+
+    /** Each forecast's wall time (ms), and how many ran out of {@link #BUDGET}. */
+    private static final List<Long> COMPUTE_MS = new ArrayList<>();
+    private static int outOfTime;
+
+    /** How long one forecast may compute, as the daemon bounds it (in wall time). */
+    static final Duration BUDGET = Duration.ofSeconds(10);
 
     static List<Score> run(String workload, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
@@ -155,8 +168,11 @@ public final class ForecastAccuracy {
                             || open.stream().anyMatch(p -> p.operation().equals(operation.id()))) {
                         continue;
                     }
+                    long began = System.nanoTime();
                     StartForecast.Prediction prediction = StartForecast.predict(snapshot, operation.id(), seed,
-                            Duration.ofSeconds(10).toNanos(), System::nanoTime, false);
+                            BUDGET.toNanos(), System::nanoTime, false);
+                    COMPUTE_MS.add((System.nanoTime() - began) / 1_000_000);
+                    outOfTime += prediction.unknown() != null && prediction.unknown().contains("took longer") ? 1 : 0;
                     if (prediction.nextStart() != null && prediction.nextStart().likely() != null) {
                         open.add(new Prediction(operation.id(), t, prediction.nextStart(), operation.spec().gang(),
                                 prediction.assumptions()));

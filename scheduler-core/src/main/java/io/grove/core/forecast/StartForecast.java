@@ -26,8 +26,16 @@ import java.util.function.LongSupplier;
  */
 public final class StartForecast {
 
-    /** Draws of durations: the band is their 10th to 90th percentile. */
-    public static final int DRAWS = 7;
+    /**
+     * Draws of durations. The band runs from the lowest to the highest of them ({@link #edge}): of
+     * nine draws and one more from the same law, the tenth falls between the lowest and the highest
+     * of the nine 8 times in 10 (each of the ten is equally likely to be the lowest or the highest),
+     * so the band is an 80% interval; of seven it would be 6 in 8.
+     */
+    public static final int DRAWS = 9;
+
+    /** The part of outcomes a band is to hold: the order statistics of its edges are chosen for it. */
+    static final double BAND_COVERAGE = 0.8;
 
     /** How far ahead a forecast looks. */
     public static final Duration HORIZON = Duration.ofHours(24);
@@ -41,7 +49,7 @@ public final class StartForecast {
      */
     static final Duration MAX_JUMP = Duration.ofMinutes(5);
 
-    /** A band of times: the 10th percentile, the median and the 90th percentile of the draws ({@code null}: not within the horizon). */
+    /** A band of times: its early edge, the median and its late edge of the draws, an 80% interval ({@link #edge}; {@code null}: not within the horizon). */
     public record Band(Instant earliest, Instant likely, Instant latest) {
     }
 
@@ -288,8 +296,8 @@ public final class StartForecast {
     }
 
     /**
-     * The band of {@code quiet} draws (no new submissions): 10th percentile, median, 90th; each edge
-     * moved to that percentile of the {@code busy} draws (submissions going on) when it is wider:
+     * The band of {@code quiet} draws (no new submissions): its early edge ({@link #edge}), median,
+     * late edge; each edge moved to that of the {@code busy} draws (submissions going on) when it is wider:
      * submissions mostly delay a start, but they may hasten one too (a submission that starves
      * preempts a rank of a running gang, and the rack the restarting gang frees goes to the gang
      * waited for). A start comes at a node's heartbeat after room frees, so a band is at least one
@@ -298,19 +306,33 @@ public final class StartForecast {
     static Band band(List<Instant> quiet, List<Instant> busy, Duration heartbeat) {
         List<Instant> sorted = sorted(quiet);
         int n = sorted.size();
-        Instant latest = sorted.get(Math.min(n - 1, n * 9 / 10));
-        Instant earliest = sorted.get(n / 10);
+        int k = edge(n);
+        Instant latest = sorted.get(n - 1 - k);
+        Instant earliest = sorted.get(k);
         if (!busy.isEmpty()) {
             List<Instant> late = sorted(busy);
-            Instant busyLatest = late.get(Math.min(late.size() - 1, late.size() * 9 / 10));
+            int b = edge(late.size());
+            Instant busyLatest = late.get(late.size() - 1 - b);
             latest = latest == null || busyLatest == null ? null : busyLatest.isAfter(latest) ? busyLatest : latest;
-            Instant busyEarliest = late.get(late.size() / 10);
+            Instant busyEarliest = late.get(b);
             earliest = earliest == null || busyEarliest == null || !busyEarliest.isBefore(earliest) ? earliest : busyEarliest;
         }
         if (earliest != null && latest != null && latest.isBefore(earliest.plus(heartbeat))) {
             latest = earliest.plus(heartbeat);
         }
         return new Band(earliest, sorted.get(n / 2), latest);
+    }
+
+    /**
+     * Which order statistic (from 0) of {@code n} draws is a band's edge, from either end: the
+     * {@code j}-th lowest and the {@code j}-th highest (from 1) of {@code n} draws hold a further
+     * draw {@code (n + 1 - 2j) / (n + 1)} of the time whatever the law, so the largest {@code j}
+     * that keeps it at {@link #BAND_COVERAGE} or more; the extremes when even they hold less
+     * (fewer than nine draws). Sample percentiles ({@code n / 10}) would hold less than they say.
+     */
+    static int edge(int n) {
+        int j = (int) Math.floor((1 - BAND_COVERAGE) / 2 * (n + 1) + 1e-9);
+        return Math.max(0, j - 1);
     }
 
     private static List<Instant> sorted(List<Instant> times) {
