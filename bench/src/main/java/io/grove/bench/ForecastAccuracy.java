@@ -72,7 +72,10 @@ public final class ForecastAccuracy {
     private static final List<Long> COMPUTE_MS = new ArrayList<>();
     private static int outOfTime;
 
-    /** How long one forecast may compute, as the daemon bounds it (in wall time). */
+    /**
+     * How long one forecast may compute (wall time): more than the daemon's 3 s, so that what is
+     * scored is the forecast's accuracy rather than this machine's speed; how many ran out is printed.
+     */
     static final Duration BUDGET = Duration.ofSeconds(10);
 
     static List<Score> run(String workload, long seed) {

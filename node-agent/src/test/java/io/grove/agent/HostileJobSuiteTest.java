@@ -284,8 +284,10 @@ class HostileJobSuiteTest {
                 node.agent.brokerPort());
         StringBuilder probe = new StringBuilder();
         for (int port : concat(closed, node.cluster.httpPort)) {
+            // busybox's nc (images) has no -z: it fails with 1 when it cannot connect (refused, or no answer in
+            // 2 s), else it stays connected until the far side closes, so a connection is any other ending
             String connect = runner == Runner.BARE ? "timeout 3 bash -c 'exec 3<>/dev/tcp/127.0.0.1/" + port + "'"
-                    : "nc -w 2 127.0.0.1 " + port + " </dev/null";
+                    : "(timeout 3 nc -w 2 127.0.0.1 " + port + " </dev/null >/dev/null 2>&1; test $? -ne 1)";
             probe.append("if ").append(connect).append(" >/dev/null 2>&1; then echo 'REACHED ").append(port)
                     .append("'; else echo 'closed ").append(port).append("'; fi; ");
         }
