@@ -255,7 +255,7 @@ public final class AgentDaemon implements AutoCloseable {
             }
             if (error != null) {
                 agent.heartbeatLost();
-                disconnect("the handshake failed: " + error.getMessage());
+                disconnect("the handshake failed: " + failure(error));
             } else if (reply instanceof Welcome welcome) {
                 agent.welcomed(welcome.protocolVersion());
                 connected = true;
@@ -303,7 +303,7 @@ public final class AgentDaemon implements AutoCloseable {
             heartbeatInFlight = false;
             if (error != null) {
                 agent.heartbeatLost();
-                disconnect("heartbeat failed: " + error.getMessage());
+                disconnect("heartbeat failed: " + failure(error));
                 return;
             }
             metrics.heartbeat(Duration.ofNanos(System.nanoTime() - sent));
@@ -415,6 +415,16 @@ public final class AgentDaemon implements AutoCloseable {
                 agent.ledger().declared().toString(), agent.jobCount(), agent.pendingResults(),
                 agent.jobUsers().switching() ? agent.jobUsers().describe() : "the agent's own user (it does not run as root)",
                 "resident memory sampled every " + settings.memorySampleInterval().toMillis() + " ms");
+    }
+
+    /** What went wrong with a request, in words: a timeout says how long it waited. */
+    private String failure(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        if (cause instanceof java.util.concurrent.TimeoutException) {
+            return "no answer within " + settings.requestTimeout().toMillis() + " ms";
+        }
+        return cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
     }
 
     private void guarded(Runnable work) {

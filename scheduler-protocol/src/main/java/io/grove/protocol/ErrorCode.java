@@ -19,7 +19,10 @@ public enum ErrorCode {
     /** The handshake's version is not spoken here; the connection is closed. */
     @JsonProperty("unsupported_protocol_version")
     UNSUPPORTED_PROTOCOL_VERSION,
-    /** A heartbeat came before the handshake, or for another node than the handshake's. */
+    /**
+     * A heartbeat came before the handshake, or for another node than the handshake's; or on a
+     * connection whose node the scheduler has declared lost since (fatal: the node shakes hands again).
+     */
     @JsonProperty("handshake_required")
     HANDSHAKE_REQUIRED,
     /** The node was refused (for example, its token). */

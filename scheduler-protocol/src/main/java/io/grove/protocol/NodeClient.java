@@ -111,6 +111,11 @@ public final class NodeClient implements AutoCloseable {
         return reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Whether the connection is still open (the scheduler may close it: a fatal error, a newer connection). */
+    public boolean isOpen() {
+        return channel.isActive();
+    }
+
     private volatile Consumer<Message> onPush = message -> { };
 
     /** Where the scheduler's unsolicited messages ({@link HeartbeatNow}) go; on the connection's thread, must not block. */

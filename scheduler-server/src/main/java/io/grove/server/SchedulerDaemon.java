@@ -266,8 +266,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         HeartbeatBatcher batcher = new HeartbeatBatcher(loop, clock, new HeartbeatBatcher.Gate(role::mayAct,
                 role.startsWrittenFirst() ? journal::durable : null));
         batcher.afterTurn(arrival::nudgeAsked);
-        Supplier<NodeSession> sessions = () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(), metrics,
-                addresses, secured.nodeToken(), secured.audit());
+        Supplier<NodeSession> sessions = () -> new NodeSession(loop, batcher, clock, settings.heartbeatPeriod(),
+                settings.cluster().nodeHeartbeatTimeout(), metrics, addresses, secured.nodeToken(), secured.audit());
         NodeEndpoint nodeEndpoint = null;
         if (role.nodeHost() == null) {
             nodeEndpoint = Listening.on("nodes", settings.bindAddress(), settings.nodePort(), "--node-port",

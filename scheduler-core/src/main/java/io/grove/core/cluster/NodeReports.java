@@ -17,7 +17,10 @@ import java.util.Set;
 
 /**
  * What a heartbeat reports, applied to the cluster: the node's tags and limits (registering a new
- * node), jobs that ended on it, and jobs the scheduler placed there that the node no longer has.
+ * node), jobs that ended on it, jobs the scheduler placed there that the node no longer has, and
+ * jobs a full list names that the scheduler does not place there (a node back after it was declared
+ * lost still runs the jobs that were ended then): the node is told to kill those until it reports
+ * them ended, in deltas too.
  */
 final class NodeReports {
 
@@ -93,12 +96,19 @@ final class NodeReports {
                 placedAndReported++;
             }
         }
-        if (placedAndReported == node.jobs().size() && !node.hasEndedByScheduler()) {
+        if (placedAndReported == node.jobs().size() && placedAndReported == heartbeat.runningJobs().size()
+                && !node.hasEndedByScheduler()) {
             return ended;
         }
         Set<String> reported = new HashSet<>();
         for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
             reported.add(running.jobId());
+            if (!node.hasJob(running.jobId()) && node.whyEnded(running.jobId()) == null) {
+                // a job the scheduler ended while the node was away (lost, then back with its full
+                // list): told to stop until the node reports it ended, so deltas carry it too
+                node.unknownRunning(running.jobId(), "the scheduler knows no running job " + running.jobId()
+                        + " on node " + node.id());
+            }
         }
         for (Job job : new ArrayList<>(node.jobs())) {
             if (!reported.contains(job.id())) {

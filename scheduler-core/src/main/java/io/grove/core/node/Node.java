@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -42,6 +43,8 @@ public final class Node {
     private final JobsById jobsById = new JobsById();
     private final double[] usage = new double[ResourceType.COUNT];
     private final Map<String, String> endedByScheduler = new LinkedHashMap<>();
+    /** Those of them the scheduler never placed here (see {@link #unknownRunning}). */
+    private final Set<String> unknownRunning = new HashSet<>();
     /** Running jobs to stop gracefully at the node's next heartbeat (a gang's other ranks, a time limit). */
     private final Map<String, Interrupt> toInterrupt = new LinkedHashMap<>();
     /** The address its connection comes from, which a gang's ranks reach it at; {@code null}: unknown. */
@@ -245,6 +248,21 @@ public final class Node {
         endedByScheduler.put(jobId, why);
     }
 
+    /**
+     * Remembers a job the node runs that the scheduler does not place there (it ended while the
+     * node was out of touch, or was never the scheduler's); the node is told to kill it, as an
+     * ended one, until it reports it ended.
+     */
+    public void unknownRunning(String jobId, String why) {
+        endedByScheduler.put(jobId, why);
+        unknownRunning.add(jobId);
+    }
+
+    /** Whether the node was told to kill this job because the scheduler does not place it there. */
+    public boolean runsUnknown(String jobId) {
+        return unknownRunning.contains(jobId);
+    }
+
     /** Why the scheduler ended a job this node still reports, or {@code null}. */
     public String whyEnded(String jobId) {
         return endedByScheduler.get(jobId);
@@ -263,11 +281,13 @@ public final class Node {
     /** The node reported the job ended: nothing more to tell it. */
     public void forgetEnded(String jobId) {
         endedByScheduler.remove(jobId);
+        unknownRunning.remove(jobId);
     }
 
     /** Forgets ended jobs the node no longer reports. */
     public void forgetEndedExcept(Set<String> stillReported) {
         endedByScheduler.keySet().retainAll(stillReported);
+        unknownRunning.retainAll(stillReported);
     }
 
     /** The address its connection comes from (a gang's {@code MASTER_ADDR} and hosts); {@code null}: unknown. */

@@ -108,8 +108,9 @@ public final class HeartbeatScheduler {
         if (heartbeat.delta()) {
             // a delta does not list what still runs: every job the scheduler ended is told again
             // until the node reports it ended
-            node.endedBySchedulerView().forEach((jobId, why) ->
-                    aborts.add(new Decision.JobAbort(jobId, Decision.AbortReason.ENDED_BY_SCHEDULER, why)));
+            node.endedBySchedulerView().forEach((jobId, why) -> aborts.add(new Decision.JobAbort(jobId,
+                    node.runsUnknown(jobId) ? Decision.AbortReason.UNKNOWN_JOB : Decision.AbortReason.ENDED_BY_SCHEDULER,
+                    why)));
         }
         for (Heartbeat.RunningJob running : heartbeat.runningJobs()) {
             if (node.hasJob(running.jobId())) {
@@ -120,7 +121,7 @@ public final class HeartbeatScheduler {
             if (heartbeat.delta() && ended != null) {
                 continue;   // told above
             }
-            if (job == null && ended != null) {
+            if (job == null && ended != null && !node.runsUnknown(running.jobId())) {
                 aborts.add(new Decision.JobAbort(running.jobId(), Decision.AbortReason.ENDED_BY_SCHEDULER, ended));
             } else if (job == null) {
                 aborts.add(new Decision.JobAbort(running.jobId(), Decision.AbortReason.UNKNOWN_JOB,

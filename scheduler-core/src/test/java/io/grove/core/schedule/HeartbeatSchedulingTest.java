@@ -167,6 +167,32 @@ class HeartbeatSchedulingTest {
     }
 
     @Test
+    void aNodeBackAfterItWasLostIsToldToKillWhatItStillRunsUntilItSaysItEnded() {
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("a")).node("n1", node(2, 8));
+        h.submit("op", ops("a", 1, job(1, 1)));
+        h.update();
+        String orphan = h.heartbeat("n1").starts().get(0).jobId();
+        h.advance(Duration.ofSeconds(601));
+        assertEquals(1, h.cluster().checkNodes(h.now()).size(), "the silent node is lost with its job");
+        assertEquals(null, h.cluster().node("n1"));
+
+        // back, with its full list: the job it still runs was ended meanwhile
+        Heartbeat back = new Heartbeat("n1", Set.of(), node(2, 8), null,
+                List.of(new Heartbeat.RunningJob(orphan, job(1, 1))), List.of());
+        Decision full = h.cluster().heartbeat(back, h.now());
+        assertEquals(List.of(orphan), full.aborts().stream().map(Decision.JobAbort::jobId).toList());
+        assertEquals(Decision.AbortReason.UNKNOWN_JOB, full.aborts().get(0).reason());
+        // a delta does not list it: it is told again all the same
+        Heartbeat delta = new Heartbeat("n1", Set.of(), node(2, 8), null, List.of(), List.of(), true);
+        assertEquals(1, h.cluster().heartbeat(delta, h.now()).aborts().stream()
+                .filter(abort -> abort.jobId().equals(orphan)).count(), "told until the node reports it ended");
+        Heartbeat ended = new Heartbeat("n1", Set.of(), node(2, 8), null, List.of(),
+                List.of(new Heartbeat.FinishedJob(orphan, Heartbeat.Outcome.ABORTED, null, "killed")), true);
+        h.cluster().heartbeat(ended, h.now());
+        assertEquals(0, h.cluster().heartbeat(delta, h.now()).aborts().size(), "nothing more to tell");
+    }
+
+    @Test
     void nodesJoinTheOneTreeTheirTagsMatch() {
         PoolTreeConfig cpu = withFilter(PoolTreeConfig.withPools("cpu", List.of(PoolConfig.builder("a").build())), "!gpu");
         PoolTreeConfig gpu = withFilter(PoolTreeConfig.withPools("gpu", List.of(PoolConfig.builder("g").build())), "gpu & (a100 | h100)");

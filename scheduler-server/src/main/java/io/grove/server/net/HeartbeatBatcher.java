@@ -26,6 +26,10 @@ import java.util.function.Supplier;
  * more keep coming, answers go out as the backlog is worked off instead of all at its end, and the
  * loop's other work gets its turn in between.
  *
+ * <p>A heartbeat is of a node registered by its connection's handshake. One whose node the
+ * scheduler has declared lost since is refused ({@link NodeLost}), not taken as a registration: a
+ * partition can deliver a node's old frames after its jobs were ended and run again elsewhere.
+ *
  * <p>In a high-availability group a {@link Gate} holds the daemon to its lease: no heartbeat is
  * decided, and no answer sent, while the scheduler may not act as the leader ({@link NotLeading});
  * and answers that start jobs wait until the starts are durable, so that a new leader knows every
@@ -54,6 +58,18 @@ public final class HeartbeatBatcher {
     public static final class NotLeading extends RuntimeException {
         public NotLeading() {
             super("this scheduler is not the leader now (its lease lapsed or it stepped down); try the others");
+        }
+    }
+
+    /**
+     * A heartbeat refused because the scheduler no longer knows its node: it was declared lost
+     * (silent past the registration timeout) after the connection's handshake. Its jobs were ended
+     * and run again elsewhere; the node must shake hands again and say what it still runs.
+     */
+    public static final class NodeLost extends RuntimeException {
+        public NodeLost(String nodeId) {
+            super("node " + nodeId + " was declared lost (silent past the registration timeout) and its jobs were "
+                    + "ended; shake hands again");
         }
     }
 
@@ -121,6 +137,11 @@ public final class HeartbeatBatcher {
         for (int taken = 0; taken < MAX_BATCH && (pending = queue.poll()) != null; taken++) {
             if (!acting) {
                 outcomes.add(new Outcome(pending, null, new NotLeading()));
+                continue;
+            }
+            if (cluster.node(pending.heartbeat().nodeId()) == null) {
+                // a late frame of a connection whose node was lost since its handshake: not a registration
+                outcomes.add(new Outcome(pending, null, new NodeLost(pending.heartbeat().nodeId())));
                 continue;
             }
             try {

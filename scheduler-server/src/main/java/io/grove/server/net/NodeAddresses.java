@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import java.net.InetAddress;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -38,19 +39,25 @@ public final class NodeAddresses {
 
     /**
      * Makes {@code session} the one connection of {@code nodeId}, unless another live one holds
-     * it ({@code alive} says whether a holder is still connected).
+     * it ({@code alive} says whether a holder still counts: connected, and heard from lately). A
+     * holder that no longer counts is handed to {@code displaced}, once the id is the new session's.
      *
      * @return the holder that kept the id, or {@code null} when {@code session} now holds it
      */
-    Object claim(String nodeId, Object session, Predicate<Object> alive) {
+    Object claim(String nodeId, Object session, Predicate<Object> alive, Consumer<Object> displaced) {
         Object[] kept = new Object[1];
+        Object[] replaced = new Object[1];
         sessions.compute(nodeId, (id, holder) -> {
             if (holder != null && holder != session && alive.test(holder)) {
                 kept[0] = holder;
                 return holder;
             }
+            replaced[0] = holder == session ? null : holder;
             return session;
         });
+        if (replaced[0] != null) {
+            displaced.accept(replaced[0]);
+        }
         return kept[0];
     }
 

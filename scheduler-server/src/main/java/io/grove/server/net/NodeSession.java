@@ -27,6 +27,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +48,15 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     private final HeartbeatBatcher batcher;
     private final Clock clock;
     private final Duration heartbeatPeriod;
+    /**
+     * A connection of a node silent this long (the node heartbeat timeout: the node is offline)
+     * gives its id up to a new handshake: after a partition the node comes back on a new connection
+     * while the old one may stay open here until the idle timeout.
+     */
+    private final Duration silentAfter;
     private final SchedulerMetrics metrics;
+    /** When a frame last came on this connection. */
+    private volatile Instant lastHeard;
     /**
      * A version 2 node is asked for its full running list every this many heartbeats (a minute at
      * the default period), so a job the node lost without saying so is found within that time.
@@ -74,7 +83,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
      * @param nodeToken the cluster's node token, or {@code null} when nodes join without one
      */
     public NodeSession(SchedulerLoop loop, HeartbeatBatcher batcher, Clock clock, Duration heartbeatPeriod,
-            SchedulerMetrics metrics, NodeAddresses addresses, String nodeToken, AuditLog audit) {
+            Duration silentAfter, SchedulerMetrics metrics, NodeAddresses addresses, String nodeToken, AuditLog audit) {
+        this.silentAfter = silentAfter;
         this.batcher = batcher;
         this.nodeToken = nodeToken;
         this.audit = audit;
@@ -87,6 +97,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Object message) {
+        lastHeard = clock.now();
         if (message instanceof DecodeFailure failure) {
             LOG.warn("node {} from {}: bad frame refused: {}", nodeId == null ? "(no handshake yet)" : nodeId,
                     ctx.channel().remoteAddress(), Checks.printable(failure.reply().message(), 300));
@@ -126,8 +137,10 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
                     + "; a node id is for the whole connection", true)).addListener(ChannelFutureListener.CLOSE);
             return;
         }
+        Instant now = clock.now();
         Object holder = addresses.claim(handshake.nodeId(), ctx.channel(),
-                other -> other instanceof Channel channel && channel.isActive());
+                other -> other instanceof Channel channel && channel.isActive() && !silent(channel, now),
+                displaced -> displace(ctx, handshake.nodeId(), (Channel) displaced, now));
         if (holder != null) {
             String why = "node id " + handshake.nodeId() + " is in use by a live connection from "
                     + ((Channel) holder).remoteAddress();
@@ -179,6 +192,31 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         });
     }
 
+    /** Whether a node's other connection has carried nothing for the node heartbeat timeout. */
+    private boolean silent(Channel channel, Instant now) {
+        NodeSession session = channel.pipeline().get(NodeSession.class);
+        Instant heard = session == null ? null : session.lastHeard;
+        return heard != null && Duration.between(heard, now).compareTo(silentAfter) >= 0;
+    }
+
+    /** A new handshake took the id from a connection gone silent: that one is closed, and said so. */
+    private void displace(ChannelHandlerContext ctx, String id, Channel old, Instant now) {
+        if (!old.isActive()) {
+            return;
+        }
+        NodeSession session = old.pipeline().get(NodeSession.class);
+        long silentSeconds = session == null || session.lastHeard == null ? 0
+                : Duration.between(session.lastHeard, now).toSeconds();
+        String why = "its connection from " + old.remoteAddress() + " was silent for " + silentSeconds
+                + " s; the one from " + ctx.channel().remoteAddress() + " takes it over";
+        LOG.info("node {}: {}", id, why);
+        if (audit != null) {
+            audit.record(now, "node:" + id, String.valueOf(ctx.channel().remoteAddress()), "node handshake", id,
+                    "allowed", why);
+        }
+        old.close();
+    }
+
     private void heartbeat(ChannelHandlerContext ctx, NodeHeartbeat message) {
         if (nodeId == null || !nodeId.equals(message.nodeId())) {
             ctx.writeAndFlush(new ErrorReply(ErrorCode.HANDSHAKE_REQUIRED, nodeId == null
@@ -213,6 +251,13 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
 
     private void fail(ChannelHandlerContext ctx, Throwable error) {
         Throwable cause = Futures.cause(error);
+        if (cause instanceof HeartbeatBatcher.NodeLost) {
+            // its connection is over: the node shakes hands again, with everything it still runs
+            LOG.info("node {} from {}: {}", nodeId, ctx.channel().remoteAddress(), cause.getMessage());
+            ctx.writeAndFlush(new ErrorReply(ErrorCode.HANDSHAKE_REQUIRED, cause.getMessage(), true))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
         if (cause instanceof HeartbeatBatcher.NotLeading) {
             // a leader whose lease lapsed answers nothing more: the node goes to the group's leader
             ctx.writeAndFlush(new ErrorReply(ErrorCode.NOT_LEADER, cause.getMessage(), true, null))

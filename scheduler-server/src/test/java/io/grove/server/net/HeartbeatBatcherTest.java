@@ -32,6 +32,14 @@ class HeartbeatBatcherTest {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         try (SchedulerLoop loop = new SchedulerLoop(cluster)) {
             HeartbeatBatcher batcher = new HeartbeatBatcher(loop, () -> now);
+            int count = 3 * HeartbeatBatcher.MAX_BATCH + 10;
+            // each node registered, as its handshake does
+            loop.call(c -> {
+                for (int i = 0; i < count; i++) {
+                    c.report(new Heartbeat("n" + i, Set.of(), Resources.cpu(4), null, List.of(), List.of()), now);
+                }
+                return null;
+            }).get(10, TimeUnit.SECONDS);
             CountDownLatch hold = new CountDownLatch(1);
             loop.call(c -> {
                 try {
@@ -40,7 +48,6 @@ class HeartbeatBatcherTest {
                     throw new IllegalStateException(e);
                 }
             });
-            int count = 3 * HeartbeatBatcher.MAX_BATCH + 10;
             AtomicInteger answered = new AtomicInteger();
             CompletableFuture<Void> all = new CompletableFuture<>();
             for (int i = 0; i < count; i++) {
