@@ -36,12 +36,14 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -419,9 +421,9 @@ public final class AgentDaemon implements AutoCloseable {
 
     /** What went wrong with a request, in words: a timeout says how long it waited. */
     private String failure(Throwable error) {
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+        Throwable cause = error instanceof CompletionException && error.getCause() != null
                 ? error.getCause() : error;
-        if (cause instanceof java.util.concurrent.TimeoutException) {
+        if (cause instanceof TimeoutException) {
             return "no answer within " + settings.requestTimeout().toMillis() + " ms";
         }
         return cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
