@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Chooses a node for every rank of a gang at once, from the nodes' free resources (what other
@@ -54,11 +55,19 @@ public final class GangPlanner {
 
     /**
      * Not now, and why, with the numbers: how many of the ranks fit in each domain that came closest.
+     * The words are made when asked ({@link #why}): gangs are planned far more often than explained
+     * (every publication, every forecast's step), and the words cost more than the planning.
      *
+     * @param text makes why, from what it captured when planned (nothing it captures changes after)
      * @param fitting per domain of the constraint's level (or {@code ""} for the whole tree), how
      *     many ranks would fit there now
      */
-    public record Waiting(String why, Map<String, Integer> fitting) implements Outcome {
+    public record Waiting(Supplier<String> text, Map<String, Integer> fitting) implements Outcome {
+
+        /** Why the gang waits, in words. */
+        public String why() {
+            return text.get();
+        }
     }
 
     private GangPlanner() {
@@ -75,9 +84,12 @@ public final class GangPlanner {
         }
         if (constraint.level() == null) {
             Map<Integer, String> placed = pack(ranks, nodes, main);
-            return placed != null ? new Planned(placed, null)
-                    : new Waiting("needs " + describe(ranks) + " at once; " + fitCount(ranks, nodes, main)
-                            + " fit on the tree's nodes now", Map.of("", fitCount(ranks, nodes, main)));
+            if (placed != null) {
+                return new Planned(placed, null);
+            }
+            int fit = fitCount(ranks, nodes, main);
+            return new Waiting(() -> "needs " + describe(ranks) + " at once; " + fit + " fit on the tree's nodes now",
+                    Map.of("", fit));
         }
         Map<String, List<Candidate>> domains = new TreeMap<>();
         for (Candidate node : nodes) {
@@ -115,7 +127,8 @@ public final class GangPlanner {
                 return new Planned(anywhere, null);
             }
         }
-        return new Waiting("needs " + describe(ranks) + " in one " + constraint.level() + (domains.isEmpty()
+        boolean none = domains.isEmpty();
+        return new Waiting(() -> "needs " + describe(ranks) + " in one " + constraint.level() + (none
                 ? "; no node gives a " + constraint.level() : "; " + closest(fitting, constraint.level())), fitting);
     }
 

@@ -54,15 +54,17 @@ final class GangPreemption {
      * starve or no domain can be freed.
      *
      * @param nodes the nodes the gang may go to, each with what is free on it for the gang
+     * @param statuses the jobs' preemption statuses in this index at {@code now}, shared by the gangs
+     *     planned in one round (they do not change within it)
      */
     static Choice choose(SchedulingIndex index, int at, Map<Node, double[]> nodes, List<GangPlanner.Rank> ranks,
-            GangPlanner.Constraint constraint, Instant now) {
+            GangPlanner.Constraint constraint, Preemptibility statuses, Instant now) {
         StarvationStatus starving = index.priority[at];
         if (starving.compareTo(StarvationStatus.STARVING) < 0) {
             return null;
         }
         PreemptionStage stage = PreemptionStage.serving(starving);
-        Map<String, Unit> units = units(index, at, nodes, stage, now);
+        Map<String, Unit> units = units(index, at, nodes, stage, statuses, now);
         if (units.isEmpty()) {
             return null;
         }
@@ -91,13 +93,12 @@ final class GangPreemption {
 
     /** Every job the stage may take for the gang, grouped into units: a job alone, or another gang's ranks together. */
     private static Map<String, Unit> units(SchedulingIndex index, int at, Map<Node, double[]> nodes, PreemptionStage stage,
-            Instant now) {
+            Preemptibility statuses, Instant now) {
         Set<Integer> path = new HashSet<>();
         for (int e = at; e >= 0; e = index.parent[e]) {
             path.add(e);
         }
         String target = index.operations[at].id();
-        Preemptibility statuses = new Preemptibility(index, now);
         Map<String, PreemptionCandidate> allowed = new HashMap<>();
         for (Node node : nodes.keySet()) {
             for (Job job : node.jobs()) {

@@ -90,6 +90,7 @@ public final class GangScheduling {
         }
         gangs.sort(Comparator.comparingDouble(index::localSatisfaction));
         double[] treeFree = gangs.isEmpty() ? null : treeFree(nodes, held);
+        Preemptibility statuses = null;
         for (int at : gangs) {
             Operation operation = index.operations[at];
             List<RankSlot> slots = pendingRanks(operation);
@@ -98,9 +99,10 @@ public final class GangScheduling {
             double[] room = limitRoom(index, at);
             Resources shown = Resources.of(total).with(ResourceType.USER_SLOTS, 0);
             if (!Fits.fits(total, room)) {
-                waiting.put(operation.id(), new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
+                Resources left = Resources.of(room);
+                waiting.put(operation.id(), new GangPlanner.Waiting(() -> "needs " + GangPlanner.describe(ranks)
                         + " at once, more than the resource limits of its pools or its own leave ("
-                        + ResourceText.describe(Resources.of(room), shown) + ")", Map.of()));
+                        + ResourceText.describe(left, shown) + ")", Map.of()));
                 continue;
             }
             GangTopology topology = operation.spec().topology();
@@ -109,9 +111,10 @@ public final class GangScheduling {
             Map<Node, double[]> eligible = null;
             if (!Fits.fits(total, treeFree)) {
                 // the common case on a full cluster, found without looking at a node
-                outcome = new GangPlanner.Waiting("needs " + GangPlanner.describe(ranks)
-                        + " at once; the tree's nodes have " + ResourceText.describe(Resources.of(treeFree), shown)
-                        + " free in all", Map.of());
+                Resources free = Resources.of(treeFree);
+                outcome = new GangPlanner.Waiting(() -> "needs " + GangPlanner.describe(ranks)
+                        + " at once; the tree's nodes have " + ResourceText.describe(free, shown) + " free in all",
+                        Map.of());
             } else {
                 eligible = eligible(index, at, nodes, held, slots, now);
                 outcome = GangPlanner.plan(ranks, candidates(eligible), constraint, index.config.mainResource());
@@ -125,7 +128,11 @@ public final class GangScheduling {
                 // another gang's reserved nodes are not freed for this one
                 preemptible.keySet().removeIf(node -> held.reservation(node.id()) != null
                         && !held.reservation(node.id()).operationId().equals(operation.id()));
-                GangPreemption.Choice choice = GangPreemption.choose(index, at, preemptible, ranks, constraint, now);
+                if (statuses == null) {
+                    statuses = new Preemptibility(index, now);
+                }
+                GangPreemption.Choice choice = GangPreemption.choose(index, at, preemptible, ranks, constraint, statuses,
+                        now);
                 if (choice != null) {
                     made = plan(index, operation, slots, new GangPlanner.Planned(choice.nodeOfRank(), choice.domain()),
                             nodes, held, now, startTimeout, victims(index, operation, choice, ranks, topology, now));
