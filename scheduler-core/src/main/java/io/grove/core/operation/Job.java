@@ -1,9 +1,11 @@
 package io.grove.core.operation;
 
 import io.grove.core.resource.Resources;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * One attempt to run one job of an operation on one node. An attempt that is aborted ends here and
@@ -42,6 +44,8 @@ public final class Job {
     private long checkpointMs;
     /** Work lost when it was preempted: ms since its last checkpoint (or start) at its end; -1: none lost. */
     private long lostWorkMs = -1;
+    /** Its time limit in its tree, ms (0: none), kept once worked out (it is fixed at submission); -1: not yet. */
+    private long limitMs = -1;
     /** Where {@link RunningJobs} keeps it while it runs. */
     int slot = -1;
 
@@ -159,6 +163,24 @@ public final class Job {
 
     public Instant startTime() {
         return startTime;
+    }
+
+    /**
+     * Its time limit in its tree (its operation's, for its task, as at submission; {@code null}
+     * for none), worked out from its operation the first time and then kept: reservations ask for
+     * every job on their nodes at every decision. {@code operation} gives the operation, or
+     * {@code null} when it is not known there (then nothing is kept).
+     */
+    public Duration timeLimit(Supplier<Operation> operation) {
+        if (limitMs < 0) {
+            Operation of = operation.get();
+            if (of == null) {
+                return null;
+            }
+            Duration limit = of.hasTimeLimits() ? of.timeLimit(tree, of.position(task)) : null;
+            limitMs = limit == null ? 0 : limit.toMillis();
+        }
+        return limitMs == 0 ? null : Duration.ofMillis(limitMs);
     }
 
     /** Its node says it checkpointed at {@code at} (the scheduler's clock), held within its run. */

@@ -31,10 +31,10 @@ public final class Reservations {
 
     /** The latest a running job ends: its time limit passed and its grace spent; {@code null} without a limit. */
     static Instant boundEnd(SchedulingIndex index, Job job) {
-        int at = index.indexOf(job.operationId());
-        Operation operation = at < 0 ? null : index.operations[at];
-        Duration limit = operation == null || !operation.hasTimeLimits() ? null
-                : operation.timeLimit(index.tree, operation.position(job.task()));
+        Duration limit = job.timeLimit(() -> {
+            int at = index.indexOf(job.operationId());
+            return at < 0 ? null : index.operations[at];
+        });
         Duration grace = index.config.preemption().allocationGracefulPreemptionTimeout();
         Instant end = limit == null ? null : job.startTime().plus(limit).plus(grace);
         if (job.interrupting()) {

@@ -343,9 +343,9 @@ public final class SchedulingIndex {
         return !deactivated[at] && isSchedulable(at);
     }
 
-    /** Runs in the tree and has jobs left to plan, whatever happened earlier in this decision; never a gang (planned whole). */
+    /** Has jobs left to plan (asked first: it needs no lookup by tree) and runs in the tree; never a gang (planned whole). */
     boolean isSchedulable(int at) {
-        return !gang[at] && !paused[at] && operations[at].runsIn(tree) && remainingPending(at) > 0;
+        return !gang[at] && !paused[at] && remainingPending(at) > 0 && operations[at].runsIn(tree);
     }
 
     /** Whether the tags of a node satisfy the tag filters of an element and of every pool above it. */

@@ -42,8 +42,7 @@ final class VictimChoice {
     static boolean endsSoon(SchedulingIndex index, int at, Job job, long nowMs, Duration grace) {
         Operation operation = at >= 0 ? index.operations[at] : null;
         Duration expected = job.task().expectedDuration();
-        Duration limit = operation == null || !operation.hasTimeLimits() ? null
-                : operation.timeLimit(index.tree, operation.position(job.task()));
+        Duration limit = operation == null ? null : job.timeLimit(() -> operation);
         Duration bound = expected == null ? limit : limit == null || expected.compareTo(limit) < 0 ? expected : limit;
         if (bound == null) {
             return false;
