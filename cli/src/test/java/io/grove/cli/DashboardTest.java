@@ -7,6 +7,7 @@ import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.PlaywrightException;
 import io.grove.api.Explanation;
 import io.grove.api.OperationSpecBody;
 import io.grove.api.OperationSummary;
@@ -79,8 +80,7 @@ class DashboardTest {
                 LocalCommand.LocalCluster.agentResources(2), 0, 0,
                 i -> NodeTopology.parse(i == 1 ? "block=b1,rack=r07" : "block=b1"));
         url = "http://127.0.0.1:" + cluster.httpPort();
-        playwright = Playwright.create(new Playwright.CreateOptions()
-                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        playwright = playwright();
         browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
                 .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu")));
     }
@@ -106,13 +106,34 @@ class DashboardTest {
         if (!Files.isExecutable(CHROMIUM)) {
             return;
         }
-        try (Playwright own = Playwright.create(new Playwright.CreateOptions()
-                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        try (Playwright own = playwright();
                 Browser chromium = own.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
                         .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu")))) {
             Page page = chromium.newPage(new Browser.NewPageOptions().setViewportSize(1280, 900));
             page.setDefaultTimeout(20_000);
             check.accept(page);
+        }
+    }
+
+    /**
+     * Playwright, its driver unpacked to a new folder and started. Started while the cluster in the
+     * same JVM forks jobs, the driver's exec can fail with ETXTBSY ("Text file busy": a child forked
+     * while the driver was still open for writing holds it until the child execs); that is retried.
+     */
+    static Playwright playwright() {
+        for (int attempt = 1;; attempt++) {
+            try {
+                return Playwright.create(new Playwright.CreateOptions()
+                        .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+            } catch (PlaywrightException e) {
+                boolean busy = false;
+                for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                    busy |= String.valueOf(cause.getMessage()).contains("Text file busy");
+                }
+                if (!busy || attempt == 5) {
+                    throw e;
+                }
+            }
         }
     }
 
