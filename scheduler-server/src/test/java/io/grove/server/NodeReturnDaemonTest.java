@@ -11,6 +11,8 @@ import io.grove.protocol.Message;
 import io.grove.protocol.NodeHeartbeat;
 import io.grove.protocol.Welcome;
 import io.grove.testing.Await;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -91,6 +93,14 @@ class NodeReturnDaemonTest {
             try (DaemonFixture.FakeNode back = users.node("n1", 2)) {
                 assertInstanceOf(Welcome.class, back.handshake());
                 Await.until("the silent connection closed", () -> !first.client.isOpen());
+                Path audit = dir.resolve("data").resolve("audit.log");
+                Await.until("the takeover audited", () -> {
+                    try {
+                        return Files.exists(audit) && Files.readString(audit).contains("silent for 61 s");
+                    } catch (IOException e) {
+                        return false;
+                    }
+                });
                 back.heartbeat();
                 assertEquals("online", users.get("/api/v1/nodes").body().get(0).get("state").asText());
                 assertTrue(Set.of("n1").contains(users.get("/api/v1/nodes").body().get(0).get("id").asText()));
