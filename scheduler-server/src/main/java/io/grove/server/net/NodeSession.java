@@ -55,8 +55,12 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
      */
     private final Duration silentAfter;
     private final SchedulerMetrics metrics;
-    /** When a frame last came on this connection. */
-    private volatile Instant lastHeard;
+    /**
+     * When a frame last came on this connection, epoch ms ({@link Long#MIN_VALUE}: none yet). A
+     * number, not an {@code Instant}: a new young object stored into this old one on every frame
+     * would cost the collector a card to refine each time.
+     */
+    private volatile long lastHeardMs = Long.MIN_VALUE;
     /**
      * A version 2 node is asked for its full running list every this many heartbeats (a minute at
      * the default period), so a job the node lost without saying so is found within that time.
@@ -97,7 +101,7 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Object message) {
-        lastHeard = clock.now();
+        lastHeardMs = clock.now().toEpochMilli();
         if (message instanceof DecodeFailure failure) {
             LOG.warn("node {} from {}: bad frame refused: {}", nodeId == null ? "(no handshake yet)" : nodeId,
                     ctx.channel().remoteAddress(), Checks.printable(failure.reply().message(), 300));
@@ -195,8 +199,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
     /** Whether a node's other connection has carried nothing for the node heartbeat timeout. */
     private boolean silent(Channel channel, Instant now) {
         NodeSession session = channel.pipeline().get(NodeSession.class);
-        Instant heard = session == null ? null : session.lastHeard;
-        return heard != null && Duration.between(heard, now).compareTo(silentAfter) >= 0;
+        long heard = session == null ? Long.MIN_VALUE : session.lastHeardMs;
+        return heard != Long.MIN_VALUE && now.toEpochMilli() - heard >= silentAfter.toMillis();
     }
 
     /** A new handshake took the id from a connection gone silent: that one is closed, and said so. */
@@ -205,8 +209,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
             return;
         }
         NodeSession session = old.pipeline().get(NodeSession.class);
-        long silentSeconds = session == null || session.lastHeard == null ? 0
-                : Duration.between(session.lastHeard, now).toSeconds();
+        long silentSeconds = session == null || session.lastHeardMs == Long.MIN_VALUE ? 0
+                : (now.toEpochMilli() - session.lastHeardMs) / 1000;
         String why = "its connection from " + old.remoteAddress() + " was silent for " + silentSeconds
                 + " s; the one from " + ctx.channel().remoteAddress() + " takes it over";
         LOG.info("node {}: {}", id, why);
