@@ -2,12 +2,10 @@ package io.grove.cli;
 
 
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.Playwright;
-import com.microsoft.playwright.PlaywrightException;
 import io.grove.api.Explanation;
 import io.grove.api.OperationSpecBody;
 import io.grove.api.OperationSummary;
@@ -27,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,8 +42,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code target/screenshots/} ({@code docs/dashboard.md} shows them).
  */
 class DashboardTest {
-
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
     static final String POOLS = """
             default_tree: physical
@@ -74,15 +69,15 @@ class DashboardTest {
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM), "the dashboard tests need Debian's chromium at " + CHROMIUM);
+        assumeTrue(HeadlessChromium.available(), "the dashboard tests need Debian's chromium at "
+                + HeadlessChromium.CHROMIUM);
         Files.writeString(dir.resolve("pools.yaml"), POOLS);
         cluster = LocalCommand.LocalCluster.start(dir.resolve("pools.yaml"), dir.resolve("data"), 2,
                 LocalCommand.LocalCluster.agentResources(2), 0, 0,
                 i -> NodeTopology.parse(i == 1 ? "block=b1,rack=r07" : "block=b1"));
         url = "http://127.0.0.1:" + cluster.httpPort();
-        playwright = playwright();
-        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
-                .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu")));
+        playwright = HeadlessChromium.playwright();
+        browser = HeadlessChromium.launch(playwright);
     }
 
     @AfterAll
@@ -98,45 +93,6 @@ class DashboardTest {
         }
     }
 
-    /**
-     * Runs {@code check} on a page of a headless chromium of its own, for the cluster tests that look
-     * at the dashboard too; nothing where Debian's chromium is missing (this class says it is skipped).
-     */
-    static void inBrowser(Consumer<Page> check) {
-        if (!Files.isExecutable(CHROMIUM)) {
-            return;
-        }
-        try (Playwright own = playwright();
-                Browser chromium = own.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM)
-                        .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu")))) {
-            Page page = chromium.newPage(new Browser.NewPageOptions().setViewportSize(1280, 900));
-            page.setDefaultTimeout(20_000);
-            check.accept(page);
-        }
-    }
-
-    /**
-     * Playwright, its driver unpacked to a new folder and started. Started while the cluster in the
-     * same JVM forks jobs, the driver's exec can fail with ETXTBSY ("Text file busy": a child forked
-     * while the driver was still open for writing holds it until the child execs); that is retried.
-     */
-    static Playwright playwright() {
-        for (int attempt = 1;; attempt++) {
-            try {
-                return Playwright.create(new Playwright.CreateOptions()
-                        .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-            } catch (PlaywrightException e) {
-                boolean busy = false;
-                for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-                    busy |= String.valueOf(cause.getMessage()).contains("Text file busy");
-                }
-                if (!busy || attempt == 5) {
-                    throw e;
-                }
-            }
-        }
-    }
-
     static SchedulerClient as(String base, String user, String token) {
         return new SchedulerClient(new Target(URI.create(base), user, "test", token));
     }
@@ -147,9 +103,7 @@ class DashboardTest {
     }
 
     static Page page() {
-        Page page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1280, 900));
-        page.setDefaultTimeout(20_000);
-        return page;
+        return HeadlessChromium.page(browser);
     }
 
     static List<String> poolRows(Page page) {

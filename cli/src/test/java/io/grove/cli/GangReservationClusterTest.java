@@ -85,7 +85,7 @@ class GangReservationClusterTest {
 
     /** The dashboard's nodes page names the gang holding the node, and the gang's page its reservation. */
     static void dashboardShows(String gang) {
-        DashboardTest.inBrowser(page -> {
+        HeadlessChromium.inBrowser(page -> {
             page.navigate(CLUSTER.url() + "/ui/#/nodes");
             assertThat(page.locator("[data-test=nodes] tr[data-node=local-1] [data-test=reserved]")).hasText("gang " + gang);
             page.navigate(CLUSTER.url() + "/ui/#/operations/" + gang);

@@ -138,7 +138,7 @@ class LeastLostWorkClusterTest {
     @Test
     void theYoungerJobsAreTakenUnlessTheOlderOnesCheckpoint() throws Exception {
         JsonNode taken = scenario("sleep 600");
-        DashboardTest.inBrowser(page -> {
+        HeadlessChromium.inBrowser(page -> {
             page.navigate(CLUSTER.url() + "/ui/#/operations/" + taken.get("operation_id").asText());
             assertThat(page.locator("[data-test=jobs] [data-test=lost-work]")
                     .first()).containsText(" — lost ");

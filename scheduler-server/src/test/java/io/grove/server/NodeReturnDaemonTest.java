@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.grove.protocol.ErrorCode;
 import io.grove.protocol.ErrorReply;
 import io.grove.protocol.HeartbeatReply;
@@ -14,10 +15,8 @@ import io.grove.testing.Await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -102,8 +101,9 @@ class NodeReturnDaemonTest {
                     }
                 });
                 back.heartbeat();
-                assertEquals("online", users.get("/api/v1/nodes").body().get(0).get("state").asText());
-                assertTrue(Set.of("n1").contains(users.get("/api/v1/nodes").body().get(0).get("id").asText()));
+                JsonNode node = users.get("/api/v1/nodes").body().get(0);
+                assertEquals("n1", node.get("id").asText());
+                assertEquals("online", node.get("state").asText(), "the new connection is the node's");
             }
         }
     }

@@ -198,9 +198,14 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
 
     /** Whether a node's other connection has carried nothing for the node heartbeat timeout. */
     private boolean silent(Channel channel, Instant now) {
+        return silentMillis(channel, now) >= silentAfter.toMillis();
+    }
+
+    /** How long a connection has carried nothing, ms; -1 when it has carried nothing yet (or is no session). */
+    private static long silentMillis(Channel channel, Instant now) {
         NodeSession session = channel.pipeline().get(NodeSession.class);
         long heard = session == null ? Long.MIN_VALUE : session.lastHeardMs;
-        return heard != Long.MIN_VALUE && now.toEpochMilli() - heard >= silentAfter.toMillis();
+        return heard == Long.MIN_VALUE ? -1 : now.toEpochMilli() - heard;
     }
 
     /** A new handshake took the id from a connection gone silent: that one is closed, and said so. */
@@ -208,11 +213,8 @@ public final class NodeSession extends SimpleChannelInboundHandler<Object> {
         if (!old.isActive()) {
             return;
         }
-        NodeSession session = old.pipeline().get(NodeSession.class);
-        long silentSeconds = session == null || session.lastHeardMs == Long.MIN_VALUE ? 0
-                : (now.toEpochMilli() - session.lastHeardMs) / 1000;
-        String why = "its connection from " + old.remoteAddress() + " was silent for " + silentSeconds
-                + " s; the one from " + ctx.channel().remoteAddress() + " takes it over";
+        String why = "its connection from " + old.remoteAddress() + " was silent for "
+                + Math.max(0, silentMillis(old, now)) / 1000 + " s; the one from " + ctx.channel().remoteAddress() + " takes it over";
         LOG.info("node {}: {}", id, why);
         if (audit != null) {
             audit.record(now, "node:" + id, String.valueOf(ctx.channel().remoteAddress()), "node handshake", id,
