@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -106,11 +107,7 @@ public final class Operation {
         return !timeLimits.isEmpty();
     }
 
-    /**
-     * How long a job of the task at {@code position} may run in {@code tree} — its task's
-     * {@code time_limit}, else its pool's default, else its pool's maximum, as at submission — or
-     * {@code null} for no limit.
-     */
+    /** How long a job of the task at {@code position} may run in {@code tree}, as fixed at submission, or {@code null}. */
     public Duration timeLimit(String tree, int position) {
         long[] limits = timeLimits.isEmpty() ? null : timeLimits.get(tree);
         return limits == null || limits[position] <= 0 ? null : Duration.ofMillis(limits[position]);
@@ -181,6 +178,17 @@ public final class Operation {
         running.add(job);
         add(usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]), job.resources(), 1);
         return job;
+    }
+
+    /** When a gang started at {@code at} began to wait: its last attempt's end by then (a restart), or its submission. */
+    public Instant waitingSince(Instant at) {
+        for (Iterator<Job> ended = finished.descendingIterator(); ended.hasNext();) {
+            Instant time = ended.next().finishTime();
+            if (!time.isAfter(at)) {
+                return time.isAfter(submitTime) ? time : submitTime;
+            }
+        }
+        return submitTime;
     }
 
     /** Re-creates a finished operation's outcome from the journal's compacted form. */
@@ -354,11 +362,7 @@ public final class Operation {
         return captureProgress().progress(running);
     }
 
-    /**
-     * The part of {@link #progress} that must be taken where the operation changes: copies of the
-     * task queues (O(retries)) and the counts. Its {@link ProgressCapture#progress} adds the running
-     * indexes and may run on any thread.
-     */
+    /** What {@link #progress} takes where the operation changes (queues, counts); its running jobs are added on any thread. */
     public ProgressCapture captureProgress() {
         Map<String, PendingIndexes> queues = new LinkedHashMap<>();
         for (Map.Entry<String, PendingIndexes> task : pendingIndexes.entrySet()) {
@@ -414,20 +418,17 @@ public final class Operation {
 
     /** Resources of the jobs not started yet. */
     public Resources pendingResources() {
-        double[] copy = pendingResources.clone();
-        for (int r = 0; r < copy.length; r++) {
-            copy[r] = Math.max(0, copy[r]);
-        }
-        return Resources.of(copy);
+        return nonNegative(pendingResources);
     }
 
     /** Resources of the running attempts on the nodes of {@code tree}. */
     public Resources usageIn(String tree) {
         double[] usage = usageByTree.get(tree);
-        if (usage == null) {
-            return Resources.ZERO;
-        }
-        double[] copy = usage.clone();
+        return usage == null ? Resources.ZERO : nonNegative(usage);
+    }
+
+    private static Resources nonNegative(double[] sums) {
+        double[] copy = sums.clone();
         for (int r = 0; r < copy.length; r++) {
             copy[r] = Math.max(0, copy[r]);
         }

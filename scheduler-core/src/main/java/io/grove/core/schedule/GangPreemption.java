@@ -131,7 +131,7 @@ final class GangPreemption {
                     break;
                 }
                 ranks.add(rank);
-                cost += taken.waste();
+                cost = taken.waste();   // a rank's waste is its whole gang's (VictimChoice.gangWaste)
                 double[] on = freed.computeIfAbsent(rank.nodeId(), n -> new double[SchedulingIndex.N]);
                 for (int r = 0; r < on.length; r++) {
                     on[r] += taken.resources()[r];

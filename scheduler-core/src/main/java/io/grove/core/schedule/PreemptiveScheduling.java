@@ -206,8 +206,11 @@ final class PreemptiveScheduling {
         if (leastLost) {
             double cost = 0;
             double rate = 0;
+            Set<Integer> gangs = new HashSet<>();
             for (PreemptionCandidate victim : victims) {
-                cost += victim.waste();
+                // a gang's rank carries its whole gang's waste: counted once for the gang
+                boolean gang = victim.operation() >= 0 && index.gang[victim.operation()];
+                cost += !gang || gangs.add(victim.operation()) ? victim.waste() : 0;
                 rate += victim.share();
             }
             if (!context.offers.takeNow(targetId, context.node.id(), cost, context.now)) {

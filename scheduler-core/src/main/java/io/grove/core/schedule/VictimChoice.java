@@ -36,6 +36,22 @@ final class VictimChoice {
     }
 
     /**
+     * What taking a gang loses: taking one rank restarts it, so every rank's work since its last
+     * checkpoint, and the wait to assemble it again, counted as long as its ranks last waited to start
+     * together (since its last restart, or its submission). A gang that just started after a long
+     * wait is then not the cheapest victim: taking it would waste the wait, not just seconds of work.
+     */
+    static double gangWaste(SchedulingIndex index, Operation gang, long nowMs) {
+        double waste = 0;
+        for (Job rank : gang.runningJobsArray()) {
+            double share = dominantShare(index, rank.resources().toArray());
+            long waited = rank.startTime().toEpochMilli() - gang.waitingSince(rank.startTime()).toEpochMilli();
+            waste += waste(rank, share, nowMs) + share * Math.max(0, waited) / 1000.0;
+        }
+        return waste;
+    }
+
+    /**
      * Whether a job is expected to end within {@code grace} of now — its time limit, or its task's
      * {@code expected_duration}, ends within it, or passed less than it ago — and is left to end.
      */

@@ -52,11 +52,7 @@ final class VictimRules {
         double share = VictimChoice.dominantShare(index, resources);
         double waste = VictimChoice.waste(job, share, nowMs);
         if (at >= 0 && index.gang[at]) {
-            // taking one rank restarts its gang: every rank's work is lost
-            waste = 0;
-            for (Job rank : index.operations[at].runningJobsArray()) {
-                waste += VictimChoice.waste(rank, VictimChoice.dominantShare(index, rank.resources().toArray()), nowMs);
-            }
+            waste = VictimChoice.gangWaste(index, index.operations[at], nowMs);
         }
         int blocker = at < 0 ? -1 : blocker(index, at, stage, settings);
         if (blocker < 0) {

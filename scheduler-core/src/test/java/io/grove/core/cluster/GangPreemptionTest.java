@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.grove.core.operation.Job;
+import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.OperationSpec;
 import io.grove.core.pool.PoolConfig;
 import io.grove.core.pool.PoolTreeConfig;
@@ -114,6 +115,53 @@ class GangPreemptionTest {
                 + "need room in rack r2, aggressive starvation in tree physical; it loses "), victim.message());
         assertEquals("g", victim.preemptedFor().operationId());
         assertTrue(victim.lostWorkMs() > 0);
+    }
+
+    /**
+     * Gang g waits 150 s for rack r2, where its own pool's jobs run that long, and starts there. A
+     * starving operation of prod then needs a whole node: g's ranks have lost seconds of work, batch's
+     * jobs on r1 two and a half minutes, but taking g would waste its wait too, so a node of r1 is
+     * freed. Without the wait counted (docs/scheduling.md#least-lost-work), g is taken.
+     */
+    @Test
+    void aGangThatJustStartedAfterALongWaitIsNotTheCheapestVictim() {
+        StarvationSettings starvation = new StarvationSettings(Duration.ofSeconds(2), Duration.ofSeconds(4), 0.8, true, true,
+                1.0);
+        PoolTreeConfig tree = new PoolTreeConfig("physical", null, null, null, null, false, null, starvation,
+                PreemptionSettings.DEFAULT.withVictimOrder(VictimOrder.LEAST_LOST_WORK), null,
+                List.of(PoolConfig.builder("batch").build(), PoolConfig.builder("train").build(),
+                        PoolConfig.builder("prod").build()))
+                .withTopologyLevels(List.of("rack"));
+        ClusterHarness h = ClusterHarness.of(tree)
+                .nodeAt("n1", node(4, 16), "rack=r1").nodeAt("n2", node(4, 16), "rack=r1")
+                .nodeAt("n3", node(4, 16), "rack=r2").nodeAt("n4", node(4, 16), "rack=r2");
+        h.submit("old", OperationSpec.builder().pool("batch").jobs(8, job(1, 1)).build());
+        h.advance(SECOND).update().heartbeat("n1");
+        h.heartbeat("n2");
+        h.submit("fill", OperationSpec.builder().pool("train").jobs(8, job(1, 1)).build());
+        h.jobsOf("fill", Duration.ofSeconds(150));
+        h.advance(SECOND).update().heartbeat("n3");
+        h.heartbeat("n4");
+        assertEquals(8, h.running("old"));
+        assertEquals(8, h.running("fill"));
+        Instant submitted = h.now();
+        // g never starves (tolerance 0): it waits for room without taking any
+        h.submit("g", OperationSpec.builder().pool("train").jobs(2, job(4, 1)).gang().topology("rack", true)
+                .preemption(new OperationPreemption(0.0, null, null)).build());
+        for (int i = 0; i < 200 && h.running("g") < 2; i++) {
+            h.advance(SECOND).update().heartbeatAll();
+        }
+        assertEquals(Set.of("n3", "n4"), rankNodes(h, "g"), "fill's rack, once its jobs ended");
+        assertTrue(Duration.between(submitted, h.now()).toSeconds() >= 140, "g waited for fill's jobs to end");
+        assertEquals(Map.of(), victims(h, "g"));
+        h.submit("p", OperationSpec.builder().pool("prod").jobs(1, job(4, 1)).build());
+        for (int i = 0; i < 30 && h.running("p") < 1; i++) {
+            h.advance(SECOND).update().heartbeatAll();
+        }
+        assertEquals(1, h.running("p"), "p got its room");
+        assertEquals(2, h.running("g"), "g's ranks have lost seconds of work, but its wait to assemble again is counted: " + victims(h, "p"));
+        assertEquals(1, victims(h, "p").size());
+        assertTrue(Set.of("n1", "n2").containsAll(victims(h, "p").keySet()), "a node of old's: " + victims(h, "p"));
     }
 
     @Test
