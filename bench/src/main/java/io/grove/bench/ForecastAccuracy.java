@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 
 /**
  * How good predicted starts are: a seeded workload runs on the real core (nodes simulated, job
@@ -63,13 +64,17 @@ public final class ForecastAccuracy {
         long[] ms = COMPUTE_MS.stream().mapToLong(Long::longValue).sorted().toArray();
         if (ms.length > 0) {
             System.out.printf(Locale.ROOT, "%-10s seed %d, a forecast's computing: median %d ms, p90 %d ms, max %d ms of %d; "
-                    + "%d ran out of their %d s%n", workload, seed, ms[ms.length / 2], ms[ms.length * 9 / 10], ms[ms.length - 1],
-                    ms.length, outOfTime, BUDGET.toSeconds());
+                    + "%d ran out of their %s%n", workload, seed, ms[ms.length / 2], ms[ms.length * 9 / 10], ms[ms.length - 1],
+                    ms.length, outOfTime, STEPS > 0 ? STEPS + " steps" : BUDGET.toSeconds() + " s");
+            long[] steps = COMPUTE_STEPS.stream().mapToLong(Long::longValue).sorted().toArray();
+            System.out.printf(Locale.ROOT, "%-10s seed %d, a forecast's steps of its copies: median %d, p90 %d, max %d%n",
+                    workload, seed, steps[steps.length / 2], steps[steps.length * 9 / 10], steps[steps.length - 1]);
         }
     }
 
-    /** Each forecast's wall time (ms), and how many ran out of {@link #BUDGET}. */
+    /** Each forecast's wall time (ms) and steps of its copies, and how many ran out of their budget. */
     private static final List<Long> COMPUTE_MS = new ArrayList<>();
+    private static final List<Long> COMPUTE_STEPS = new ArrayList<>();
     private static int outOfTime;
 
     /**
@@ -77,6 +82,13 @@ public final class ForecastAccuracy {
      * scored is the forecast's accuracy rather than this machine's speed; how many ran out is printed.
      */
     static final Duration BUDGET = Duration.ofSeconds(10);
+
+    /**
+     * With {@code GROVE_FORECAST_STEPS=N}, a forecast's budget is N steps of its copies (the ticker
+     * counts them) instead of {@link #BUDGET}: which forecasts are scored is then the same on any
+     * machine and under any load, and a run is repeatable.
+     */
+    static final long STEPS = Long.parseLong(System.getenv().getOrDefault("GROVE_FORECAST_STEPS", "0"));
 
     static List<Score> run(String workload, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
@@ -172,9 +184,15 @@ public final class ForecastAccuracy {
                         continue;
                     }
                     long began = System.nanoTime();
+                    long[] steps = {0};
+                    LongSupplier ticker = STEPS > 0 ? () -> ++steps[0] : () -> {
+                        steps[0]++;
+                        return System.nanoTime();
+                    };
                     StartForecast.Prediction prediction = StartForecast.predict(snapshot, operation.id(), seed,
-                            BUDGET.toNanos(), System::nanoTime, false);
+                            STEPS > 0 ? STEPS : BUDGET.toNanos(), ticker, false);
                     COMPUTE_MS.add((System.nanoTime() - began) / 1_000_000);
+                    COMPUTE_STEPS.add(steps[0]);
                     outOfTime += prediction.unknown() != null && prediction.unknown().contains("took longer") ? 1 : 0;
                     if (prediction.nextStart() != null && prediction.nextStart().likely() != null) {
                         open.add(new Prediction(operation.id(), t, prediction.nextStart(), operation.spec().gang(),

@@ -208,10 +208,15 @@ final class PreemptiveScheduling {
             double rate = 0;
             Set<Integer> gangs = new HashSet<>();
             for (PreemptionCandidate victim : victims) {
-                // a gang's rank carries its whole gang's waste: counted once for the gang
+                // a gang's rank carries its whole gang's waste, which grows with every rank's work: counted once
                 boolean gang = victim.operation() >= 0 && index.gang[victim.operation()];
-                cost += !gang || gangs.add(victim.operation()) ? victim.waste() : 0;
-                rate += victim.share();
+                if (!gang) {
+                    cost += victim.waste();
+                    rate += victim.share();
+                } else if (gangs.add(victim.operation())) {
+                    cost += victim.waste();
+                    rate += VictimChoice.gangShare(index, index.operations[victim.operation()]);
+                }
             }
             if (!context.offers.takeNow(targetId, context.node.id(), cost, context.now)) {
                 context.offers(new Decision.PreemptionOffer(targetId, cost, rate, VictimChoice.wanted(index, target, job)));

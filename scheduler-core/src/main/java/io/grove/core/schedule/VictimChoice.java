@@ -51,6 +51,15 @@ final class VictimChoice {
         return waste;
     }
 
+    /** The dominant shares of a gang's running ranks, summed: how fast its lost work grows. */
+    static double gangShare(SchedulingIndex index, Operation gang) {
+        double share = 0;
+        for (Job rank : gang.runningJobsArray()) {
+            share += dominantShare(index, rank.resources().toArray());
+        }
+        return share;
+    }
+
     /**
      * Whether a job is expected to end within {@code grace} of now — its time limit, or its task's
      * {@code expected_duration}, ends within it, or passed less than it ago — and is left to end.
