@@ -1,6 +1,7 @@
 package io.grove.core.forecast;
 
 import io.grove.core.cluster.Cluster;
+import io.grove.core.operation.Job;
 import io.grove.core.operation.Operation;
 import io.grove.core.operation.OperationDependencies;
 import io.grove.core.operation.SubmitException;
@@ -163,9 +164,13 @@ final class ForecastDraw {
                     operation.key());
             copy.registry().restoreProgress(operation.id(), operation.progress());
             for (ForecastSnapshot.JobState job : operation.running()) {
-                copy.revival().restoreRunningJob(operation.id(), job.jobId(), job.task(), job.index(), job.attempt(),
-                        job.nodeId(), job.tree(), job.started(), job.startedByPreempting(), job.preemptorFairShare(),
-                        now);
+                Job restored = copy.revival().restoreRunningJob(operation.id(), job.jobId(), job.task(), job.index(),
+                        job.attempt(), job.nodeId(), job.tree(), job.started(), job.startedByPreempting(),
+                        job.preemptorFairShare(), now);
+                if (operation.spec().gang()) {
+                    // the copy has no ended attempts: the gang's wait is the daemon's
+                    restored.waitedFrom(job.started().minusMillis(job.gangWaitMs()));
+                }
                 SimNode node = nodes.get(job.nodeId());
                 if (node != null) {
                     Instant ends = StartForecast.ends(snapshot, operation, job.task(), job.started(), now, perTask,

@@ -54,9 +54,10 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
      *
      * @param stopsBy when the grace of its graceful interruption runs out (a gang's restart, a time
      *     limit, a drained pool), or {@code null} while nothing stops it
+     * @param gangWaitMs a gang's rank: how long its gang waited to start together (what taking it wastes beyond its work)
      */
     public record JobState(String jobId, String task, int index, int attempt, String nodeId, String tree, Instant started,
-            Set<String> startedByPreempting, double preemptorFairShare, Instant stopsBy) {
+            Set<String> startedByPreempting, double preemptorFairShare, Instant stopsBy, long gangWaitMs) {
     }
 
     /** An unfinished operation. */
@@ -84,7 +85,8 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
             List<JobState> running = new ArrayList<>();
             for (Job job : operation.runningJobs()) {
                 running.add(new JobState(job.id(), job.task().name(), job.index(), job.attempt(), job.nodeId(), job.tree(),
-                        job.startTime(), job.startedByPreempting(), job.preemptorFairShareAtStart(), job.stopsBy()));
+                        job.startTime(), job.startedByPreempting(), job.preemptorFairShareAtStart(), job.stopsBy(),
+                        job.gangWaitMs()));
             }
             operations.add(new OperationState(operation.id(), operation.spec(), operation.user(),
                     operation.poolByTree().values().stream().findFirst().orElse(""), operation.submitTime(),

@@ -46,6 +46,8 @@ public final class Job {
     private long lostWorkMs = -1;
     /** Its time limit in its tree, ms (0: none), kept once worked out (it is fixed at submission); -1: not yet. */
     private long limitMs = -1;
+    /** A gang's rank: since when its gang waited to start together, epoch ms; -1: not a gang's. */
+    private long waitedFromMs = -1;
     /** Where {@link RunningJobs} keeps it while it runs. */
     int slot = -1;
 
@@ -197,6 +199,16 @@ public final class Job {
     /** Where the work a preemption would lose starts: its last checkpoint, else its start, in epoch ms. */
     public long workSinceMs() {
         return Math.max(checkpointMs, startTime.toEpochMilli());
+    }
+
+    /** A gang's rank: its gang waited to start together since {@code at} (its last restart, or submission); else null. */
+    public void waitedFrom(Instant at) {
+        waitedFromMs = at == null ? -1 : at.toEpochMilli();
+    }
+
+    /** How long its gang waited to start together, ms: what taking it wastes beyond its work (0 for a job of no gang). */
+    public long gangWaitMs() {
+        return waitedFromMs < 0 ? 0 : Math.max(0, startTime.toEpochMilli() - waitedFromMs);
     }
 
     /** It was preempted at {@code endMs}: the work since its last checkpoint is lost. */

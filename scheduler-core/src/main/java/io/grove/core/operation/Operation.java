@@ -149,15 +149,13 @@ public final class Operation {
         }
         addPending(task, -1);
         Job job = new Job(++jobSequence, id, task, index, attempt, nodeId, tree, now, preempting, fairShare);
+        job.waitedFrom(spec.gang() ? waitingSince(now) : null);
         running.add(job);
         add(usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]), job.resources(), 1);
         return job;
     }
 
-    /**
-     * Re-creates a running attempt from the journal: the given index leaves its queue and runs with
-     * the given id; later ids continue after it.
-     */
+    /** Re-creates a running attempt from the journal: its index leaves its queue and runs with its id; later ids follow. */
     Job restoreRunning(String jobId, TaskSpec task, int index, int attempt, String nodeId, String tree, Instant start,
             Set<String> preempting, double fairShare) {
         PendingIndexes queue = pendingIndexes.get(task.name());
@@ -175,13 +173,14 @@ public final class Operation {
             }
         }
         Job job = new Job(jobId, id, task, index, attempt, nodeId, tree, start, preempting, fairShare);
+        job.waitedFrom(spec.gang() ? waitingSince(start) : null);
         running.add(job);
         add(usageByTree.computeIfAbsent(tree, t -> new double[ResourceType.COUNT]), job.resources(), 1);
         return job;
     }
 
     /** When a gang started at {@code at} began to wait: its last attempt's end by then (a restart), or its submission. */
-    public Instant waitingSince(Instant at) {
+    private Instant waitingSince(Instant at) {
         for (Iterator<Job> ended = finished.descendingIterator(); ended.hasNext();) {
             Instant time = ended.next().finishTime();
             if (!time.isAfter(at)) {

@@ -45,8 +45,7 @@ final class VictimChoice {
         double waste = 0;
         for (Job rank : gang.runningJobsArray()) {
             double share = dominantShare(index, rank.resources().toArray());
-            long waited = rank.startTime().toEpochMilli() - gang.waitingSince(rank.startTime()).toEpochMilli();
-            waste += waste(rank, share, nowMs) + share * Math.max(0, waited) / 1000.0;
+            waste += waste(rank, share, nowMs) + share * rank.gangWaitMs() / 1000.0;
         }
         return waste;
     }

@@ -5,6 +5,7 @@ import static io.grove.core.cluster.ClusterHarness.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grove.core.forecast.ForecastSnapshot;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.OperationPreemption;
 import io.grove.core.operation.OperationSpec;
@@ -162,6 +163,36 @@ class GangPreemptionTest {
         assertEquals(2, h.running("g"), "g's ranks have lost seconds of work, but its wait to assemble again is counted: " + victims(h, "p"));
         assertEquals(1, victims(h, "p").size());
         assertTrue(Set.of("n1", "n2").containsAll(victims(h, "p").keySet()), "a node of old's: " + victims(h, "p"));
+    }
+
+    /**
+     * A gang that restarted waits again from its restart, not from its submission; the forecast's
+     * copy takes that wait from the snapshot (it has no ended attempts to find the restart in).
+     */
+    @Test
+    void aRestartedGangsWaitCountsFromItsRestartAndTheForecastKeepsIt() {
+        ClusterHarness h = ClusterHarness.of(PoolTreeConfig.withPools("physical", List.of(PoolConfig.builder("train").build()))
+                .withTopologyLevels(List.of("rack")))
+                .nodeAt("n1", node(4, 16), "rack=r1").nodeAt("n2", node(4, 16), "rack=r1");
+        h.submit("g", gang(2, 4));
+        h.advance(Duration.ofSeconds(30));
+        untilRunning(h, "g", 2, x -> { });
+        Instant first = h.job("g-1").startTime();
+        assertEquals(Duration.between(h.cluster().registry().operation("g").submitTime(), first).toMillis(),
+                h.job("g-1").gangWaitMs(), "the first start waited from the submission");
+        h.advance(Duration.ofSeconds(100));
+        assertTrue(h.machine(h.job("g-1").nodeId()).fail("g-1"));
+        h.update().heartbeatAll();
+        h.advance(Duration.ofSeconds(20)).update().heartbeatAll();   // the other rank stops; the gang is planned again
+        untilRunning(h, "g", 2, x -> { });
+        Job rank = h.cluster().registry().operation("g").runningJobs().get(0);
+        Instant restarted = h.cluster().registry().operation("g").finishedJobs().stream().map(Job::finishTime)
+                .max(Instant::compareTo).orElseThrow();
+        assertTrue(restarted.isAfter(first.plusSeconds(99)), "the ranks ended at the restart");
+        assertEquals(Duration.between(restarted, rank.startTime()).toMillis(), rank.gangWaitMs(),
+                "waited from its restart, not its submission");
+        ForecastSnapshot snapshot = ForecastSnapshot.take(h.cluster(), h.now());
+        assertEquals(rank.gangWaitMs(), snapshot.operation("g").running().get(0).gangWaitMs());
     }
 
     @Test
