@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * What a forecast's copy of the cluster needs to run ahead of time: when something next changes
- * without a job ending (a starvation, a preemptive pass, a gang's reservation falling due), and the
- * gangs' upkeep that the daemon's node checks do.
+ * without a job ending (a starvation, a preemptive pass, a gang's reservation falling due, a time
+ * limit passing), and the upkeep that the daemon's node checks do.
  */
 public final class RunAhead {
 
@@ -42,9 +42,18 @@ public final class RunAhead {
         return next;
     }
 
-    /** The gangs' part of a check of the nodes: plans dropped at their deadline, reservations made and dropped. */
-    public void keepGangs(Instant now) {
+    /** When the next job's time limit passes, or {@code null} when no running job has one. */
+    public Instant nextTimeLimit() {
+        return cluster.timeLimits().next();
+    }
+
+    /**
+     * What a check of the nodes does but for the nodes themselves: gangs' plans dropped at their
+     * deadline, reservations made and dropped, and jobs past their time limits stopped gracefully.
+     */
+    public void keepUp(Instant now) {
         cluster.gangs().expire(now);
         cluster.gangs().keepReservations(now);
+        cluster.timeLimits().enforce(cluster, now);
     }
 }

@@ -51,6 +51,11 @@ final class TimeLimits {
         }
     }
 
+    /** When the next limit passes, or {@code null} when no running job has one. */
+    Instant next() {
+        return byTime.isEmpty() ? null : byTime.first().at();
+    }
+
     /** The jobs whose limit passed by {@code now}, taken out. */
     List<Deadline> due(Instant now) {
         List<Deadline> out = new ArrayList<>();

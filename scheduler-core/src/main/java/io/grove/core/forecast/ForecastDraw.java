@@ -89,7 +89,8 @@ final class ForecastDraw {
                 double within = perTask.fraction(TaskDraws.Range.WITHIN_LIMIT, start.operationId(), start.task());
                 return Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * within)));
             }
-            return limit != null && millis > limit.toMillis() ? limit : millis == null ? null : Duration.ofMillis(millis);
+            // a drawn run past its limit is stopped at the limit, with its grace, by the copy as by the daemon
+            return millis == null ? null : Duration.ofMillis(millis);
         };
     }
 
@@ -125,7 +126,7 @@ final class ForecastDraw {
                     || !t.isBefore(draw.lastFull.plus(snapshot.cadence().heartbeat()));
             if (full) {
                 StartForecast.update(draw.copy, t);
-                draw.copy.ahead().keepGangs(t);
+                draw.copy.ahead().keepUp(t);
                 draw.lastFull = t;
             }
             draw.beat(t, full);
@@ -181,10 +182,11 @@ final class ForecastDraw {
                         long left = Duration.between(now, job.started().plus(limit)).toMillis();
                         ends = now.plusMillis(Math.max(StartForecast.STEP.toMillis(),
                                 Math.round(left * perTask.fraction(TaskDraws.Range.WITHIN_LIMIT, operation.id(), job.task()))));
-                    } else if (limit != null && (ends == null || ends.isAfter(job.started().plus(limit)))) {
-                        // stopped at its limit, as the daemon stops it
-                        ends = job.started().plus(limit).isAfter(now) ? job.started().plus(limit) : now.plus(StartForecast.STEP);
+                    } else if (limit != null && ends == null) {
+                        // past its limit: being stopped
+                        ends = now.plus(StartForecast.STEP);
                     }
+                    // a drawn end past its limit is left: the copy stops the job at its limit, with its grace
                     Heartbeat.Outcome outcome = Heartbeat.Outcome.COMPLETED;
                     if (job.stopsBy() != null) {
                         // being stopped (its gang restarts, its limit passed): it is killed by the end of its
@@ -348,6 +350,9 @@ final class ForecastDraw {
                     .plusMillis(random.nextLong(Math.max(1, cadence.heartbeat().toMillis())));
         }
         timed = earlier(timed, copy.ahead().nextReservation(t));
+        Instant limit = copy.ahead().nextTimeLimit();
+        // the node checks (every heartbeat period) find it passed, and its node is asked to come now
+        timed = earlier(timed, limit == null ? null : limit.isAfter(t) ? limit : t.plus(cadence.heartbeat()));
         if (preempting) {
             // preemption goes on a pass at a time, as the nodes' backoffs allow, not only when jobs end
             passDue = copy.ahead().nextPreemptivePass(t);
