@@ -206,14 +206,14 @@ final class PreemptiveScheduling {
         if (leastLost) {
             double cost = 0;
             double rate = 0;
-            Set<Integer> gangs = new HashSet<>();
+            Set<Integer> gangs = null;   // made only when a gang is among the victims: none on most passes
             for (PreemptionCandidate victim : victims) {
                 // a gang's rank carries its whole gang's waste, which grows with every rank's work: counted once
                 boolean gang = victim.operation() >= 0 && index.gang[victim.operation()];
                 if (!gang) {
                     cost += victim.waste();
                     rate += victim.share();
-                } else if (gangs.add(victim.operation())) {
+                } else if ((gangs = gangs == null ? new HashSet<>() : gangs).add(victim.operation())) {
                     cost += victim.waste();
                     rate += VictimChoice.gangShare(index, index.operations[victim.operation()]);
                 }
