@@ -12,9 +12,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
@@ -127,40 +129,25 @@ final class AccountingReads {
 
     /** From the jobs' records: what each user's or operation's jobs held in the period (used only). */
     private List<UsageRow> usageFromJobs(UsageQuery query) throws SQLException {
-        String least = postgres ? "LEAST" : "MIN";
-        String greatest = postgres ? "GREATEST" : "MAX";
-        String overlap = "(" + least + "(end_ms, ?) - " + greatest + "(start_ms, ?)) / 1000.0";
-        String key = query.by().equals("user") ? "user_name" : "operation_id";
-        StringBuilder sql = new StringBuilder("SELECT ").append(key);
-        for (String column : RESOURCE_COLUMNS) {
-            sql.append(", SUM(").append(column).append(" * ").append(overlap).append(')');
-        }
-        sql.append(" FROM job_records WHERE end_ms > ? AND start_ms < ?");
-        List<String> args = new ArrayList<>();
-        equal(sql, args, "tree", query.tree(), "pool", query.pool(), "user_name", query.user());
-        sql.append(" GROUP BY ").append(key).append(" ORDER BY ").append(key);
-        Map<String, Map<String, double[]>> kinds = new LinkedHashMap<>();
-        try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
-            int i = 1;
-            for (int r = 0; r < RESOURCE_COLUMNS.length; r++) {
-                select.setLong(i++, query.untilMs());
-                select.setLong(i++, query.sinceMs());
-            }
-            select.setLong(i++, query.sinceMs());
-            select.setLong(i++, query.untilMs());
-            for (String arg : args) {
-                select.setString(i++, arg);
-            }
-            try (ResultSet result = select.executeQuery()) {
-                while (result.next()) {
-                    double[] used = new double[ResourceType.COUNT];
-                    for (int r = 0; r < ResourceType.COUNT; r++) {
-                        used[r] = result.getDouble(2 + r);
-                    }
-                    kinds.put(result.getString(1), new TreeMap<>(Map.of(MeterKind.USED.key(), used)));
+        boolean byUser = query.by().equals("user");
+        Map<String, Map<String, double[]>> kinds = new TreeMap<>(Comparator.nullsFirst(Comparator.naturalOrder()));
+        StringBuilder where = new StringBuilder(" WHERE last_end_ms > ? AND first_start_ms < ?");
+        List<Object> args = new ArrayList<>(List.of(query.sinceMs(), query.untilMs()));
+        equal(where, args, "tree", query.tree(), "pool", query.pool(), "user_name", query.user());
+        blocks(where.toString(), args, block -> {
+            for (JobRecord job : block.records()) {
+                double seconds = (Math.min(job.endMs(), query.untilMs()) - Math.max(job.startMs(), query.sinceMs())) / 1000.0;
+                if (job.endMs() <= query.sinceMs() || job.startMs() >= query.untilMs()) {
+                    continue;
+                }
+                double[] used = kinds.computeIfAbsent(byUser ? job.user() : job.operationId(), k -> new TreeMap<>())
+                        .computeIfAbsent(MeterKind.USED.key(), k -> new double[ResourceType.COUNT]);
+                double[] held = job.resources().toArray();
+                for (int r = 0; r < ResourceType.COUNT; r++) {
+                    used[r] += held[r] * seconds;
                 }
             }
-        }
+        });
         lostWork(query, query.sinceMs(), query.untilMs(), 0, (group, lost) -> kinds.computeIfAbsent((String) group.get(1),
                 k -> new TreeMap<>()).put(PREEMPTED, lost));
         List<UsageRow> rows = new ArrayList<>();
@@ -178,37 +165,62 @@ final class AccountingReads {
      */
     private void lostWork(UsageQuery query, long fromMs, long toMs, long bucket,
             BiConsumer<List<Object>, double[]> into) throws SQLException {
-        String key = switch (query.by()) {
-            case "tree" -> "COALESCE(tree, '')";
-            case "pool" -> "COALESCE(pool, '')";
-            case "user" -> "COALESCE(user_name, '')";
-            default -> "operation_id";
-        };
-        String tree = query.fromHours() ? "COALESCE(tree, '')" : "''";
-        String slot = bucket == 0 ? "0" : "(end_ms / 1000 - (end_ms / 1000) % " + bucket + ")";
-        StringBuilder sql = new StringBuilder("SELECT ").append(tree).append(", ").append(key).append(", ").append(slot);
-        for (String column : RESOURCE_COLUMNS) {
-            sql.append(", SUM(").append(column).append(" * lost_work_seconds)");
-        }
-        sql.append(" FROM job_records WHERE lost_work_seconds IS NOT NULL AND end_ms >= ? AND end_ms < ?");
-        List<String> args = new ArrayList<>();
-        equal(sql, args, "tree", query.tree(), "pool", query.pool(), "user_name", query.user());
-        sql.append(" GROUP BY ").append(tree.equals("''") ? "" : tree + ", ").append(key)
-                .append(bucket == 0 ? "" : ", " + slot);
-        try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
-            select.setLong(1, fromMs);
-            select.setLong(2, toMs);
-            for (int i = 0; i < args.size(); i++) {
-                select.setString(3 + i, args.get(i));
+        Map<List<Object>, double[]> sums = new LinkedHashMap<>();
+        StringBuilder where = new StringBuilder(" WHERE lost > 0 AND last_end_ms >= ? AND first_end_ms < ?");
+        List<Object> args = new ArrayList<>(List.of(fromMs, toMs));
+        equal(where, args, "tree", query.tree(), "pool", query.pool(), "user_name", query.user());
+        blocks(where.toString(), args, block -> {
+            JobBlocks.Key key = block.key();
+            String group = switch (query.by()) {
+                case "tree" -> orEmpty(key.tree());
+                case "pool" -> orEmpty(key.pool());
+                case "user" -> orEmpty(key.user());
+                default -> key.operationId();
+            };
+            String tree = query.fromHours() ? orEmpty(key.tree()) : "";
+            for (JobRecord job : block.records()) {
+                if (job.lostWorkSeconds() == null || job.endMs() < fromMs || job.endMs() >= toMs) {
+                    continue;
+                }
+                long end = job.endMs() / 1000;
+                double[] lost = sums.computeIfAbsent(List.of(tree, group, bucket == 0 ? 0L : end - end % bucket),
+                        k -> new double[ResourceType.COUNT]);
+                double[] held = job.resources().toArray();
+                for (int r = 0; r < ResourceType.COUNT; r++) {
+                    lost[r] += held[r] * job.lostWorkSeconds();
+                }
             }
+        });
+        sums.forEach(into);
+    }
+
+    private static String orEmpty(String value) {
+        return value == null ? "" : value;
+    }
+
+    /** Each block {@code where} selects (its arguments {@code args}), in no order. */
+    private void blocks(String where, List<Object> args, BlockConsumer each) throws SQLException {
+        try (PreparedStatement select = reader.prepareStatement("SELECT " + JobBlocks.COLUMNS + " FROM job_blocks" + where)) {
+            bind(select, args);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    double[] lost = new double[ResourceType.COUNT];
-                    for (int r = 0; r < ResourceType.COUNT; r++) {
-                        lost[r] = rows.getDouble(4 + r);
-                    }
-                    into.accept(List.of(rows.getString(1), rows.getString(2), rows.getLong(3)), lost);
+                    each.accept(JobBlocks.Stored.of(rows));
                 }
+            }
+        }
+    }
+
+    private interface BlockConsumer {
+        void accept(JobBlocks.Stored block) throws SQLException;
+    }
+
+    private static void bind(PreparedStatement statement, List<Object> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            Object arg = args.get(i);
+            if (arg instanceof Long value) {
+                statement.setLong(i + 1, value);
+            } else {
+                statement.setString(i + 1, (String) arg);
             }
         }
     }
@@ -234,66 +246,109 @@ final class AccountingReads {
         return out;
     }
 
+    /** How blocks are read for the job history: this many at first, twice as many each time after, up to 1,024. */
+    static final int FIRST_PAGE = 32;
+
+    /**
+     * Ended jobs, the latest first ({@code end_ms} then the job's id, both descending). Blocks are
+     * read by their last end, latest first; a record is given once no block still to be read can
+     * hold a later one (every later block ends at or before the next block's last end).
+     */
     List<JobRecord> jobs(JobQuery query) throws SQLException {
-        StringBuilder sql = new StringBuilder("SELECT job_id, operation_id, task, job_index, attempt, user_name, tree, pool, "
-                + "pool_path, node, user_slots, cpu, gpu, memory, network, start_ms, end_ms, state, exit_code, reason, "
-                + "message, cpu_seconds, gpu_seconds, lost_work_seconds FROM job_records WHERE end_ms >= ? AND end_ms < ?");
+        StringBuilder where = new StringBuilder(" WHERE last_end_ms >= ? AND first_end_ms < ?");
         List<Object> args = new ArrayList<>(List.of(query.sinceMs(), query.untilMs()));
-        equal(sql, args, "user_name", query.user(), "tree", query.tree(), "pool", query.pool(), "state", query.state(),
-                "operation_id", query.operation());
+        equal(where, args, "user_name", query.user(), "tree", query.tree(), "pool", query.pool(), "operation_id",
+                query.operation());
         if (query.visibleUser() != null || query.visiblePools() != null) {
-            sql.append(" AND (user_name = ?");
+            where.append(" AND (user_name = ?");
             args.add(query.visibleUser() == null ? "" : query.visibleUser());
             for (String pool : query.visiblePools() == null ? List.<String>of() : query.visiblePools()) {
                 // a pool and every pool below it, by path (so the pools' jobs stay visible after they are removed)
                 int colon = pool.indexOf(':');
                 String path = pool.substring(colon + 1);
-                sql.append(" OR (tree = ? AND (pool_path = ? OR pool_path LIKE ? ESCAPE '\\'))");
+                where.append(" OR (tree = ? AND (pool_path = ? OR pool_path LIKE ? ESCAPE '\\'))");
                 args.add(pool.substring(0, colon));
                 args.add(path);
                 args.add(path.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%");
             }
-            sql.append(')');
+            where.append(')');
         }
         if (query.beforeEndMs() != null) {
-            sql.append(" AND (end_ms < ? OR (end_ms = ? AND job_id < ?))");
+            where.append(" AND first_end_ms <= ?");
             args.add(query.beforeEndMs());
-            args.add(query.beforeEndMs());
-            args.add(query.beforeJob() == null ? "" : query.beforeJob());
         }
-        sql.append(" ORDER BY end_ms DESC, job_id DESC LIMIT ").append(query.limit());
-        try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
-            for (int i = 0; i < args.size(); i++) {
-                Object arg = args.get(i);
-                if (arg instanceof Long value) {
-                    select.setLong(i + 1, value);
-                } else {
-                    select.setString(i + 1, (String) arg);
+        Comparator<JobRecord> latestFirst = Comparator.comparingLong(JobRecord::endMs).thenComparing(JobRecord::jobId)
+                .reversed();
+        PriorityQueue<JobRecord> waiting = new PriorityQueue<>(latestFirst);
+        List<JobRecord> out = new ArrayList<>();
+        long[] after = null;   // the last block read: its last end and id
+        int page = FIRST_PAGE;
+        while (out.size() < query.limit()) {
+            StringBuilder sql = new StringBuilder("SELECT ").append(JobBlocks.COLUMNS).append(", last_end_ms FROM job_blocks")
+                    .append(where);
+            List<Object> pageArgs = new ArrayList<>(args);
+            if (after != null) {
+                sql.append(" AND (last_end_ms < ? OR (last_end_ms = ? AND block_id < ?))");
+                pageArgs.addAll(List.of(after[0], after[0], after[1]));
+            }
+            sql.append(" ORDER BY last_end_ms DESC, block_id DESC LIMIT ").append(page);
+            int read = 0;
+            try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
+                bind(select, pageArgs);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next() && out.size() < query.limit()) {
+                        read++;
+                        JobBlocks.Stored block = JobBlocks.Stored.of(rows);
+                        long lastEnd = rows.getLong(8);
+                        after = new long[] {lastEnd, block.id()};
+                        give(waiting, out, query.limit(), lastEnd);
+                        for (JobRecord job : block.records()) {
+                            if (wanted(job, query)) {
+                                waiting.add(job);
+                            }
+                        }
+                    }
                 }
             }
-            List<JobRecord> jobs = new ArrayList<>();
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    jobs.add(job(rows));
-                }
+            if (read < page) {
+                break;
             }
-            return jobs;
+            page = Math.min(1_024, page * 2);
+        }
+        give(waiting, out, query.limit(), Long.MIN_VALUE);
+        return out;
+    }
+
+    /** Moves to {@code out} the waiting records that end after {@code afterMs}, latest first, once each. */
+    private static void give(PriorityQueue<JobRecord> waiting, List<JobRecord> out, int limit, long afterMs) {
+        while (out.size() < limit && !waiting.isEmpty() && waiting.peek().endMs() > afterMs) {
+            JobRecord next = waiting.poll();
+            JobRecord last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last == null || last.endMs() != next.endMs() || !last.jobId().equals(next.jobId())) {
+                out.add(next);
+            }
         }
     }
 
-    private static JobRecord job(ResultSet row) throws SQLException {
-        Resources resources = new Resources(row.getDouble(11), row.getDouble(12), row.getDouble(13), row.getDouble(14),
-                row.getDouble(15));
-        int exit = row.getInt(19);
-        Integer exitCode = row.wasNull() ? null : exit;
-        double cpuSeconds = row.getDouble(22);
-        Double cpu = row.wasNull() ? null : cpuSeconds;
-        double lostSeconds = row.getDouble(24);
-        Double lost = row.wasNull() ? null : lostSeconds;
-        return new JobRecord(row.getString(1), row.getString(2), row.getString(3), row.getInt(4), row.getInt(5),
-                row.getString(6), row.getString(7), row.getString(8), row.getString(9), row.getString(10), resources,
-                row.getLong(16), row.getLong(17), row.getString(18), exitCode, row.getString(20), row.getString(21), cpu,
-                row.getDouble(23), lost);
+    /** Whether a record of a selected block is one the query asks for (its block may hold others). */
+    private static boolean wanted(JobRecord job, JobQuery query) {
+        if (job.endMs() < query.sinceMs() || job.endMs() >= query.untilMs()) {
+            return false;
+        }
+        if (query.state() != null && !query.state().equals(job.state())) {
+            return false;
+        }
+        return query.beforeEndMs() == null || job.endMs() < query.beforeEndMs()
+                || job.endMs() == query.beforeEndMs() && job.jobId().compareTo(query.beforeJob() == null ? "" : query.beforeJob()) < 0;
+    }
+
+    /** How many job records the blocks hold. */
+    long jobRecords() throws SQLException {
+        try (Statement statement = reader.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT COALESCE(SUM(records), 0) FROM job_blocks")) {
+            rows.next();
+            return rows.getLong(1);
+        }
     }
 
     long count(String table) throws SQLException {

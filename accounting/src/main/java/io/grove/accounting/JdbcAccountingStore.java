@@ -15,11 +15,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -42,6 +40,8 @@ public final class JdbcAccountingStore implements AccountingStore {
     private Connection writer;
     private final Connection reader;
     private final AccountingReads reads;
+    /** The job records' blocks, on the writing connection. */
+    private final JobBlockWrites blocks = new JobBlockWrites(new SeenJobs());
 
     private JdbcAccountingStore(String url, Properties properties) throws AccountingException {
         this.url = url;
@@ -49,7 +49,9 @@ public final class JdbcAccountingStore implements AccountingStore {
         this.postgres = url.startsWith("jdbc:postgresql:");
         try {
             Flyway.configure().dataSource(url, properties.getProperty("user"), properties.getProperty("password"))
-                    .locations("classpath:db/migration").load().migrate();
+                    .locations("classpath:db/migration").javaMigrations(new JobBlocksMigration())
+                    .placeholders(Map.of("block_id", postgres ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY"))
+                    .load().migrate();
             this.writer = connect(url, properties);
             this.reader = connect(url, properties);
             this.reads = new AccountingReads(reader, postgres);
@@ -88,10 +90,6 @@ public final class JdbcAccountingStore implements AccountingStore {
         if (!url.startsWith("jdbc:postgresql:") && !url.startsWith("jdbc:sqlite:")) {
             throw new AccountingException("the accounting database must be jdbc:postgresql://... or jdbc:sqlite:..., got "
                     + redacted(url), null);
-        }
-        if (url.toLowerCase(Locale.ROOT).contains("rewritebatchedinserts=true")) {
-            throw new AccountingException("the accounting database's URL sets reWriteBatchedInserts=true, with which "
-                    + "PostgreSQL's driver cannot say which job records were new: leave it out", null);
         }
         if (url.startsWith("jdbc:sqlite:")) {
             String path = url.substring("jdbc:sqlite:".length());
@@ -141,10 +139,12 @@ public final class JdbcAccountingStore implements AccountingStore {
     @Override
     public synchronized List<String> write(AccountingBatch batch) throws AccountingException {
         List<String> moved = new ArrayList<>();
+        List<JobRecord> inserted = new ArrayList<>();
         try {
+            blocks.fence(writer);
             // what pools used comes from the jobs' intervals, added once with each record kept for the first time
             JobHours used = new JobHours();
-            insertJobs(batch.jobs()).forEach(used::add);
+            blocks.insert(writer, batch.jobs(), inserted).forEach(used::add);
             addHours(used.rows());
             insertOperations(batch.operations());
             Map<String, List<HourlyUsage>> byTree = new LinkedHashMap<>();
@@ -159,8 +159,10 @@ public final class JdbcAccountingStore implements AccountingStore {
                 addHours(byTree.getOrDefault(mark.getKey(), List.of()));
             }
             writer.commit();
+            blocks.committed(inserted);
             return moved;
         } catch (SQLException | RuntimeException e) {
+            blocks.failed();
             recover(e);
             throw new AccountingException("the accounting database refused a write: " + e.getMessage(), e);
         }
@@ -191,93 +193,6 @@ public final class JdbcAccountingStore implements AccountingStore {
             cause.addSuppressed(reconnect);
             // the closed connection stays: the next write fails at once and tries again
         }
-    }
-
-    /**
-     * Rows bound before they are run: a driver holds every bound value until its batch runs, so a
-     * transaction of thousands of records runs them a few hundred at a time (the values then die
-     * young instead of being promoted with the whole batch).
-     */
-    static final int ROWS_PER_EXECUTE = 256;
-
-    /** Inserts the records not kept yet; returns those it inserted (a record kept already is left as it is). */
-    private List<JobRecord> insertJobs(List<JobRecord> jobs) throws SQLException {
-        List<JobRecord> inserted = new ArrayList<>(jobs.size());
-        if (jobs.isEmpty()) {
-            return inserted;
-        }
-        try (PreparedStatement insert = writer.prepareStatement("INSERT INTO job_records (job_id, operation_id, task, "
-                + "job_index, attempt, user_name, tree, pool, pool_path, node, user_slots, cpu, gpu, memory, network, "
-                + "start_ms, end_ms, state, exit_code, reason, message, cpu_seconds, gpu_seconds, lost_work_seconds) VALUES "
-                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (job_id) DO NOTHING")) {
-            List<JobRecord> run = new ArrayList<>(Math.min(jobs.size(), ROWS_PER_EXECUTE));
-            for (JobRecord job : jobs) {
-                run.add(job);
-                int i = 1;
-                insert.setString(i++, job.jobId());
-                insert.setString(i++, job.operationId());
-                insert.setString(i++, job.task());
-                insert.setInt(i++, job.index());
-                insert.setInt(i++, job.attempt());
-                insert.setString(i++, job.user());
-                insert.setString(i++, job.tree());
-                insert.setString(i++, job.pool());
-                insert.setString(i++, job.poolPath());
-                insert.setString(i++, job.node());
-                for (ResourceType r : ResourceType.values()) {
-                    insert.setDouble(i++, job.resources().get(r));
-                }
-                insert.setLong(i++, job.startMs());
-                insert.setLong(i++, job.endMs());
-                insert.setString(i++, job.state());
-                if (job.exitCode() == null) {
-                    insert.setNull(i++, Types.INTEGER);
-                } else {
-                    insert.setInt(i++, job.exitCode());
-                }
-                insert.setString(i++, job.reason());
-                insert.setString(i++, job.message());
-                if (job.cpuSeconds() == null) {
-                    insert.setNull(i++, Types.DOUBLE);
-                } else {
-                    insert.setDouble(i++, job.cpuSeconds());
-                }
-                insert.setDouble(i++, job.gpuSeconds());
-                if (job.lostWorkSeconds() == null) {
-                    insert.setNull(i, Types.DOUBLE);
-                } else {
-                    insert.setDouble(i, job.lostWorkSeconds());
-                }
-                insert.addBatch();
-                if (run.size() == ROWS_PER_EXECUTE) {
-                    kept(insert.executeBatch(), run, inserted);
-                }
-            }
-            if (!run.isEmpty()) {
-                kept(insert.executeBatch(), run, inserted);
-            }
-        }
-        return inserted;
-    }
-
-    /**
-     * Adds to {@code inserted} those of {@code run} (the records of one run of inserts) that were
-     * kept for the first time. A driver that cannot say which rows it inserted ({@code
-     * SUCCESS_NO_INFO}: PostgreSQL's {@code reWriteBatchedInserts}) is refused when the store opens.
-     */
-    private static void kept(int[] counts, List<JobRecord> run, List<JobRecord> inserted) throws SQLException {
-        if (counts.length != run.size()) {
-            throw new SQLException("the database answered " + counts.length + " counts for " + run.size() + " inserts");
-        }
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] == Statement.SUCCESS_NO_INFO) {
-                throw new SQLException("the database does not say which job records it inserted");
-            }
-            if (counts[i] > 0) {
-                inserted.add(run.get(i));
-            }
-        }
-        run.clear();
     }
 
     private void insertOperations(List<OperationRecord> operations) throws SQLException {
@@ -380,14 +295,14 @@ public final class JdbcAccountingStore implements AccountingStore {
 
     @Override
     public synchronized int expire(long cutoffMs) throws AccountingException {
-        try (PreparedStatement jobs = writer.prepareStatement("DELETE FROM job_records WHERE end_ms < ?");
-                PreparedStatement operations = writer.prepareStatement("DELETE FROM operation_records WHERE finished_ms < ?")) {
-            jobs.setLong(1, cutoffMs);
+        try (PreparedStatement operations = writer.prepareStatement("DELETE FROM operation_records WHERE finished_ms < ?")) {
+            int removed = blocks.expire(writer, cutoffMs);
             operations.setLong(1, cutoffMs);
-            int removed = jobs.executeUpdate() + operations.executeUpdate();
+            removed += operations.executeUpdate();
             writer.commit();
             return removed;
-        } catch (SQLException e) {
+        } catch (SQLException | RuntimeException e) {
+            blocks.failed();
             recover(e);
             throw new AccountingException("cannot remove old records: " + e.getMessage(), e);
         }
@@ -413,6 +328,17 @@ public final class JdbcAccountingStore implements AccountingStore {
                 return reads.jobs(query);
             } catch (SQLException e) {
                 throw new AccountingException("cannot read job records: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** How many job records the ledger holds (tests and benchmarks). */
+    public long jobRecords() throws AccountingException {
+        synchronized (reads) {
+            try {
+                return reads.jobRecords();
+            } catch (SQLException e) {
+                throw new AccountingException(e.getMessage(), e);
             }
         }
     }

@@ -25,6 +25,12 @@ abstract class AccountingStoreContract {
 
     abstract JdbcAccountingStore store();
 
+    /** Another store on the same database: the scheduler that takes over, or the one restarted. */
+    abstract JdbcAccountingStore another() throws Exception;
+
+    /** The JDBC URL of a new empty database, its user and password. */
+    abstract String[] fresh() throws Exception;
+
     static JobRecord job(String id, String user, String pool, double cpu, long start, long end, String state) {
         return new JobRecord(id, "op-" + user, "main", 0, 0, user, "physical", pool, pool.equals("etl_x") ? "etl/etl_x" : pool, "n1",
                 new Resources(1, cpu, 0, 1L << 30, 0), start, end, state, state.equals("failed") ? 3 : 0,
@@ -44,7 +50,7 @@ abstract class AccountingStoreContract {
         store().write(new AccountingBatch(List.of(a, b), List.of(), List.of(), Map.of()));
         store().write(new AccountingBatch(List.of(a, b, c, d), List.of(new OperationRecord("op-1", "alice", "t",
                 "physical:etl", 1, NOV1, NOV1 + H, "completed", 1, 0, 0, null)), List.of(), Map.of()));
-        assertEquals(4, store().count("job_records"));
+        assertEquals(4, store().jobRecords());
         List<JobRecord> all = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null,
                 null, 100));
         assertEquals(List.of("op-3-1", "op-2-1", "op-1-1", "op-4-1"), all.stream().map(JobRecord::jobId).toList(),
@@ -97,15 +103,15 @@ abstract class AccountingStoreContract {
     }
 
     @Test
-    void aTransactionOfManyRecordsKeepsEachOnceAcrossItsRuns() throws Exception {
-        int count = 2 * JdbcAccountingStore.ROWS_PER_EXECUTE + 88;
+    void aTransactionOfManyRecordsKeepsEachOnceAcrossItsBlocks() throws Exception {
+        int count = 2 * JobBlocks.MAX_RECORDS + 88;
         List<JobRecord> jobs = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             jobs.add(job("op-9-" + i, "erin", "etl", 1, NOV1, NOV1 + i, "completed"));
         }
         store().write(new AccountingBatch(jobs, List.of(), List.of(), Map.of()));
         store().write(new AccountingBatch(jobs.subList(100, count), List.of(), List.of(), Map.of()));
-        assertEquals(count, store().count("job_records"));
+        assertEquals(count, store().jobRecords());
         List<JobRecord> last = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null,
                 null, null, 1));
         assertEquals(jobs.get(count - 1), last.get(0), "the last of the last run, every field");
@@ -161,7 +167,9 @@ abstract class AccountingStoreContract {
         assertEquals(2 * 3600.0 + 3600.0, byUser.get(0).seconds().get("used").get("cpu"), 1e-6, "the hour before is not counted");
         assertEquals(4 * 3600.0, byUser.get(1).seconds().get("used").get("cpu"), 1e-6);
         assertEquals(2, store().expire(NOV1 + H + 1), "the jobs that ended by then");
-        assertEquals(1, store().count("job_records"));
+        assertEquals(1, store().jobRecords());
+        assertEquals(List.of("op-1-2"), store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null,
+                null, null, 10)).stream().map(JobRecord::jobId).toList(), "alice's later job stays, its block written again");
         assertEquals(1 + 2 * 3, store().count("pool_hours"), "hours are kept: the one written, and the jobs' in etl and "
                 + "the root in three hours");
     }
@@ -196,5 +204,122 @@ abstract class AccountingStoreContract {
 
     private UsageRow byUser(String user) throws Exception {
         return store().usage(new UsageQuery("user", NOV1, NOV1 + DAY, null, null, user)).get(0);
+    }
+
+    /**
+     * A scheduler restarted (or taking over) writes again what the last one wrote: a job that ran
+     * for an hour before it, among others. Each is kept once and its hours added once; the last
+     * scheduler, deposed, can write nothing more.
+     */
+    @Test
+    void aRecordWrittenAgainByTheNextWriterIsKeptOnceAndTheDeposedOneWritesNothing() throws Exception {
+        JobRecord longOne = job("op-carol-1", "carol", "etl", 4, NOV1, NOV1 + H, "completed");
+        JobRecord shortOne = job("op-carol-2", "carol", "etl", 1, NOV1 + H - 10_000, NOV1 + H, "completed");
+        store().write(new AccountingBatch(List.of(longOne, shortOne), List.of(), List.of(), Map.of()));
+        try (JdbcAccountingStore next = another()) {
+            JobRecord later = job("op-carol-3", "carol", "etl", 1, NOV1 + H, NOV1 + 2 * H, "completed");
+            next.write(new AccountingBatch(List.of(shortOne, later, longOne), List.of(), List.of(), Map.of()));
+            next.write(new AccountingBatch(List.of(later), List.of(), List.of(), Map.of()));
+            assertEquals(3, next.jobRecords());
+            UsageRow etl = next.usage(new UsageQuery("pool", NOV1, NOV1 + DAY, null, null, null)).stream()
+                    .filter(r -> r.key().equals("etl")).findFirst().orElseThrow();
+            assertEquals(4 * 3600.0 + 10.0 + 3600.0, etl.seconds().get("used").get("cpu"), 1e-6, "each job's hours once");
+            AccountingException deposed = org.junit.jupiter.api.Assertions.assertThrows(AccountingException.class,
+                    () -> store().write(new AccountingBatch(List.of(job("op-carol-4", "carol", "etl", 1, NOV1, NOV1 + 1, "completed")),
+                            List.of(), List.of(), Map.of())));
+            assertTrue(deposed.getMessage().contains("another scheduler writes the ledger now"), deposed.getMessage());
+            assertEquals(3, next.jobRecords(), "the deposed one's record is not kept");
+        }
+    }
+
+    /**
+     * Records of several operations written in many transactions, their ends interleaved across
+     * blocks: the history comes back in order, page after page from each cursor, and filtered.
+     */
+    @Test
+    void theHistoryReadsBlocksInOrderPageAfterPage() throws Exception {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        List<JobRecord> all = new ArrayList<>();
+        for (int batch = 0; batch < 12; batch++) {
+            List<JobRecord> jobs = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                String user = List.of("alice", "bob", "carol").get(random.nextInt(3));
+                long end = NOV1 + batch * 60_000L + random.nextInt(300_000);
+                JobRecord job = job("op-" + user + "-" + all.size(), user, "etl", 1, end - 1000, end,
+                        random.nextInt(5) == 0 ? "failed" : "completed");
+                jobs.add(job);
+                all.add(job);
+            }
+            store().write(new AccountingBatch(jobs, List.of(), List.of(), Map.of()));
+        }
+        java.util.Comparator<JobRecord> latestFirst = java.util.Comparator.comparingLong(JobRecord::endMs)
+                .thenComparing(JobRecord::jobId).reversed();
+        List<JobRecord> expected = all.stream().sorted(latestFirst).toList();
+        List<JobRecord> paged = new ArrayList<>();
+        List<JobRecord> page = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null,
+                null, 7));
+        while (!page.isEmpty()) {
+            paged.addAll(page);
+            JobRecord last = page.get(page.size() - 1);
+            page = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, last.endMs(),
+                    last.jobId(), 7));
+        }
+        assertEquals(expected, paged);
+        assertEquals(expected.stream().filter(j -> j.user().equals("bob") && j.state().equals("failed")).limit(5).toList(),
+                store().jobs(new JobQuery("bob", null, null, "failed", null, 0, Long.MAX_VALUE, null, null, null, null, 5)));
+        long from = NOV1 + 200_000;
+        long to = NOV1 + 500_000;
+        assertEquals(expected.stream().filter(j -> j.endMs() >= from && j.endMs() < to).toList(),
+                store().jobs(new JobQuery(null, null, null, null, null, from, to, null, null, null, null, 1000)), "a period");
+    }
+
+    /**
+     * A database of the version before blocks, one row a record: the store opens it, moves the rows
+     * into blocks and drops the old table; every record reads back the same, and one written again
+     * is kept once.
+     */
+    @Test
+    void recordsOfTheVersionBeforeBlocksAreMovedIntoBlocks() throws Exception {
+        String[] db = fresh();
+        org.flywaydb.core.Flyway.configure().dataSource(db[0], db[1], db[2]).locations("classpath:db/migration")
+                .placeholders(Map.of("block_id", "BIGINT")).target("2").load().migrate();
+        List<JobRecord> old = new ArrayList<>();
+        for (int i = 0; i < 2 * JobBlocks.MAX_RECORDS + 5; i++) {
+            String user = i % 3 == 0 ? "alice" : "bob";
+            old.add(new JobRecord("op-" + user + "-" + i, "op-" + user, "main", i, 0, user, "physical", "etl", "etl",
+                    i % 7 == 0 ? null : "n" + i % 5, new Resources(1, 2, 0, 1L << 30, 0), NOV1 + i * 1000L,
+                    NOV1 + i * 1000L + (i % 3 == 0 ? 2 * H : 500), i % 4 == 0 ? "failed" : "completed", i % 4 == 0 ? 1 : null,
+                    i % 4 == 0 ? "failed" : null, i % 4 == 0 ? "it said \u00e9\n" + i : null, i % 2 == 0 ? null : 1.5 * i, 0,
+                    i % 11 == 0 ? 30.0 : null));
+        }
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(db[0], db[1], db[2]);
+                java.sql.PreparedStatement insert = connection.prepareStatement("INSERT INTO job_records (job_id, "
+                        + "operation_id, task, job_index, attempt, user_name, tree, pool, pool_path, node, user_slots, cpu, "
+                        + "gpu, memory, network, start_ms, end_ms, state, exit_code, reason, message, cpu_seconds, "
+                        + "gpu_seconds, lost_work_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                        + "?, ?, ?, ?, ?)")) {
+            for (JobRecord r : old) {
+                Object[] values = {r.jobId(), r.operationId(), r.task(), r.index(), r.attempt(), r.user(), r.tree(),
+                    r.pool(), r.poolPath(), r.node(), 1.0, 2.0, 0.0, (double) (1L << 30), 0.0, r.startMs(), r.endMs(),
+                    r.state(), r.exitCode(), r.reason(), r.message(), r.cpuSeconds(), r.gpuSeconds(), r.lostWorkSeconds()};
+                for (int v = 0; v < values.length; v++) {
+                    insert.setObject(v + 1, values[v]);
+                }
+                insert.executeUpdate();
+            }
+        }
+        try (JdbcAccountingStore moved = JdbcAccountingStore.open(db[0], db[1], db[2])) {
+            assertEquals(old.size(), moved.jobRecords());
+            java.util.Comparator<JobRecord> latestFirst = java.util.Comparator.comparingLong(JobRecord::endMs)
+                    .thenComparing(JobRecord::jobId).reversed();
+            assertEquals(old.stream().sorted(latestFirst).toList(), moved.jobs(new JobQuery(null, null, null, null, null, 0,
+                    Long.MAX_VALUE, null, null, null, null, 10_000)), "every record, every field");
+            moved.write(new AccountingBatch(List.of(old.get(3), old.get(2000)), List.of(), List.of(), Map.of()));
+            assertEquals(old.size(), moved.jobRecords(), "a moved record written again is kept once");
+            try (java.sql.Connection connection = java.sql.DriverManager.getConnection(db[0], db[1], db[2]);
+                    java.sql.ResultSet tables = connection.getMetaData().getTables(null, null, "job_records", null)) {
+                assertTrue(!tables.next(), "the old table is gone");
+            }
+        }
     }
 }

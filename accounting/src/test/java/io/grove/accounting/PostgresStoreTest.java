@@ -39,12 +39,26 @@ class PostgresStoreTest extends AccountingStoreContract {
     void clear() throws Exception {
         store.close();
         try (var connection = java.sql.DriverManager.getConnection(postgres.url(), "grove", "")) {
-            connection.createStatement().execute("TRUNCATE job_records, operation_records, pool_hours, pool_days, metering_marks");
+            connection.createStatement().execute("TRUNCATE job_blocks, ledger_writer, operation_records, pool_hours, pool_days, metering_marks");
         }
     }
 
     @Override
     JdbcAccountingStore store() {
         return store;
+    }
+
+    @Override
+    String[] fresh() throws Exception {
+        String name = "grove_fresh_" + System.nanoTime();
+        try (var connection = java.sql.DriverManager.getConnection(postgres.url(), "grove", "")) {
+            connection.createStatement().execute("CREATE DATABASE " + name);
+        }
+        return new String[] {postgres.url().replace("/grove", "/" + name), "grove", ""};
+    }
+
+    @Override
+    JdbcAccountingStore another() throws Exception {
+        return JdbcAccountingStore.open(postgres.url(), "grove", null);
     }
 }

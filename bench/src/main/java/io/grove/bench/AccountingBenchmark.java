@@ -54,11 +54,17 @@ public final class AccountingBenchmark {
         }
     }
 
+    /**
+     * Record {@code i}: of operation {@code i / 100}, whose user (of 1,000) and pool (of 1,000) are
+     * drawn from the operation's number, as every record of one operation has one user and pool.
+     */
     static JobRecord job(long i, Random random, long endMs) {
-        int user = random.nextInt(1000);
-        int pool = random.nextInt(1000);
+        long operation = i / 100;
+        Random of = new Random(operation);
+        int user = of.nextInt(1000);
+        int pool = of.nextInt(1000);
         String state = random.nextInt(20) == 0 ? "failed" : "completed";
-        return new JobRecord("op-" + (i / 100) + "-" + i, "op-" + (i / 100), "main", (int) (i % 100), 0, "user" + user,
+        return new JobRecord("op-" + operation + "-" + i, "op-" + operation, "main", (int) (i % 100), 0, "user" + user,
                 "physical", "pool" + pool, "team" + (pool % 10) + "/pool" + pool, "node-" + random.nextInt(10_000),
                 new Resources(1, 1 + random.nextInt(4), 0, (1L + random.nextInt(8)) << 30, 0), endMs - 60_000 - random.nextInt(3_600_000),
                 endMs, state, state.equals("failed") ? 1 : 0, state.equals("failed") ? "failed" : null,

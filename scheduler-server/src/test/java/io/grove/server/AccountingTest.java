@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.grove.accounting.JdbcAccountingStore;
+import io.grove.accounting.JobQuery;
+import io.grove.core.accounting.JobRecord;
 import io.grove.protocol.Welcome;
 import io.grove.server.accounting.AccountingSettings;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -188,12 +190,8 @@ class AccountingTest {
             daemon = DaemonProcess.start(config, data);
             users.at(daemon.httpPort, daemon.nodePort);
             Await.untilChecked("the revived ledger to hold the three jobs", () -> users.get("/api/v1/jobs").body().size() == 3);
-            try (Connection db = DriverManager.getConnection("jdbc:sqlite:" + data.resolve("accounting.db"));
-                    Statement statement = db.createStatement();
-                    ResultSet rows = statement.executeQuery("SELECT COUNT(*), COUNT(DISTINCT job_id) FROM job_records")) {
-                rows.next();
-                assertEquals(3, rows.getInt(1), "no record lost, none twice");
-                assertEquals(3, rows.getInt(2));
+            try (JdbcAccountingStore db = JdbcAccountingStore.sqlite(data.resolve("accounting.db"))) {
+                assertEquals(List.of(3L, 3L), held(db), "no record lost, none twice");
             }
             assertEquals(Set.copyOf(jobs), Set.copyOf(ids(users.get("/api/v1/jobs").body())));
         } finally {
@@ -247,12 +245,8 @@ class AccountingTest {
                 back.complete(jobs.get(2));
                 back.heartbeat();
                 Await.untilChecked("every job's record in the database", () -> users.get("/api/v1/jobs").body().size() == 3);
-                try (Connection db = DriverManager.getConnection(postgres.url(), "grove", "");
-                        Statement statement = db.createStatement();
-                        ResultSet rows = statement.executeQuery("SELECT COUNT(*), COUNT(DISTINCT job_id) FROM job_records")) {
-                    rows.next();
-                    assertEquals(3, rows.getInt(1), "none lost, none twice");
-                    assertEquals(3, rows.getInt(2));
+                try (JdbcAccountingStore db = JdbcAccountingStore.open(postgres.url(), "grove", "")) {
+                    assertEquals(List.of(3L, 3L), held(db), "none lost, none twice");
                 }
                 back.close();
             } finally {
@@ -269,5 +263,12 @@ class AccountingTest {
             all.add(String.valueOf(item));
         }
         return all;
+    }
+
+    /** How many job records a ledger holds, and how many distinct jobs they are. */
+    private static List<Long> held(JdbcAccountingStore db) throws Exception {
+        List<JobRecord> all = db.jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null, null,
+                100_000));
+        return List.of(db.jobRecords(), all.stream().map(JobRecord::jobId).distinct().count());
     }
 }

@@ -6,7 +6,7 @@ package io.grove.core.operation;
  * scheduler keeps hundreds of thousands of jobs; the string and its bytes were two of the three
  * objects each job start left for the young collector.
  */
-final class JobId {
+public final class JobId {
 
     private JobId() {
     }
@@ -20,7 +20,7 @@ final class JobId {
     }
 
     /** The sequence of {@code id} if it is exactly {@code operationId + "-" + sequence} (a usual one), else -1. */
-    static long sequenceOf(String id, String operationId) {
+    public static long sequenceOf(String id, String operationId) {
         int dash = operationId.length();
         if (id.length() <= dash + 1 || id.length() > dash + 1 + 18 || !id.startsWith(operationId) || id.charAt(dash) != '-') {
             return -1;
