@@ -315,7 +315,7 @@ public final class JdbcAccountingStore implements AccountingStore {
         synchronized (reads) {
             try {
                 return reads.usage(query);
-            } catch (SQLException e) {
+            } catch (SQLException | IllegalStateException e) {
                 throw new AccountingException("cannot read usage: " + e.getMessage(), e);
             }
         }
@@ -326,7 +326,7 @@ public final class JdbcAccountingStore implements AccountingStore {
         synchronized (reads) {
             try {
                 return reads.jobs(query);
-            } catch (SQLException e) {
+            } catch (SQLException | IllegalStateException e) {
                 throw new AccountingException("cannot read job records: " + e.getMessage(), e);
             }
         }

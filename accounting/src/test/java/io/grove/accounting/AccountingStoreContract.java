@@ -28,6 +28,9 @@ abstract class AccountingStoreContract {
     /** Another store on the same database: the scheduler that takes over, or the one restarted. */
     abstract JdbcAccountingStore another() throws Exception;
 
+    /** The JDBC URL of the store's database, its user and password. */
+    abstract String[] database();
+
     /** The JDBC URL of a new empty database, its user and password. */
     abstract String[] fresh() throws Exception;
 
@@ -321,5 +324,22 @@ abstract class AccountingStoreContract {
                 assertTrue(!tables.next(), "the old table is gone");
             }
         }
+    }
+
+    /** A block the database holds damaged is an error that names it, not a wrong answer. */
+    @Test
+    void aDamagedBlockIsAnErrorThatNamesIt() throws Exception {
+        store().write(new AccountingBatch(List.of(job("op-erin-1", "erin", "etl", 1, NOV1, NOV1 + H, "completed")), List.of(),
+                List.of(), Map.of()));
+        String[] db = database();
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(db[0], db[1], db[2]);
+                java.sql.PreparedStatement damage = connection.prepareStatement("UPDATE job_blocks SET data = ?")) {
+            damage.setBytes(1, new byte[] {1, 0, 0, 0, 5, 1});
+            damage.executeUpdate();
+        }
+        AccountingException error = org.junit.jupiter.api.Assertions.assertThrows(AccountingException.class,
+                () -> store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null, null, 10)));
+        assertTrue(error.getMessage().matches("cannot read job records: job block \\d+ is cut short or damaged"),
+                error.getMessage());
     }
 }

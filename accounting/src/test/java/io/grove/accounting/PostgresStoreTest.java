@@ -49,6 +49,11 @@ class PostgresStoreTest extends AccountingStoreContract {
     }
 
     @Override
+    String[] database() {
+        return new String[] {postgres.url(), "grove", ""};
+    }
+
+    @Override
     String[] fresh() throws Exception {
         String name = "grove_fresh_" + System.nanoTime();
         try (var connection = java.sql.DriverManager.getConnection(postgres.url(), "grove", "")) {

@@ -97,6 +97,11 @@ class SqliteStoreTest extends AccountingStoreContract {
     }
 
     @Override
+    String[] database() {
+        return new String[] {"jdbc:sqlite:" + dir.resolve("accounting.db"), null, null};
+    }
+
+    @Override
     String[] fresh() {
         return new String[] {"jdbc:sqlite:" + dir.resolve("fresh.db"), null, null};
     }

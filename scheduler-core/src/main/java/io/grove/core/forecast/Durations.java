@@ -3,6 +3,8 @@ package io.grove.core.forecast;
 import io.grove.core.operation.Job;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
+import io.grove.core.pool.PoolTreeConfig;
+import io.grove.core.pool.PoolsConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.DoubleSupplier;
 
 /**
  * How long jobs run, as the scheduler will see them end: first the task's own finished jobs; then
@@ -64,13 +67,28 @@ public final class Durations {
     /** The most recent finished jobs read per operation. */
     static final int READ_PER_OPERATION = 50;
 
-    /** Learns from the completed jobs of these operations (the last {@value #READ_PER_OPERATION} of each). */
-    public static Durations of(Iterable<Operation> operations) {
+    /**
+     * Of the jobs told to stop gracefully (a gang's restart, a time limit, a graceful preemption,
+     * a drain), the part of their grace each took before its node reported it ended: 0 ended at
+     * once, 1 ran until it was killed.
+     */
+    private final List<Double> graceTaken = new ArrayList<>();
+
+    /** The most graceful stops learnt from. */
+    static final int GRACE_KEPT = 1_000;
+
+    /**
+     * Learns from the finished jobs of these operations (the last {@value #READ_PER_OPERATION} of
+     * each): how long the completed ones ran, and how much of its tree's grace each one told to stop
+     * gracefully took.
+     */
+    public static Durations of(Iterable<Operation> operations, PoolsConfig config) {
         Durations durations = new Durations();
         for (Operation operation : operations) {
             String pool = operation.poolByTree().values().stream().findFirst().orElse("");
             List<Job> finished = operation.finishedJobs();
             for (Job job : finished.subList(Math.max(0, finished.size() - READ_PER_OPERATION), finished.size())) {
+                durations.learnGrace(job, config);
                 if (job.state() == JobState.COMPLETED && job.finishTime() != null && job.startTime() != null) {
                     long millis = Math.max(1, Duration.between(job.startTime(), job.finishTime()).toMillis());
                     String userPool = operation.user() + "@" + pool;
@@ -84,6 +102,45 @@ public final class Durations {
             }
         }
         return durations;
+    }
+
+    private void learnGrace(Job job, PoolsConfig config) {
+        PoolTreeConfig tree = job.tree() == null ? null : config.trees().get(job.tree());
+        if (job.stopsBy() == null || job.finishTime() == null || tree == null || graceTaken.size() >= GRACE_KEPT) {
+            return;
+        }
+        long grace = tree.preemption().allocationGracefulPreemptionTimeout().toMillis();
+        if (grace > 0) {
+            long took = job.finishTime().toEpochMilli() - (job.stopsBy().toEpochMilli() - grace);
+            graceTaken.add(Math.max(0, Math.min(1, (double) took / grace)));
+        }
+    }
+
+    /**
+     * How much of its grace a job told to stop gracefully takes, one draw at a time: as the jobs
+     * told so were seen to take, else anything from none to all of it, evenly.
+     */
+    public DoubleSupplier graceTaken(SplittableRandom random) {
+        if (graceTaken.isEmpty()) {
+            return random::nextDouble;
+        }
+        double[] seen = graceTaken.stream().mapToDouble(Double::doubleValue).toArray();
+        return () -> seen[random.nextInt(seen.length)];
+    }
+
+    /** How many graceful stops were learnt from. */
+    public int gracefulStopsSeen() {
+        return graceTaken.size();
+    }
+
+    /** What the forecast assumes of graceful stops, in a sentence. */
+    public String graceSays() {
+        if (graceTaken.isEmpty()) {
+            return "a job told to stop gracefully ends anywhere within its grace (no graceful stop seen yet)";
+        }
+        double[] sorted = graceTaken.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return String.format(Locale.ROOT, "a job told to stop gracefully takes about %.0f%% of its grace (the median of "
+                + "the %d graceful stop(s) seen)", 100 * sorted[sorted.length / 2], sorted.length);
     }
 
     private static <T> void add(Map<String, List<T>> map, String key, T value) {

@@ -48,6 +48,10 @@ record ForecastBasis(Set<String> assumptions, Set<String> unknown) {
                 + (arriving == 0 ? "too (none in the last hour)" : "that they go on as in the last hour (" + arriving + ")"));
         ahead(snapshot, own, assumptions);
         overdue(snapshot, assumptions);
+        boolean stopping = snapshot.operations().stream().anyMatch(o -> o.running().stream().anyMatch(j -> j.stopsBy() != null));
+        if (stopping || snapshot.durations().gracefulStopsSeen() > 0) {
+            assumptions.add(snapshot.durations().graceSays());
+        }
         return new ForecastBasis(assumptions, unknown);
     }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -38,6 +39,8 @@ final class ForecastDraw {
     private final Map<String, ForecastSnapshot.OperationState> byId = new LinkedHashMap<>();
     /** What is drawn once per task of an operation. */
     private final TaskDraws perTask;
+    /** How much of its grace a job told to stop gracefully takes, a draw at a time. */
+    private final DoubleSupplier graceTaken;
     /** Per operation waited for: when its next job started and when its last one did. */
     private final Map<String, Instant[]> starts = new LinkedHashMap<>();
     private final Set<String> waiting = new LinkedHashSet<>();
@@ -74,6 +77,7 @@ final class ForecastDraw {
         this.snapshot = snapshot;
         this.random = random;
         this.perTask = new TaskDraws(random);
+        this.graceTaken = snapshot.durations().graceTaken(random);
         this.copy = new Cluster(snapshot.config(), snapshot.settings());
         this.integral = snapshot.trees().values().stream().anyMatch(tree -> !tree.integral().isEmpty());
         this.durationOf = start -> {
@@ -148,9 +152,9 @@ final class ForecastDraw {
     private void restore(Instant now) {
         for (ForecastSnapshot.NodeState node : snapshot.nodes()) {
             if (node.online()) {
-                // a job interrupted gracefully may end at once or use its whole grace
+                // a job interrupted gracefully takes as much of its grace as the jobs seen to stop did
                 nodes.put(node.id(), new SimNode(node.id(), node.tags(), node.limits()).withTopology(node.topology())
-                        .withGraceTaken(random::nextDouble));
+                        .withGraceTaken(graceTaken));
             }
             if (node.drain() != null) {
                 copy.drains().drain(node.drain());   // held until the node reports, as the daemon holds it
@@ -193,7 +197,7 @@ final class ForecastDraw {
                         // grace unless it ends before, and is not told again
                         copy.registry().markInterrupting(job.jobId(), job.stopsBy());
                         Instant by = job.stopsBy().isAfter(now)
-                                ? now.plusMillis(Math.round(Duration.between(now, job.stopsBy()).toMillis() * random.nextDouble()))
+                                ? now.plusMillis(Math.round(Duration.between(now, job.stopsBy()).toMillis() * graceTaken.getAsDouble()))
                                 : now.plus(StartForecast.STEP);
                         if (ends == null || !ends.isBefore(by)) {
                             ends = by;

@@ -100,7 +100,7 @@ public record ForecastSnapshot(PoolsConfig config, ClusterSettings settings, Ins
                     List.copyOf(cluster.reservations(tree)), cluster.gangsStarving(tree)));
         }
         return new ForecastSnapshot(cluster.config(), cluster.settings(), now, nodes, operations, pauses, Map.copyOf(trees),
-                Durations.of(cluster.registry().operations()), Arrivals.of(cluster.registry().operations(), now), cadence);
+                Durations.of(cluster.registry().operations(), cluster.config()), Arrivals.of(cluster.registry().operations(), now), cadence);
     }
 
     /** The snapshot's operation {@code id}, or {@code null}. */

@@ -163,6 +163,39 @@ class StartForecastTest {
         assertTrue(!b.nextStart().latest().isAfter(startedA.plusSeconds(4 * 80)), b.toString());
     }
 
+    /**
+     * Jobs told to stop were seen to take all of their grace (this harness's nodes run a stopped job
+     * until it is killed): the forecast takes as much, not anything within it. Jobs of the user in
+     * the pool ran 10 min; a's reach their 20-s limit, run their 60-s grace, fail and run again
+     * until a fails (after its third round): b starts 240 s after a, in every draw.
+     */
+    @Test
+    void theForecastTakesAsMuchOfTheGraceAsStoppedJobsWereSeenToTake() {
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
+        h.submit("past", ops(4));
+        h.jobsOf("past", Duration.ofSeconds(600));
+        h.rounds(602, SECOND);
+        OperationSpec limited = OperationSpec.builder().pool("queue").task(new TaskSpec("main", 4,
+                "work", job(1, 1), Map.of(), 0, null, null, 20_000L)).build();
+        h.submit("a", limited);
+        h.jobsOf("a", Duration.ofSeconds(600));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", ops(4));
+        h.rounds(85, SECOND);
+        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
+                System::nanoTime);
+        assertTrue(b.assumptions().contains("a job told to stop gracefully takes about 100% of its grace (the median of "
+                + "the 4 graceful stop(s) seen)"), b.assumptions().toString());
+        h.rounds(200, SECOND);
+        Instant startedB = h.cluster().registry().operation("b").runningJobs().get(0).startTime();
+        assertEquals(startedA.plusSeconds(240), startedB.truncatedTo(java.time.temporal.ChronoUnit.SECONDS));
+        assertTrue(Duration.between(b.nextStart().earliest(), b.nextStart().latest()).compareTo(Duration.ofSeconds(3)) <= 0,
+                "no spread but a heartbeat's: " + b.nextStart());
+        assertTrue(Duration.between(startedB, b.nextStart().likely()).abs().compareTo(Duration.ofSeconds(2)) <= 0,
+                "b started at " + startedB + ", predicted " + b.nextStart());
+    }
+
     @Test
     void submissionsGoingOnAsInTheLastHourMoveOnlyTheLateEdge() {
         // a fair-share pool: a new operation is served alongside the waiting one
