@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
  * <li>{@code usage POOLS DAYS}: a tree of POOLS pools metered every hour for DAYS days (used and fair
  *     share), then {@code grove usage} by pool over the whole period, five times;</li>
  * <li>{@code history N}: N job records over 90 days, then {@code grove jobs history}'s queries:
- *     the latest 100, a user's latest failed, a pool's latest page after a cursor.</li>
+ *     the latest 100, a user's latest failed, a pool's latest page after a cursor; then
+ *     {@code grove usage} by user (every user's, one user's) and by operation, which read the job
+ *     records.</li>
  * </ul>
  * <pre>java -cp bench/target/benchmarks.jar io.grove.bench.AccountingBenchmark ledger 200000 [jdbc:postgresql://...]</pre>
  */
@@ -173,6 +175,19 @@ public final class AccountingBenchmark {
                 line.append(String.format("%s: %d ms (%d); ", names[q], (System.nanoTime() - t) / 1_000_000, got.size()));
             }
             System.out.println(line);
+        }
+        // usage by user and by operation come from the job records
+        for (int round = 0; round < 2; round++) {
+            long t = System.nanoTime();
+            int users = store.usage(new UsageQuery("user", now - span, now, null, null, null)).size();
+            long all = (System.nanoTime() - t) / 1_000_000;
+            t = System.nanoTime();
+            store.usage(new UsageQuery("user", now - span, now, null, null, "user42"));
+            long one = (System.nanoTime() - t) / 1_000_000;
+            t = System.nanoTime();
+            store.usage(new UsageQuery("operation", now - 7 * 86_400_000L, now, null, null, "user42"));
+            System.out.printf("grove usage --by user over the 90 days: %d ms (%d users); one user's: %d ms; one user's "
+                    + "operations over a week: %d ms%n", all, users, one, (System.nanoTime() - t) / 1_000_000);
         }
     }
 }

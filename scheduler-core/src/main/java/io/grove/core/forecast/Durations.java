@@ -1,6 +1,7 @@
 package io.grove.core.forecast;
 
 import io.grove.core.operation.Job;
+import io.grove.core.operation.JobEndReason;
 import io.grove.core.operation.JobState;
 import io.grove.core.operation.Operation;
 import io.grove.core.pool.PoolTreeConfig;
@@ -16,7 +17,8 @@ import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
 
 /**
- * How long jobs run, as the scheduler will see them end: first the task's own finished jobs; then
+ * How long jobs run, as the scheduler will see them end (a job stopped at its time limit counts as
+ * long as it ran: one like it is stopped at its limit too): first the task's own finished jobs; then
  * its spec's {@code expected_duration}, corrected by how far the user's past declarations in the
  * pool were off (their jobs' seen duration against their declared one); then the user's recent
  * jobs in the same pool; else unknown, and said so. Durations are drawn from what was seen (each
@@ -89,13 +91,16 @@ public final class Durations {
             List<Job> finished = operation.finishedJobs();
             for (Job job : finished.subList(Math.max(0, finished.size() - READ_PER_OPERATION), finished.size())) {
                 durations.learnGrace(job, config);
-                if (job.state() == JobState.COMPLETED && job.finishTime() != null && job.startTime() != null) {
+                // a job stopped at its time limit would have run at least as long as it did: one like it
+                // runs as long again, to be stopped at its limit in the copy too
+                boolean limited = job.endReason() == JobEndReason.TIME_LIMIT;
+                if ((job.state() == JobState.COMPLETED || limited) && job.finishTime() != null && job.startTime() != null) {
                     long millis = Math.max(1, Duration.between(job.startTime(), job.finishTime()).toMillis());
                     String userPool = operation.user() + "@" + pool;
                     add(durations.byTask, operation.id() + "/" + job.task().name(), millis);
                     add(durations.byUserPool, userPool, millis);
                     Long declared = job.task().expectedDurationMillis();
-                    if (declared != null && declared > 0) {
+                    if (declared != null && declared > 0 && !limited) {
                         add(durations.errors, userPool, (double) millis / declared);
                     }
                 }

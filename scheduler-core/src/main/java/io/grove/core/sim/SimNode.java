@@ -247,7 +247,7 @@ public final class SimNode {
                     || preemption.reason() == Decision.PreemptionReason.GANG_RESTART
                     || preemption.reason() == Decision.PreemptionReason.TIME_LIMIT) {
                 Instant graceEnd = now.plusMillis(Math.round(preemption.grace().toMillis() * graceTaken.getAsDouble()));
-                if (job.endsAt() == null || job.endsAt().isAfter(graceEnd)) {
+                if (job.endsAt() == null || !job.endsAt().isBefore(graceEnd)) {   // one that would end as it is killed is killed
                     running.put(job.jobId(), new RunningJob(job.jobId(), job.operationId(), job.task(), job.index(),
                             job.resources(), graceEnd, Heartbeat.Outcome.ABORTED));
                 }

@@ -165,16 +165,14 @@ class StartForecastTest {
 
     /**
      * Jobs told to stop were seen to take all of their grace (this harness's nodes run a stopped job
-     * until it is killed): the forecast takes as much, not anything within it. Jobs of the user in
-     * the pool ran 10 min; a's reach their 20-s limit, run their 60-s grace, fail and run again
-     * until a fails (after its third round): b starts 240 s after a, in every draw.
+     * until it is killed): the forecast takes as much, not anything within it. a's jobs reach their
+     * 20-s limit, run their 60-s grace, fail and run again until a fails (after its third round);
+     * its first round says how long its jobs run (80 s and stopped, not the minute the user's jobs
+     * in the pool took): b starts 240 s after a, in every draw.
      */
     @Test
     void theForecastTakesAsMuchOfTheGraceAsStoppedJobsWereSeenToTake() {
-        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
-        h.submit("past", ops(4));
-        h.jobsOf("past", Duration.ofSeconds(600));
-        h.rounds(602, SECOND);
+        ClusterHarness h = withHistory();
         OperationSpec limited = OperationSpec.builder().pool("queue").task(new TaskSpec("main", 4,
                 "work", job(1, 1), Map.of(), 0, null, null, 20_000L)).build();
         h.submit("a", limited);
