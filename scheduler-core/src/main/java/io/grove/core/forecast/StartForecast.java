@@ -267,9 +267,12 @@ public final class StartForecast {
 
     /**
      * When a running job ends in this draw: its start plus its drawn duration when that is longer
-     * than it has run already, else a duration drawn among those seen that are. A job that ran
-     * longer than any like it (overdue) is assumed to run on for a part of what it ran already,
-     * drawn between {@value #OVERDUE_LEAST} and 1: the longer it is overdue, the wider the band.
+     * than it has run already, else a duration drawn among those seen that are, or — as likely as
+     * each of them, 1 in n + 1 for n of them — longer than all: then, as a job that ran longer than
+     * any like it (overdue), it runs on past the longest of them for a part of what it ran already,
+     * drawn between {@value #OVERDUE_LEAST} and 1: the longer it is overdue, the wider the band. A
+     * job in the tail of what was seen (one seen duration longer than it ran) is not taken to end
+     * exactly then in every draw.
      * Where in those ranges is drawn once per task of an operation in a draw, like a declared
      * duration: the jobs of a task that all ran past what was expected are late for one cause, and
      * drawn apart the last of them would always be taken to end late (a gang waiting for a whole
@@ -288,11 +291,16 @@ public final class StartForecast {
         double late = perTask.fraction(TaskDraws.Range.OVERDUE, operation.id(), task);
         Durations.Source source = source(snapshot, operation, task);
         long[] longer = Arrays.stream(source.millis()).filter(millis -> millis > elapsed).sorted().toArray();
-        if (longer.length == 0) {
-            long more = (long) (elapsed * (OVERDUE_LEAST + late * (1 - OVERDUE_LEAST)));
-            return now.plusMillis(Math.max(STEP.toMillis(), more));
+        // of n seen durations longer than it ran, its own is longer than all of them with a chance of
+        // 1 in n + 1: then it runs on as an overdue one does
+        int pick = (int) (late * (longer.length + 1));
+        if (pick == longer.length) {
+            double beyond = late * (longer.length + 1) - longer.length;
+            long more = (long) (elapsed * (OVERDUE_LEAST + beyond * (1 - OVERDUE_LEAST)));
+            long after = longer.length == 0 ? now.toEpochMilli() : started.toEpochMilli() + longer[longer.length - 1];
+            return Instant.ofEpochMilli(Math.max(after, now.toEpochMilli()) + Math.max(STEP.toMillis(), more));
         }
-        return started.plusMillis(longer[(int) (late * longer.length)]);
+        return started.plusMillis(longer[pick]);
     }
 
     /**

@@ -194,6 +194,33 @@ class StartForecastTest {
                 "b started at " + startedB + ", predicted " + b.nextStart());
     }
 
+    /**
+     * The user's jobs ran 60, 60, 60 and 90 s; a's has run 75 s: it may end at 90 s as the one seen
+     * did, or run on longer than any seen (as likely as that one), so the band is not the one
+     * duration seen longer than it ran.
+     */
+    @Test
+    void aJobInTheTailOfWhatWasSeenMayRunLongerThanAnySeen() {
+        ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
+        OperationSpec whole = OperationSpec.builder().pool("queue").jobs(1, job(4, 1)).build();
+        int i = 0;
+        for (int seconds : new int[] {60, 60, 60, 90}) {
+            h.submit("past-" + i, whole);
+            h.jobsOf("past-" + i++, Duration.ofSeconds(seconds));
+            h.rounds(seconds + 2, SECOND);
+        }
+        h.submit("a", whole);
+        h.jobsOf("a", Duration.ofSeconds(600));
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", whole);
+        h.rounds(75, SECOND);
+        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
+                System::nanoTime);
+        assertEquals(startedA.plusSeconds(90), b.nextStart().earliest(), b.toString());
+        assertTrue(b.nextStart().latest().isAfter(startedA.plusSeconds(100)), b.toString());
+    }
+
     @Test
     void submissionsGoingOnAsInTheLastHourMoveOnlyTheLateEdge() {
         // a fair-share pool: a new operation is served alongside the waiting one
