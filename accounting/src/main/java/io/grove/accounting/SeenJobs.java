@@ -1,7 +1,7 @@
 package io.grove.accounting;
 
 import io.grove.core.operation.JobId;
-import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -14,7 +14,7 @@ import java.util.Set;
  * wrote since. A record written again has the same attempt and start as its first write, and ended
  * at or after that start, so a record starting at or after an operation's covered time is known to
  * be new exactly when its id is not here. Ids of the usual form ({@code <operation>-<sequence>}) are
- * bits; others are strings. The memory is bounded: the operations used least recently are forgotten
+ * bits, in pages so that sparse sequences cost little; others are strings. The memory is bounded: the operations used least recently are forgotten
  * and read again when needed.
  */
 final class SeenJobs {
@@ -23,28 +23,38 @@ final class SeenJobs {
     static final class Seen {
         /** Every record of blocks ending at or after this (epoch ms) is here; {@code Long.MAX_VALUE}: none read. */
         long coveredFromMs = Long.MAX_VALUE;
-        private final BitSet usual = new BitSet();
+        /** Usual ids by sequence, in pages of {@value #PAGE_BITS} bits: sparse sequences cost their pages only. */
+        private final Map<Long, long[]> pages = new HashMap<>();
         private final Set<String> others = new HashSet<>();
 
         boolean contains(String operationId, String jobId) {
             long sequence = JobId.sequenceOf(jobId, operationId);
-            return sequence >= 0 && sequence < Integer.MAX_VALUE ? usual.get((int) sequence) : others.contains(jobId);
+            if (sequence < 0) {
+                return others.contains(jobId);
+            }
+            long[] page = pages.get(sequence >>> PAGE_SHIFT);
+            int bit = (int) (sequence & (PAGE_BITS - 1));
+            return page != null && (page[bit >>> 6] & (1L << bit)) != 0;
         }
 
         void add(String operationId, String jobId) {
             long sequence = JobId.sequenceOf(jobId, operationId);
-            if (sequence >= 0 && sequence < Integer.MAX_VALUE) {
-                usual.set((int) sequence);
-            } else {
+            if (sequence < 0) {
                 others.add(jobId);
+                return;
             }
+            int bit = (int) (sequence & (PAGE_BITS - 1));
+            pages.computeIfAbsent(sequence >>> PAGE_SHIFT, p -> new long[PAGE_BITS / 64])[bit >>> 6] |= 1L << bit;
         }
 
         /** About how many bytes it holds. */
         long bytes() {
-            return usual.size() / 8 + 64L * others.size() + 64;
+            return (PAGE_BITS / 8 + 48L) * pages.size() + 64L * others.size() + 64;
         }
     }
+
+    static final int PAGE_SHIFT = 12;
+    static final int PAGE_BITS = 1 << PAGE_SHIFT;
 
     /** About how much memory the writer's knowledge may take before operations are forgotten. */
     static final long BUDGET_BYTES = 64L << 20;
