@@ -141,19 +141,38 @@ class StartForecastTest {
                 "the forecast " + last + " and the start " + actual);
     }
 
+    /**
+     * a, four jobs of 10 min held to a 20-s limit, started; b behind it in the FIFO pool; then
+     * {@code seconds} pass. Returns a's start.
+     */
+    static Instant limitedAheadOfB(ClusterHarness h, int seconds) {
+        OperationSpec limited = OperationSpec.builder().pool("queue").task(new TaskSpec("main", 4,
+                "work", job(1, 1), Map.of(), 0, null, null, 20_000L)).build();
+        return aheadOfB(h, limited, Duration.ofSeconds(600), ops(4), seconds);
+    }
+
+    /** a (whose jobs run {@code runs}, or as the harness has it), started; b behind it; then {@code seconds}. a's start. */
+    static Instant aheadOfB(ClusterHarness h, OperationSpec a, Duration runs, OperationSpec b, int seconds) {
+        h.submit("a", a);
+        if (runs != null) {
+            h.jobsOf("a", runs);
+        }
+        h.rounds(1, SECOND);
+        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
+        h.submit("b", b);
+        h.rounds(seconds, SECOND);
+        return startedA;
+    }
+
+    static StartForecast.Prediction predict(ClusterHarness h, String operation) {
+        return StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), operation, 1, BUDGET, System::nanoTime);
+    }
+
     @Test
     void aRunningJobsTimeLimitBoundsItsEndInTheForecast() {
         ClusterHarness h = withHistory();
-        OperationSpec limited = OperationSpec.builder().pool("queue").task(new TaskSpec("main", 4,
-                "work", job(1, 1), Map.of(), 0, null, null, 20_000L)).build();
-        h.submit("a", limited);
-        h.jobsOf("a", Duration.ofSeconds(600));
-        h.rounds(1, SECOND);
-        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
-        h.submit("b", ops(4));
-        h.rounds(1, SECOND);
-        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
-                System::nanoTime);
+        Instant startedA = limitedAheadOfB(h, 1);
+        StartForecast.Prediction b = predict(h, "b");
         assertNull(b.unknown(), b.toString());
         // a's four jobs run to their 20-s limit, are stopped with a part of their grace, fail and run
         // again (its pool is FIFO) until a has failed more than max_failed_job_count (10): at least
@@ -173,16 +192,8 @@ class StartForecastTest {
     @Test
     void theForecastTakesAsMuchOfTheGraceAsStoppedJobsWereSeenToTake() {
         ClusterHarness h = withHistory();
-        OperationSpec limited = OperationSpec.builder().pool("queue").task(new TaskSpec("main", 4,
-                "work", job(1, 1), Map.of(), 0, null, null, 20_000L)).build();
-        h.submit("a", limited);
-        h.jobsOf("a", Duration.ofSeconds(600));
-        h.rounds(1, SECOND);
-        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
-        h.submit("b", ops(4));
-        h.rounds(85, SECOND);
-        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
-                System::nanoTime);
+        Instant startedA = limitedAheadOfB(h, 85);
+        StartForecast.Prediction b = predict(h, "b");
         assertTrue(b.assumptions().contains("a job told to stop gracefully takes about 100% of its grace (the median of "
                 + "the 4 graceful stop(s) seen)"), b.assumptions().toString());
         h.rounds(200, SECOND);
@@ -209,14 +220,8 @@ class StartForecastTest {
             h.jobsOf("past-" + i++, Duration.ofSeconds(seconds));
             h.rounds(seconds + 2, SECOND);
         }
-        h.submit("a", whole);
-        h.jobsOf("a", Duration.ofSeconds(600));
-        h.rounds(1, SECOND);
-        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
-        h.submit("b", whole);
-        h.rounds(75, SECOND);
-        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
-                System::nanoTime);
+        Instant startedA = aheadOfB(h, whole, Duration.ofSeconds(600), whole, 75);
+        StartForecast.Prediction b = predict(h, "b");
         assertEquals(startedA.plusSeconds(90), b.nextStart().earliest(), b.toString());
         assertTrue(b.nextStart().latest().isAfter(startedA.plusSeconds(100)), b.toString());
     }
@@ -286,13 +291,8 @@ class StartForecastTest {
         ClusterHarness h = ClusterHarness.withPools(PoolConfig.builder("queue").fifo()).node("n1", node(4, 64));
         OperationSpec expected = OperationSpec.builder().pool("queue").task(new TaskSpec("main", 4,
                 "work", job(1, 1), Map.of(), 0, null, 90_000L)).build();
-        h.submit("a", expected);
-        h.rounds(1, SECOND);
-        Instant startedA = h.cluster().registry().operation("a").runningJobs().get(0).startTime();
-        h.submit("b", expected);
-        h.rounds(1, SECOND);
-        StartForecast.Prediction b = StartForecast.predict(ForecastSnapshot.take(h.cluster(), h.now()), "b", 1, BUDGET,
-                System::nanoTime);
+        Instant startedA = aheadOfB(h, expected, null, expected, 1);
+        StartForecast.Prediction b = predict(h, "b");
         assertNull(b.unknown(), b.toString());
         Duration likely = Duration.between(startedA, b.nextStart().likely());
         assertTrue(likely.toMillis() >= 90_000 && likely.toMillis() < 91_000, "90 s, seen up to a heartbeat late: " + likely);
