@@ -266,9 +266,9 @@ public final class StartForecast {
     static final double OVERDUE_LEAST = 0.05;
 
     /**
-     * When a running job ends in this draw: its start plus its drawn duration when that is longer
-     * than it has run already, else a duration drawn among those seen that are, or — as likely as
-     * each of them, 1 in n + 1 for n of them — longer than all: then, as a job that ran longer than
+     * When a running job ends in this draw: its start plus its drawn duration when it has run less
+     * than every duration seen; else (it outlived some) a duration drawn among those seen longer than
+     * it ran, or — 1 in n + 1 for n distinct lengths among them — longer than all: then, as a job that ran longer than
      * any like it (overdue), it runs on past the longest of them for a part of what it ran already,
      * drawn between {@value #OVERDUE_LEAST} and 1: the longer it is overdue, the wider the band. A
      * job in the tail of what was seen (one seen duration longer than it ran) is not taken to end
@@ -285,22 +285,23 @@ public final class StartForecast {
             return null;
         }
         long elapsed = Duration.between(started, now).toMillis();
-        if (drawn > elapsed) {
-            return started.plusMillis(drawn);
-        }
-        double late = perTask.fraction(TaskDraws.Range.OVERDUE, operation.id(), task);
         Durations.Source source = source(snapshot, operation, task);
         long[] longer = Arrays.stream(source.millis()).filter(millis -> millis > elapsed).sorted().toArray();
-        // of n seen durations longer than it ran, its own is longer than all of them with a chance of
-        // 1 in n + 1: then it runs on as an overdue one does
-        int pick = (int) (late * (longer.length + 1));
-        if (pick == longer.length) {
-            double beyond = late * (longer.length + 1) - longer.length;
+        if (longer.length == source.millis().length) {
+            return started.plusMillis(drawn);   // it outlived none of those seen: the draw stands
+        }
+        double late = perTask.fraction(TaskDraws.Range.OVERDUE, operation.id(), task);
+        // of n distinct lengths seen longer than it ran, its own is longer than all of them with a chance
+        // of 1 in n + 1 (jobs that ran exactly alike, as an operation's often do, are one observation):
+        // then it runs on as an overdue one does
+        double beyondChance = 1.0 / (Arrays.stream(longer).distinct().count() + 1);
+        if (late >= 1 - beyondChance) {
+            double beyond = (late - (1 - beyondChance)) / beyondChance;
             long more = (long) (elapsed * (OVERDUE_LEAST + beyond * (1 - OVERDUE_LEAST)));
             long after = longer.length == 0 ? now.toEpochMilli() : started.toEpochMilli() + longer[longer.length - 1];
             return Instant.ofEpochMilli(Math.max(after, now.toEpochMilli()) + Math.max(STEP.toMillis(), more));
         }
-        return started.plusMillis(longer[pick]);
+        return started.plusMillis(longer[(int) (late / (1 - beyondChance) * longer.length)]);
     }
 
     /**
