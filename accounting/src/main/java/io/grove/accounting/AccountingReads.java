@@ -30,11 +30,9 @@ final class AccountingReads {
     private static final long DAY = JdbcAccountingStore.DAY;
 
     private final Connection reader;
-    private final boolean postgres;
 
-    AccountingReads(Connection reader, boolean postgres) {
+    AccountingReads(Connection reader) {
         this.reader = reader;
-        this.postgres = postgres;
     }
 
     List<UsageRow> usage(UsageQuery query) throws SQLException {
@@ -95,16 +93,12 @@ final class AccountingReads {
             sql.append(", SUM(").append(column).append(')');
         }
         sql.append(" FROM ").append(table).append(" WHERE ").append(period).append(" >= ? AND ").append(period).append(" < ?");
-        List<String> args = new ArrayList<>();
+        List<Object> args = new ArrayList<>(List.of(from, to));
         // a tree's row is its root's: every pool's usage is in the pools above it too
         equal(sql, args, "tree", query.tree(), "pool", byTree ? PoolTreeConfig.ROOT : query.pool());
         sql.append(" GROUP BY ").append(group).append(bucket == 0 ? "" : ", " + slot).append(", kind");
         try (PreparedStatement select = reader.prepareStatement(sql.toString())) {
-            select.setLong(1, from);
-            select.setLong(2, to);
-            for (int i = 0; i < args.size(); i++) {
-                select.setString(3 + i, args.get(i));
-            }
+            bind(select, args);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     double[] values = sums.computeIfAbsent(List.of(rows.getString(1), rows.getString(2), rows.getLong(3)),
@@ -136,10 +130,10 @@ final class AccountingReads {
         equal(where, args, "tree", query.tree(), "pool", query.pool(), "user_name", query.user());
         blocks(where.toString(), args, block -> {
             for (JobRecord job : block.records()) {
-                double seconds = (Math.min(job.endMs(), query.untilMs()) - Math.max(job.startMs(), query.sinceMs())) / 1000.0;
                 if (job.endMs() <= query.sinceMs() || job.startMs() >= query.untilMs()) {
                     continue;
                 }
+                double seconds = (Math.min(job.endMs(), query.untilMs()) - Math.max(job.startMs(), query.sinceMs())) / 1000.0;
                 double[] used = kinds.computeIfAbsent(byUser ? job.user() : job.operationId(), k -> new TreeMap<>())
                         .computeIfAbsent(MeterKind.USED.key(), k -> new double[ResourceType.COUNT]);
                 double[] held = job.resources().toArray();

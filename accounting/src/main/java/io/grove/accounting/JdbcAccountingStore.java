@@ -54,7 +54,7 @@ public final class JdbcAccountingStore implements AccountingStore {
                     .load().migrate();
             this.writer = connect(url, properties);
             this.reader = connect(url, properties);
-            this.reads = new AccountingReads(reader, postgres);
+            this.reads = new AccountingReads(reader);
             writer.setAutoCommit(false);
         } catch (SQLException | RuntimeException e) {
             throw new AccountingException("cannot open the accounting database " + redacted(url) + ": " + e.getMessage(), e);
