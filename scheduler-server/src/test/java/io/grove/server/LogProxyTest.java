@@ -65,6 +65,15 @@ class LogProxyTest {
                         "asked at the node's connection address, at the path the scheduler builds");
             }
 
+            // sent to its node, not started there yet: the agent has no log, the running job has no output so far
+            status.set(404);
+            body.set("{\"code\": \"NOT_FOUND\"}");
+            DaemonFixture.Reply early = users.get(logs);
+            assertEquals(200, early.status(), early.toString());
+            assertEquals("", early.body().get("data").asText());
+            assertEquals(0, early.body().get("size").asLong());
+            status.set(200);
+
             body.set("{\"admin_password\": \"hunter2\"}");
             DaemonFixture.Reply other = users.get(logs);
             assertEquals(502, other.status(), other.toString());

@@ -92,6 +92,10 @@ final class JobRoutes extends ApiResource {
         }
     }
 
+    /** Where a job's log is read, and whether the scheduler has the job running. */
+    private record AgentLog(URI uri, boolean running) {
+    }
+
     /** The most of an agent's answer read: a page of a log (1 MiB) as JSON, escapes and all. */
     static final int MAX_AGENT_ANSWER = 8 << 20;
 
@@ -100,12 +104,17 @@ final class JobRoutes extends ApiResource {
      * {@value #MAX_AGENT_ANSWER} bytes) and written again as a {@link JobLog}; anything else is
      * said in the scheduler's words, and no body of the agent's is passed on.
      */
-    private static ApiResponse relay(URI uri, String jobId, HttpResponse<InputStream> response, Throwable failure) {
+    private static ApiResponse relay(URI uri, String jobId, String stream, boolean running,
+            HttpResponse<InputStream> response, Throwable failure) {
         if (failure != null) {
             throw new ApiException(502, "AGENT_UNREACHABLE", "the agent at " + uri.getAuthority() + " did not answer: "
                     + Checks.printable(String.valueOf(Futures.cause(failure).getMessage()), 200));
         }
         try (InputStream body = response.body()) {
+            if (response.statusCode() == 404 && running) {
+                // the job was sent to its node and has not been started there yet: no output so far
+                return ApiResponse.ok(new JobLog(jobId, stream, 0, 0, 0, ""));
+            }
             if (response.statusCode() == 404) {
                 throw ApiException.notFound("the agent at " + uri.getAuthority() + " has no log of job " + jobId);
             }
@@ -140,8 +149,12 @@ final class JobRoutes extends ApiResource {
             for (Job candidate : operation.finishedJobs()) {
                 job = candidate.id().equals(jobId) ? candidate : job;
             }
+            boolean running = false;
             for (Job candidate : operation.runningJobs()) {
-                job = candidate.id().equals(jobId) ? candidate : job;
+                if (candidate.id().equals(jobId)) {
+                    job = candidate;
+                    running = true;
+                }
             }
             if (job == null) {
                 throw ApiException.notFound("operation " + id + " has no job " + jobId);
@@ -150,15 +163,18 @@ final class JobRoutes extends ApiResource {
             if (address == null) {
                 throw ApiException.notFound("the node of job " + jobId + " (" + job.nodeId() + ") gave no address");
             }
-            return agentUri(address, "/api/v1/jobs/" + jobId + "/logs", "stream=" + stream + "&offset=" + offset);
-        }).thenCompose(uri -> {
+            return new AgentLog(agentUri(address, "/api/v1/jobs/" + jobId + "/logs", "stream=" + stream + "&offset=" + offset),
+                    running);
+        }).thenCompose(log -> {
+            URI uri = log.uri();
             HttpRequest.Builder get = HttpRequest.newBuilder(uri)
                     .timeout(Duration.ofSeconds(30)).GET();
             if (nodeToken != null) {
                 get.header("Authorization", "Bearer " + nodeToken);
             }
             return agents.sendAsync(get.build(), HttpResponse.BodyHandlers.ofInputStream())
-                    .handleAsync((response, failure) -> relay(uri, jobId, response, failure), Api.BLOCKING);
+                    .handleAsync((response, failure) -> relay(uri, jobId, stream, log.running(), response, failure),
+                            Api.BLOCKING);
         });
     }
 }
