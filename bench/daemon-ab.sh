@@ -12,10 +12,12 @@
 # CPU. Every change to the daemon's hot path (the heartbeat, the fair-share update,
 # the daemon's threads) is checked with it before it lands (bench/RESULTS.md). At the end it prints
 # the mean CPU of each group of the scheduler's threads per build (the event loops, the scheduler,
-# the journal, the ledger, the JIT compilers, GC), so that a CPU ratio names the threads that moved.
+# the journal, the ledger, the JIT compilers, GC), so that a CPU ratio names the threads that moved,
+# and the same over the second half of the measured window, when the JIT compilers have done most
+# of their work: the steady state's CPU a heartbeat, apart from what warming up costs.
 # GROVE_AB_ARGS adds
 # options to this build's scheduler only (GROVE_AB_ARGS=--no-accounting bench/daemon-ab.sh HEAD:
-# the same build with and without its ledger).
+# the same build with and without its ledger), GROVE_AB_JAVA_OPTS Java options to this build's only.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 ref="${1:?usage: bench/daemon-ab.sh REF [NODES] [SECONDS] [ROUNDS]}"
@@ -51,7 +53,8 @@ run() {
   tar -xzf "$(tarball "$tree")" -C "$unpacked"
   data="$(mktemp -d)"
   log="$(mktemp)"
-  "$unpacked"/grove-*/bin/grove scheduler --insecure-local --config "$pools" --data-dir "$data" \
+  GROVE_JAVA_OPTS="${GROVE_JAVA_OPTS:-}${run_java_opts:+ $run_java_opts}" \
+      "$unpacked"/grove-*/bin/grove scheduler --insecure-local --config "$pools" --data-dir "$data" \
       --http-port "$http_port" --node-port "$node_port" --max-node-connections-per-address 65536 "$@" \
       > "$log.scheduler" 2>&1 &
   pid=$!
@@ -62,7 +65,8 @@ run() {
   ticks="$(getconf CLK_TCK)"
   before="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
   threads "$pid" > "$log.threads"
-  sample "$pid" "$log" > "$log.samples" &
+  mkdir -p "$log.at"
+  sample "$pid" "$log" "$log.at" > "$log.samples" &
   local sampler=$!
   java -Xmx2g -XX:+UseShenandoahGC -cp "$tree/bench/target/benchmarks.jar" io.grove.bench.DaemonLoadDriver \
       "$nodes" "$seconds" 1000 "$node_port" "$http_port" > "$log" 2>&1 || true
@@ -93,17 +97,45 @@ run() {
       END { warm = seconds / 4 < 10 ? seconds / 4 : 10; end = printed - 5000; start = end - (seconds - warm) * 1000
             a = at(start); b = at(end); if (!printed || a < 0 || b < 0 || beats == 0) { print "?"; exit }
             printf "%.1f", (b - a) / ticks * 1e6 / beats }' "$log.samples")"
-  printf '%-10s p50 %6s ms  p99 %7s ms  max %7s ms  missed %4s  heartbeats %9s  scheduler CPU %6.1f s, %s µs a heartbeat measured\n' \
-      "$label" "${p50:-?}" "${p99:-?}" "${max:-?}" "${missed:-?}" "${beats:-?}" "$(echo "($after - $before) / $ticks" | bc -l)" "$steady"
-  echo "$label ${p99:-0} $(echo "($after - $before) / $ticks" | bc -l) ${steady/\?/0}" >> "$results"
-  rm -rf "$unpacked" "$data" "$log" "$log.scheduler" "$log.threads" "$log.samples"
+  # the second half of the measured window, when the JIT compilers have done most of their work:
+  # the process's CPU a heartbeat (heartbeats taken evenly over the window), and by thread group
+  # from the thread snapshots nearest its start and end
+  local half mid_ms end_ms
+  half="$(awk -v seconds="$seconds" -v ticks="$ticks" -v beats="${beats:-0}" '
+      $1 == "printed" { printed = $2; next }
+      { t[n] = $1; c[n] = $2; n++ }
+      function at(ms,   i) { for (i = 1; i < n; i++) if (t[i] >= ms) return c[i-1] + (c[i] - c[i-1]) * (ms - t[i-1]) / (t[i] - t[i-1]); return -1 }
+      END { warm = seconds / 4 < 10 ? seconds / 4 : 10; end = printed - 5000; mid = end - (seconds - warm) * 500
+            a = at(mid); b = at(end); if (!printed || a < 0 || b < 0 || beats == 0) { print "? 0 0"; exit }
+            printf "%.1f %.0f %.0f", (b - a) / ticks * 1e6 / (beats / 2), mid, end }' "$log.samples")"
+  read -r half mid_ms end_ms <<<"$half"
+  if [ "$mid_ms" != 0 ]; then
+    local first last
+    first="$(ls "$log.at" | awk -v ms="$mid_ms" '{ d = $1 - ms; d = d < 0 ? -d : d; if (best == "" || d < bd) { best = $1; bd = d } } END { print best }')"
+    last="$(ls "$log.at" | awk -v ms="$end_ms" '{ d = $1 - ms; d = d < 0 ? -d : d; if (best == "" || d < bd) { best = $1; bd = d } } END { print best }')"
+    if [ -n "$first" ] && [ "$first" != "$last" ]; then
+      awk -v label="$label" -v ticks="$ticks" 'NR == FNR { was[$1] = $2; next }
+          { name = substr($0, index($0, $3)); gsub(/[0-9]+/, "#", name); cpu[name] += ($2 - was[$1]) / ticks }
+          END { printf "%s\t(runs)\t1\n", label; for (n in cpu) if (cpu[n] >= 0.05) printf "%s\t%s\t%.2f\n", label, n, cpu[n] }' \
+          "$log.at/$first" "$log.at/$last" >> "$threads_half"
+    fi
+  fi
+  printf '%-10s p50 %6s ms  p99 %7s ms  max %7s ms  missed %4s  heartbeats %9s  scheduler CPU %6.1f s, %s µs a heartbeat measured, %s µs in its second half\n' \
+      "$label" "${p50:-?}" "${p99:-?}" "${max:-?}" "${missed:-?}" "${beats:-?}" "$(echo "($after - $before) / $ticks" | bc -l)" "$steady" "$half"
+  echo "$label ${p99:-0} $(echo "($after - $before) / $ticks" | bc -l) ${steady/\?/0} ${half/\?/0}" >> "$results"
+  rm -rf "$unpacked" "$data" "$log" "$log.scheduler" "$log.threads" "$log.samples" "$log.at"
 }
 
-# "ms ticks" of process $1 every 250 ms, and "printed ms" once the driver's log $2 has its result
+# "ms ticks" of process $1 every 250 ms, and "printed ms" once the driver's log $2 has its result;
+# every 2 s its threads' CPU, in directory $3 as a file named by the time in ms
 sample() {
-  local printed=""
+  local printed="" tick=0 now
   while kill -0 "$1" 2>/dev/null; do
-    echo "$(date +%s%3N) $(awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0)"
+    now="$(date +%s%3N)"
+    echo "$now $(awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0)"
+    if [ $((tick++ % 8)) = 0 ] && [ -z "$printed" ]; then
+      threads "$1" > "$3/$now"
+    fi
     if [ -z "$printed" ] && grep -aq 'round trip p50' "$2" 2>/dev/null; then
       printed="$(date +%s%3N)"
       echo "printed $printed"
@@ -124,13 +156,14 @@ threads() {
 
 results="$(mktemp)"
 threads="$(mktemp)"
-echo "$nodes nodes, $seconds s a run, $rounds rounds; reference $ref against this build ($(git -C "$here" rev-parse --short HEAD))${GROVE_AB_ARGS:+ with $GROVE_AB_ARGS}"
+threads_half="$(mktemp)"
+echo "$nodes nodes, $seconds s a run, $rounds rounds; reference $ref against this build ($(git -C "$here" rev-parse --short HEAD))${GROVE_AB_ARGS:+ with $GROVE_AB_ARGS}${GROVE_AB_JAVA_OPTS:+ and Java options $GROVE_AB_JAVA_OPTS}"
 for round in $(seq 1 "$rounds"); do
   run "$ref" "$refdir"
   # shellcheck disable=SC2086
-  run "this" "$here" ${GROVE_AB_ARGS:-}
+  run_java_opts="${GROVE_AB_JAVA_OPTS:-}" run "this" "$here" ${GROVE_AB_ARGS:-}
 done
-awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3; beat[$1] += $4 }
+awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3; if ($4 > 0) { nb[$1]++; beat[$1] += $4 } if ($5 > 0) { nh[$1]++; half[$1] += $5 } }
      END { r = ""; for (k in n) if (k != "this") r = k;
            printf "mean p99: %s %.2f ms, this %.2f ms: ratio %.2f\n", r, p99[r] / n[r], p99["this"] / n["this"],
                (p99["this"] / n["this"]) / (p99[r] / n[r]);
@@ -138,9 +171,16 @@ awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3; beat[$1] += $4 }
                (cpu["this"] / n["this"]) / (cpu[r] / n[r]);
            if (beat[r] > 0 && beat["this"] > 0)
              printf "mean scheduler CPU a heartbeat, measured window: %s %.1f µs, this %.1f µs: ratio %.2f\n", r,
-                 beat[r] / n[r], beat["this"] / n["this"], (beat["this"] / n["this"]) / (beat[r] / n[r]) }' "$results"
+                 beat[r] / nb[r], beat["this"] / nb["this"], (beat["this"] / nb["this"]) / (beat[r] / nb[r]);
+           if (half[r] > 0 && half["this"] > 0)
+             printf "mean scheduler CPU a heartbeat, second half of the window: %s %.1f µs, this %.1f µs: ratio %.2f\n", r,
+                 half[r] / nh[r], half["this"] / nh["this"], (half["this"] / nh["this"]) / (half[r] / nh[r]) }' "$results"
 echo "mean CPU by thread group, s a run: $ref, this"
 awk -F '\t' '{ k = ($1 == "this") ? "this" : "ref"; cpu[$2, k] += $3; names[$2] = 1 }
      END { for (name in names) printf "  %7.1f %7.1f  %s\n", cpu[name, "ref"] / rounds, cpu[name, "this"] / rounds, name }' \
     rounds="$rounds" "$threads" | sort -k2 -n -r
-rm -f "$results" "$threads"
+echo "mean CPU by thread group over the second half of the window, s: $ref, this"
+awk -F '\t' '{ k = ($1 == "this") ? "this" : "ref"; cpu[$2, k] += $3; if ($2 != "(runs)") names[$2] = 1 }
+     END { for (name in names) printf "  %7.1f %7.1f  %s\n", cpu[name, "ref"] / cpu["(runs)", "ref"],
+               cpu[name, "this"] / cpu["(runs)", "this"], name }' "$threads_half" | sort -k2 -n -r
+rm -f "$results" "$threads" "$threads_half"

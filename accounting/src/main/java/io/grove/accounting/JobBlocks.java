@@ -3,16 +3,13 @@ package io.grove.accounting;
 import io.grove.core.accounting.JobRecord;
 import io.grove.core.operation.JobId;
 import io.grove.core.resource.Resources;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -74,54 +71,110 @@ final class JobBlocks {
 
     /** The bytes of {@code records}, all of {@code key}. */
     static byte[] encode(Key key, List<JobRecord> records) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 96 * records.size());
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT);
-            out.writeInt(records.size());
-            for (JobRecord r : records) {
-                long sequence = JobId.sequenceOf(r.jobId(), key.operationId());
-                int flags = (sequence >= 0 ? USUAL_ID : 0) | (r.node() != null ? NODE : 0) | (r.exitCode() != null ? EXIT : 0)
-                        | (r.reason() != null ? REASON : 0) | (r.message() != null ? MESSAGE : 0)
-                        | (r.cpuSeconds() != null ? CPU : 0) | (r.lostWorkSeconds() != null ? LOST : 0);
-                out.writeByte(flags);
-                if (sequence >= 0) {
-                    out.writeLong(sequence);
-                } else {
-                    text(out, r.jobId());
-                }
-                text(out, r.task());
-                out.writeInt(r.index());
-                out.writeInt(r.attempt());
-                if (r.node() != null) {
-                    text(out, r.node());
-                }
-                for (double value : r.resources().toArray()) {
-                    out.writeDouble(value);
-                }
-                out.writeLong(r.startMs());
-                out.writeLong(r.endMs());
-                text(out, r.state());
-                if (r.exitCode() != null) {
-                    out.writeInt(r.exitCode());
-                }
-                if (r.reason() != null) {
-                    text(out, r.reason());
-                }
-                if (r.message() != null) {
-                    text(out, r.message());
-                }
-                if (r.cpuSeconds() != null) {
-                    out.writeDouble(r.cpuSeconds());
-                }
-                out.writeDouble(r.gpuSeconds());
-                if (r.lostWorkSeconds() != null) {
-                    out.writeDouble(r.lostWorkSeconds());
-                }
+        Out out = new Out(64 + 128 * records.size());
+        out.put(FORMAT);
+        out.putInt(records.size());
+        for (JobRecord r : records) {
+            long sequence = JobId.sequenceOf(r.jobId(), key.operationId());
+            int flags = (sequence >= 0 ? USUAL_ID : 0) | (r.node() != null ? NODE : 0) | (r.exitCode() != null ? EXIT : 0)
+                    | (r.reason() != null ? REASON : 0) | (r.message() != null ? MESSAGE : 0)
+                    | (r.cpuSeconds() != null ? CPU : 0) | (r.lostWorkSeconds() != null ? LOST : 0);
+            out.put((byte) flags);
+            if (sequence >= 0) {
+                out.putLong(sequence);
+            } else {
+                out.text(r.jobId());
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);   // a byte array does not fail
+            out.text(r.task());
+            out.putInt(r.index());
+            out.putInt(r.attempt());
+            if (r.node() != null) {
+                out.text(r.node());
+            }
+            Resources resources = r.resources();   // in the order of toArray() and of the constructor
+            out.putDouble(resources.userSlots());
+            out.putDouble(resources.cpu());
+            out.putDouble(resources.gpu());
+            out.putDouble(resources.memory());
+            out.putDouble(resources.network());
+            out.putLong(r.startMs());
+            out.putLong(r.endMs());
+            out.text(r.state());
+            if (r.exitCode() != null) {
+                out.putInt(r.exitCode());
+            }
+            if (r.reason() != null) {
+                out.text(r.reason());
+            }
+            if (r.message() != null) {
+                out.text(r.message());
+            }
+            if (r.cpuSeconds() != null) {
+                out.putDouble(r.cpuSeconds());
+            }
+            out.putDouble(r.gpuSeconds());
+            if (r.lostWorkSeconds() != null) {
+                out.putDouble(r.lostWorkSeconds());
+            }
         }
-        return bytes.toByteArray();
+        return out.bytes();
+    }
+
+    /** A byte string written big-endian, growing as it is written: what {@link #decode} reads. */
+    private static final class Out {
+        private ByteBuffer buffer;
+
+        Out(int capacity) {
+            buffer = ByteBuffer.allocate(capacity);
+        }
+
+        private ByteBuffer room(int bytes) {
+            if (buffer.remaining() < bytes) {
+                ByteBuffer larger = ByteBuffer.allocate(Math.max(buffer.capacity() * 2, buffer.position() + bytes));
+                buffer.flip();
+                larger.put(buffer);
+                buffer = larger;
+            }
+            return buffer;
+        }
+
+        void put(byte value) {
+            room(1).put(value);
+        }
+
+        void putInt(int value) {
+            room(4).putInt(value);
+        }
+
+        void putLong(long value) {
+            room(8).putLong(value);
+        }
+
+        void putDouble(double value) {
+            room(8).putDouble(value);
+        }
+
+        /** Its length in UTF-8 bytes, then the bytes; ASCII (ids, tasks, states, nodes) copied without a new array. */
+        void text(String value) {
+            int length = value.length();
+            ByteBuffer at = room(4 + length);
+            int start = at.position();
+            at.putInt(length);
+            for (int i = 0; i < length; i++) {
+                char c = value.charAt(i);
+                if (c >= 0x80) {
+                    at.position(start);
+                    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+                    room(4 + utf8.length).putInt(utf8.length).put(utf8);
+                    return;
+                }
+                at.put((byte) c);
+            }
+        }
+
+        byte[] bytes() {
+            return Arrays.copyOf(buffer.array(), buffer.position());
+        }
     }
 
     /**
@@ -165,12 +218,6 @@ final class JobBlocks {
         } catch (BufferUnderflowException | IllegalArgumentException e) {
             throw new IllegalStateException("job block " + blockId + " is cut short or damaged", e);
         }
-    }
-
-    private static void text(DataOutputStream out, String value) throws IOException {
-        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-        out.writeInt(utf8.length);
-        out.write(utf8);
     }
 
     private static String text(ByteBuffer in) {

@@ -81,7 +81,7 @@ abstract class AccountingStoreContract {
     void workLostToPreemptionIsKeptWithTheJobAndSummedByPoolAndByUser() throws Exception {
         JobRecord done = job("op-5-1", "erin", "etl", 2, NOV1, NOV1 + H, "completed");
         JobRecord taken = new JobRecord("op-5-2", "op-erin", "main", 1, 0, "erin", "physical", "etl", "etl", "n1",
-                new Resources(1, 4, 1, 1L << 30, 0), NOV1, NOV1 + H / 2, "aborted", null, "preempted", "preempted for x",
+                new Resources(1, 4, 1, 1L << 30, 0), NOV1, NOV1 + H / 2, "aborted", null, "preempted", "preempted for x — задание ✓",
                 null, 1800, 90.0);
         store().write(new AccountingBatch(List.of(done, taken), List.of(), List.of(), Map.of()));
         List<JobRecord> back = store().jobs(new JobQuery(null, null, null, null, null, 0, Long.MAX_VALUE, null, null, null,

@@ -4,6 +4,7 @@ import io.grove.core.pool.PoolTreeConfig;
 import io.grove.core.resource.ResourceType;
 import io.grove.core.resource.Resources;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,8 @@ import java.util.Map;
 public final class JobHours {
 
     private final Map<Key, double[]> sums = new LinkedHashMap<>();
+    /** {@link #pools(String)} of the paths seen: the jobs of a batch share a few. */
+    private final Map<String, List<String>> poolsOf = new HashMap<>();
 
     private record Key(String tree, String pool, long hour) {
     }
@@ -25,7 +28,8 @@ public final class JobHours {
     /** Adds a finished job's record; one without a tree or a pool's path (its operation was unknown) adds nothing. */
     public JobHours add(JobRecord job) {
         if (job.tree() != null && job.poolPath() != null) {
-            add(job.tree(), pools(job.poolPath()), job.resources(), job.startMs(), job.endMs());
+            List<String> pools = poolsOf.computeIfAbsent(job.poolPath(), path -> List.copyOf(pools(path)));
+            add(job.tree(), pools, job.resources(), job.startMs(), job.endMs());
         }
         return this;
     }
@@ -46,8 +50,8 @@ public final class JobHours {
             double seconds = (end - at) / 1000.0;
             for (String pool : pools) {
                 double[] sum = sums.computeIfAbsent(new Key(tree, pool, hour), k -> new double[ResourceType.COUNT]);
-                for (ResourceType r : ResourceType.values()) {
-                    sum[r.ordinal()] += resources.get(r) * seconds;
+                for (int r = 0; r < ResourceType.COUNT; r++) {
+                    sum[r] += resources.get(r) * seconds;
                 }
             }
             at = end;

@@ -41,7 +41,8 @@ final class UsedCounters {
         Map<String, Pool> pools = trees.computeIfAbsent(job.tree(), t -> new HashMap<>());
         for (String name : toRoot) {
             Pool pool = pools.computeIfAbsent(name, p -> new Pool());
-            for (ResourceType r : ResourceType.values()) {
+            for (int i = 0; i < ResourceType.COUNT; i++) {
+                ResourceType r = ResourceType.at(i);
                 double amount = job.resources().get(r) * seconds;
                 if (amount == 0) {
                     continue;
