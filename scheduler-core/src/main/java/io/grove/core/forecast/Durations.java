@@ -43,7 +43,7 @@ public final class Durations {
      * Where an estimate comes from, and its samples (milliseconds). A node reports a job's end at
      * once (its agent heartbeats then), so how long a job runs is when the scheduler sees it end.
      */
-    public record Source(String says, long[] millis, Kind kind) {
+    public record Source(String says, long[] millis, Kind kind, int operations) {
         /** The median, in a sentence's terms. */
         public Duration median() {
             long[] sorted = millis.clone();
@@ -63,6 +63,13 @@ public final class Durations {
 
     private final Map<String, List<Long>> byTask = new HashMap<>();
     private final Map<String, List<Long>> byUserPool = new HashMap<>();
+    /** The operation of each of {@link #byUserPool}'s samples, in its order. */
+    private final Map<String, List<String>> byUserPoolOperation = new HashMap<>();
+    /**
+     * How operations of one user in one pool were seen to differ: each one's median job length over
+     * the median of those of its user and pool, for the users and pools with two operations or more.
+     */
+    private double[] operationRatios = new double[0];
     /** Seen over declared duration of the user's jobs in a pool that declared one. */
     private final Map<String, List<Double>> errors = new HashMap<>();
 
@@ -99,6 +106,7 @@ public final class Durations {
                     String userPool = operation.user() + "@" + pool;
                     add(durations.byTask, operation.id() + "/" + job.task().name(), millis);
                     add(durations.byUserPool, userPool, millis);
+                    add(durations.byUserPoolOperation, userPool, operation.id());
                     Long declared = job.task().expectedDurationMillis();
                     if (declared != null && declared > 0 && !limited) {
                         add(durations.errors, userPool, (double) millis / declared);
@@ -106,7 +114,40 @@ public final class Durations {
                 }
             }
         }
+        durations.operationRatios = operationRatios(durations.byUserPool, durations.byUserPoolOperation);
         return durations;
+    }
+
+    /** The most operation ratios kept. */
+    static final int RATIOS_KEPT = 1_000;
+
+    private static double[] operationRatios(Map<String, List<Long>> samples, Map<String, List<String>> operations) {
+        List<Double> ratios = new ArrayList<>();
+        for (Map.Entry<String, List<Long>> group : samples.entrySet()) {
+            Map<String, List<Long>> byOperation = new HashMap<>();
+            List<String> of = operations.get(group.getKey());
+            for (int i = 0; i < group.getValue().size(); i++) {
+                byOperation.computeIfAbsent(of.get(i), k -> new ArrayList<>()).add(group.getValue().get(i));
+            }
+            if (byOperation.size() < 2) {
+                continue;
+            }
+            double[] medians = byOperation.values().stream().mapToDouble(Durations::median).sorted().toArray();
+            double center = medians.length % 2 == 1 ? medians[medians.length / 2]
+                    : (medians[medians.length / 2 - 1] + medians[medians.length / 2]) / 2;
+            for (double median : medians) {
+                if (ratios.size() < RATIOS_KEPT) {
+                    ratios.add(median / center);
+                }
+            }
+        }
+        return ratios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    }
+
+    private static double median(List<Long> values) {
+        long[] sorted = values.stream().mapToLong(Long::longValue).sorted().toArray();
+        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2.0;
     }
 
     private void learnGrace(Job job, PoolsConfig config) {
@@ -165,15 +206,16 @@ public final class Durations {
     public Source of(String id, String user, String pool, String task, Duration expected) {
         List<Long> own = byTask.get(id + "/" + task);
         if (own != null && !own.isEmpty()) {
-            return new Source(own.size() + " finished job(s) of its task", unbox(own), Kind.OWN_TASK);
+            return new Source(own.size() + " finished job(s) of its task", unbox(own), Kind.OWN_TASK, 1);
         }
         if (expected != null) {
             return declared(user, pool, expected);
         }
         List<Long> similar = byUserPool.get(user + "@" + pool);
         if (similar != null && !similar.isEmpty()) {
+            int operations = (int) byUserPoolOperation.get(user + "@" + pool).stream().distinct().count();
             return new Source(similar.size() + " recent job(s) of " + user + " in " + pool, unbox(similar),
-                    Kind.USER_IN_POOL);
+                    Kind.USER_IN_POOL, operations);
         }
         return null;
     }
@@ -181,7 +223,7 @@ public final class Durations {
     private Source declared(String user, String pool, Duration expected) {
         List<Double> seen = errors.get(user + "@" + pool);
         if (seen == null || seen.isEmpty()) {
-            return new Source("its spec's expected_duration", new long[] {expected.toMillis()}, Kind.DECLARED);
+            return new Source("its spec's expected_duration", new long[] {expected.toMillis()}, Kind.DECLARED, 1);
         }
         long[] millis = new long[seen.size()];
         double low = Double.MAX_VALUE;
@@ -194,12 +236,39 @@ public final class Durations {
         }
         return new Source(String.format(Locale.ROOT, "its spec's expected_duration of %s, times how %s's %d "
                 + "finished job(s) in %s ran against theirs (%.2f to %.2f)", StartForecast.human(expected), user,
-                millis.length, pool, low, high), millis, Kind.DECLARED);
+                millis.length, pool, low, high), millis, Kind.DECLARED, 1);
     }
 
     /** One draw from a source's samples. */
     static long draw(Source source, SplittableRandom random) {
         return source.millis()[random.nextInt(source.millis().length)];
+    }
+
+    /**
+     * The length of the jobs of a task in one draw. Drawn from other operations' jobs (the user's in
+     * the pool), the task is one more operation: of {@code n} operations seen, it is like none of
+     * them 1 in n + 1 (a job of one of them, times how operations of one user in one pool were seen
+     * to differ); like one of them otherwise. Jobs of one operation often run alike, so twenty jobs
+     * of one operation say little of the next operation's length.
+     */
+    long drawTask(Source source, SplittableRandom random) {
+        long drawn = draw(source, random);
+        if (source.kind() != Kind.USER_IN_POOL || operationRatios.length == 0
+                || random.nextInt(source.operations() + 1) != 0) {
+            return drawn;
+        }
+        return Math.max(1, Math.round(drawn * operationRatios[random.nextInt(operationRatios.length)]));
+    }
+
+    /** What the forecast assumes of how operations of one user in one pool differ, in a sentence; null when none was seen. */
+    public String operationsDifferSays() {
+        if (operationRatios.length == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "operations of one user in one pool were seen to run %.2f to %.2f times their "
+                + "median (%d operation(s)): a task known only from the user's other operations in its pool is taken "
+                + "to differ as much, 1 in n + 1 draws for n operations seen", operationRatios[0],
+                operationRatios[operationRatios.length - 1], operationRatios.length);
     }
 
     private static long[] unbox(List<Long> list) {

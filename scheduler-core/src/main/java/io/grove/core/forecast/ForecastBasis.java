@@ -52,6 +52,10 @@ record ForecastBasis(Set<String> assumptions, Set<String> unknown) {
         if (stopping || snapshot.durations().gracefulStopsSeen() > 0) {
             assumptions.add(snapshot.durations().graceSays());
         }
+        String differ = snapshot.durations().operationsDifferSays();
+        if (differ != null) {
+            assumptions.add(differ);
+        }
         return new ForecastBasis(assumptions, unknown);
     }
 

@@ -253,7 +253,7 @@ public final class StartForecast {
             return null;
         }
         return source.ownTask() ? Durations.draw(source, random)
-                : perTask.duration(operation.id(), task, source);
+                : perTask.duration(operation.id(), task, snapshot.durations(), source);
     }
 
     static Durations.Source source(ForecastSnapshot snapshot, ForecastSnapshot.OperationState operation, String task) {
@@ -287,8 +287,8 @@ public final class StartForecast {
         long elapsed = Duration.between(started, now).toMillis();
         Durations.Source source = source(snapshot, operation, task);
         long[] longer = Arrays.stream(source.millis()).filter(millis -> millis > elapsed).sorted().toArray();
-        if (longer.length == source.millis().length) {
-            return started.plusMillis(drawn);   // it outlived none of those seen: the draw stands
+        if (longer.length == source.millis().length && drawn > elapsed) {
+            return started.plusMillis(drawn);   // it outlived none of those seen (nor its draw): the draw stands
         }
         double late = perTask.fraction(TaskDraws.Range.OVERDUE, operation.id(), task);
         // of n distinct lengths seen longer than it ran, its own is longer than all of them with a chance

@@ -28,8 +28,8 @@ final class TaskDraws {
     }
 
     /** The duration of the task's jobs in this draw, drawn from {@code source} the first time. */
-    long duration(String operationId, String task, Durations.Source source) {
-        return durations.computeIfAbsent(operationId + "/" + task, key -> Durations.draw(source, random));
+    long duration(String operationId, String task, Durations known, Durations.Source source) {
+        return durations.computeIfAbsent(operationId + "/" + task, key -> known.drawTask(source, random));
     }
 
     /** Where in {@code range} the task's jobs fall in this draw: a fraction in [0, 1), drawn evenly the first time. */

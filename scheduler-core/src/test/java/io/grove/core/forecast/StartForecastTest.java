@@ -251,6 +251,40 @@ class StartForecastTest {
         return h;
     }
 
+    /**
+     * a's length is known only from one other operation of its user in the pool (withHistory: four
+     * jobs of 60 s); bob's two operations there ran 30 s and 90 s, 0.5 and 1.5 times their median.
+     * One operation says little of the next: a runs 60 s in about half the draws, 30 s or 90 s in the
+     * others, and b, behind it, is predicted in that band rather than at 60 s exactly.
+     */
+    @Test
+    void aTaskKnownFromOneOtherOperationMayDifferAsOperationsWereSeenTo() {
+        ClusterHarness h = withHistory();
+        OperationSpec whole = OperationSpec.builder().pool("queue").jobs(1, job(4, 1)).build();
+        for (int seconds : new int[] {30, 90}) {
+            h.submit("bob-" + seconds, "bob", whole);
+            h.jobsOf("bob-" + seconds, Duration.ofSeconds(seconds));
+            h.rounds(seconds + 2, SECOND);
+        }
+        Instant startedA = aheadOfB(h, whole, Duration.ofSeconds(600), whole, 5);
+        ForecastSnapshot snapshot = ForecastSnapshot.take(h.cluster(), h.now());
+        Durations.Source source = StartForecast.source(snapshot, snapshot.operation("a"), "main");
+        assertEquals(Durations.Kind.USER_IN_POOL, source.kind(), source.says());
+        assertEquals(1, source.operations(), source.says());
+        Map<Long, Integer> lengths = new java.util.TreeMap<>();
+        for (int draw = 0; draw < 1000; draw++) {
+            lengths.merge(snapshot.durations().drawTask(source, new SplittableRandom(draw)), 1, Integer::sum);
+        }
+        assertEquals(java.util.Set.of(30_000L, 60_000L, 90_000L), lengths.keySet(), lengths.toString());
+        assertTrue(lengths.get(60_000L) > 400 && lengths.get(60_000L) < 600, lengths.toString());
+
+        StartForecast.Prediction b = predict(h, "b");
+        assertTrue(b.assumptions().stream().anyMatch(a -> a.startsWith("operations of one user in one pool were seen to "
+                + "run 0.50 to 1.50 times their median (2 operation(s))")), b.assumptions().toString());
+        assertTrue(b.nextStart().earliest().isBefore(startedA.plusSeconds(60))
+                && b.nextStart().latest().isAfter(startedA.plusSeconds(61)), b.toString());
+    }
+
     @Test
     void submissionsGoingOnAsInTheLastHourMoveOnlyTheLateEdge() {
         // a fair-share pool: a new operation is served alongside the waiting one
