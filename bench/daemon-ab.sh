@@ -73,10 +73,7 @@ run() {
   after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
-  # each thread's CPU over the run, by group (digits dropped from names: "C2 CompilerThre", "GC Thread#3")
-  threads "$pid" | awk -v label="$label" -v ticks="$ticks" 'NR == FNR { was[$1] = $2; next }
-      { name = substr($0, index($0, $3)); gsub(/[0-9]+/, "#", name); cpu[name] += ($2 - was[$1]) / ticks }
-      END { for (n in cpu) if (cpu[n] >= 0.05) printf "%s\t%s\t%.2f\n", label, n, cpu[n] }' "$log.threads" - >> "$threads"
+  threads "$pid" | thread_cpu "$label" "$log.threads" - >> "$threads"
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   local line
@@ -88,36 +85,25 @@ run() {
   missed="$(sed -n 's/.*failed): \([0-9]*\).*/\1/p' <<<"$line")"
   beats="$(sed -n 's/.*measured: \([0-9]*\) heartbeats.*/\1/p' <<<"$line")"
   # the CPU of the measured window alone (the driver's heartbeats after its warm-up): it ends 5 s
-  # before the driver prints, and lasts SECONDS less the warm-up
-  local steady
-  steady="$(awk -v seconds="$seconds" -v ticks="$ticks" -v beats="${beats:-0}" '
+  # before the driver prints, and lasts SECONDS less the warm-up; and of its second half, when the
+  # JIT compilers have done most of their work (heartbeats taken evenly over the window), with the
+  # half's start and end for the thread snapshots nearest them
+  local steady half mid_ms end_ms
+  read -r steady half mid_ms end_ms <<<"$(awk -v seconds="$seconds" -v ticks="$ticks" -v beats="${beats:-0}" '
       $1 == "printed" { printed = $2; next }
       { t[n] = $1; c[n] = $2; n++ }
       function at(ms,   i) { for (i = 1; i < n; i++) if (t[i] >= ms) return c[i-1] + (c[i] - c[i-1]) * (ms - t[i-1]) / (t[i] - t[i-1]); return -1 }
       END { warm = seconds / 4 < 10 ? seconds / 4 : 10; end = printed - 5000; start = end - (seconds - warm) * 1000
-            a = at(start); b = at(end); if (!printed || a < 0 || b < 0 || beats == 0) { print "?"; exit }
-            printf "%.1f", (b - a) / ticks * 1e6 / beats }' "$log.samples")"
-  # the second half of the measured window, when the JIT compilers have done most of their work:
-  # the process's CPU a heartbeat (heartbeats taken evenly over the window), and by thread group
-  # from the thread snapshots nearest its start and end
-  local half mid_ms end_ms
-  half="$(awk -v seconds="$seconds" -v ticks="$ticks" -v beats="${beats:-0}" '
-      $1 == "printed" { printed = $2; next }
-      { t[n] = $1; c[n] = $2; n++ }
-      function at(ms,   i) { for (i = 1; i < n; i++) if (t[i] >= ms) return c[i-1] + (c[i] - c[i-1]) * (ms - t[i-1]) / (t[i] - t[i-1]); return -1 }
-      END { warm = seconds / 4 < 10 ? seconds / 4 : 10; end = printed - 5000; mid = end - (seconds - warm) * 500
-            a = at(mid); b = at(end); if (!printed || a < 0 || b < 0 || beats == 0) { print "? 0 0"; exit }
-            printf "%.1f %.0f %.0f", (b - a) / ticks * 1e6 / (beats / 2), mid, end }' "$log.samples")"
-  read -r half mid_ms end_ms <<<"$half"
+            mid = (start + end) / 2; a = at(start); m = at(mid); b = at(end)
+            if (!printed || a < 0 || m < 0 || b < 0 || beats == 0) { print "? ? 0 0"; exit }
+            printf "%.1f %.1f %.0f %.0f", (b - a) / ticks * 1e6 / beats, (b - m) / ticks * 1e6 / (beats / 2), mid, end }' \
+      "$log.samples")"
   if [ "$mid_ms" != 0 ]; then
     local first last
     first="$(ls "$log.at" | awk -v ms="$mid_ms" '{ d = $1 - ms; d = d < 0 ? -d : d; if (best == "" || d < bd) { best = $1; bd = d } } END { print best }')"
     last="$(ls "$log.at" | awk -v ms="$end_ms" '{ d = $1 - ms; d = d < 0 ? -d : d; if (best == "" || d < bd) { best = $1; bd = d } } END { print best }')"
     if [ -n "$first" ] && [ "$first" != "$last" ]; then
-      awk -v label="$label" -v ticks="$ticks" 'NR == FNR { was[$1] = $2; next }
-          { name = substr($0, index($0, $3)); gsub(/[0-9]+/, "#", name); cpu[name] += ($2 - was[$1]) / ticks }
-          END { printf "%s\t(runs)\t1\n", label; for (n in cpu) if (cpu[n] >= 0.05) printf "%s\t%s\t%.2f\n", label, n, cpu[n] }' \
-          "$log.at/$first" "$log.at/$last" >> "$threads_half"
+      thread_cpu "$label" "$log.at/$first" "$log.at/$last" >> "$threads_half"
     fi
   fi
   printf '%-10s p50 %6s ms  p99 %7s ms  max %7s ms  missed %4s  heartbeats %9s  scheduler CPU %6.1f s, %s µs a heartbeat measured, %s µs in its second half\n' \
@@ -142,6 +128,14 @@ sample() {
     fi
     sleep 0.25
   done
+}
+
+# each thread's CPU between two of those listings ($2, $3), by group (digits dropped from names:
+# "C2 CompilerThre", "GC Thread#3"): "label group seconds" lines, and one "label (runs) 1"
+thread_cpu() {
+  awk -v label="$1" -v ticks="$(getconf CLK_TCK)" 'NR == FNR { was[$1] = $2; next }
+      { name = substr($0, index($0, $3)); gsub(/[0-9]+/, "#", name); cpu[name] += ($2 - was[$1]) / ticks }
+      END { printf "%s\t(runs)\t1\n", label; for (n in cpu) if (cpu[n] >= 0.05) printf "%s\t%s\t%.2f\n", label, n, cpu[n] }' "$2" "$3"
 }
 
 # "tid ticks name" of each thread of process $1 (user and system ticks)
@@ -175,12 +169,14 @@ awk '{ n[$1]++; p99[$1] += $2; cpu[$1] += $3; if ($4 > 0) { nb[$1]++; beat[$1] +
            if (half[r] > 0 && half["this"] > 0)
              printf "mean scheduler CPU a heartbeat, second half of the window: %s %.1f µs, this %.1f µs: ratio %.2f\n", r,
                  half[r] / nh[r], half["this"] / nh["this"], (half["this"] / nh["this"]) / (half[r] / nh[r]) }' "$results"
+# the mean of each thread group's CPU per build, over the runs that measured it
+by_group() {
+  awk -F '\t' '{ k = ($1 == "this") ? "this" : "ref"; cpu[$2, k] += $3; if ($2 != "(runs)") names[$2] = 1 }
+       END { for (name in names) printf "  %7.1f %7.1f  %s\n", cpu[name, "ref"] / cpu["(runs)", "ref"],
+                 cpu[name, "this"] / cpu["(runs)", "this"], name }' "$1" | sort -k2 -n -r
+}
 echo "mean CPU by thread group, s a run: $ref, this"
-awk -F '\t' '{ k = ($1 == "this") ? "this" : "ref"; cpu[$2, k] += $3; names[$2] = 1 }
-     END { for (name in names) printf "  %7.1f %7.1f  %s\n", cpu[name, "ref"] / rounds, cpu[name, "this"] / rounds, name }' \
-    rounds="$rounds" "$threads" | sort -k2 -n -r
+by_group "$threads"
 echo "mean CPU by thread group over the second half of the window, s: $ref, this"
-awk -F '\t' '{ k = ($1 == "this") ? "this" : "ref"; cpu[$2, k] += $3; if ($2 != "(runs)") names[$2] = 1 }
-     END { for (name in names) printf "  %7.1f %7.1f  %s\n", cpu[name, "ref"] / cpu["(runs)", "ref"],
-               cpu[name, "this"] / cpu["(runs)", "this"], name }' "$threads_half" | sort -k2 -n -r
+by_group "$threads_half"
 rm -f "$results" "$threads" "$threads_half"
