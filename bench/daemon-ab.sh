@@ -73,6 +73,8 @@ run() {
   after="$(awk '{print $14 + $15}' "/proc/$pid/stat")"
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
+  # the sampler may be stopped before it saw the result: the driver's log was last written then
+  grep -q '^printed' "$log.samples" || echo "printed $(date -r "$log" +%s%3N)" >> "$log.samples"
   threads "$pid" | thread_cpu "$label" "$log.threads" - >> "$threads"
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
