@@ -63,8 +63,8 @@ public final class Durations {
 
     private final Map<String, List<Long>> byTask = new HashMap<>();
     private final Map<String, List<Long>> byUserPool = new HashMap<>();
-    /** The operation of each of {@link #byUserPool}'s samples, in its order. */
-    private final Map<String, List<String>> byUserPoolOperation = new HashMap<>();
+    /** How many operations {@link #byUserPool}'s samples of each user and pool came from. */
+    private final Map<String, Integer> operationsIn = new HashMap<>();
     /**
      * How operations of one user in one pool were seen to differ: each one's median job length over
      * the median of those of its user and pool, for the users and pools with two operations or more.
@@ -93,6 +93,8 @@ public final class Durations {
      */
     public static Durations of(Iterable<Operation> operations, PoolsConfig config) {
         Durations durations = new Durations();
+        // the operation of each of byUserPool's samples, in its order
+        Map<String, List<String>> operationOf = new HashMap<>();
         for (Operation operation : operations) {
             String pool = operation.poolByTree().values().stream().findFirst().orElse("");
             List<Job> finished = operation.finishedJobs();
@@ -106,7 +108,7 @@ public final class Durations {
                     String userPool = operation.user() + "@" + pool;
                     add(durations.byTask, operation.id() + "/" + job.task().name(), millis);
                     add(durations.byUserPool, userPool, millis);
-                    add(durations.byUserPoolOperation, userPool, operation.id());
+                    add(operationOf, userPool, operation.id());
                     Long declared = job.task().expectedDurationMillis();
                     if (declared != null && declared > 0 && !limited) {
                         add(durations.errors, userPool, (double) millis / declared);
@@ -114,7 +116,8 @@ public final class Durations {
                 }
             }
         }
-        durations.operationRatios = operationRatios(durations.byUserPool, durations.byUserPoolOperation);
+        durations.operationRatios = operationRatios(durations.byUserPool, operationOf);
+        operationOf.forEach((userPool, of) -> durations.operationsIn.put(userPool, (int) of.stream().distinct().count()));
         return durations;
     }
 
@@ -213,9 +216,8 @@ public final class Durations {
         }
         List<Long> similar = byUserPool.get(user + "@" + pool);
         if (similar != null && !similar.isEmpty()) {
-            int operations = (int) byUserPoolOperation.get(user + "@" + pool).stream().distinct().count();
             return new Source(similar.size() + " recent job(s) of " + user + " in " + pool, unbox(similar),
-                    Kind.USER_IN_POOL, operations);
+                    Kind.USER_IN_POOL, operationsIn.get(user + "@" + pool));
         }
         return null;
     }
